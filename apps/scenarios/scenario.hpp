@@ -1,0 +1,60 @@
+#pragma once
+/// Named, parametrized mechanisms that the command-line program and the tests run.
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/system.hpp"
+#include "solvers/stepper.hpp"
+
+namespace noether {
+
+/// A scalar parameter with its default; `--set name=value` overrides it.
+struct ScenarioParameter {
+  std::string name;
+  double default_value = 0.0;
+  std::string description;
+};
+
+/// A point of interest written to the time series as NAME.x, NAME.y (, NAME.z).
+struct Probe {
+  std::string name;
+  Index dimension = 2;
+  std::function<Vector(const State&)> position;
+};
+
+/// What a scenario builds: the system, a consistent initial state (q, v at t = 0) and probes.
+struct Model {
+  std::unique_ptr<System> system;
+  State initial;
+  std::vector<Probe> probes;
+};
+
+using ParameterValues = std::map<std::string, double>;
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  /// Every parameter the scenario accepts, including "h" (step), "t_end" and "newton_tol".
+  std::vector<ScenarioParameter> parameters;
+  /// Builds the model from a complete set of values (defaults merged with overrides).
+  std::function<Model(const ParameterValues&)> build;
+};
+
+/// All scenarios, in the order `noether list` prints them.
+std::span<const Scenario> scenarios();
+/// Throws std::invalid_argument naming the scenario and listing the known ones.
+const Scenario& find_scenario(const std::string& name);
+/// Defaults of `scenario` with `overrides` applied; throws std::invalid_argument for a key the
+/// scenario does not have (naming it and the accepted keys) or a non-finite value.
+ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValues& overrides);
+
+/// The individual scenario definitions (one file each).
+Scenario singular_mass_spring_scenario();
+Scenario spring_pendulum_scenario();
+Scenario double_pendulum_scenario();
+
+}  // namespace noether

@@ -1,0 +1,53 @@
+#include "engine/constraint.hpp"
+
+#include "engine/gonzalez.hpp"
+
+namespace noether {
+
+void Constraint::calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {
+  const Vector q_mid = 0.5 * (q_a + q_b);
+  do_calc_jacobian(q_mid, Gbar);
+  if (is_at_most_quadratic(nonlinearity()) || gonzalez_correction_negligible(q_a, q_b)) return;
+  const Index m = num_equations();
+  Vector g_a(m), g_b(m);
+  do_calc_value(q_a, g_a);
+  do_calc_value(q_b, g_b);
+  const Vector w = q_b - q_a;
+  const double w2 = w.squaredNorm();
+  for (Index k = 0; k < m; ++k) {
+    const double c = (g_b(k) - g_a(k) - Gbar.row(k).dot(w)) / w2;
+    Gbar.row(k) += c * w.transpose();
+  }
+}
+
+void Constraint::add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
+                                                            ConstVectorRef lambda, double s,
+                                                            MatrixRef K) const {
+  if (nonlinearity() == Nonlinearity::linear) return;
+  const Vector q_mid = 0.5 * (q_a + q_b);
+  if (nonlinearity() == Nonlinearity::quadratic) {
+    do_add_hessian_contraction(q_mid, lambda, 0.5 * s, K);
+    return;
+  }
+  const Index m = num_equations();
+  const Index n = q_a.size();
+  Vector g_a(m), g_b(m);
+  Matrix G_mid(m, n), G_b(m, n);
+  do_calc_value(q_a, g_a);
+  do_calc_value(q_b, g_b);
+  do_calc_jacobian(q_mid, G_mid);
+  do_calc_jacobian(q_b, G_b);
+  Vector unit = Vector::Zero(m);
+  Matrix hess_mid(n, n);
+  for (Index k = 0; k < m; ++k) {
+    if (lambda(k) == 0.0) continue;
+    unit.setZero();
+    unit(k) = 1.0;
+    hess_mid.setZero();
+    do_add_hessian_contraction(q_mid, unit, 1.0, hess_mid);
+    add_gonzalez_jacobian(q_a, q_b, g_a(k), g_b(k), G_b.row(k).transpose(), G_mid.row(k).transpose(),
+                          hess_mid, s * lambda(k), K);
+  }
+}
+
+}  // namespace noether

@@ -1,0 +1,21 @@
+#pragma once
+/// Whole-system quantities evaluated from a state: energies and constraint residuals.
+/// Sums run over the elements in their fixed order, so results do not depend on threads.
+#include "engine/system.hpp"
+
+namespace noether {
+
+/// T(q, v) = sum over inertia elements of 1/2 v.M(q) v.
+double kinetic_energy(const System& system, ConstVectorRef q, ConstVectorRef v);
+/// V(q) = sum over potential elements.
+double potential_energy(const System& system, ConstVectorRef q);
+/// g(q), overwrites g (num_multipliers()).
+void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g);
+/// G(q) v, the velocity-level constraints, overwrites gv (num_multipliers()).
+void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv);
+/// p = M(q) v   (num_coordinates()), overwrites p.
+void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p);
+/// Largest |entry| of a vector, 0 for an empty one.
+double max_abs(ConstVectorRef x);
+
+}  // namespace noether

@@ -1,0 +1,105 @@
+#include "engine/system.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace noether {
+
+BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
+  if (name.empty()) throw std::invalid_argument("a coordinate block needs a non-empty name");
+  if (coordinate_names.empty())
+    throw std::invalid_argument("coordinate block '" + name + "' has no coordinates; give it at least one");
+  for (const CoordinateBlock& b : blocks_)
+    if (b.name == name)
+      throw std::invalid_argument("a coordinate block named '" + name + "' exists already; choose another name");
+  CoordinateBlock block{std::move(name), std::move(coordinate_names), num_coordinates_};
+  num_coordinates_ += block.size();
+  blocks_.push_back(std::move(block));
+  return BlockId{static_cast<Index>(blocks_.size()) - 1};
+}
+
+BlockId System::add_block(std::string name, Index size) {
+  if (size <= 0)
+    throw std::invalid_argument("coordinate block '" + name + "' has size " + std::to_string(size) +
+                                "; a block needs at least one coordinate");
+  std::vector<std::string> names;
+  for (Index i = 0; i < size; ++i) names.push_back(std::to_string(i));
+  return add_block(std::move(name), std::move(names));
+}
+
+const CoordinateBlock& System::block(BlockId id) const {
+  if (id.value < 0 || id.value >= static_cast<Index>(blocks_.size()))
+    throw std::out_of_range("no coordinate block with id " + std::to_string(id.value));
+  return blocks_[static_cast<std::size_t>(id.value)];
+}
+
+BlockId System::find_block(const std::string& name) const {
+  for (std::size_t i = 0; i < blocks_.size(); ++i)
+    if (blocks_[i].name == name) return BlockId{static_cast<Index>(i)};
+  throw std::out_of_range("no coordinate block named '" + name + "'");
+}
+
+std::string System::coordinate_label(Index i) const {
+  for (const CoordinateBlock& b : blocks_)
+    if (i >= b.offset && i < b.offset + b.size())
+      return b.name + "." + b.coordinate_names[static_cast<std::size_t>(i - b.offset)];
+  throw std::out_of_range("no coordinate " + std::to_string(i));
+}
+
+std::string System::multiplier_label(Index r) const {
+  for (const Placed<Constraint>& c : constraints_)
+    if (r >= c.first_multiplier && r < c.first_multiplier + c.element->num_equations())
+      return "constraint '" + c.element->name() + "' row " + std::to_string(r - c.first_multiplier);
+  throw std::out_of_range("no multiplier row " + std::to_string(r));
+}
+
+std::vector<Index> System::place(const Element& element) {
+  if (std::find(element_names_.begin(), element_names_.end(), element.name()) != element_names_.end())
+    throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
+  std::vector<Index> dofs;
+  for (BlockId id : element.blocks()) {
+    if (id.value < 0 || id.value >= static_cast<Index>(blocks_.size()))
+      throw std::invalid_argument("element '" + element.name() + "' refers to block id " +
+                                  std::to_string(id.value) + ", which this system does not have");
+    const CoordinateBlock& b = blocks_[static_cast<std::size_t>(id.value)];
+    for (Index i = 0; i < b.size(); ++i) dofs.push_back(b.offset + i);
+  }
+  if (static_cast<Index>(dofs.size()) != element.local_size())
+    throw std::invalid_argument("element '" + element.name() + "' expects " + std::to_string(element.local_size()) +
+                                " coordinates but its blocks hold " + std::to_string(dofs.size()));
+  element_names_.push_back(element.name());
+  return dofs;
+}
+
+void System::add(std::shared_ptr<const Inertia> element) {
+  auto dofs = place(*element);
+  inertias_.push_back({std::move(element), std::move(dofs), 0});
+}
+void System::add(std::shared_ptr<const Potential> element) {
+  auto dofs = place(*element);
+  potentials_.push_back({std::move(element), std::move(dofs), 0});
+}
+void System::add(std::shared_ptr<const Constraint> element) {
+  if (element->num_equations() <= 0)
+    throw std::invalid_argument("constraint '" + element->name() + "' has no equations");
+  auto dofs = place(*element);
+  const Index first = num_multipliers_;
+  num_multipliers_ += element->num_equations();
+  constraints_.push_back({std::move(element), std::move(dofs), first});
+}
+void System::add(std::shared_ptr<const Dissipation> element) {
+  auto dofs = place(*element);
+  dissipations_.push_back({std::move(element), std::move(dofs), 0});
+}
+void System::add(std::shared_ptr<const ExternalLoad> element) {
+  auto dofs = place(*element);
+  external_loads_.push_back({std::move(element), std::move(dofs), 0});
+}
+
+void gather(ConstVectorRef x, std::span<const Index> dofs, Vector& local) {
+  local.resize(static_cast<Index>(dofs.size()));
+  for (std::size_t i = 0; i < dofs.size(); ++i) local(static_cast<Index>(i)) = x(dofs[i]);
+}
+
+}  // namespace noether

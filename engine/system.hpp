@@ -1,0 +1,86 @@
+#pragma once
+/// A mechanical system: coordinate blocks plus the elements acting on them.
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/constraint.hpp"
+#include "engine/dissipation.hpp"
+#include "engine/external_load.hpp"
+#include "engine/inertia.hpp"
+#include "engine/potential.hpp"
+
+namespace noether {
+
+/// A named group of consecutive coordinates (a body, or any group the user chooses).
+struct CoordinateBlock {
+  std::string name;
+  std::vector<std::string> coordinate_names;  ///< one per coordinate, used in output columns
+  Index offset = 0;                           ///< first global coordinate index
+  Index size() const { return static_cast<Index>(coordinate_names.size()); }
+};
+
+/// An element placed in a system: the global indices of its local coordinates (blocks
+/// concatenated in the element's order) and, for constraints, its first multiplier row.
+template <class ElementKind>
+struct Placed {
+  std::shared_ptr<const ElementKind> element;
+  std::vector<Index> dofs;
+  Index first_multiplier = 0;
+};
+
+/// The model of a mechanism. Immutable topology once built; steppers and assemblers read it.
+/// Coordinates are numbered block by block in the order the blocks were added; constraint
+/// multipliers in the order the constraints were added.
+class System {
+ public:
+  /// Adds a block with one named coordinate per entry of coordinate_names (the output columns
+  /// read "block.coordinate"). Throws std::invalid_argument on an empty or duplicate name.
+  BlockId add_block(std::string name, std::vector<std::string> coordinate_names);
+  /// Adds a block of `size` coordinates named "0", "1", ...
+  BlockId add_block(std::string name, Index size);
+
+  /// Each add checks that the element's blocks exist, that their sizes add up to its
+  /// local_size(), and that its name is unique; throws std::invalid_argument naming the element.
+  void add(std::shared_ptr<const Inertia> element);
+  void add(std::shared_ptr<const Potential> element);
+  void add(std::shared_ptr<const Constraint> element);
+  void add(std::shared_ptr<const Dissipation> element);
+  void add(std::shared_ptr<const ExternalLoad> element);
+
+  Index num_coordinates() const { return num_coordinates_; }
+  Index num_multipliers() const { return num_multipliers_; }
+  std::span<const CoordinateBlock> blocks() const { return blocks_; }
+  const CoordinateBlock& block(BlockId id) const;
+  BlockId find_block(const std::string& name) const;
+  /// "block.coordinate" for global coordinate i.
+  std::string coordinate_label(Index i) const;
+
+  std::span<const Placed<Inertia>> inertias() const { return inertias_; }
+  std::span<const Placed<Potential>> potentials() const { return potentials_; }
+  std::span<const Placed<Constraint>> constraints() const { return constraints_; }
+  std::span<const Placed<Dissipation>> dissipations() const { return dissipations_; }
+  std::span<const Placed<ExternalLoad>> external_loads() const { return external_loads_; }
+
+  /// "constraint 'P4' row 1" for global multiplier row r.
+  std::string multiplier_label(Index r) const;
+
+ private:
+  std::vector<Index> place(const Element& element);
+
+  std::vector<CoordinateBlock> blocks_;
+  std::vector<std::string> element_names_;
+  std::vector<Placed<Inertia>> inertias_;
+  std::vector<Placed<Potential>> potentials_;
+  std::vector<Placed<Constraint>> constraints_;
+  std::vector<Placed<Dissipation>> dissipations_;
+  std::vector<Placed<ExternalLoad>> external_loads_;
+  Index num_coordinates_ = 0;
+  Index num_multipliers_ = 0;
+};
+
+/// Gathers x[dofs] into local (resized to dofs.size()).
+void gather(ConstVectorRef x, std::span<const Index> dofs, Vector& local);
+
+}  // namespace noether

@@ -1,0 +1,85 @@
+#include "solvers/klu_solver.hpp"
+
+#include <algorithm>
+
+namespace noether {
+namespace {
+
+/// Below this reciprocal pivot growth a refactorization is discarded and redone with pivoting.
+constexpr double kMinReciprocalPivotGrowth = 1e-8;
+
+std::string klu_status(const klu_common& common) {
+  switch (common.status) {
+    case KLU_SINGULAR: return "the matrix is singular";
+    case KLU_OUT_OF_MEMORY: return "out of memory";
+    case KLU_INVALID: return "invalid matrix";
+    case KLU_TOO_LARGE: return "matrix too large";
+    default: return "KLU status " + std::to_string(common.status);
+  }
+}
+
+}  // namespace
+
+KluSolver::KluSolver() { klu_defaults(&common_); }
+
+KluSolver::~KluSolver() {
+  free_numeric();
+  if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
+}
+
+void KluSolver::free_numeric() {
+  if (numeric_) klu_free_numeric(&numeric_, &common_);
+  numeric_ = nullptr;
+  factorized_ = false;
+}
+
+void KluSolver::analyze_pattern(const CscPattern& pattern) {
+  free_numeric();
+  if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
+  pattern_ = &pattern;
+  column_starts_ = pattern.column_starts;
+  row_indices_ = pattern.row_indices;
+  values_.assign(static_cast<std::size_t>(pattern.nnz()), 0.0);
+  symbolic_ = klu_analyze(pattern.n, column_starts_.data(), row_indices_.data(), &common_);
+  if (!symbolic_) throw LinearSolverError("klu: symbolic analysis failed: " + klu_status(common_));
+}
+
+FactorizationStatus KluSolver::factor_fresh(std::span<const double> values) {
+  free_numeric();
+  std::copy(values.begin(), values.end(), values_.begin());
+  numeric_ = klu_factor(column_starts_.data(), row_indices_.data(), values_.data(), symbolic_, &common_);
+  if (!numeric_ || common_.status == KLU_SINGULAR) {
+    free_numeric();
+    if (common_.status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
+    return {false, "klu: " + klu_status(common_)};
+  }
+  factorized_ = true;
+  return {};
+}
+
+FactorizationStatus KluSolver::factorize(std::span<const double> values) {
+  if (!symbolic_) throw LinearSolverError("klu: factorize called before analyze_pattern");
+  if (values.size() != values_.size())
+    throw LinearSolverError("klu: expected " + std::to_string(values_.size()) + " values, got " +
+                            std::to_string(values.size()));
+  if (!numeric_) return factor_fresh(values);
+  std::copy(values.begin(), values.end(), values_.begin());
+  const bool refactored = klu_refactor(column_starts_.data(), row_indices_.data(), values_.data(), symbolic_,
+                                       numeric_, &common_) != 0;
+  const bool pivots_fine = refactored && klu_rgrowth(column_starts_.data(), row_indices_.data(), values_.data(),
+                                                     symbolic_, numeric_, &common_) != 0 &&
+                           common_.rgrowth > kMinReciprocalPivotGrowth;
+  if (!pivots_fine) return factor_fresh(values);
+  ++refactorizations_;
+  factorized_ = true;
+  return {};
+}
+
+void KluSolver::solve(std::span<const double> b, std::span<double> x) {
+  if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
+  std::copy(b.begin(), b.end(), x.begin());
+  if (!klu_solve(symbolic_, numeric_, pattern_->n, 1, x.data(), &common_))
+    throw LinearSolverError("klu: solve failed: " + klu_status(common_));
+}
+
+}  // namespace noether

@@ -1,0 +1,37 @@
+#include "solvers/linear_solver.hpp"
+
+#include "solvers/cholmod_solver.hpp"
+#include "solvers/eigen_lu_solver.hpp"
+#include "solvers/klu_solver.hpp"
+#include "solvers/umfpack_solver.hpp"
+
+namespace noether {
+
+std::string_view to_string(LinearSolverKind kind) {
+  switch (kind) {
+    case LinearSolverKind::umfpack: return "umfpack";
+    case LinearSolverKind::klu: return "klu";
+    case LinearSolverKind::cholmod: return "cholmod";
+    case LinearSolverKind::eigen: return "eigen";
+  }
+  return "unknown";
+}
+
+std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name) {
+  for (LinearSolverKind kind : {LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::cholmod,
+                                LinearSolverKind::eigen})
+    if (to_string(kind) == name) return kind;
+  return std::nullopt;
+}
+
+std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
+  switch (kind) {
+    case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>();
+    case LinearSolverKind::klu: return std::make_unique<KluSolver>();
+    case LinearSolverKind::cholmod: return std::make_unique<CholmodSolver>();
+    case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
+  }
+  throw LinearSolverError("unknown linear solver kind");
+}
+
+}  // namespace noether

@@ -1,0 +1,289 @@
+#include "solvers/livens_em.hpp"
+
+#include "engine/gonzalez.hpp"
+#include "engine/measures.hpp"
+#include "solvers/unit_table.hpp"
+
+namespace noether {
+namespace {
+
+enum class UnitKind { block, inertia, potential, constraint, dissipation, load };
+struct UnitRef {
+  UnitKind kind;
+  std::size_t index;
+};
+
+/// Local quantities of one element at one Newton iterate.
+struct LocalStep {
+  Vector q0, q1, v0, v1;
+};
+
+}  // namespace
+
+void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind) {
+  if (kind == LinearSolverKind::cholmod)
+    throw StepperRefusal(std::string(stepper) +
+                         ": CHOLMOD needs a symmetric positive definite matrix, and this stepper's Newton "
+                         "matrix is unsymmetric and indefinite; choose --solver umfpack, klu or eigen "
+                         "(CHOLMOD serves the SPD projection of initial values)");
+}
+
+/// The Newton system of one Livens step, x = (q1, mu).
+class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
+ public:
+  explicit StepSystem(const System& system) : system_(system), assembler_(make_plan()) {}
+
+  const CscPattern& pattern() const override { return assembler_.pattern(); }
+  std::string describe_row(Index row) const override {
+    const Index d = system_.num_coordinates();
+    const std::string label = row < d ? "momentum balance of coordinate " + system_.coordinate_label(row)
+                                      : system_.multiplier_label(row - d);
+    return units_.describe_row(assembler_, row, label);
+  }
+
+  void set_step(const State& state, double h) {
+    state_ = &state;
+    h_ = h;
+  }
+
+  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+    const Index d = system_.num_coordinates();
+    v1_ = 2.0 / h_ * (x.head(d) - state_->q) - state_->v;
+    assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+  }
+
+  /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged q1 (v1 from the last evaluate).
+  void calc_new_momentum(ConstVectorRef q1, VectorRef p1) const {
+    p1 = -state_->p;
+    LocalStep s;
+    Vector grad_q, grad_v;
+    for (const Placed<Inertia>& e : system_.inertias()) {
+      gather_step(e.dofs, q1, s);
+      grad_v.setZero(s.q0.size());
+      add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
+      for (std::size_t i = 0; i < e.dofs.size(); ++i) p1(e.dofs[i]) += grad_v(static_cast<Index>(i));
+    }
+  }
+  const Vector& new_velocity() const { return v1_; }
+
+ private:
+  AssemblyPlan make_plan() {
+    const Index d = system_.num_coordinates();
+    auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
+    for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
+      const CoordinateBlock& block = system_.blocks()[b];
+      units_.add({index_range(block.offset, block.size(), 0), {}}, "coordinate block '" + block.name + "'");
+      refs_.push_back({UnitKind::block, b});
+    }
+    for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
+      const auto& e = system_.inertias()[i];
+      units_.add({e.dofs, square(e.element->local_size())}, "inertia '" + e.element->name() + "'");
+      refs_.push_back({UnitKind::inertia, i});
+    }
+    for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
+      const auto& e = system_.potentials()[i];
+      units_.add({e.dofs, square(e.element->local_size())}, "potential '" + e.element->name() + "'");
+      refs_.push_back({UnitKind::potential, i});
+    }
+    for (std::size_t i = 0; i < system_.constraints().size(); ++i) {
+      const auto& e = system_.constraints()[i];
+      const Index n = e.element->local_size();
+      const Index m = e.element->num_equations();
+      std::vector<Index> dofs = e.dofs;
+      const std::vector<Index> rows = index_range(e.first_multiplier, m, d);
+      dofs.insert(dofs.end(), rows.begin(), rows.end());
+      std::vector<LocalBlock> blocks{{0, n, n, m}, {n, m, 0, n}};
+      if (e.element->nonlinearity() != Nonlinearity::linear) blocks.push_back({0, n, 0, n});
+      units_.add({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'");
+      refs_.push_back({UnitKind::constraint, i});
+    }
+    for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
+      const auto& e = system_.dissipations()[i];
+      units_.add({e.dofs, square(e.element->local_size())}, "dissipation '" + e.element->name() + "'");
+      refs_.push_back({UnitKind::dissipation, i});
+    }
+    for (std::size_t i = 0; i < system_.external_loads().size(); ++i) {
+      const auto& e = system_.external_loads()[i];
+      units_.add({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'");
+      refs_.push_back({UnitKind::load, i});
+    }
+    return AssemblyPlan(d + system_.num_multipliers(), units_.take_layouts());
+  }
+
+  void gather_step(const std::vector<Index>& dofs, ConstVectorRef q1, LocalStep& s) const {
+    gather(state_->q, dofs, s.q0);
+    gather(q1, dofs, s.q1);
+    gather(state_->v, dofs, s.v0);
+    gather(v1_, dofs, s.v1);
+  }
+
+  /// grad_q += s Dbar_1 T, grad_v += s Dbar_2 T (either may be null), Dbar T between z0 and z1.
+  static void add_discrete_kinetic_gradient(const Inertia& inertia, const LocalStep& st, double s,
+                                            Vector* grad_q, Vector* grad_v) {
+    const Index n = st.q0.size();
+    const Vector q_mid = 0.5 * (st.q0 + st.q1);
+    const Vector v_mid = 0.5 * (st.v0 + st.v1);
+    if (inertia.has_constant_mass()) {
+      if (grad_v) {
+        Matrix M = Matrix::Zero(n, n);
+        inertia.add_mass_matrix(q_mid, 1.0, M);
+        *grad_v += s * (M * v_mid);
+      }
+      return;
+    }
+    Vector z0(2 * n), z1(2 * n), grad_mid = Vector::Zero(2 * n), dbar = Vector::Zero(2 * n);
+    z0 << st.q0, st.v0;
+    z1 << st.q1, st.v1;
+    inertia.add_kinetic_gradient(q_mid, v_mid, 1.0, grad_mid.head(n), grad_mid.tail(n));
+    add_gonzalez_gradient(z0, z1, inertia.kinetic_energy(st.q0, st.v0), inertia.kinetic_energy(st.q1, st.v1),
+                          grad_mid, s, dbar);
+    if (grad_q) *grad_q += dbar.head(n);
+    if (grad_v) *grad_v += dbar.tail(n);
+  }
+
+  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
+    const UnitRef ref = refs_[static_cast<std::size_t>(u)];
+    const Index d = system_.num_coordinates();
+    switch (ref.kind) {
+      case UnitKind::block: {
+        const CoordinateBlock& block = system_.blocks()[ref.index];
+        out.residual() = -2.0 * state_->p.segment(block.offset, block.size());
+        return;
+      }
+      case UnitKind::inertia: return evaluate_inertia(system_.inertias()[ref.index], x.head(d), out);
+      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], x.head(d), out);
+      case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
+      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], x.head(d), out);
+      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], x.head(d), out);
+    }
+  }
+
+  /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h.
+  void evaluate_inertia(const Placed<Inertia>& e, ConstVectorRef q1, UnitOutput& out) const {
+    LocalStep s;
+    gather_step(e.dofs, q1, s);
+    const Inertia& inertia = *e.element;
+    const Index n = s.q0.size();
+    if (inertia.has_constant_mass()) {
+      Matrix M = Matrix::Zero(n, n);
+      inertia.add_mass_matrix(s.q0, 1.0, M);
+      out.residual() = (2.0 / h_) * (M * (s.q1 - s.q0));
+      if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
+      return;
+    }
+    Vector dbar_q = Vector::Zero(n), dbar_v = Vector::Zero(n);
+    add_discrete_kinetic_gradient(inertia, s, 1.0, &dbar_q, &dbar_v);
+    out.residual() = 2.0 * dbar_v - h_ * dbar_q;
+    if (!out.with_matrix()) return;
+    Vector z0(2 * n), z1(2 * n), grad_mid = Vector::Zero(2 * n), grad_1 = Vector::Zero(2 * n);
+    z0 << s.q0, s.v0;
+    z1 << s.q1, s.v1;
+    const Vector q_mid = 0.5 * (s.q0 + s.q1), v_mid = 0.5 * (s.v0 + s.v1);
+    inertia.add_kinetic_gradient(q_mid, v_mid, 1.0, grad_mid.head(n), grad_mid.tail(n));
+    inertia.add_kinetic_gradient(s.q1, s.v1, 1.0, grad_1.head(n), grad_1.tail(n));
+    Matrix hess_mid = Matrix::Zero(2 * n, 2 * n), J = Matrix::Zero(2 * n, 2 * n);
+    inertia.add_kinetic_hessian(q_mid, v_mid, 1.0, hess_mid);
+    add_gonzalez_jacobian(z0, z1, inertia.kinetic_energy(s.q0, s.v0), inertia.kinetic_energy(s.q1, s.v1), grad_1,
+                          grad_mid, hess_mid, 1.0, J);
+    const Matrix dz1_rows = J.leftCols(n) + (2.0 / h_) * J.rightCols(n);  // d(Dbar T)/dq1, 2n x n
+    out.block(0) = 2.0 * dz1_rows.bottomRows(n) - h_ * dz1_rows.topRows(n);
+  }
+
+  void evaluate_potential(const Placed<Potential>& e, ConstVectorRef q1, UnitOutput& out) const {
+    Vector q0, q1_local;
+    gather(state_->q, e.dofs, q0);
+    gather(q1, e.dofs, q1_local);
+    e.element->add_discrete_gradient(q0, q1_local, h_, out.residual());
+    if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1_local, h_, out.block(0));
+  }
+
+  /// R_q += Gbar^T mu, R_lambda = g(q1); blocks: (q, lambda) Gbar^T, (lambda, q) G(q1), (q, q) d(Gbar^T mu)/dq1.
+  void evaluate_constraint(const Placed<Constraint>& e, ConstVectorRef x, UnitOutput& out) const {
+    const Constraint& c = *e.element;
+    const Index n = c.local_size(), m = c.num_equations();
+    const Index d = system_.num_coordinates();
+    Vector q0, q1;
+    gather(state_->q, e.dofs, q0);
+    gather(x.head(d), e.dofs, q1);
+    const Vector mu = x.segment(d + e.first_multiplier, m);
+    Matrix Gbar(m, n);
+    c.calc_discrete_gradient(q0, q1, Gbar);
+    out.residual().head(n) = Gbar.transpose() * mu;
+    c.calc_value(q1, out.residual().tail(m));
+    if (!out.with_matrix()) return;
+    out.block(0) = Gbar.transpose();
+    c.calc_jacobian(q1, out.block(1));
+    if (c.nonlinearity() != Nonlinearity::linear)
+      c.add_discrete_gradient_contraction_jacobian(q0, q1, mu, 1.0, out.block(2));
+  }
+
+  /// R += C(q_mid)(q1 - q0);  K += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
+  void evaluate_dissipation(const Placed<Dissipation>& e, ConstVectorRef q1, UnitOutput& out) const {
+    Vector q0, q1_local;
+    gather(state_->q, e.dofs, q0);
+    gather(q1, e.dofs, q1_local);
+    const Vector q_mid = 0.5 * (q0 + q1_local), dq = q1_local - q0;
+    e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
+    if (!out.with_matrix()) return;
+    e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
+    e.element->add_damping_force_q_jacobian(q_mid, dq, 0.5, out.block(0));
+  }
+
+  /// R -= h f(t_mid, q_mid);  K -= h/2 df/dq.
+  void evaluate_load(const Placed<ExternalLoad>& e, ConstVectorRef q1, UnitOutput& out) const {
+    Vector q0, q1_local;
+    gather(state_->q, e.dofs, q0);
+    gather(q1, e.dofs, q1_local);
+    const Vector q_mid = 0.5 * (q0 + q1_local);
+    const double t_mid = state_->t + 0.5 * h_;
+    e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual());
+    if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
+  }
+
+  const System& system_;
+  UnitTable units_;
+  std::vector<UnitRef> refs_;
+  Assembler assembler_;
+  const State* state_ = nullptr;
+  double h_ = 0.0;
+  Vector v1_;
+};
+
+LivensEnergyMomentum::LivensEnergyMomentum(const System& system, const StepperOptions& options)
+    : system_(system), step_system_(std::make_unique<StepSystem>(system)) {
+  require_unsymmetric_capable_solver(name(), options.solver);
+  newton_ = std::make_unique<NewtonSolver>(step_system_->pattern(), options.solver, options.newton);
+}
+
+LivensEnergyMomentum::~LivensEnergyMomentum() = default;
+
+void LivensEnergyMomentum::initialize(State& state) const {
+  state.p.resize(system_.num_coordinates());
+  calc_momentum(system_, state.q, state.v, state.p);
+  state.lambda = Vector::Zero(system_.num_multipliers());
+}
+
+NewtonReport LivensEnergyMomentum::step(State& state, double h) {
+  const Index d = system_.num_coordinates();
+  const Index m = system_.num_multipliers();
+  Vector x(d + m);
+  x.head(d) = state.q + h * state.v;
+  x.tail(m) = h * state.lambda;
+  step_system_->set_step(state, h);
+  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  Vector p1(d);
+  step_system_->calc_new_momentum(x.head(d), p1);
+  state.v = step_system_->new_velocity();
+  state.q = x.head(d);
+  state.p = p1;
+  state.lambda = x.tail(m) / h;
+  state.t += h;
+  ++state.step;
+  return report;
+}
+
+double LivensEnergyMomentum::conserved_energy(const State& state) const {
+  return state.p.dot(state.v) - kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+}
+
+}  // namespace noether

@@ -1,0 +1,92 @@
+#include "solvers/newton.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "engine/measures.hpp"
+
+namespace noether {
+namespace {
+
+std::string format_history(const std::vector<NewtonIterate>& history) {
+  std::ostringstream out;
+  out.precision(3);
+  out << "max|R| history:";
+  for (const NewtonIterate& it : history) out << ' ' << std::scientific << it.residual_norm;
+  return out.str();
+}
+
+Index argmax_abs(ConstVectorRef x) {
+  Index worst = 0;
+  for (Index i = 1; i < x.size(); ++i)
+    if (!(std::abs(x(i)) <= std::abs(x(worst)))) worst = i;  // NaN wins, so it gets named
+  return worst;
+}
+
+}  // namespace
+
+NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
+                         std::string worst_row, double worst_value)
+    : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
+                         "; largest residual entry " + std::to_string(worst_value) + " in " + worst_row),
+      context_(std::move(context)),
+      reason_(std::move(reason)),
+      history_(std::move(history)),
+      worst_row_(std::move(worst_row)),
+      worst_value_(worst_value) {}
+
+NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options)
+    : options_(options),
+      linear_solver_(make_linear_solver(kind)),
+      values_(static_cast<std::size_t>(pattern.nnz())),
+      residual_(pattern.n),
+      increment_(pattern.n) {
+  linear_solver_->analyze_pattern(pattern);
+}
+
+void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const std::string& reason,
+                        const NewtonReport& report) const {
+  const Index worst = residual_.size() > 0 ? argmax_abs(residual_) : 0;
+  const std::string owner = residual_.size() > 0 ? system.describe_row(worst) : "an empty system";
+  const double value = residual_.size() > 0 ? residual_(worst) : 0.0;
+  throw NewtonError(context, reason, report.history, owner, value);
+}
+
+NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
+  NewtonReport report;
+  const bool reuse = options_.modified && has_factorization_;
+  system.evaluate(x, residual_, reuse ? std::span<double>() : std::span<double>(values_));
+  bool matrix_is_current = !reuse;
+  double increment_norm = 0.0;
+  for (;;) {
+    const double residual_norm = max_abs(residual_);
+    report.history.push_back({residual_norm, increment_norm});
+    if (!std::isfinite(residual_norm)) fail(system, context, "the residual is not finite", report);
+    const bool increment_small = report.iterations == 0 ||
+                                 increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
+    if (residual_norm <= options_.residual_tolerance && increment_small) return report;
+    if (report.iterations == options_.max_iterations)
+      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
+
+    const std::size_t n_hist = report.history.size();
+    const bool contracting = n_hist >= 2 && residual_norm <= options_.refresh_contraction * report.history[n_hist - 2].residual_norm;
+    const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0) ;
+    if (refresh) {
+      if (!matrix_is_current) system.evaluate(x, residual_, values_);
+      const FactorizationStatus status = linear_solver_->factorize(values_);
+      ++report.factorizations;
+      has_factorization_ = status.ok;
+      if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
+    }
+    linear_solver_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
+                          std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
+    ++report.iterations;
+    x -= increment_;
+    increment_norm = max_abs(increment_);
+    if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
+    system.evaluate(x, residual_, options_.modified ? std::span<double>() : std::span<double>(values_));
+    matrix_is_current = !options_.modified;
+  }
+}
+
+}  // namespace noether

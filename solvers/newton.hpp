@@ -1,0 +1,91 @@
+#pragma once
+/// Newton's method on a sparse nonlinear system with a fixed pattern.
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine/sparse_pattern.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace noether {
+
+/// A square nonlinear system R(x) = 0 whose tangent dR/dx has a fixed sparsity pattern.
+class NewtonSystem {
+ public:
+  virtual ~NewtonSystem() = default;
+  virtual const CscPattern& pattern() const = 0;
+  /// Overwrites residual with R(x) (n) and, when values is non-empty, values with dR/dx in
+  /// pattern order (pattern().nnz()).
+  virtual void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) = 0;
+  /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
+  virtual std::string describe_row(Index row) const = 0;
+};
+
+struct NewtonOptions {
+  /// Converged when max|R| <= residual_tolerance and the last increment satisfies
+  /// max|dx| <= increment_tolerance * (1 + max|x|) (or R(x0) already meets the residual test).
+  double residual_tolerance = 1e-10;
+  double increment_tolerance = 1e-10;
+  int max_iterations = 30;
+  /// Modified Newton: keep the last factorization (also across steps) while each iteration
+  /// reduces max|R| at least by refresh_contraction; refactorize at the current iterate otherwise.
+  bool modified = false;
+  double refresh_contraction = 0.25;
+};
+
+struct NewtonIterate {
+  double residual_norm = 0.0;   ///< max|R| at the iterate
+  double increment_norm = 0.0;  ///< max|dx| of the update that led to it (0 for the first)
+};
+
+struct NewtonReport {
+  int iterations = 0;      ///< linear solves performed
+  int factorizations = 0;  ///< numeric factorizations performed
+  std::vector<NewtonIterate> history;
+};
+
+/// Newton did not converge, met a singular tangent, or produced a non-finite value.
+class NewtonError : public std::runtime_error {
+ public:
+  NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
+               std::string worst_row, double worst_value);
+  const std::string& context() const { return context_; }
+  const std::string& reason() const { return reason_; }
+  const std::vector<NewtonIterate>& history() const { return history_; }
+  /// Owner of the largest residual entry at the last iterate, and that entry.
+  const std::string& worst_row() const { return worst_row_; }
+  double worst_value() const { return worst_value_; }
+
+ private:
+  std::string context_, reason_;
+  std::vector<NewtonIterate> history_;
+  std::string worst_row_;
+  double worst_value_;
+};
+
+/// Owns the linear solver for one pattern (analyzed once at construction) and runs Newton.
+class NewtonSolver {
+ public:
+  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options);
+
+  /// Solves R(x) = 0 starting from x (overwritten with the solution). context names the step
+  /// ("step 812, t = 8.12") in a NewtonError; x is left at the last iterate on failure.
+  NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context);
+
+  const NewtonOptions& options() const { return options_; }
+  LinearSolverKind solver_kind() const { return linear_solver_->kind(); }
+
+ private:
+  [[noreturn]] void fail(NewtonSystem& system, const std::string& context, const std::string& reason,
+                         const NewtonReport& report) const;
+
+  NewtonOptions options_;
+  std::unique_ptr<LinearSolver> linear_solver_;
+  std::vector<double> values_;
+  Vector residual_, increment_;
+  bool has_factorization_ = false;
+};
+
+}  // namespace noether

@@ -1,0 +1,27 @@
+#include "solvers/stepper_registry.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+#include "solvers/livens_em.hpp"
+
+namespace noether {
+
+std::span<const StepperInfo> steppers() {
+  static const std::vector<StepperInfo> all{
+      {"livens-em", "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
+  };
+  return all;
+}
+
+const StepperInfo& find_stepper(const std::string& name) {
+  std::string known;
+  for (const StepperInfo& s : steppers()) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw std::invalid_argument("unknown stepper '" + name + "'; known steppers: " + known);
+}
+
+}  // namespace noether
