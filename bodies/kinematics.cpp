@@ -1,0 +1,49 @@
+#include "bodies/kinematics.hpp"
+
+#include <stdexcept>
+
+namespace noether {
+
+Index BodyKinematics::dimension() const {
+  return (kind_ == BodyKind::director3d || kind_ == BodyKind::point_mass3d) ? 3 : 2;
+}
+
+Index BodyKinematics::size() const {
+  switch (kind_) {
+    case BodyKind::director3d: return 12;
+    case BodyKind::planar_director: return 6;
+    case BodyKind::point_mass2d: return 2;
+    case BodyKind::point_mass3d: return 3;
+  }
+  return 0;
+}
+
+Matrix BodyKinematics::point_map(const Vector& X) const {
+  const Index dim = dimension();
+  if (X.size() != dim)
+    throw std::invalid_argument("a body-fixed point needs " + std::to_string(dim) + " coordinates, got " +
+                                std::to_string(X.size()));
+  Matrix P = Matrix::Zero(dim, size());
+  P.leftCols(dim).setIdentity();
+  if (!has_directors()) {
+    if (X.squaredNorm() != 0.0)
+      throw std::invalid_argument("a point mass has no extent: attach at X = 0, not at a body-fixed offset");
+    return P;
+  }
+  for (Index i = 0; i < dim; ++i) P.middleCols(dim * (i + 1), dim) = X(i) * Matrix::Identity(dim, dim);
+  return P;
+}
+
+Matrix BodyKinematics::direction_map(const Vector& N) const {
+  if (!has_directors())
+    throw std::invalid_argument("a point mass has no orientation, so it has no body-fixed direction");
+  const Index dim = dimension();
+  if (N.size() != dim)
+    throw std::invalid_argument("a body-fixed direction needs " + std::to_string(dim) + " components, got " +
+                                std::to_string(N.size()));
+  Matrix D = Matrix::Zero(dim, size());
+  for (Index i = 0; i < dim; ++i) D.middleCols(dim * (i + 1), dim) = N(i) * Matrix::Identity(dim, dim);
+  return D;
+}
+
+}  // namespace noether

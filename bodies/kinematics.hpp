@@ -1,0 +1,39 @@
+#pragma once
+/// The kinematic accessor joints and force elements are written against: director bodies and
+/// point masses are linear in their coordinates, so a body-fixed point and a body-fixed direction
+/// are linear maps of the body's coordinate block.
+///
+/// Coordinate layouts (fixed for the whole project):
+///   3D director body  (12): q = (phi, d1, d2, d3), each in R^3;  x(X) = phi + X_1 d1 + X_2 d2 + X_3 d3
+///   planar director   ( 6): q = (phi, d1, d2),     each in R^2;  x(X) = phi + X_1 d1 + X_2 d2
+///   point mass        (2/3): q = x
+/// phi is the body's reference point (its centre of mass when the body is built that way) and the
+/// d_i are its orthonormal body axes (kept orthonormal by the body's internal constraints).
+#include "engine/types.hpp"
+
+namespace noether {
+
+enum class BodyKind { director3d, planar_director, point_mass2d, point_mass3d };
+
+class BodyKinematics {
+ public:
+  explicit BodyKinematics(BodyKind kind) : kind_(kind) {}
+  BodyKind kind() const { return kind_; }
+  /// Spatial dimension: 2 or 3.
+  Index dimension() const;
+  /// Number of coordinates of the body's block: 12, 6, 2 or 3.
+  Index size() const;
+  bool has_directors() const { return kind_ == BodyKind::director3d || kind_ == BodyKind::planar_director; }
+
+  /// P(X) with x(X) = P(X) q   (dimension() x size()); X has dimension() entries (body coordinates
+  /// of the point; ignored, and must be zero, for a point mass).
+  Matrix point_map(const Vector& X) const;
+  /// D(N) with n(N) = N_i d_i = D(N) q   (dimension() x size()). Throws std::invalid_argument for a
+  /// point mass, which has no orientation.
+  Matrix direction_map(const Vector& N) const;
+
+ private:
+  BodyKind kind_;
+};
+
+}  // namespace noether
