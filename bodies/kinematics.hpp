@@ -9,6 +9,8 @@
 ///   point mass        (2/3): q = x
 /// phi is the body's reference point (its centre of mass when the body is built that way) and the
 /// d_i are its orthonormal body axes (kept orthonormal by the body's internal constraints).
+#include <string>
+
 #include "engine/types.hpp"
 
 namespace noether {
@@ -34,6 +36,14 @@ class BodyKinematics {
 
  private:
   BodyKind kind_;
+};
+
+/// A body as joints and force elements see it: its coordinate block, its layout and its name
+/// (for error messages). Joints to the ground take no BodyRef for that side.
+struct BodyRef {
+  BlockId block;
+  BodyKinematics kinematics;
+  std::string name;
 };
 
 }  // namespace noether
