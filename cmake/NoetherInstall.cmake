@@ -1,2 +1,29 @@
 # Installation: public headers under include/noether/<layer>/ and a CMake package exporting
-# Noether::noether (filled in with the multibody layer).
+# Noether::noether (the umbrella target) for find_package(Noether).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+foreach(layer engine bodies joints solvers)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/noether/${layer}
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+
+set_target_properties(noether_engine PROPERTIES EXPORT_NAME engine)
+set_target_properties(noether_bodies PROPERTIES EXPORT_NAME bodies)
+set_target_properties(noether_joints PROPERTIES EXPORT_NAME joints)
+set_target_properties(noether_solvers PROPERTIES EXPORT_NAME solvers)
+set_target_properties(noether PROPERTIES EXPORT_NAME noether)
+install(TARGETS noether noether_engine noether_bodies noether_joints noether_solvers
+        EXPORT NoetherTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/noether)
+
+set(NOETHER_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Noether)
+install(EXPORT NoetherTargets NAMESPACE Noether:: DESTINATION ${NOETHER_PACKAGE_DIR})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/NoetherConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/NoetherConfig.cmake INSTALL_DESTINATION ${NOETHER_PACKAGE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/NoetherConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/NoetherConfig.cmake ${PROJECT_BINARY_DIR}/NoetherConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/NoetherSuiteSparse.cmake
+        DESTINATION ${NOETHER_PACKAGE_DIR})

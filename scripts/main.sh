@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build Release, run the demonstration simulation and
+# print its summary (the program is then at build/bin/noether).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo
+echo "== noether list"
+build/bin/noether list
+echo
+echo "== noether run singular-mass-spring --stepper livens-em --out out/singular-mass-spring"
+build/bin/noether run singular-mass-spring --stepper livens-em --out out/singular-mass-spring
