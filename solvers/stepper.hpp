@@ -17,7 +17,7 @@ namespace noether {
 struct State {
   Index step = 0;
   double t = 0.0;
-  Vector q, v, p, lambda;
+  Vector q{}, v{}, p{}, lambda{};
 };
 
 /// A stepper refuses a system (or a solver) outside what its scheme treats; the message says
