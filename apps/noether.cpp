@@ -32,7 +32,8 @@ void print_name_list(const char* heading, const auto& entries) {
   std::size_t width = 0;
   for (const auto& e : entries) width = std::max(width, e.name.size());
   std::cout << heading << '\n';
-  for (const auto& e : entries) std::cout << "  " << e.name << std::string(width + 2 - e.name.size(), ' ') << e.description << '\n';
+  for (const auto& e : entries)
+    std::cout << "  " << e.name << std::string(width + 2 - e.name.size(), ' ') << e.description << '\n';
 }
 
 int list_command() {

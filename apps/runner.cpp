@@ -1,5 +1,7 @@
 #include "apps/runner.hpp"
 
+#include <array>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -11,7 +13,6 @@
 
 #include "apps/run_recorder.hpp"
 #include "apps/summary_json.hpp"
-#include "apps/timeseries_csv.hpp"
 #include "solvers/stepper_registry.hpp"
 
 namespace noether {
@@ -19,6 +20,13 @@ namespace {
 
 void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
+}
+
+/// The shortest text that reads back as value, for messages ("-0.1", not "-0.10000000000000001").
+std::string shortest_text(double value) {
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), end);
 }
 
 /// Scenario parameters with --h / --t applied over the --set overrides.
@@ -35,7 +43,7 @@ RunResult plan_run(const RunOptions& options) {
   require(options.output_every >= 1,
           "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
   const Scenario& scenario = find_scenario(options.scenario);
-  find_stepper(options.stepper);
+  find_stepper(options.stepper);  // an unknown name fails here, before the model is built
   RunResult result;
   result.scenario = scenario.name;
   result.stepper = options.stepper;
@@ -44,15 +52,15 @@ RunResult plan_run(const RunOptions& options) {
   result.parameters = resolve_run_parameters(scenario, options);
   result.h = result.parameters.at("h");
   result.t_end = result.parameters.at("t_end");
-  require(result.h > 0.0, "time step h must be > 0, got " + format_double(result.h));
-  require(result.t_end >= 0.0, "end time t_end must be >= 0, got " + format_double(result.t_end));
+  require(result.h > 0.0, "time step h must be > 0, got " + shortest_text(result.h));
+  require(result.t_end >= 0.0, "end time t_end must be >= 0, got " + shortest_text(result.t_end));
   require(result.t_end / result.h <= std::numeric_limits<int>::max(),
-          "t_end / h = " + format_double(result.t_end / result.h) + " steps is too many; at most " +
+          "t_end / h = " + shortest_text(result.t_end / result.h) + " steps is too many; at most " +
               std::to_string(std::numeric_limits<int>::max()));
   return result;
 }
 
-/// Makes the stepper and advances the scenario's initial state `steps` times by h.
+/// Makes the stepper and advances the scenario's initial state round(t_end / h) times by h.
 void integrate(const Model& model, const RunOptions& options, const RunResult& plan, RunRecorder& recorder) {
   StepperOptions stepper_options;
   stepper_options.solver = options.solver;

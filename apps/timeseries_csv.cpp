@@ -20,7 +20,8 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
   for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back("q:" + system.coordinate_label(i));
   static constexpr std::array<const char*, 3> axes{"x", "y", "z"};
   for (const Probe& probe : probes)
-    for (Index d = 0; d < probe.dimension; ++d) columns.push_back(probe.name + "." + axes.at(static_cast<std::size_t>(d)));
+    for (Index d = 0; d < probe.dimension; ++d)
+      columns.push_back(probe.name + "." + axes.at(static_cast<std::size_t>(d)));
   columns.push_back("energy");
   columns.push_back("total_energy");
   for (const Placed<Constraint>& c : system.constraints())
