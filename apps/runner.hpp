@@ -43,14 +43,16 @@ struct RunResult {
   std::int64_t steps = 0;  ///< steps completed
   std::int64_t newton_iterations_total = 0;
   int newton_iterations_max = 0;
-  double wall_seconds = 0.0;     ///< making the stepper, stepping and writing the time series
-  double energy_initial = not_computed;   ///< the stepper's conserved energy at step 0
-  double energy_final = not_computed;     ///< ... at the last step completed
-  double energy_max_abs_increment = not_computed;  ///< max over steps of |E^{n+1} - E^n|
-  double constraint_max_abs = not_computed;        ///< max over states of max|g(q)|
-  double velocity_constraint_max_abs = not_computed;  ///< max over states of max|G(q) v|
+  /// Making the stepper, stepping and writing the time series.
+  double wall_seconds = 0.0;
+  /// The stepper's conserved energy at step 0 and at the last step completed.
+  double energy_initial = not_computed, energy_final = not_computed;
+  /// max over steps of |E^{n+1} - E^n| of that energy.
+  double energy_max_abs_increment = not_computed;
+  /// max over states of max|g(q)| and of max|G(q) v|.
+  double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
   bool ok = false;
-  std::string error;  ///< the NewtonError or StepperRefusal message when !ok
+  std::string error;           ///< the NewtonError or StepperRefusal message when !ok
   ParameterValues parameters;  ///< every resolved scenario parameter
   int threads = 0;
 };
