@@ -1,0 +1,33 @@
+#pragma once
+/// The `noether run` arguments as typed on the command line, and their conversion to RunOptions.
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/runner.hpp"
+
+namespace noether {
+
+/// Raw option texts; an absent option keeps the RunOptions default.
+struct RunArguments {
+  std::string scenario;
+  std::string stepper = "livens-em";
+  std::optional<std::string> h, t_end, solver, threads, out, every;
+  std::vector<std::string> assignments;  ///< each "key=value" from one --set
+};
+
+/// Converts and checks the texts; throws std::invalid_argument naming the option, the text and
+/// what is accepted (a number, a whole number >= 1, key=value, a known solver).
+RunOptions to_run_options(const RunArguments& arguments);
+
+/// The whole of text as a double; throws std::invalid_argument naming `what` otherwise.
+double parse_number(const std::string& what, const std::string& text);
+/// The whole of text as an integer >= 1; throws std::invalid_argument naming `what` otherwise.
+int parse_positive_count(const std::string& what, const std::string& text);
+/// "key=value" with a numeric value, from --set.
+std::pair<std::string, double> parse_assignment(const std::string& text);
+/// One of umfpack, klu, cholmod, eigen.
+LinearSolverKind parse_solver(const std::string& text);
+
+}  // namespace noether

@@ -1,0 +1,103 @@
+/// The `noether` command-line program: `noether list`, `noether run SCENARIO [options]`.
+/// Exit codes: 0 success, 1 the run failed (Newton, stepper refusal, output error), 2 usage error.
+#include <unistd.h>
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "apps/cli_arguments.hpp"
+#include "apps/runner.hpp"
+#include "apps/summary_text.hpp"
+#include "solvers/stepper_registry.hpp"
+
+namespace {
+
+using namespace noether;
+
+constexpr int exit_run_failed = 1;
+constexpr int exit_usage = 2;
+
+int report_error(const std::string& message, int exit_code) {
+  std::cerr << "noether: error: " << message << '\n';
+  return exit_code;
+}
+
+void print_name_list(const char* heading, const auto& entries) {
+  std::size_t width = 0;
+  for (const auto& e : entries) width = std::max(width, e.name.size());
+  std::cout << heading << '\n';
+  for (const auto& e : entries)
+    std::cout << "  " << e.name << std::string(width + 2 - e.name.size(), ' ') << e.description << '\n';
+}
+
+int list_command() {
+  print_name_list("scenarios:", scenarios());
+  print_name_list("steppers:", steppers());
+  return 0;
+}
+
+int run_command(const RunArguments& arguments) {
+  RunOptions options = to_run_options(arguments);
+  options.progress = isatty(STDOUT_FILENO) != 0;
+  const RunResult result = run(options);
+  print_summary(std::cout, result);
+  return result.ok ? 0 : report_error(result.error, exit_run_failed);
+}
+
+void add_run_options(CLI::App& run, RunArguments& a) {
+  run.add_option("scenario", a.scenario, "scenario name (noether list)")->required();
+  run.add_option("--stepper", a.stepper, "stepper name (noether list)")->capture_default_str();
+  run.add_option("--h", a.h, "time step (default: the scenario's h)");
+  run.add_option("--t", a.t_end, "end time (default: the scenario's t_end)");
+  run.add_option("--solver", a.solver, "linear solver: umfpack (default), klu, cholmod, eigen");
+  run.add_option("--threads", a.threads, "worker threads (default: all cores)");
+  run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
+  run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");
+  run.add_option("--every", a.every, "write every N-th step to timeseries.csv (default 1)");
+}
+
+/// Names the problem when the first word is missing or is neither an option nor a command.
+void check_command(int argc, char** argv, const CLI::App& app) {
+  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run (see noether --help)");
+  if (argv[1][0] == '-') return;
+  const std::string word = argv[1];
+  for (const CLI::App* command : app.get_subcommands({}))
+    if (command->get_name() == word) return;
+  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run (see noether --help)");
+}
+
+int dispatch(int argc, char** argv) {
+  CLI::App app{"Noether: structure-preserving integration of constrained multibody systems", "noether"};
+  app.require_subcommand(1);
+  CLI::App* list = app.add_subcommand("list", "print the scenarios and the steppers");
+  CLI::App* run = app.add_subcommand("run", "integrate a scenario and print its summary");
+  RunArguments arguments;
+  add_run_options(*run, arguments);
+  check_command(argc, argv, app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return report_error(std::string(e.what()) + " (see noether --help)", exit_usage);
+  }
+  return list->parsed() ? list_command() : run_command(arguments);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    return report_error(e.what(), exit_usage);
+  } catch (const std::exception& e) {
+    return report_error(e.what(), exit_run_failed);
+  }
+}

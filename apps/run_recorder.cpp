@@ -1,0 +1,51 @@
+#include "apps/run_recorder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "engine/measures.hpp"
+
+namespace noether {
+
+RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result)
+    : system_(*model.system),
+      result_(result),
+      output_every_(options.output_every),
+      g_(system_.num_multipliers()),
+      gv_(system_.num_multipliers()) {
+  if (options.output_dir) csv_.emplace(*options.output_dir / "timeseries.csv", system_, model.probes);
+  if (options.progress) progress_.emplace(std::cout, total_steps);
+}
+
+void RunRecorder::record_initial(const State& state, double energy) {
+  result_.energy_initial = result_.energy_final = energy;
+  result_.energy_max_abs_increment = 0.0;
+  result_.constraint_max_abs = result_.velocity_constraint_max_abs = 0.0;
+  measure(state, energy);
+}
+
+void RunRecorder::record_step(const State& state, double energy, const NewtonReport& report) {
+  result_.steps = state.step;
+  result_.newton_iterations_total += report.iterations;
+  result_.newton_iterations_max = std::max(result_.newton_iterations_max, report.iterations);
+  result_.energy_max_abs_increment =
+      std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
+  result_.energy_final = energy;
+  measure(state, energy);
+  if (progress_) progress_->update(state.step, state.t, report.iterations);
+}
+
+void RunRecorder::finish() {
+  if (progress_) progress_->finish();
+}
+
+void RunRecorder::measure(const State& state, double energy) {
+  calc_constraint_values(system_, state.q, g_);
+  calc_velocity_constraint_values(system_, state.q, state.v, gv_);
+  result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
+  result_.velocity_constraint_max_abs = std::max(result_.velocity_constraint_max_abs, max_abs(gv_));
+  if (csv_ && state.step % output_every_ == 0) csv_->write_row(state, energy, g_);
+}
+
+}  // namespace noether

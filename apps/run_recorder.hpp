@@ -1,0 +1,40 @@
+#pragma once
+/// What a run observes at every state: the summary maxima, the time-series rows, the progress line.
+#include <cstdint>
+#include <optional>
+
+#include "apps/progress_line.hpp"
+#include "apps/runner.hpp"
+#include "apps/timeseries_csv.hpp"
+#include "solvers/newton.hpp"
+
+namespace noether {
+
+/// Accumulates into a RunResult (steps, Newton counts, energies, constraint maxima) and, as
+/// options ask, writes timeseries.csv rows of steps 0, output_every, ... and draws progress.
+class RunRecorder {
+ public:
+  /// Opens options.output_dir / "timeseries.csv" (the directory must exist) when an output
+  /// directory is given. result must outlive the recorder.
+  RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result);
+
+  /// The initialized state at step 0 and the stepper's conserved energy there.
+  void record_initial(const State& state, double energy);
+  /// A completed step: the new state, its conserved energy and the step's Newton report.
+  void record_step(const State& state, double energy, const NewtonReport& report);
+  /// Ends the progress line.
+  void finish();
+
+ private:
+  /// Updates the constraint maxima at state and writes its row when one is due.
+  void measure(const State& state, double energy);
+
+  const System& system_;
+  RunResult& result_;
+  int output_every_;
+  Vector g_, gv_;
+  std::optional<TimeseriesCsv> csv_;
+  std::optional<ProgressLine> progress_;
+};
+
+}  // namespace noether

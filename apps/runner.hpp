@@ -1,0 +1,67 @@
+#pragma once
+/// The run driver: one scenario integrated by one stepper, with its summary and output files.
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "apps/scenarios/scenario.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace noether {
+
+/// Every core the machine offers (the default thread count).
+int all_cores();
+
+struct RunOptions {
+  std::string scenario;
+  std::string stepper = "livens-em";
+  LinearSolverKind solver = LinearSolverKind::umfpack;
+  /// Override the scenario parameters "h" and "t_end" (and win over `overrides` for those keys).
+  std::optional<double> h, t_end;
+  /// Upper bound on the worker threads for the whole run (>= 1).
+  int threads = all_cores();
+  /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
+  ParameterValues overrides;
+  /// When set, the directory (created if missing) receives summary.json and timeseries.csv.
+  std::optional<std::filesystem::path> output_dir;
+  /// Print a carriage-return progress line on stdout (meant for a terminal).
+  bool progress = false;
+  /// timeseries.csv gets the states of steps 0, output_every, 2 output_every, ... (>= 1).
+  int output_every = 1;
+};
+
+/// Marks a quantity a failed run never computed.
+inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
+
+/// What a run did. Maxima run over every state reached, the initial one included. Quantities
+/// that were never computed (the stepper refused the system) are NaN.
+struct RunResult {
+  std::string scenario, stepper, solver;
+  double h = 0.0, t_end = 0.0;
+  std::int64_t steps = 0;  ///< steps completed
+  std::int64_t newton_iterations_total = 0;
+  int newton_iterations_max = 0;
+  /// Making the stepper, stepping and writing the time series.
+  double wall_seconds = 0.0;
+  /// The stepper's conserved energy at step 0 and at the last step completed.
+  double energy_initial = not_computed, energy_final = not_computed;
+  /// max over steps of |E^{n+1} - E^n| of that energy.
+  double energy_max_abs_increment = not_computed;
+  /// max over states of max|g(q)| and of max|G(q) v|.
+  double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
+  bool ok = false;
+  std::string error;           ///< the NewtonError or StepperRefusal message when !ok
+  ParameterValues parameters;  ///< every resolved scenario parameter
+  int threads = 0;
+};
+
+/// Runs options.scenario for round(t_end / h) steps and writes the outputs (when asked) even
+/// when the run fails. A NewtonError or StepperRefusal ends the run with ok = false.
+/// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; h <= 0,
+/// t_end < 0, threads < 1, output_every < 1), naming the value and what is accepted, and
+/// std::runtime_error when an output file cannot be written.
+RunResult run(const RunOptions& options);
+
+}  // namespace noether

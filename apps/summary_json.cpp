@@ -1,0 +1,36 @@
+#include "apps/summary_json.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace noether {
+
+nlohmann::ordered_json summary_json(const RunResult& result) {
+  nlohmann::ordered_json j = {{"scenario", result.scenario},
+                      {"stepper", result.stepper},
+                      {"solver", result.solver},
+                      {"h", result.h},
+                      {"t_end", result.t_end},
+                      {"steps", result.steps},
+                      {"newton_iterations_total", result.newton_iterations_total},
+                      {"newton_iterations_max", result.newton_iterations_max},
+                      {"wall_seconds", result.wall_seconds},
+                      {"energy_initial", result.energy_initial},
+                      {"energy_final", result.energy_final},
+                      {"energy_max_abs_increment", result.energy_max_abs_increment},
+                      {"constraint_max_abs", result.constraint_max_abs},
+                      {"velocity_constraint_max_abs", result.velocity_constraint_max_abs},
+                      {"ok", result.ok}};
+  if (!result.ok) j["error"] = result.error;
+  j["parameters"] = result.parameters;
+  j["threads"] = result.threads;
+  return j;
+}
+
+void write_summary_json(const std::filesystem::path& path, const RunResult& result) {
+  std::ofstream out(path);
+  out << summary_json(result).dump(2) << '\n';
+  if (!out) throw std::runtime_error("cannot write '" + path.string() + "'");
+}
+
+}  // namespace noether

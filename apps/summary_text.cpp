@@ -1,0 +1,54 @@
+#include "apps/summary_text.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace noether {
+namespace {
+
+class AlignedLines {
+ public:
+  explicit AlignedLines(std::ostream& out) : out_(out) {}
+  template <class Value>
+  void line(const char* key, const Value& value) {
+    std::ostringstream text;
+    text << std::left << std::setw(29) << key << std::setprecision(12) << std::boolalpha << value << '\n';
+    out_ << text.str();
+  }
+  /// NaN marks a quantity the run never computed.
+  void line(const char* key, double value) {
+    if (std::isnan(value))
+      line(key, "not computed");
+    else
+      line<double>(key, value);
+  }
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace
+
+void print_summary(std::ostream& out, const RunResult& result) {
+  AlignedLines lines(out);
+  lines.line("scenario", result.scenario);
+  lines.line("stepper", result.stepper);
+  lines.line("solver", result.solver);
+  lines.line("threads", result.threads);
+  lines.line("h", result.h);
+  lines.line("t_end", result.t_end);
+  lines.line("steps", result.steps);
+  lines.line("newton_iterations_total", result.newton_iterations_total);
+  lines.line("newton_iterations_max", result.newton_iterations_max);
+  lines.line("wall_seconds", result.wall_seconds);
+  lines.line("energy_initial", result.energy_initial);
+  lines.line("energy_final", result.energy_final);
+  lines.line("energy_max_abs_increment", result.energy_max_abs_increment);
+  lines.line("constraint_max_abs", result.constraint_max_abs);
+  lines.line("velocity_constraint_max_abs", result.velocity_constraint_max_abs);
+  lines.line("ok", result.ok);
+  if (!result.ok) lines.line("error", result.error);
+}
+
+}  // namespace noether

@@ -1,0 +1,12 @@
+#pragma once
+/// The human-readable end-of-run summary: one aligned "key  value" line per summary field.
+#include <ostream>
+
+#include "apps/runner.hpp"
+
+namespace noether {
+
+/// Keys as in summary.json; error only when the run failed.
+void print_summary(std::ostream& out, const RunResult& result);
+
+}  // namespace noether

@@ -1,0 +1,234 @@
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include "apps/runner.hpp"
+#include "apps/timeseries_csv.hpp"
+
+using namespace noether;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A fresh directory under the system temp directory, removed with its contents at scope exit.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("noether_test_runner_" + name + "_" + std::to_string(getpid()))) {
+    fs::remove_all(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
+  return parts;
+}
+
+/// The CSV as rows of cells (the header is row 0).
+std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : split(read_file(path), '\n')) rows.push_back(split(line, ','));
+  return rows;
+}
+
+RunOptions options_for(const std::string& scenario, const fs::path& out) {
+  RunOptions options;
+  options.scenario = scenario;
+  options.output_dir = out;
+  return options;
+}
+
+std::vector<std::string> header_of(const std::string& scenario) {
+  const Scenario& s = find_scenario(scenario);
+  const Model model = s.build(resolve_parameters(s, {}));
+  return timeseries_columns(*model.system, model.probes);
+}
+
+}  // namespace
+
+TEST_CASE("the runner integrates each small scenario with livens-em and writes consistent outputs") {
+  for (const std::string scenario : {"singular-mass-spring", "spring-pendulum", "double-pendulum"}) {
+    CAPTURE(scenario);
+    TempDir dir(scenario);
+    const RunResult r = run(options_for(scenario, dir.path));
+    MESSAGE(scenario, ": steps ", r.steps, ", Newton iterations ", r.newton_iterations_total, " (max ",
+            r.newton_iterations_max, "), max energy increment ", r.energy_max_abs_increment, ", max |g| ",
+            r.constraint_max_abs);
+    REQUIRE(r.ok);
+    CHECK(r.error.empty());
+    CHECK(r.steps == std::llround(r.t_end / r.h));
+    CHECK(r.newton_iterations_total >= r.steps);
+    CHECK(r.newton_iterations_max <= r.newton_iterations_total);
+    // livens-em conserves its energy to the Newton tolerance (1e-9 to 1e-10 on max|R|);
+    // the increments observed are 2e-15 to 2e-13.
+    CHECK(r.energy_max_abs_increment <= 1e-11);
+    CHECK(std::abs(r.energy_final - r.energy_initial) <= static_cast<double>(r.steps) * r.energy_max_abs_increment);
+    CHECK(r.constraint_max_abs <= 1e-10);
+    CHECK(r.wall_seconds > 0.0);
+
+    const auto rows = read_csv(dir.path / "timeseries.csv");
+    REQUIRE(rows.size() == static_cast<std::size_t>(r.steps) + 2);
+    CHECK(rows.front() == header_of(scenario));
+    for (const auto& row : rows) CHECK(row.size() == rows.front().size());
+    CHECK(rows[1][0] == "0");
+    CHECK(std::abs(std::stod(rows.back()[0]) - r.t_end) <= 1e-12 * r.t_end);
+    const auto energy_column = static_cast<std::size_t>(
+        std::find(rows.front().begin(), rows.front().end(), "energy") - rows.front().begin());
+    CHECK(std::strtod(rows.back()[energy_column].c_str(), nullptr) == r.energy_final);  // 17 digits read back exactly
+  }
+}
+
+TEST_CASE("summary.json holds exactly the summary keys in order, the parameters and the thread count") {
+  TempDir dir("summary");
+  RunOptions options = options_for("spring-pendulum", dir.path);
+  options.t_end = 0.1;
+  options.threads = 1;
+  const RunResult r = run(options);
+  const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
+  std::vector<std::string> keys;
+  for (const auto& item : j.items()) keys.push_back(item.key());
+  const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "steps",
+                                          "newton_iterations_total", "newton_iterations_max", "wall_seconds",
+                                          "energy_initial", "energy_final", "energy_max_abs_increment",
+                                          "constraint_max_abs", "velocity_constraint_max_abs", "ok", "parameters",
+                                          "threads"};
+  CHECK(keys == expected);
+  CHECK(j["scenario"] == "spring-pendulum");
+  CHECK(j["stepper"] == "livens-em");
+  CHECK(j["solver"] == "umfpack");
+  CHECK(j["steps"] == 10);
+  CHECK(j["threads"] == 1);
+  CHECK(j["ok"] == true);
+  CHECK(j["energy_final"].get<double>() == r.energy_final);
+  CHECK(j["parameters"]["t_end"].get<double>() == 0.1);
+  CHECK(j["parameters"]["EA"].get<double>() == 300.0);
+}
+
+TEST_CASE("--h and --t override the scenario's h and t_end; --set overrides a parameter") {
+  RunOptions options;
+  options.scenario = "singular-mass-spring";
+  options.h = 0.05;
+  options.t_end = 0.5;
+  options.overrides = {{"h", 0.2}, {"k2", 5.0}};
+  const RunResult r = run(options);
+  CHECK(r.ok);
+  CHECK(r.h == 0.05);
+  CHECK(r.steps == 10);
+  CHECK(r.parameters.at("h") == 0.05);
+  CHECK(r.parameters.at("k2") == 5.0);
+}
+
+TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
+  TempDir dir("every");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.output_every = 7;
+  const RunResult r = run(options);
+  REQUIRE(r.steps == 100);
+  const auto rows = read_csv(dir.path / "timeseries.csv");
+  REQUIRE(rows.size() == 1 + 15);  // header + steps 0, 7, ..., 98
+  CHECK(std::stod(rows.back()[0]) == doctest::Approx(0.98).epsilon(1e-12));
+}
+
+TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
+  TempDir dir("newton");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.overrides = {{"newton_tol", 1e-300}};  // below round-off: Newton hits its iteration limit
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("Newton failed") != std::string::npos);
+  CHECK(r.steps == 0);
+  CHECK(std::isfinite(r.energy_initial));
+  const auto rows = read_csv(dir.path / "timeseries.csv");
+  CHECK(rows.size() == 2);  // header and the initial state
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["ok"] == false);
+  CHECK(j["error"] == r.error);
+  CHECK(j["steps"] == 0);
+}
+
+TEST_CASE("a stepper refusal ends the run with ok = false and still writes the summary") {
+  TempDir dir("refusal");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.solver = LinearSolverKind::cholmod;
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find("CHOLMOD") != std::string::npos);
+  CHECK(std::isnan(r.energy_initial));
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["ok"] == false);
+  CHECK(j["energy_initial"].is_null());
+  CHECK(read_csv(dir.path / "timeseries.csv").size() == 1);  // the header only
+}
+
+TEST_CASE("timeseries.csv is byte-identical for 1 and 2 threads") {
+  for (const std::string scenario : {"spring-pendulum", "double-pendulum"}) {
+    CAPTURE(scenario);
+    TempDir one(scenario + "_1"), two(scenario + "_2");
+    RunOptions options = options_for(scenario, one.path);
+    options.threads = 1;
+    REQUIRE(run(options).ok);
+    options.output_dir = two.path;
+    options.threads = 2;
+    REQUIRE(run(options).ok);
+    const std::string csv_one = read_file(one.path / "timeseries.csv");
+    CHECK(csv_one.size() > 1000);
+    CHECK(csv_one == read_file(two.path / "timeseries.csv"));
+  }
+}
+
+TEST_CASE("bad run options are rejected with std::invalid_argument naming the value") {
+  const auto rejects = [](RunOptions options, const std::string& fragment) {
+    CAPTURE(fragment);
+    try {
+      run(options);
+      FAIL("accepted");
+    } catch (const std::invalid_argument& e) {
+      CHECK(std::string(e.what()).find(fragment) != std::string::npos);
+    }
+  };
+  RunOptions good;
+  good.scenario = "double-pendulum";
+  RunOptions o = good;
+  o.scenario = "nope";
+  rejects(o, "unknown scenario 'nope'");
+  o = good;
+  o.stepper = "nope";
+  rejects(o, "unknown stepper 'nope'");
+  o = good;
+  o.overrides = {{"nope", 1.0}};
+  rejects(o, "no parameter 'nope'");
+  o = good;
+  o.h = 0.0;
+  rejects(o, "h must be > 0, got 0");
+  o = good;
+  o.overrides = {{"t_end", -1.0}};
+  rejects(o, "t_end must be >= 0, got -1");
+  o = good;
+  o.threads = 0;
+  rejects(o, "threads must be at least 1, got 0");
+  o = good;
+  o.output_every = 0;
+  rejects(o, "at least 1 step, got 0");
+}
