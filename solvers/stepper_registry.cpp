@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "solvers/ggl_vi.hpp"
 #include "solvers/livens_em.hpp"
 
 namespace noether {
@@ -11,6 +12,9 @@ std::span<const StepperInfo> steppers() {
   static const std::vector<StepperInfo> all{
       {"livens-em", "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
        [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
+      {"ggl-vi",
+       "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
   };
   return all;
 }
