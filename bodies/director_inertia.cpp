@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+
 namespace noether {
 
 DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients)

@@ -5,6 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+#include <Eigen/LU>
+
 #include "bodies/director_constraint.hpp"
 #include "bodies/director_inertia.hpp"
 
