@@ -18,16 +18,16 @@ namespace noether {
 /// A 3D rigid body as users describe it. All quantities in body axes (the axes the directors
 /// d_1, d_2, d_3 carry); the body origin phi need not be the centre of mass.
 struct RigidBodyProperties {
-  double mass = 0.0;                                             ///< m > 0
-  Eigen::Vector3d center_of_mass = Eigen::Vector3d::Zero();      ///< c, from the body origin
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();             ///< J_c about the centre of mass, symmetric
+  double mass = 0.0;                                         ///< m > 0
+  Eigen::Vector3d center_of_mass = Eigen::Vector3d::Zero();  ///< c, from the body origin
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();         ///< J_c about the centre of mass, symmetric
 };
 
 /// A planar rigid body (moving in the xy-plane) as users describe it.
 struct PlanarBodyProperties {
-  double mass = 0.0;                                             ///< m > 0
-  Eigen::Vector2d center_of_mass = Eigen::Vector2d::Zero();      ///< c, from the body origin, body axes
-  double inertia = 0.0;                                          ///< J_c >= 0 about the centre of mass
+  double mass = 0.0;                                         ///< m > 0
+  Eigen::Vector2d center_of_mass = Eigen::Vector2d::Zero();  ///< c, from the body origin, body axes
+  double inertia = 0.0;                                      ///< J_c >= 0 about the centre of mass
 };
 
 /// Mbar (4 x 4) of a 3D director body, from (m, c, J_c) as in the file comment.

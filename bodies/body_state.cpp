@@ -65,8 +65,8 @@ Eigen::Vector3d linear_momentum(const System& system, const BodyRef& body, Const
 }
 
 Eigen::Vector3d angular_momentum(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v) {
-  return body_inertia(system, body).angular_momentum(body_coordinates(system, body, q),
-                                                     body_coordinates(system, body, v));
+  return body_inertia(system, body)
+      .angular_momentum(body_coordinates(system, body, q), body_coordinates(system, body, v));
 }
 
 Eigen::Vector3d total_linear_momentum(const System& system, ConstVectorRef v) {

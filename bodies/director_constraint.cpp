@@ -27,7 +27,8 @@ void DirectorOrthonormality::do_calc_jacobian(ConstVectorRef q, MatrixRef G) con
   for (Index k = 0; k < num_equations(); ++k) {
     const auto [i, j] = pairs_[static_cast<std::size_t>(k)];
     G.row(k).segment(director_offset(i), dimension_) += q.segment(director_offset(j), dimension_).transpose();
-    if (i != j) G.row(k).segment(director_offset(j), dimension_) += q.segment(director_offset(i), dimension_).transpose();
+    if (i != j)
+      G.row(k).segment(director_offset(j), dimension_) += q.segment(director_offset(i), dimension_).transpose();
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
 namespace noether {
@@ -17,6 +18,10 @@ DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimensio
   if (!coefficients_.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
   if ((coefficients_ - coefficients_.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients_.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be symmetric");
+  const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(coefficients_).eigenvalues()(0);
+  if (smallest < -1e-12 * coefficients_.cwiseAbs().maxCoeff())
+    throw std::invalid_argument(who + "the mass coefficients Mbar have the negative eigenvalue " +
+                                std::to_string(smallest) + "; a mass matrix is positive semi-definite");
 }
 
 void DirectorInertia::do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const {

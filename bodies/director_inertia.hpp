@@ -14,7 +14,8 @@ namespace noether {
 class DirectorInertia final : public Inertia {
  public:
   /// Throws std::invalid_argument naming the element if dimension is not 2 or 3, or Mbar is
-  /// empty, not square, not finite or not symmetric. The block must have k * dimension coordinates.
+  /// empty, not square, not finite, not symmetric or has a negative eigenvalue (below
+  /// -1e-12 max|Mbar|). The block must have k * dimension coordinates.
   DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients);
 
   Index local_size() const override { return dimension_ * static_cast<Index>(coefficients_.rows()); }

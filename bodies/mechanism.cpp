@@ -33,12 +33,14 @@ void check_pose(const std::string& body, const Pose3d& pose, const Twist3d& twis
     throw std::invalid_argument("body '" + body + "': the pose rotation is not orthonormal (max |R^T R - I| = " +
                                 str(defect) + "); give a rotation matrix, e.g. a unit quaternion's toRotationMatrix()");
   if (pose.rotation.determinant() < 0.0)
-    throw std::invalid_argument("body '" + body + "': the pose rotation is a reflection (det R = -1); give a proper rotation");
+    throw std::invalid_argument("body '" + body +
+                                "': the pose rotation is a reflection (det R = -1); give a proper rotation");
 }
 
 void check_finite(const std::string& body, std::initializer_list<double> values) {
   for (double value : values)
-    if (!std::isfinite(value)) throw std::invalid_argument("body '" + body + "': the pose or twist has a non-finite entry");
+    if (!std::isfinite(value))
+      throw std::invalid_argument("body '" + body + "': the pose or twist has a non-finite entry");
 }
 
 }  // namespace
@@ -123,7 +125,8 @@ void Mechanism::append_initial_values(const Vector& q0, const Vector& v0) {
 }
 
 const System& Mechanism::system() const {
-  if (!system_) throw std::logic_error("mechanism: the system was released; keep the pointer release_system() returned");
+  if (!system_)
+    throw std::logic_error("mechanism: the system was released; keep the pointer release_system() returned");
   return *system_;
 }
 
@@ -140,7 +143,7 @@ State Mechanism::initial_state() const {
 }
 
 std::unique_ptr<System> Mechanism::release_system() {
-  live_system();
+  if (!system_) throw std::logic_error("mechanism: the system was released already");
   return std::move(system_);
 }
 

@@ -89,8 +89,8 @@ class Mechanism {
 
  private:
   /// Adds the block, the inertia and (for director bodies) the orthonormality constraint.
-  BodyRef add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names,
-                   Matrix mass_coefficients, const Vector& q0, const Vector& v0);
+  BodyRef add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names, Matrix mass_coefficients,
+                   const Vector& q0, const Vector& v0);
   void append_initial_values(const Vector& q0, const Vector& v0);
   System& live_system();
 

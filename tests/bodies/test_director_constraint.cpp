@@ -74,9 +74,9 @@ TEST_CASE("director orthonormality (3D): sizes, zero on a rotation, derivatives"
 
   // Row order of seed 001, eq. 61: 1/2(d1.d1 - 1), 1/2(d2.d2 - 1), 1/2(d3.d3 - 1), d1.d2, d1.d3, d2.d3.
   Vector p = Vector::Zero(12);
-  p.segment<3>(3) << 2, 0, 0;   // d1
-  p.segment<3>(6) << 1, 1, 0;   // d2
-  p.segment<3>(9) << 0, 3, 1;   // d3
+  p.segment<3>(3) << 2, 0, 0;  // d1
+  p.segment<3>(6) << 1, 1, 0;  // d2
+  p.segment<3>(9) << 0, 3, 1;  // d3
   Vector expected(6);
   expected << 1.5, 0.5, 4.5, 2.0, 0.0, 3.0;
   CHECK((value(c, p) - expected).cwiseAbs().maxCoeff() == 0.0);

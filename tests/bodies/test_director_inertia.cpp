@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "bodies/body_state.hpp"
+#include "bodies/director_inertia.hpp"
 #include "bodies/mechanism.hpp"
 #include "engine/measures.hpp"
 #include "random_bodies.hpp"
@@ -44,8 +45,8 @@ void check_rigid_body_closed_forms(unsigned seed, bool principal, bool offset) {
   const double T_error = relative_error(kinetic_energy(system, s.q, s.v), T);
   const double L_error = relative_error(linear_momentum(system, ref, s.v), L);
   const double J_error = relative_error(angular_momentum(system, ref, s.q, s.v), J);
-  MESSAGE("seed ", seed, " principal ", principal, " offset ", offset, ": relative errors T ", T_error, ", L ",
-          L_error, ", J ", J_error);
+  MESSAGE("seed ", seed, " principal ", principal, " offset ", offset, ": relative errors T ", T_error, ", L ", L_error,
+          ", J ", J_error);
   CHECK(T_error <= 1e-14);
   CHECK(L_error <= 1e-14);
   CHECK(J_error <= 1e-14);
@@ -110,7 +111,8 @@ TEST_CASE("planar body from (m, c, J_c) and point masses: kinetic energy and mom
   Mechanism mechanism;
   const BodyRef bar = mechanism.add_planar_body("bar", body, pose, twist);
   const BodyRef p2 = mechanism.add_planar_point_mass("p2", 0.6, Eigen::Vector2d(1.0, 2.0), Eigen::Vector2d(-0.5, 0.25));
-  const BodyRef p3 = mechanism.add_point_mass("p3", 2.5, Eigen::Vector3d(1.0, -2.0, 0.5), Eigen::Vector3d(0.1, 0.2, -0.3));
+  const BodyRef p3 =
+      mechanism.add_point_mass("p3", 2.5, Eigen::Vector3d(1.0, -2.0, 0.5), Eigen::Vector3d(0.1, 0.2, -0.3));
   const State s = mechanism.initial_state();
   const System& system = mechanism.system();
 
@@ -123,10 +125,25 @@ TEST_CASE("planar body from (m, c, J_c) and point masses: kinetic energy and mom
   const double T_points = 0.5 * 0.6 * 0.3125 + 0.5 * 2.5 * 0.14;
   CHECK(relative_error(kinetic_energy(system, s.q, s.v), T_bar + T_points) <= 1e-14);
   CHECK(relative_error(angular_momentum(system, bar, s.q, s.v), Eigen::Vector3d(0, 0, J_bar)) <= 1e-14);
-  CHECK(relative_error(linear_momentum(system, bar, s.v), Eigen::Vector3d(body.mass * v_c.x(), body.mass * v_c.y(), 0)) <= 1e-14);
+  CHECK(relative_error(linear_momentum(system, bar, s.v),
+                       Eigen::Vector3d(body.mass * v_c.x(), body.mass * v_c.y(), 0)) <= 1e-14);
   CHECK(relative_error(angular_momentum(system, p2, s.q, s.v), Eigen::Vector3d(0, 0, 0.6 * (0.25 + 1.0))) <= 1e-15);
   const Eigen::Vector3d J_p3 = 2.5 * Eigen::Vector3d(1.0, -2.0, 0.5).cross(Eigen::Vector3d(0.1, 0.2, -0.3));
   CHECK(relative_error(angular_momentum(system, p3, s.q, s.v), J_p3) <= 1e-15);
   CHECK(relative_error(total_linear_momentum(system, s.v),
-                       Eigen::Vector3d(body.mass * v_c.x() - 0.3 + 0.25, body.mass * v_c.y() + 0.15 + 0.5, -0.75)) <= 1e-14);
+                       Eigen::Vector3d(body.mass * v_c.x() - 0.3 + 0.25, body.mass * v_c.y() + 0.15 + 0.5, -0.75)) <=
+        1e-14);
+}
+
+TEST_CASE("director inertia rejects mass coefficients that are no mass distribution") {
+  CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 3, Matrix(Eigen::Vector2d(1.0, -1.0).asDiagonal())),
+                  std::invalid_argument);
+  Matrix indefinite(2, 2);
+  indefinite << 1.0, 2.0, 2.0, 1.0;
+  CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 3, indefinite), std::invalid_argument);
+  Matrix asymmetric = Matrix::Identity(2, 2);
+  asymmetric(0, 1) = 0.5;
+  CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 2, asymmetric), std::invalid_argument);
+  CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 4, Matrix::Identity(2, 2)), std::invalid_argument);
+  CHECK(DirectorInertia("i", BlockId{0}, 2, Matrix::Identity(3, 3)).local_size() == 6);
 }

@@ -39,7 +39,8 @@ Drift run_free(const Mechanism& mechanism, double h, int steps) {
   for (int n = 0; n < steps; ++n) {
     stepper.step(state, h);
     drift.energy = std::max(drift.energy, std::abs(kinetic_energy(system, state.q, state.v) - T0) / T0);
-    drift.linear_momentum = std::max(drift.linear_momentum, (total_linear_momentum(system, state.v) - L0).norm() / L0.norm());
+    drift.linear_momentum =
+        std::max(drift.linear_momentum, (total_linear_momentum(system, state.v) - L0).norm() / L0.norm());
     drift.angular_momentum =
         std::max(drift.angular_momentum, (total_angular_momentum(system, state.q, state.v) - J0).norm() / J0.norm());
     calc_constraint_values(system, state.q, g);
@@ -65,8 +66,8 @@ void check_invariants(const Drift& drift) {
 TEST_CASE("free rigid body (non-principal J_c, offset origin): livens-em conserves T, L, J and orthonormality") {
   const RigidBodyProperties body = random_rigid_body(7, false, true);
   Mechanism mechanism;
-  const BodyRef ref = mechanism.add_rigid_body(
-      "tumbler", body, {random_vector(3, 8), random_rotation(9)}, {random_vector(3, 10), 4.0 * random_vector(3, 11)});
+  const BodyRef ref = mechanism.add_rigid_body("tumbler", body, {random_vector(3, 8), random_rotation(9)},
+                                               {random_vector(3, 10), 4.0 * random_vector(3, 11)});
   const Drift drift = run_free(mechanism, 0.01, 300);
   check_invariants(drift);
   const Matrix R = rotation(mechanism.system(), ref, drift.final_state.q);
@@ -92,12 +93,13 @@ TEST_CASE("a free body built about an offset origin moves like the same body bui
 
   Mechanism offset, centred;
   const BodyRef a = offset.add_rigid_body("a", offset_body, pose, twist);
-  const BodyRef b = centred.add_rigid_body(
-      "b", centred_body, {pose.position + Rc, pose.rotation}, {twist.velocity + twist.angular_velocity.cross(Rc), twist.angular_velocity});
+  const BodyRef b = centred.add_rigid_body("b", centred_body, {pose.position + Rc, pose.rotation},
+                                           {twist.velocity + twist.angular_velocity.cross(Rc), twist.angular_velocity});
   const State sa = run_free(offset, 0.02, 100).final_state;
   const State sb = run_free(centred, 0.02, 100).final_state;
-  const double position_difference =
-      (point_position(offset.system(), a, sa.q, offset_body.center_of_mass) - point_position(centred.system(), b, sb.q, Eigen::Vector3d::Zero())).norm();
+  const double position_difference = (point_position(offset.system(), a, sa.q, offset_body.center_of_mass) -
+                                      point_position(centred.system(), b, sb.q, Eigen::Vector3d::Zero()))
+                                         .norm();
   const double rotation_difference =
       (rotation(offset.system(), a, sa.q) - rotation(centred.system(), b, sb.q)).cwiseAbs().maxCoeff();
   MESSAGE("after 100 steps: centre of mass differs by ", position_difference, ", rotation by ", rotation_difference);

@@ -42,7 +42,8 @@ TEST_CASE("mechanism: blocks, names, elements and the initial state of each kind
   const Pose3d pose{Eigen::Vector3d(1, 2, 3), random_rotation(1)};
   const Twist3d twist{Eigen::Vector3d(0.1, 0.2, 0.3), Eigen::Vector3d(-1, 0.5, 2)};
   const BodyRef rotor = mechanism.add_rigid_body("rotor", random_rigid_body(2, false, true), pose, twist);
-  const BodyRef bar = mechanism.add_planar_body("bar", {1.0, Eigen::Vector2d(0.5, 0), 1.0 / 12}, {0.1, 0.2, 0.3}, {1, 2, 3});
+  const BodyRef bar =
+      mechanism.add_planar_body("bar", {1.0, Eigen::Vector2d(0.5, 0), 1.0 / 12}, {0.1, 0.2, 0.3}, {1, 2, 3});
   const BodyRef point = mechanism.add_point_mass("point", 1.0, Eigen::Vector3d(4, 5, 6));
   const BodyRef planar_point = mechanism.add_planar_point_mass("planar point", 1.0, Eigen::Vector2d(7, 8));
   const System& system = mechanism.system();
@@ -89,9 +90,9 @@ TEST_CASE("mechanism: blocks, names, elements and the initial state of each kind
 TEST_CASE("mechanism: add() passes joints and forces through, release_system() hands the system over") {
   Mechanism mechanism;
   const BodyRef a = mechanism.add_planar_point_mass("a", 1.0, Eigen::Vector2d(1, 0));
-  mechanism.add(std::make_shared<DirectorOrthonormality>("extra", mechanism.add_coordinates(
-                                                                      "frame", {"0", "1", "2", "3", "4", "5"},
-                                                                      Vector::Zero(6), Vector::Ones(6)), 2));
+  mechanism.add(std::make_shared<DirectorOrthonormality>(
+      "extra", mechanism.add_coordinates("frame", {"0", "1", "2", "3", "4", "5"}, Vector::Zero(6), Vector::Ones(6)),
+      2));
   CHECK(mechanism.system().num_multipliers() == 3);
   CHECK(mechanism.initial_state().v.tail(6) == Vector::Ones(6));
   CHECK_THROWS_AS(mechanism.add_coordinates("short", {"0"}, Vector::Zero(2), Vector::Zero(1)), std::invalid_argument);
@@ -141,12 +142,21 @@ TEST_CASE("mechanism: invalid physical data and poses are rejected with the body
   pose.rotation = Eigen::Vector3d(1.0, 1.0, -1.0).asDiagonal();
   check_rejected(rigid(good, pose), "wheel", "reflection");
 
-  check_rejected([](Mechanism& m) { m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), -0.1}); }, "link",
-                 "moment of inertia is -0.1");
-  check_rejected([](Mechanism& m) { m.add_planar_body("link", {-2.0, Eigen::Vector2d::Zero(), 0.1}); }, "link",
-                 "mass is -2");
-  check_rejected([&](Mechanism& m) { m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), 0.1}, {0, 0, nan}); },
-                 "link", "non-finite");
+  check_rejected(
+      [](Mechanism& m) {
+        m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), -0.1});
+      },
+      "link", "moment of inertia is -0.1");
+  check_rejected(
+      [](Mechanism& m) {
+        m.add_planar_body("link", {-2.0, Eigen::Vector2d::Zero(), 0.1});
+      },
+      "link", "mass is -2");
+  check_rejected(
+      [&](Mechanism& m) {
+        m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), 0.1}, {0, 0, nan});
+      },
+      "link", "non-finite");
   check_rejected([](Mechanism& m) { m.add_point_mass("bob", 0.0, Eigen::Vector3d::Zero()); }, "bob", "mass is 0");
   check_rejected([&](Mechanism& m) { m.add_planar_point_mass("bob", 1.0, Eigen::Vector2d(nan, 0)); }, "bob",
                  "non-finite");
