@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 #include "bodies/body_properties.hpp"
 #include "bodies/kinematics.hpp"
@@ -23,10 +24,15 @@
 namespace noether {
 
 /// Placement of a 3D body: its origin phi in world coordinates and the rotation R whose columns
-/// are the body axes in world coordinates (d_i = R e_i). From a quaternion: R = quaternion.toRotationMatrix().
+/// are the body axes in world coordinates (d_i = R e_i).
 struct Pose3d {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();
   Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+
+  /// R from a unit quaternion (a non-unit one gives a non-orthonormal R, which add_rigid_body rejects).
+  static Pose3d from_quaternion(const Eigen::Vector3d& position, const Eigen::Quaterniond& orientation) {
+    return {position, orientation.toRotationMatrix()};
+  }
 };
 
 /// Velocity of a 3D body: phi' = velocity (of the body origin) and d_i' = angular_velocity x d_i

@@ -141,6 +141,8 @@ TEST_CASE("mechanism: invalid physical data and poses are rejected with the body
   check_rejected(rigid(good, pose), "wheel", "not orthonormal");
   pose.rotation = Eigen::Vector3d(1.0, 1.0, -1.0).asDiagonal();
   check_rejected(rigid(good, pose), "wheel", "reflection");
+  check_rejected(rigid(good, Pose3d::from_quaternion(Eigen::Vector3d::Zero(), Eigen::Quaterniond(1.0, 0.1, 0.0, 0.0))),
+                 "wheel", "not orthonormal");
 
   check_rejected(
       [](Mechanism& m) {
@@ -166,5 +168,7 @@ TEST_CASE("mechanism: invalid physical data and poses are rejected with the body
   mechanism.add_rigid_body("plate", {1.0, Eigen::Vector3d::Zero(), Eigen::Vector3d(1.0, 2.0, 3.0).asDiagonal()});
   mechanism.add_rigid_body("dot", {1.0, Eigen::Vector3d(1, 0, 0), Eigen::Matrix3d::Zero()});
   mechanism.add_planar_body("planar dot", {1.0, Eigen::Vector2d::Zero(), 0.0});
-  CHECK(mechanism.bodies().size() == 3);
+  const Eigen::Quaterniond unit(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
+  mechanism.add_rigid_body("quaternion posed", good, Pose3d::from_quaternion(Eigen::Vector3d(1, 0, 0), unit));
+  CHECK(mechanism.bodies().size() == 4);
 }
