@@ -1,0 +1,50 @@
+#pragma once
+/// Physical data of rigid bodies and the director mass coefficients derived from it.
+///
+/// A director body places its material points at x(X) = phi + X_i d_i, phi the body origin and
+/// X the body coordinates of the point. With x_0 = phi, x_i = d_i and Xhat = (1, X) the kinetic
+/// energy is T = 1/2 sum_ab Mbar_ab x_a'.x_b', Mbar_ab = int rho Xhat_a Xhat_b dV, that is
+///
+///   Mbar = [[ m,     m c^T ],      E_o = int rho X X^T dV = E_c + m c c^T   (Euler tensor about
+///           [ m c,   E_o   ]],           the body origin), E_c = 1/2 tr(J_c) I - J_c,
+///
+/// and the mass matrix of q = (x_0, x_1, ...) is M = kron(Mbar, I_dim).
+#include <string>
+
+#include <Eigen/Core>
+
+namespace noether {
+
+/// A 3D rigid body as users describe it. All quantities in body axes (the axes the directors
+/// d_1, d_2, d_3 carry); the body origin phi need not be the centre of mass.
+struct RigidBodyProperties {
+  double mass = 0.0;                                         ///< m > 0
+  Eigen::Vector3d center_of_mass = Eigen::Vector3d::Zero();  ///< c, from the body origin
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();         ///< J_c about the centre of mass, symmetric
+};
+
+/// A planar rigid body (moving in the xy-plane) as users describe it.
+struct PlanarBodyProperties {
+  double mass = 0.0;                                         ///< m > 0
+  Eigen::Vector2d center_of_mass = Eigen::Vector2d::Zero();  ///< c, from the body origin, body axes
+  double inertia = 0.0;                                      ///< J_c >= 0 about the centre of mass
+};
+
+/// Mbar (4 x 4) of a 3D director body, from (m, c, J_c) as in the file comment.
+/// Accepts singular data (a slender rod along d_1, J_c = diag(0, J, J), gives E_2 = E_3 = 0 at
+/// the centre of mass). Throws std::invalid_argument naming `body` and the offending value when
+/// m <= 0, a value is not finite, J_c is not symmetric (relative 1e-12), or the principal
+/// moments are negative or violate the triangle inequality J_i <= J_j + J_k (both relative 1e-12).
+Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidBodyProperties& properties);
+
+/// Mbar (3 x 3) of a planar director body. In the plane only tr(E_c) = J_c enters the motion
+/// (T_rot = 1/2 omega^2 tr(E_c) for orthonormal directors); we take the isotropic
+/// E_c = J_c/2 I (seed 001, Sec. 5.2), so M is regular whenever J_c > 0, and E_o = E_c + m c c^T.
+/// Throws std::invalid_argument naming `body` when m <= 0, J_c < 0 or a value is not finite.
+Eigen::Matrix3d director_mass_coefficients(const std::string& body, const PlanarBodyProperties& properties);
+
+/// Mbar = [m] (1 x 1) of a point mass; throws std::invalid_argument naming `body` unless
+/// 0 < m < infinity.
+Eigen::Matrix<double, 1, 1> point_mass_coefficients(const std::string& body, double mass);
+
+}  // namespace noether
