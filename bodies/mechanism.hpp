@@ -19,7 +19,7 @@
 #include "bodies/body_properties.hpp"
 #include "bodies/kinematics.hpp"
 #include "engine/system.hpp"
-#include "solvers/stepper.hpp"
+#include "engine/state.hpp"
 
 namespace noether {
 

@@ -5,20 +5,11 @@
 #include <string>
 #include <string_view>
 
+#include "engine/state.hpp"
 #include "engine/system.hpp"
 #include "solvers/newton.hpp"
 
 namespace noether {
-
-/// The state a stepper advances. q, v: coordinates and velocities (num_coordinates());
-/// p: the scheme's momentum variable (conjugate momenta; for Livens-type schemes the
-/// independent momentum of the mixed formulation); lambda: the constraint multipliers of the
-/// last step (num_multipliers(), forces; zero before the first step).
-struct State {
-  Index step = 0;
-  double t = 0.0;
-  Vector q{}, v{}, p{}, lambda{};
-};
 
 /// A stepper refuses a system (or a solver) outside what its scheme treats; the message says
 /// what is missing and what to use instead.
