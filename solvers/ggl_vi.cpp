@@ -1,9 +1,8 @@
 #include "solvers/ggl_vi.hpp"
 
-#include <Eigen/Cholesky>
-
 #include "engine/measures.hpp"
 #include "solvers/livens_em.hpp"
+#include "solvers/ggl_support.hpp"
 #include "solvers/unit_table.hpp"
 
 namespace noether {
@@ -15,10 +14,6 @@ struct UnitRef {
   std::size_t index;
 };
 
-/// Pivots of the LDLT of M below this fraction of the largest one count as zero.
-constexpr double kRelativePivotTolerance = 1e-12;
-
-/// Offsets of the fields of the unknown vector x = (v^n, u, q^{n+1}, mu, gamma), d + d + d + m + m.
 struct Fields {
   Index d, m;
   Index v() const { return 0; }
@@ -28,69 +23,6 @@ struct Fields {
   Index gamma() const { return 3 * d + m; }
   Index size() const { return 3 * d + 2 * m; }
 };
-
-void require_quadratic_constraints(const System& system) {
-  for (const Placed<Constraint>& e : system.constraints())
-    if (!is_at_most_quadratic(e.element->nonlinearity()))
-      throw StepperRefusal("ggl-vi needs constraints of degree <= 2 (constant D^2 g, no third derivatives), but "
-                           "constraint '" + e.element->name() + "' is of general nonlinearity; use livens-em, "
-                           "which takes any constraint");
-}
-
-/// Every coordinate must carry exactly one inertia element, so M^{-1} is block diagonal per element.
-void require_one_inertia_per_coordinate(const System& system) {
-  std::vector<int> owner(static_cast<std::size_t>(system.num_coordinates()), -1);
-  const auto inertias = system.inertias();
-  for (std::size_t i = 0; i < inertias.size(); ++i)
-    for (Index dof : inertias[i].dofs) {
-      int& o = owner[static_cast<std::size_t>(dof)];
-      if (o >= 0)
-        throw StepperRefusal("ggl-vi inverts M per inertia element, but coordinate " + system.coordinate_label(dof) +
-                             " belongs to inertias '" + inertias[static_cast<std::size_t>(o)].element->name() +
-                             "' and '" + inertias[i].element->name() + "'; merge them into one inertia element, "
-                             "or use livens-em, which never inverts M");
-      o = static_cast<int>(i);
-    }
-  for (Index dof = 0; dof < system.num_coordinates(); ++dof)
-    if (owner[static_cast<std::size_t>(dof)] < 0)
-      throw StepperRefusal("ggl-vi needs an invertible mass matrix, but coordinate " + system.coordinate_label(dof) +
-                           " has no inertia element; give it a mass, or use livens-em, which never inverts M");
-}
-
-/// M^{-1} of a constant-mass element (n x n); refuses a configuration-dependent, singular or
-/// indefinite M. Rank = number of LDLT pivots above kRelativePivotTolerance times the largest.
-Matrix invert_mass(const Inertia& inertia) {
-  const std::string what = "ggl-vi needs a constant invertible mass matrix, but inertia '" + inertia.name() + "' ";
-  if (!inertia.has_constant_mass())
-    throw StepperRefusal(what + "depends on the configuration; use livens-em, which takes configuration-dependent "
-                                "and singular M");
-  const Index n = inertia.local_size();
-  Matrix M = Matrix::Zero(n, n);
-  inertia.add_mass_matrix(Vector::Zero(n), 1.0, M);
-  const Eigen::LDLT<Matrix> ldlt(M);
-  const Vector pivots = ldlt.vectorD();
-  const double threshold = kRelativePivotTolerance * (n > 0 ? pivots.cwiseAbs().maxCoeff() : 0.0);
-  if ((pivots.array() < -threshold).any())
-    throw StepperRefusal(what + "is indefinite; check the element's mass data");
-  const auto rank = static_cast<Index>((pivots.array() > threshold).count());
-  if (ldlt.info() != Eigen::Success || rank < n)
-    throw StepperRefusal(what + "is singular (rank " + std::to_string(rank) + " of " + std::to_string(n) +
-                         "); use livens-em, which never inverts M");
-  return ldlt.solve(Matrix::Identity(n, n));
-}
-
-/// Column k = D^2 g_k u   (n x m; D^2 g_k is constant for constraints of degree <= 2).
-Matrix hessians_times(const Constraint& c, ConstVectorRef q, ConstVectorRef u) {
-  const Index n = c.local_size(), m = c.num_equations();
-  Matrix out(n, m);
-  Matrix H(n, n);
-  for (Index k = 0; k < m; ++k) {
-    H.setZero();
-    c.add_hessian_contraction(q, Vector::Unit(m, k), 1.0, H);
-    out.col(k) = H * u;
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -295,16 +227,10 @@ class GglVariationalIntegrator::StepSystem final : public NewtonSystem {
 GglVariationalIntegrator::GglVariationalIntegrator(const System& system, const StepperOptions& options)
     : system_(system) {
   require_unsymmetric_capable_solver(name(), options.solver);
-  require_quadratic_constraints(system);
-  require_one_inertia_per_coordinate(system);
-  std::vector<Matrix> masses;
-  for (const Placed<Inertia>& e : system.inertias()) {
-    inverse_masses_.push_back(invert_mass(*e.element));
-    const Index n = e.element->local_size();
-    masses.push_back(Matrix::Zero(n, n));
-    e.element->add_mass_matrix(Vector::Zero(n), 1.0, masses.back());
-  }
-  step_system_ = std::make_unique<StepSystem>(system, std::move(masses));
+  require_quadratic_constraints(name(), system);
+  require_one_inertia_per_coordinate(name(), system);
+  inverse_masses_ = invert_masses(name(), system);
+  step_system_ = std::make_unique<StepSystem>(system, constant_masses(system));
   newton_ = std::make_unique<NewtonSolver>(step_system_->pattern(), options.solver, options.newton);
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "solvers/em_ggl.hpp"
 #include "solvers/ggl_vi.hpp"
 #include "solvers/livens_em.hpp"
 
@@ -15,6 +16,10 @@ std::span<const StepperInfo> steppers() {
       {"ggl-vi",
        "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
+      {"em-ggl",
+       "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
+       "needs constant invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
   };
   return all;
 }

@@ -54,3 +54,7 @@ TEST_CASE("livens-em converges with order 2 on the double pendulum") {
 TEST_CASE("ggl-vi converges with order 1 on the double pendulum") {
   for (double order : observed_orders("ggl-vi")) CHECK(std::abs(order - 1.0) <= 0.3);
 }
+
+TEST_CASE("em-ggl converges with order 2 on the double pendulum") {
+  for (double order : observed_orders("em-ggl")) CHECK(std::abs(order - 2.0) <= 0.3);
+}

@@ -1,0 +1,262 @@
+#include "solvers/em_ggl.hpp"
+
+#include "engine/measures.hpp"
+#include "solvers/ggl_support.hpp"
+#include "solvers/livens_em.hpp"
+#include "solvers/unit_table.hpp"
+
+namespace noether {
+namespace {
+
+enum class UnitKind { inertia, potential, constraint, dissipation, load };
+struct UnitRef {
+  UnitKind kind;
+  std::size_t index;
+};
+
+/// Offsets of the fields of x = (q1, u1, mu, gamma): d + d + m + m.
+struct Fields {
+  Index d, m;
+  Index q() const { return 0; }
+  Index u() const { return d; }
+  Index mu() const { return 2 * d; }
+  Index gamma() const { return 2 * d + m; }
+  Index size() const { return 2 * d + 2 * m; }
+};
+
+std::vector<Index> concatenate(std::vector<Index> a, const std::vector<Index>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+/// The Newton system of one em-ggl step; rows (R_q, R_u, R_g, R_gv) on the fields (q, u, mu, gamma).
+class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
+ public:
+  StepSystem(const System& system, std::vector<Matrix> masses)
+      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)),
+        assembler_(make_plan()) {}
+
+  const CscPattern& pattern() const override { return assembler_.pattern(); }
+  std::string describe_row(Index row) const override { return units_.describe_row(assembler_, row, row_label(row)); }
+
+  void set_step(const State& state, double h) {
+    state_ = &state;
+    h_ = h;
+  }
+
+  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+    assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+  }
+
+ private:
+  std::string row_label(Index row) const {
+    const Index d = fields_.d;
+    if (row < fields_.u()) return "position update of coordinate " + system_.coordinate_label(row);
+    if (row < fields_.mu()) return "momentum balance of coordinate " + system_.coordinate_label(row - d);
+    if (row < fields_.gamma()) return system_.multiplier_label(row - fields_.mu()) + ", position level g(q1)";
+    return system_.multiplier_label(row - fields_.gamma()) + ", velocity level G(q1) v1";
+  }
+
+  void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index) {
+    units_.add(std::move(layout), std::move(owner));
+    refs_.push_back({kind, index});
+  }
+
+  /// Units whose residual lives in the momentum balance and whose tangent is d/dq1: local dofs
+  /// (u-field rows, q-field columns), one n x n block.
+  UnitLayout momentum_unit(const std::vector<Index>& dofs, Index n) const {
+    return {concatenate(shifted(dofs, fields_.u()), shifted(dofs, fields_.q())), {{0, n, n, n}}};
+  }
+
+  AssemblyPlan make_plan() {
+    for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
+      const auto& e = system_.inertias()[i];
+      const Index n = e.element->local_size();
+      add_unit({concatenate(shifted(e.dofs, fields_.q()), shifted(e.dofs, fields_.u())),
+                {{0, n, 0, n}, {0, n, n, n}, {n, n, n, n}}},
+               "inertia '" + e.element->name() + "'", UnitKind::inertia, i);
+    }
+    for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
+      const auto& e = system_.potentials()[i];
+      add_unit(momentum_unit(e.dofs, e.element->local_size()), "potential '" + e.element->name() + "'",
+               UnitKind::potential, i);
+    }
+    for (std::size_t i = 0; i < system_.constraints().size(); ++i) add_constraint_unit(i);
+    for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
+      const auto& e = system_.dissipations()[i];
+      add_unit(momentum_unit(e.dofs, e.element->local_size()), "dissipation '" + e.element->name() + "'",
+               UnitKind::dissipation, i);
+    }
+    for (std::size_t i = 0; i < system_.external_loads().size(); ++i) {
+      const auto& e = system_.external_loads()[i];
+      add_unit(momentum_unit(e.dofs, e.element->local_size()), "external load '" + e.element->name() + "'",
+               UnitKind::load, i);
+    }
+    return AssemblyPlan(fields_.size(), units_.take_layouts());
+  }
+
+  /// Local unknowns q, u (n each), mu, gamma (m each) at 0, n, 2n, 2n + m; blocks in the order
+  /// evaluate_constraint writes them, the last five only for quadratic constraints.
+  void add_constraint_unit(std::size_t i) {
+    const auto& e = system_.constraints()[i];
+    const Index n = e.element->local_size(), m = e.element->num_equations();
+    std::vector<Index> dofs = concatenate(shifted(e.dofs, fields_.q()), shifted(e.dofs, fields_.u()));
+    dofs = concatenate(dofs, index_range(e.first_multiplier, m, fields_.mu()));
+    dofs = concatenate(dofs, index_range(e.first_multiplier, m, fields_.gamma()));
+    const Index q = 0, u = n, mu = 2 * n, gamma = 2 * n + m;
+    std::vector<LocalBlock> blocks{{q, n, gamma, m}, {u, n, mu, m}, {mu, m, q, n}, {gamma, m, u, n}};
+    if (e.element->nonlinearity() != Nonlinearity::linear)
+      blocks.insert(blocks.end(), {{q, n, q, n}, {u, n, q, n}, {u, n, u, n}, {u, n, gamma, m}, {gamma, m, q, n}});
+    add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", UnitKind::constraint, i);
+  }
+
+  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
+    const UnitRef ref = refs_[static_cast<std::size_t>(u)];
+    switch (ref.kind) {
+      case UnitKind::inertia: return evaluate_inertia(ref.index, x, out);
+      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], x, out);
+      case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
+      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], x, out);
+      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], x, out);
+    }
+  }
+
+  /// q0, q1, u0, u1 of an element.
+  void gather_step(const std::vector<Index>& dofs, ConstVectorRef x, Vector& q0, Vector& q1, Vector& u0,
+                   Vector& u1) const {
+    gather(state_->q, dofs, q0);
+    gather(x.segment(fields_.q(), fields_.d), dofs, q1);
+    gather(state_->v, dofs, u0);
+    gather(x.segment(fields_.u(), fields_.d), dofs, u1);
+  }
+
+  /// R_q += M (q1 - q0)/h - M u_mid,  R_u += M (u1 - u0).
+  void evaluate_inertia(std::size_t i, ConstVectorRef x, UnitOutput& out) const {
+    const Matrix& M = masses_[i];
+    const Index n = M.rows();
+    Vector q0, q1, u0, u1;
+    gather_step(system_.inertias()[i].dofs, x, q0, q1, u0, u1);
+    out.residual().head(n) = M * ((q1 - q0) / h_ - 0.5 * (u0 + u1));
+    out.residual().tail(n) = M * (u1 - u0);
+    if (!out.with_matrix()) return;
+    out.block(0) = M / h_;
+    out.block(1) = -0.5 * M;
+    out.block(2) = M;
+  }
+
+  /// R_u += h Dbar V(q0, q1).
+  void evaluate_potential(const Placed<Potential>& e, ConstVectorRef x, UnitOutput& out) const {
+    const Index n = e.element->local_size();
+    Vector q0, q1;
+    gather(state_->q, e.dofs, q0);
+    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
+    e.element->add_discrete_gradient(q0, q1, h_, out.residual().head(n));
+    if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
+  }
+
+  /// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1,
+  /// H(a) = sum_k a_k D^2 g_k (constant).
+  void evaluate_constraint(const Placed<Constraint>& e, ConstVectorRef x, UnitOutput& out) const {
+    const Constraint& c = *e.element;
+    const Index n = c.local_size(), m = c.num_equations();
+    Vector q0, q1, u0, u1;
+    gather_step(e.dofs, x, q0, q1, u0, u1);
+    const Vector mu = x.segment(fields_.mu() + e.first_multiplier, m);
+    const Vector gamma = x.segment(fields_.gamma() + e.first_multiplier, m);
+    const Vector q_mid = 0.5 * (q0 + q1), u_mid = 0.5 * (u0 + u1);
+    Matrix G_mid(m, n), G1(m, n), H_gamma = Matrix::Zero(n, n);
+    c.calc_jacobian(q_mid, G_mid);
+    c.calc_jacobian(q1, G1);
+    c.add_hessian_contraction(q_mid, gamma, 1.0, H_gamma);
+    auto r = out.residual();
+    r.segment(0, n) = -G_mid.transpose() * gamma;
+    r.segment(n, n) = G_mid.transpose() * mu + h_ * (H_gamma * u_mid);
+    c.calc_value(q1, r.segment(2 * n, m));
+    r.segment(2 * n + m, m) = G1 * u1;
+    if (!out.with_matrix()) return;
+    out.block(0) = -G_mid.transpose();
+    out.block(1) = G_mid.transpose();
+    out.block(2) = G1;
+    out.block(3) = G1;
+    if (c.nonlinearity() == Nonlinearity::linear) return;
+    out.block(4) = -0.5 * H_gamma;
+    c.add_hessian_contraction(q_mid, mu, 0.5, out.block(5));
+    out.block(6) = 0.5 * h_ * H_gamma;
+    out.block(7) = h_ * hessians_times(c, q_mid, u_mid);
+    out.block(8) = hessians_times(c, q1, u1).transpose();
+  }
+
+  /// R_u += C(q_mid)(q1 - q0);  d/dq1 = C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
+  void evaluate_dissipation(const Placed<Dissipation>& e, ConstVectorRef x, UnitOutput& out) const {
+    const Index n = e.element->local_size();
+    Vector q0, q1;
+    gather(state_->q, e.dofs, q0);
+    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
+    const Vector q_mid = 0.5 * (q0 + q1), dq = q1 - q0;
+    e.element->add_damping_force(q_mid, dq, 1.0, out.residual().head(n));
+    if (!out.with_matrix()) return;
+    e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
+    e.element->add_damping_force_q_jacobian(q_mid, dq, 0.5, out.block(0));
+  }
+
+  /// R_u -= h f(t_mid, q_mid);  d/dq1 = -h/2 df/dq.
+  void evaluate_load(const Placed<ExternalLoad>& e, ConstVectorRef x, UnitOutput& out) const {
+    const Index n = e.element->local_size();
+    Vector q0, q1;
+    gather(state_->q, e.dofs, q0);
+    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
+    const Vector q_mid = 0.5 * (q0 + q1);
+    const double t_mid = state_->t + 0.5 * h_;
+    e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual().head(n));
+    if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
+  }
+
+  const System& system_;
+  Fields fields_;
+  std::vector<Matrix> masses_;
+  UnitTable units_;
+  std::vector<UnitRef> refs_;
+  Assembler assembler_;
+  const State* state_ = nullptr;
+  double h_ = 0.0;
+};
+
+EnergyMomentumGgl::EnergyMomentumGgl(const System& system, const StepperOptions& options) : system_(system) {
+  require_unsymmetric_capable_solver(name(), options.solver);
+  require_quadratic_constraints(name(), system);
+  require_one_inertia_per_coordinate(name(), system);
+  invert_masses(name(), system);  // refuses singular or configuration-dependent M
+  step_system_ = std::make_unique<StepSystem>(system, constant_masses(system));
+  newton_ = std::make_unique<NewtonSolver>(step_system_->pattern(), options.solver, options.newton);
+}
+
+EnergyMomentumGgl::~EnergyMomentumGgl() = default;
+
+void EnergyMomentumGgl::initialize(State& state) const {
+  state.p.resize(system_.num_coordinates());
+  calc_momentum(system_, state.q, state.v, state.p);
+  state.lambda = Vector::Zero(system_.num_multipliers());
+}
+
+NewtonReport EnergyMomentumGgl::step(State& state, double h) {
+  const Fields f{system_.num_coordinates(), system_.num_multipliers()};
+  Vector x(f.size());
+  x << state.q + h * state.v, state.v, h * state.lambda, Vector::Zero(f.m);
+  step_system_->set_step(state, h);
+  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  state.q = x.segment(f.q(), f.d);
+  state.v = x.segment(f.u(), f.d);
+  calc_momentum(system_, state.q, state.v, state.p);
+  state.lambda = x.segment(f.mu(), f.m) / h;
+  state.t += h;
+  ++state.step;
+  return report;
+}
+
+double EnergyMomentumGgl::conserved_energy(const State& state) const {
+  return kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+}
+
+}  // namespace noether
