@@ -1,5 +1,6 @@
 #include "solvers/newton.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -14,6 +15,14 @@ std::string format_history(const std::vector<NewtonIterate>& history) {
   out << "max|R| history:";
   for (const NewtonIterate& it : history) out << ' ' << std::scientific << it.residual_norm;
   return out.str();
+}
+
+/// Runs f and adds its wall-clock duration to seconds.
+template <class F>
+void timed(double& seconds, F&& f) {
+  const auto start = std::chrono::steady_clock::now();
+  f();
+  seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 Index argmax_abs(ConstVectorRef x) {
@@ -55,7 +64,8 @@ void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const 
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
-  system.evaluate(x, residual_, reuse ? std::span<double>() : std::span<double>(values_));
+  NewtonTimings& time = report.timings;
+  timed(time.assembly, [&] { system.evaluate(x, residual_, reuse ? std::span<double>() : std::span<double>(values_)); });
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   for (;;) {
@@ -72,19 +82,24 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool contracting = n_hist >= 2 && residual_norm <= options_.refresh_contraction * report.history[n_hist - 2].residual_norm;
     const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0) ;
     if (refresh) {
-      if (!matrix_is_current) system.evaluate(x, residual_, values_);
-      const FactorizationStatus status = linear_solver_->factorize(values_);
+      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, values_); });
+      FactorizationStatus status;
+      timed(time.factorization, [&] { status = linear_solver_->factorize(values_); });
       ++report.factorizations;
       has_factorization_ = status.ok;
       if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
     }
-    linear_solver_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
-                          std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
+    timed(time.solve, [&] {
+      linear_solver_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
+                            std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
+    });
     ++report.iterations;
     x -= increment_;
     increment_norm = max_abs(increment_);
     if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
-    system.evaluate(x, residual_, options_.modified ? std::span<double>() : std::span<double>(values_));
+    timed(time.assembly, [&] {
+      system.evaluate(x, residual_, options_.modified ? std::span<double>() : std::span<double>(values_));
+    });
     matrix_is_current = !options_.modified;
   }
 }

@@ -40,10 +40,18 @@ struct NewtonIterate {
   double increment_norm = 0.0;  ///< max|dx| of the update that led to it (0 for the first)
 };
 
+/// Wall-clock seconds spent in each phase of a Newton solve.
+struct NewtonTimings {
+  double assembly = 0.0;       ///< residual and matrix evaluations (NewtonSystem::evaluate)
+  double factorization = 0.0;  ///< numeric factorizations
+  double solve = 0.0;          ///< triangular solves
+};
+
 struct NewtonReport {
   int iterations = 0;      ///< linear solves performed
   int factorizations = 0;  ///< numeric factorizations performed
   std::vector<NewtonIterate> history;
+  NewtonTimings timings;
 };
 
 /// Newton did not converge, met a singular tangent, or produced a non-finite value.
