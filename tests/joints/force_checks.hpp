@@ -3,6 +3,7 @@
 /// discrete-gradient identity and the momentum conditions of seed 003 (eq. 13-14).
 #include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <doctest/doctest.h>
 
@@ -97,6 +98,35 @@ inline NetLoad net_load(const std::vector<BodyKind>& kinds, const Vector& q, con
     offset += size;
   }
   return out;
+}
+
+}  // namespace noether::testing
+
+namespace noether::testing {
+
+inline Matrix damping_matrix_of(const Dissipation& D, const Vector& q) {
+  Matrix C = Matrix::Zero(q.size(), q.size());
+  D.add_damping_matrix(q, 1.0, C);
+  return C;
+}
+
+inline Vector damping_force_of(const Dissipation& D, const Vector& q, const Vector& v) {
+  Vector f = Vector::Zero(q.size());
+  D.add_damping_force(q, v, 1.0, f);
+  return f;
+}
+
+/// C(q) symmetric positive semi-definite, v.C(q)v >= 0, and d(C(q) v)/dq against central differences.
+inline void check_damping(const Dissipation& D, const Vector& q, const Vector& v) {
+  const Matrix C = damping_matrix_of(D, q);
+  CHECK(relative_difference(C, C.transpose()) < 1e-14);
+  const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(C).eigenvalues().minCoeff();
+  CHECK(smallest >= -1e-13 * std::max(1.0, C.norm()));
+  CHECK(v.dot(C * v) >= 0.0);
+  Matrix K = Matrix::Zero(q.size(), q.size());
+  D.add_damping_force_q_jacobian(q, v, 1.0, K);
+  const Matrix fd = central_difference_jacobian([&](const Vector& x) { return damping_force_of(D, x, v); }, q);
+  CHECK(relative_difference(K, fd) < 1e-7);
 }
 
 }  // namespace noether::testing
