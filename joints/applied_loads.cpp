@@ -35,8 +35,7 @@ void PointForce::do_add_generalized_force(double t, ConstVectorRef, double s, Ve
 }
 
 Matrix angular_velocity_map(const BodyKinematics& kinematics, ConstVectorRef q) {
-  if (!kinematics.has_directors())
-    throw std::invalid_argument("angular velocity map: a point mass has no orientation");
+  if (!kinematics.has_directors()) throw std::invalid_argument("angular velocity map: a point mass has no orientation");
   const Index dim = kinematics.dimension();
   Matrix Omega = Matrix::Zero(dim == 3 ? 3 : 1, kinematics.size());
   for (Index i = 1; i <= dim; ++i) {

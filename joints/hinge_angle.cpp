@@ -35,7 +35,8 @@ void require_unit(const BodyRef& body, const Vector& U) {
     throw std::invalid_argument("hinge angle: the reference direction of body '" + body.name + "' needs " +
                                 std::to_string(body.kinematics.dimension()) + " components");
   if (std::abs(U.squaredNorm() - 1.0) > orthonormality_tolerance)
-    throw std::invalid_argument("hinge angle: the reference direction of body '" + body.name + "' must have unit length");
+    throw std::invalid_argument("hinge angle: the reference direction of body '" + body.name +
+                                "' must have unit length");
 }
 
 /// [M, 0]: M's columns first, then `extra` zero columns.
@@ -54,8 +55,12 @@ Matrix pad_left(const Matrix& M, Index extra) {
 }  // namespace
 
 HingeAngle::HingeAngle(std::vector<BlockId> blocks, Matrix U, Vector u0, Matrix W, Vector w0, Matrix B)
-    : blocks_(std::move(blocks)), u_a_(std::move(U)), w_a_(std::move(W)), u_b_(std::move(B)),
-      u_a0_(std::move(u0)), w_a0_(std::move(w0)) {
+    : blocks_(std::move(blocks)),
+      u_a_(std::move(U)),
+      w_a_(std::move(W)),
+      u_b_(std::move(B)),
+      u_a0_(std::move(u0)),
+      w_a0_(std::move(w0)) {
   hessians_[0] = u_a_.transpose() * u_b_ + u_b_.transpose() * u_a_;
   hessians_[1] = w_a_.transpose() * u_b_ + u_b_.transpose() * w_a_;
 }

@@ -37,7 +37,8 @@ void AxialPointDamper::do_add_damping_force_q_jacobian(ConstVectorRef q, ConstVe
   const Vector u = J * v;
   const double rr = r.squaredNorm(), ru = r.dot(u);
   const Index dim = points_.dimension();
-  const Matrix inner = (ru * Matrix::Identity(dim, dim) + r * u.transpose()) / rr - (2.0 * ru / (rr * rr)) * (r * r.transpose());
+  const Matrix inner =
+      (ru * Matrix::Identity(dim, dim) + r * u.transpose()) / rr - (2.0 * ru / (rr * rr)) * (r * r.transpose());
   K.noalias() += (s * damping_) * (J.transpose() * inner * J);
 }
 

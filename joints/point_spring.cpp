@@ -17,8 +17,7 @@ void require_finite_non_negative(const char* law, const char* what, double value
 SpringLaw linear_spring_law(double stiffness, double rest_length) {
   require_finite_non_negative("linear spring law", "stiffness", stiffness);
   require_finite_non_negative("linear spring law", "rest length", rest_length);
-  if (rest_length == 0.0)
-    return [k = stiffness](double pi) { return ScalarJet{0.5 * k * pi, 0.5 * k, 0.0}; };
+  if (rest_length == 0.0) return [k = stiffness](double pi) { return ScalarJet{0.5 * k * pi, 0.5 * k, 0.0}; };
   return [k = stiffness, L0 = rest_length](double pi) {
     const double L = std::sqrt(pi);
     return ScalarJet{0.5 * k * (L - L0) * (L - L0), 0.5 * k * (1.0 - L0 / L), 0.25 * k * L0 / (pi * L)};
@@ -72,11 +71,11 @@ void PointSpring::add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, 
   g.noalias() += (s * W_bar.value) * invariant_gradient(0.5 * (q_a + q_b));
 }
 
-void PointSpring::add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s,
-                                                 MatrixRef K) const {
+void PointSpring::add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s, MatrixRef K) const {
   const ScalarDiscreteDerivative W_bar = scalar_discrete_derivative(law_, squared_length(q_a), squared_length(q_b));
   const Matrix& J = points_.jacobian();
-  K.noalias() += (s * W_bar.derivative_b) * (invariant_gradient(0.5 * (q_a + q_b)) * invariant_gradient(q_b).transpose());
+  K.noalias() +=
+      (s * W_bar.derivative_b) * (invariant_gradient(0.5 * (q_a + q_b)) * invariant_gradient(q_b).transpose());
   K.noalias() += (s * W_bar.value) * (J.transpose() * J);
 }
 

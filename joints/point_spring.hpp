@@ -38,8 +38,7 @@ class PointSpring final : public Potential {
 
   void add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, double s, VectorRef g) const override;
   /// K += s * d/dq_b Dbar V = s * [ dWbar/dpi_b Dpi(q_mid) Dpi(q_b)^T + Wbar J^T J ].
-  void add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s,
-                                      MatrixRef K) const override;
+  void add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s, MatrixRef K) const override;
 
  protected:
   double do_energy(ConstVectorRef q) const override { return law_(squared_length(q)).value; }

@@ -44,8 +44,8 @@ void RotationalSpring::add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef 
   const Vector pi_a = angle_.invariants(q_a), pi_b = angle_.invariants(q_b);
   const InvariantEnergy mid = energy_of_invariants(0.5 * (pi_a + pi_b));
   Vector W_bar = Vector::Zero(2);
-  add_gonzalez_gradient(pi_a, pi_b, energy_of_invariants(pi_a).value, energy_of_invariants(pi_b).value,
-                        mid.gradient, 1.0, W_bar);
+  add_gonzalez_gradient(pi_a, pi_b, energy_of_invariants(pi_a).value, energy_of_invariants(pi_b).value, mid.gradient,
+                        1.0, W_bar);
   g.noalias() += s * (angle_.invariant_jacobian(0.5 * (q_a + q_b)).transpose() * W_bar);
 }
 

@@ -28,8 +28,7 @@ class RotationalSpring final : public Potential {
 
   void add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, double s, VectorRef g) const override;
   /// K += s * d/dq_b Dbar V = s * [ 1/2 (Wbar_c D^2 c + Wbar_s D^2 s) + Dpi(q_mid)^T dWbar/dpi_b Dpi(q_b) ].
-  void add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s,
-                                      MatrixRef K) const override;
+  void add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s, MatrixRef K) const override;
 
  protected:
   double do_energy(ConstVectorRef q) const override { return law_(angle_.angle(q)).value; }

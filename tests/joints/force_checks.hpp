@@ -1,11 +1,11 @@
 #pragma once
 /// Shared checks for the force-element tests: derivatives against central differences, the
 /// discrete-gradient identity and the momentum conditions of seed 003 (eq. 13-14).
-#include <vector>
+#include <doctest/doctest.h>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
-#include <doctest/doctest.h>
+#include <vector>
 
 #include "bodies/kinematics.hpp"
 #include "engine/dissipation.hpp"

@@ -1,8 +1,9 @@
-#include <Eigen/Geometry>
 #include <doctest/doctest.h>
 
-#include "joints/applied_loads.hpp"
+#include <Eigen/Geometry>
+
 #include "force_checks.hpp"
+#include "joints/applied_loads.hpp"
 
 using namespace noether;
 using namespace noether::testing;
@@ -45,7 +46,8 @@ TEST_CASE("point force: f = P(X)^T F(t), power F.x'(X), independent of q") {
   const Vector q = random_vector(12, 1), v = random_vector(12, 2);
   const double t = 0.7;
   const Vector x_rate = body.kinematics.point_map(X) * v;
-  CHECK(load_of(force, t, q).dot(v) == doctest::Approx(Eigen::Vector3d(std::sin(t), 2.0, -t).dot(x_rate)).epsilon(1e-14));
+  CHECK(load_of(force, t, q).dot(v) ==
+        doctest::Approx(Eigen::Vector3d(std::sin(t), 2.0, -t).dot(x_rate)).epsilon(1e-14));
   CHECK(load_jacobian_of(force, t, q).isZero(0.0));
   const PointForce wrong("wrong", body, X, [](double) { return Vector(Eigen::Vector2d(1, 0)); });
   CHECK_THROWS_WITH_AS(load_of(wrong, 0.0, q), doctest::Contains("point force 'wrong'"), std::invalid_argument);

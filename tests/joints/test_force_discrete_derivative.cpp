@@ -1,6 +1,6 @@
-#include <cmath>
-
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 #include "engine/discrete_derivative.hpp"
 
@@ -20,8 +20,9 @@ TEST_CASE("scalar discrete derivative: difference quotient, its b-derivative, an
     const ScalarDiscreteDerivative d = scalar_discrete_derivative(W, a, b);
     CHECK(std::abs(d.value * (b - a) - (W(b).value - W(a).value)) < 1e-15);
     const double step = 1e-6;
-    const double fd = (scalar_discrete_derivative(W, a, b + step).value - scalar_discrete_derivative(W, a, b - step).value) /
-                      (2 * step);
+    const double fd =
+        (scalar_discrete_derivative(W, a, b + step).value - scalar_discrete_derivative(W, a, b - step).value) /
+        (2 * step);
     CHECK(std::abs(d.derivative_b - fd) < 1e-8);
   }
   SUBCASE("equal arguments give W'(a) and W''(a)/2") {

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
-#include "joints/point_damper.hpp"
 #include "force_checks.hpp"
+#include "joints/point_damper.hpp"
 
 using namespace noether;
 using namespace noether::testing;
@@ -38,7 +38,8 @@ TEST_CASE("axial point damper: C(q) = eta J^T e e^T J, its q-derivative, power a
   check_damping(damper, q, v);
   const Vector r = points.separation(q), v_rel = points.jacobian() * v;
   const double elongation_rate = r.normalized().dot(v_rel);
-  CHECK(v.dot(damping_force_of(damper, q, v)) == doctest::Approx(0.8 * elongation_rate * elongation_rate).epsilon(1e-13));
+  CHECK(v.dot(damping_force_of(damper, q, v)) ==
+        doctest::Approx(0.8 * elongation_rate * elongation_rate).epsilon(1e-13));
   const Vector f = damping_force_of(damper, q, v);
   const NetLoad net = net_load({BodyKind::director3d, BodyKind::director3d}, q, f);
   CHECK(net.force.norm() <= 1e-14 * f.norm());

@@ -1,10 +1,10 @@
-#include <cmath>
-
 #include <doctest/doctest.h>
 
+#include <cmath>
+
+#include "force_checks.hpp"
 #include "joints/function_potential.hpp"
 #include "joints/point_spring.hpp"
-#include "force_checks.hpp"
 
 using namespace noether;
 using namespace noether::testing;
@@ -33,10 +33,11 @@ Vector two_points(unsigned seed) {
 }  // namespace
 
 TEST_CASE("spring laws: W(pi) and its derivatives against central differences") {
-  for (const auto& [label, law] : {std::pair{std::string("linear"), linear_spring_law(7.0, 0.9)},
-                                   std::pair{std::string("linear, zero rest length"), linear_spring_law(7.0, 0.0)},
-                                   std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
-                                   std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
+  for (const auto& [label, law] :
+       {std::pair{std::string("linear"), linear_spring_law(7.0, 0.9)},
+        std::pair{std::string("linear, zero rest length"), linear_spring_law(7.0, 0.0)},
+        std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
+        std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
     CAPTURE(label);
     const double pi = 1.3, step = 1e-6;
     const ScalarJet jet = law(pi), plus = law(pi + step), minus = law(pi - step);
@@ -52,9 +53,10 @@ TEST_CASE("spring laws: W(pi) and its derivatives against central differences") 
 }
 
 TEST_CASE("point spring between point masses: derivatives, discrete gradient identity and its Jacobian") {
-  for (const auto& [label, law] : {std::pair{std::string("linear"), linear_spring_law(40.0, 0.7)},
-                                   std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
-                                   std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
+  for (const auto& [label, law] :
+       {std::pair{std::string("linear"), linear_spring_law(40.0, 0.7)},
+        std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
+        std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
     CAPTURE(label);
     const PointSpring spring("spring", ForcePointPair(point_a, Vector::Zero(3), point_b, Vector::Zero(3)), law);
     CHECK(spring.local_size() == 6);
@@ -67,7 +69,8 @@ TEST_CASE("point spring between point masses: derivatives, discrete gradient ide
 
 TEST_CASE("point spring on director bodies and to the ground: derivatives and discrete gradient") {
   SUBCASE("3D director body to 3D director body") {
-    const PointSpring spring("s", ForcePointPair(rod_a, Eigen::Vector3d(0.5, 0.1, 0), body_b, Eigen::Vector3d(-0.3, 0, 0.2)),
+    const PointSpring spring("s",
+                             ForcePointPair(rod_a, Eigen::Vector3d(0.5, 0.1, 0), body_b, Eigen::Vector3d(-0.3, 0, 0.2)),
                              green_strain_spring_law(50.0, 0.5));
     check_potential_derivatives(spring, random_vector(24, 3));
     check_discrete_gradient(spring, random_vector(24, 3), random_vector(24, 4));
@@ -91,7 +94,8 @@ TEST_CASE("point spring discrete gradient stays consistent when the squared leng
     CAPTURE(size);
     check_discrete_gradient_identity(spring, q_a, q_b);
     // Dbar V = DV(q_mid) + O(|q_b - q_a|^2), d/dq_b Dbar V = 1/2 D^2 V(q_mid) + O(|q_b - q_a|).
-    CHECK(relative_difference(discrete_gradient_of(spring, q_a, q_b), gradient_of(spring, q_mid)) < 100 * size * size + 1e-13);
+    CHECK(relative_difference(discrete_gradient_of(spring, q_a, q_b), gradient_of(spring, q_mid)) <
+          100 * size * size + 1e-13);
     CHECK(relative_difference(discrete_gradient_jacobian_of(spring, q_a, q_b), 0.5 * hessian_of(spring, q_mid)) <
           100 * size + 1e-9);
   }
@@ -113,10 +117,10 @@ TEST_CASE("invariant discrete gradient conserves linear and angular momentum; Ca
   CHECK(invariant_net.moment.norm() <= 1e-14 * scale);
 
   // The same V through the engine's default discrete gradient (Gonzalez in the Cartesian coordinates).
-  const FunctionPotential cartesian("cartesian spring", {BlockId{0}, BlockId{1}}, 6,
-                                    {[&](ConstVectorRef q) { return spring.energy(q); },
-                                     [&](ConstVectorRef q) { return gradient_of(spring, q); },
-                                     [&](ConstVectorRef q) { return hessian_of(spring, q); }, Nonlinearity::general});
+  const FunctionPotential cartesian(
+      "cartesian spring", {BlockId{0}, BlockId{1}}, 6,
+      {[&](ConstVectorRef q) { return spring.energy(q); }, [&](ConstVectorRef q) { return gradient_of(spring, q); },
+       [&](ConstVectorRef q) { return hessian_of(spring, q); }, Nonlinearity::general});
   const Vector gonzalez = discrete_gradient_of(cartesian, q_a, q_b);
   const NetLoad gonzalez_net = net_load(kinds, q_mid, gonzalez);
   MESSAGE("Cartesian Gonzalez: |sum F| ", gonzalez_net.force.norm(), ", |sum x_mid x F| ", gonzalez_net.moment.norm());
@@ -125,7 +129,8 @@ TEST_CASE("invariant discrete gradient conserves linear and angular momentum; Ca
 }
 
 TEST_CASE("invariant discrete gradient conserves momentum between director bodies (seed 003 eq. 13-14)") {
-  const PointSpring spring("s", ForcePointPair(rod_a, Eigen::Vector3d(0.5, 0.1, 0), body_b, Eigen::Vector3d(-0.3, 0, 0.2)),
+  const PointSpring spring("s",
+                           ForcePointPair(rod_a, Eigen::Vector3d(0.5, 0.1, 0), body_b, Eigen::Vector3d(-0.3, 0, 0.2)),
                            linear_spring_law(50.0, 0.5));
   const Vector q_a = random_vector(24, 21), q_b = random_vector(24, 22);
   const Vector f = discrete_gradient_of(spring, q_a, q_b);

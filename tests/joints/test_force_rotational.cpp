@@ -1,10 +1,10 @@
+#include <doctest/doctest.h>
+
 #include <cmath>
 #include <numbers>
 
-#include <doctest/doctest.h>
-
-#include "joints/rotational_spring_damper.hpp"
 #include "force_checks.hpp"
+#include "joints/rotational_spring_damper.hpp"
 
 using namespace noether;
 using namespace noether::testing;
@@ -38,7 +38,8 @@ Vector stack(const Vector& a, const Vector& b) {
 
 /// Hinge about body a's d3 (e3 in body coordinates): U_a = e1, W_a = e2 on a, U_b = e1 on b.
 HingeAngle hinge_about_d3() {
-  return HingeAngle::between(body_a, Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(), body_b, Eigen::Vector3d::UnitX());
+  return HingeAngle::between(body_a, Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY(), body_b,
+                             Eigen::Vector3d::UnitX());
 }
 
 }  // namespace
@@ -62,21 +63,20 @@ TEST_CASE("hinge angle: planar and 3D relative rotation angles, shifted zero, de
   const HingeAngle hinge = hinge_about_d3().shifted(0.3);
   const Vector q = random_vector(24, 7);
   const Vector fd_gradient = central_difference_gradient([&](const Vector& x) { return hinge.angle(x); }, q);
-  const Matrix fd_hessian =
-      central_difference_jacobian([&](const Vector& x) { return hinge.angle_gradient(x); }, q);
+  const Matrix fd_hessian = central_difference_jacobian([&](const Vector& x) { return hinge.angle_gradient(x); }, q);
   CHECK(relative_difference(hinge.angle_gradient(q), fd_gradient) < 1e-7);
   CHECK(relative_difference(hinge.angle_hessian(q), fd_hessian) < 1e-7);
-  CHECK_THROWS_AS(HingeAngle::between(body_a, Eigen::Vector3d::UnitX(), Eigen::Vector3d(1, 1, 0), body_b,
-                                      Eigen::Vector3d::UnitX()),
-                  std::invalid_argument);
+  CHECK_THROWS_AS(
+      HingeAngle::between(body_a, Eigen::Vector3d::UnitX(), Eigen::Vector3d(1, 1, 0), body_b, Eigen::Vector3d::UnitX()),
+      std::invalid_argument);
   CHECK_THROWS_AS(HingeAngle::planar(bar_a, body_b), std::invalid_argument);
 }
 
 TEST_CASE("rotational spring: derivatives, discrete gradient identity, Jacobian, and momentum") {
   const ScalarFunction nonlinear = [](double theta) {  // w = k (1 - cos theta) + c theta^4
     const double k = 4.0, c = 0.5;
-    return ScalarJet{k * (1 - std::cos(theta)) + c * std::pow(theta, 4), k * std::sin(theta) + 4 * c * std::pow(theta, 3),
-                     k * std::cos(theta) + 12 * c * theta * theta};
+    return ScalarJet{k * (1 - std::cos(theta)) + c * std::pow(theta, 4),
+                     k * std::sin(theta) + 4 * c * std::pow(theta, 3), k * std::cos(theta) + 12 * c * theta * theta};
   };
   SUBCASE("planar, linear torsion spring with rest angle") {
     const RotationalSpring spring("torsion", HingeAngle::planar(bar_a, bar_b).shifted(0.4), torsion_spring_law(3.0));
@@ -93,16 +93,16 @@ TEST_CASE("rotational spring: derivatives, discrete gradient identity, Jacobian,
     check_discrete_gradient(spring, q_a, q_b);
     const Vector f = discrete_gradient_of(spring, q_a, q_b);
     const NetLoad net = net_load({BodyKind::director3d, BodyKind::director3d}, 0.5 * (q_a + q_b), f);
-    MESSAGE("rotational spring: |sum F| ", net.force.norm(), ", |sum q_mid x F| ", net.moment.norm(),
-            " (force scale ", f.norm(), ")");
+    MESSAGE("rotational spring: |sum F| ", net.force.norm(), ", |sum q_mid x F| ", net.moment.norm(), " (force scale ",
+            f.norm(), ")");
     CHECK(net.force.norm() == 0.0);
     CHECK(net.moment.norm() <= 1e-14 * f.norm());
   }
   SUBCASE("3D against the ground") {
-    const RotationalSpring spring("ground spring",
-                                  HingeAngle::from_ground(Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), body_b,
-                                                          Eigen::Vector3d::UnitY()),
-                                  nonlinear);
+    const RotationalSpring spring(
+        "ground spring",
+        HingeAngle::from_ground(Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ(), body_b, Eigen::Vector3d::UnitY()),
+        nonlinear);
     check_potential_derivatives(spring, random_vector(12, 13));
     check_discrete_gradient(spring, random_vector(12, 13), random_vector(12, 14));
   }
