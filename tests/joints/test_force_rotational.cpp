@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "force_checks.hpp"
+#include "joints/function_potential.hpp"
 #include "joints/rotational_spring_damper.hpp"
 
 using namespace noether;
@@ -97,6 +98,15 @@ TEST_CASE("rotational spring: derivatives, discrete gradient identity, Jacobian,
             f.norm(), ")");
     CHECK(net.force.norm() == 0.0);
     CHECK(net.moment.norm() <= 1e-14 * f.norm());
+    // The same V through Gonzalez in the director coordinates: directional, but not momentum conserving.
+    const FunctionPotential in_q(
+        "spring in q", {BlockId{0}, BlockId{1}}, 24,
+        {[&](ConstVectorRef q) { return spring.energy(q); }, [&](ConstVectorRef q) { return gradient_of(spring, q); },
+         [&](ConstVectorRef q) { return hessian_of(spring, q); }, Nonlinearity::general});
+    const NetLoad gonzalez =
+        net_load({BodyKind::director3d, BodyKind::director3d}, 0.5 * (q_a + q_b), discrete_gradient_of(in_q, q_a, q_b));
+    MESSAGE("Gonzalez in q: |sum q_mid x F| ", gonzalez.moment.norm());
+    CHECK(gonzalez.moment.norm() > 1e-3 * f.norm());
   }
   SUBCASE("3D against the ground") {
     const RotationalSpring spring(
