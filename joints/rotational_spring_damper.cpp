@@ -40,28 +40,32 @@ void RotationalSpring::do_add_hessian(ConstVectorRef q, double s, MatrixRef K) c
   K.noalias() += (s * w.first) * angle_.angle_hessian(q);
 }
 
-void RotationalSpring::add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, double s, VectorRef g) const {
-  const Vector pi_a = angle_.invariants(q_a), pi_b = angle_.invariants(q_b);
+RotationalSpring::InvariantDiscreteGradient RotationalSpring::invariant_discrete_gradient(
+    const Eigen::Vector2d& pi_a, const Eigen::Vector2d& pi_b) const {
   const InvariantEnergy mid = energy_of_invariants(0.5 * (pi_a + pi_b));
-  Vector W_bar = Vector::Zero(2);
-  add_gonzalez_gradient(pi_a, pi_b, energy_of_invariants(pi_a).value, energy_of_invariants(pi_b).value, mid.gradient,
-                        1.0, W_bar);
-  g.noalias() += s * (angle_.invariant_jacobian(0.5 * (q_a + q_b)).transpose() * W_bar);
+  InvariantDiscreteGradient out{mid.gradient, 0.5 * mid.hessian};
+  if ((pi_b - pi_a).norm() <= scalar_discrete_derivative_gap * (pi_a.norm() + pi_b.norm())) return out;
+  const InvariantEnergy at_a = energy_of_invariants(pi_a), at_b = energy_of_invariants(pi_b);
+  out.value.setZero();
+  out.derivative_b.setZero();
+  add_gonzalez_gradient(pi_a, pi_b, at_a.value, at_b.value, mid.gradient, 1.0, out.value);
+  add_gonzalez_jacobian(pi_a, pi_b, at_a.value, at_b.value, at_b.gradient, mid.gradient, mid.hessian, 1.0,
+                        out.derivative_b);
+  return out;
+}
+
+void RotationalSpring::add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, double s, VectorRef g) const {
+  const InvariantDiscreteGradient W_bar = invariant_discrete_gradient(angle_.invariants(q_a), angle_.invariants(q_b));
+  g.noalias() += s * (angle_.invariant_jacobian(0.5 * (q_a + q_b)).transpose() * W_bar.value);
 }
 
 void RotationalSpring::add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s,
                                                       MatrixRef K) const {
-  const Vector pi_a = angle_.invariants(q_a), pi_b = angle_.invariants(q_b);
-  const InvariantEnergy at_a = energy_of_invariants(pi_a), at_b = energy_of_invariants(pi_b);
-  const InvariantEnergy mid = energy_of_invariants(0.5 * (pi_a + pi_b));
-  Vector W_bar = Vector::Zero(2);
-  add_gonzalez_gradient(pi_a, pi_b, at_a.value, at_b.value, mid.gradient, 1.0, W_bar);
-  Matrix dW_bar = Matrix::Zero(2, 2);
-  add_gonzalez_jacobian(pi_a, pi_b, at_a.value, at_b.value, at_b.gradient, mid.gradient, mid.hessian, 1.0, dW_bar);
+  const InvariantDiscreteGradient W_bar = invariant_discrete_gradient(angle_.invariants(q_a), angle_.invariants(q_b));
   const Matrix A_mid = angle_.invariant_jacobian(0.5 * (q_a + q_b));
-  K.noalias() += s * (A_mid.transpose() * dW_bar * angle_.invariant_jacobian(q_b));
-  K.noalias() += (0.5 * s * W_bar(0)) * angle_.invariant_hessian(0);
-  K.noalias() += (0.5 * s * W_bar(1)) * angle_.invariant_hessian(1);
+  K.noalias() += s * (A_mid.transpose() * W_bar.derivative_b * angle_.invariant_jacobian(q_b));
+  K.noalias() += (0.5 * s * W_bar.value(0)) * angle_.invariant_hessian(0);
+  K.noalias() += (0.5 * s * W_bar.value(1)) * angle_.invariant_hessian(1);
 }
 
 RotationalDamper::RotationalDamper(std::string name, HingeAngle angle, double damping)

@@ -18,6 +18,7 @@ ScalarFunction torsion_spring_law(double stiffness);
 ///   Dbar V(q_a, q_b) = Dpi(q_mid)^T Wbar,   Wbar = Dbar_Gonzalez W(pi_a, pi_b),   W(pi) = w(atan2(s, c)).
 /// Dpi(q_mid).(q_b - q_a) = pi_b - pi_a exactly, so Dbar V.(q_b - q_a) = V(q_b) - V(q_a); and Dbar V is a
 /// combination of gradients of invariants of rigid motion, so the step conserves linear and angular momentum.
+/// Near-equal invariants fall back to the midpoint gradient (see invariant_discrete_gradient).
 /// Precondition: no step crosses theta = +-pi (the deflection stays below half a turn).
 class RotationalSpring final : public Potential {
  public:
@@ -43,6 +44,16 @@ class RotationalSpring final : public Potential {
     Matrix hessian;   ///< 2 x 2
   };
   InvariantEnergy energy_of_invariants(const Eigen::Vector2d& pi) const;
+
+  /// Wbar, Gonzalez's discrete gradient of W between pi_a and pi_b (2), and dWbar/dpi_b (2 x 2). When
+  /// |pi_b - pi_a| <= scalar_discrete_derivative_gap (|pi_a| + |pi_b|) the midpoint form DW(pi_mid),
+  /// 1/2 D^2 W(pi_mid) is used: the Gonzalez correction is O(gap^2) there (its directionality defect
+  /// O(gap^3) is below round-off), and forming it would lose digits to cancellation.
+  struct InvariantDiscreteGradient {
+    Vector value;         ///< 2
+    Matrix derivative_b;  ///< 2 x 2
+  };
+  InvariantDiscreteGradient invariant_discrete_gradient(const Eigen::Vector2d& pi_a, const Eigen::Vector2d& pi_b) const;
 
   HingeAngle angle_;
   ScalarFunction law_;

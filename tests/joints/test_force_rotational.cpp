@@ -132,3 +132,18 @@ TEST_CASE("rotational damper: C = eta a a^T with a = D theta, q-derivative, powe
   const RotationalDamper planar("planar damper", HingeAngle::planar(bar_a, bar_b), 0.6);
   check_damping(planar, random_vector(12, 23), random_vector(12, 24));
 }
+
+TEST_CASE("rotational spring discrete gradient stays consistent when the invariants nearly meet") {
+  const RotationalSpring spring("hinge spring", hinge_about_d3().shifted(-0.5), torsion_spring_law(8.0));
+  const Vector q_a = random_vector(24, 31);
+  for (double size : {1e-3, 1e-6, 1e-9, 1e-13}) {  // Gonzalez branch, then midpoint branch
+    const Vector q_b = q_a + size * random_vector(24, 32), q_mid = 0.5 * (q_a + q_b);
+    CAPTURE(size);
+    check_discrete_gradient_identity(spring, q_a, q_b);
+    // Dbar V = DV(q_mid) + O(|q_b - q_a|^2), d/dq_b Dbar V = 1/2 D^2 V(q_mid) + O(|q_b - q_a|).
+    CHECK(relative_difference(discrete_gradient_of(spring, q_a, q_b), gradient_of(spring, q_mid)) <
+          100 * size * size + 1e-13);
+    CHECK(relative_difference(discrete_gradient_jacobian_of(spring, q_a, q_b), 0.5 * hessian_of(spring, q_mid)) <
+          100 * size + 1e-9);
+  }
+}
