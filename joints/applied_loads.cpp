@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "joints/force_point_pair.hpp"
+
 namespace noether {
 namespace {
 
@@ -22,7 +24,9 @@ Eigen::Matrix2d quarter_turn() {
 }  // namespace
 
 PointForce::PointForce(std::string name, const BodyRef& body, const Vector& X, TimeFunction force)
-    : ExternalLoad(std::move(name), {body.block}), point_map_(body.kinematics.point_map(X)), force_(std::move(force)) {
+    : ExternalLoad(std::move(name), {body.block}),
+      point_map_(point_map_of("point force '" + this->name() + "'", body, X)),
+      force_(std::move(force)) {
   if (!force_) throw std::invalid_argument("point force '" + this->name() + "': give the force F(t)");
 }
 

@@ -2,11 +2,16 @@
 /// The two points a point-to-point force element acts between: a body-fixed point of body a, and a
 /// body-fixed point of body b or a fixed world point (the ground). Director bodies and point masses
 /// are linear in their coordinates (bodies/kinematics.hpp), so their separation is affine in q.
+#include <string>
 #include <vector>
 
 #include "bodies/kinematics.hpp"
 
 namespace noether {
+
+/// body.kinematics.point_map(X) (bodies/kinematics.hpp), its std::invalid_argument prefixed with `context`
+/// (for example "gravity 'g'") and the body's name.
+Matrix point_map_of(const std::string& context, const BodyRef& body, const Vector& X);
 
 /// r(q) = x_a - x_b = J q + r_0, with q the concatenated coordinates of the bodies involved
 /// (blocks(): [a, b], or [a] against the ground), J = [P_a(X_a), -P_b(X_b)] or P_a(X_a), and

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "joints/force_point_pair.hpp"
+
 namespace noether {
 
 Gravity::Gravity(std::string name, const BodyRef& body, double mass, const Vector& centre_of_mass,
@@ -15,7 +17,7 @@ Gravity::Gravity(std::string name, const BodyRef& body, double mass, const Vecto
     throw std::invalid_argument("gravity '" + this->name() + "': the gravity vector needs " +
                                 std::to_string(body.kinematics.dimension()) + " finite entries for body '" + body.name +
                                 "', got " + std::to_string(gravity.size()));
-  weight_ = mass * body.kinematics.point_map(centre_of_mass).transpose() * gravity;
+  weight_ = mass * point_map_of("gravity '" + this->name() + "'", body, centre_of_mass).transpose() * gravity;
 }
 
 }  // namespace noether

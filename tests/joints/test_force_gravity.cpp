@@ -24,4 +24,6 @@ TEST_CASE("gravity rejects bad input with the element's name") {
   CHECK_THROWS_WITH_AS(Gravity("g", body, -1.0, Vector::Zero(3), Eigen::Vector3d(0, 0, -9.81)),
                        doctest::Contains("gravity 'g'"), std::invalid_argument);
   CHECK_THROWS_AS(Gravity("g", body, 1.0, Vector::Zero(3), Eigen::Vector2d(0, -9.81)), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(Gravity("g", body, 1.0, Eigen::Vector3d(0.1, 0, 0), Eigen::Vector3d(0, 0, -9.81)),
+                       doctest::Contains("gravity 'g', body 'ball'"), std::invalid_argument);
 }
