@@ -22,7 +22,8 @@ SpringLaw spring_law_of_length(ScalarFunction energy_of_length);
 /// V(q) = W(pi(q)),  pi = |r|^2,  r = x_a - x_b = J q + r_0 (ForcePointPair), n = local_size():
 ///   DV = W'(pi) Dpi,  Dpi = 2 J^T r   (n);   D^2 V = W''(pi) Dpi Dpi^T + 2 W'(pi) J^T J   (n x n).
 /// Discrete gradient (invariant form, seed 003):
-///   Dbar V(q_a, q_b) = Wbar Dpi(q_mid),   Wbar = (W(pi_b) - W(pi_a)) / (pi_b - pi_a)  (-> W'(pi) as they meet).
+///   Dbar V(q_a, q_b) = Wbar Dpi(q_mid),   Wbar = (W(pi_b) - W(pi_a)) / (pi_b - pi_a)  (-> W'(pi) as they meet;
+///   near-equal pi_a, pi_b use the midpoint Taylor form of scalar_discrete_derivative).
 /// pi is quadratic, so Dpi(q_mid).(q_b - q_a) = pi_b - pi_a exactly and the identity
 /// Dbar V.(q_b - q_a) = V(q_b) - V(q_a) holds. Dbar V is a multiple of Dpi(q_mid) = 2 J^T r_mid: the
 /// two points receive equal and opposite forces +-2 Wbar r_mid along r_mid = x_a,mid - x_b,mid, so
