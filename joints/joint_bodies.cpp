@@ -4,6 +4,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+
 namespace noether {
 namespace {
 
