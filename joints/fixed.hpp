@@ -4,7 +4,7 @@
 ///   x_B - x_A = 0                                          (3 linear: the frame origins coincide)
 ///   e1_A . f2_B = 0,  e1_A . f3_B = 0,  e2_A . f3_B = 0   (3 bilinear: the frames stay aligned)
 /// 6 equations; 0 relative DOF. Full rank at aligned frames (and at the other isolated solutions,
-/// relative half-turns about a frame axis); singular e.g. at a relative quarter turn about a frame
+/// relative half-turns about a frame axis); singular at a relative quarter turn about any frame
 /// axis. Director bodies only.
 #include "joints/joint_bodies.hpp"
 

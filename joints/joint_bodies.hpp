@@ -104,7 +104,8 @@ std::vector<QuadraticEquation> parallel_axes_equations(const JointBodies& bodies
 
 /// e1_A . f2_B = 0,  e1_A . f3_B = 0,  e2_A . f3_B = 0  (3 bilinear, 3D): the orthonormal frame
 /// axes e of A and f of B stay aligned (entries (1,2), (1,3), (2,3) of E_A^T E_B vanish). Full rank at
-/// E_A = E_B; singular e.g. at a relative quarter turn about any frame axis.
+/// E_A = E_B; singular at a relative quarter turn about any frame axis (rank loss 1 about e1 or e3,
+/// 2 about e2).
 std::vector<QuadraticEquation> aligned_frames_equations(const JointBodies& bodies, const std::array<Vector, 3>& e,
                                                         const std::array<Vector, 3>& f);
 

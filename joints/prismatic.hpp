@@ -7,7 +7,7 @@
 ///   e2_A . f3_B = 0                                       (1 bilinear: no turn about the axis)
 /// x_A, x_B the frame origins. 5 equations; 1 relative DOF (the slide). Full rank at aligned frames
 /// (and at the other isolated solutions, relative half-turns about a frame axis); the orientation
-/// equations become singular e.g. at a relative quarter turn about e1, e2 or e3. Director bodies only.
+/// equations become singular at a relative quarter turn about e1, e2 or e3. Director bodies only.
 #include "joints/joint_bodies.hpp"
 
 namespace noether {
