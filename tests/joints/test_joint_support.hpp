@@ -127,7 +127,7 @@ inline Index numerical_rank(const Matrix& A) {
 }
 
 
-inline double max_abs(const Matrix& A) { return A.size() == 0 ? 0.0 : A.cwiseAbs().maxCoeff(); }
+inline double largest_abs(const Matrix& A) { return A.size() == 0 ? 0.0 : A.cwiseAbs().maxCoeff(); }
 
 /// Derivative checks every joint passes, at random (non-orthonormal) coordinates:
 ///  - G against central differences of g, and sum_k lambda_k D^2 g_k against central differences
@@ -148,29 +148,29 @@ inline DerivativeErrors check_derivatives(const Constraint& joint, Nonlinearity 
   const Vector lambda = testing::random_vector(m, seed + 1);
   const Matrix G = jacobian_of(joint, q);
   const Matrix G_fd = testing::central_difference_jacobian([&](const Vector& y) { return value_of(joint, y); }, q);
-  errors.jacobian = max_abs(G - G_fd) / (1.0 + max_abs(G));
+  errors.jacobian = largest_abs(G - G_fd) / (1.0 + largest_abs(G));
   CHECK(errors.jacobian <= 1e-8);
 
   Matrix K = Matrix::Zero(n, n);
   joint.add_hessian_contraction(q, lambda, 1.0, K);
   const Matrix K_fd = testing::central_difference_jacobian(
       [&](const Vector& y) { return Vector(jacobian_of(joint, y).transpose() * lambda); }, q);
-  errors.hessian = max_abs(K - K_fd) / (1.0 + max_abs(K));
+  errors.hessian = largest_abs(K - K_fd) / (1.0 + largest_abs(K));
   CHECK(errors.hessian <= 1e-8);
-  CHECK(max_abs(K - K.transpose()) == 0.0);
+  CHECK(largest_abs(K - K.transpose()) == 0.0);
   Matrix K_scaled = Matrix::Zero(n, n);
   joint.add_hessian_contraction(q, lambda, -0.5, K_scaled);
-  CHECK(max_abs(K_scaled + 0.5 * K) <= 1e-15 * (1.0 + max_abs(K)));
+  CHECK(largest_abs(K_scaled + 0.5 * K) <= 1e-15 * (1.0 + largest_abs(K)));
 
   const Vector q_a = testing::random_vector(n, seed + 2, 2.0), q_b = testing::random_vector(n, seed + 3, 2.0);
   Matrix G_bar(m, n);
   joint.calc_discrete_gradient(q_a, q_b, G_bar);
   const Vector g_a = value_of(joint, q_a), g_b = value_of(joint, q_b);
-  errors.identity = max_abs(G_bar * (q_b - q_a) - (g_b - g_a)) /
-                    (1.0 + max_abs(g_a) + max_abs(g_b) + max_abs(G_bar) * (q_b - q_a).lpNorm<1>());
+  errors.identity = largest_abs(G_bar * (q_b - q_a) - (g_b - g_a)) /
+                    (1.0 + largest_abs(g_a) + largest_abs(g_b) + largest_abs(G_bar) * (q_b - q_a).lpNorm<1>());
   CHECK(errors.identity <= 1e-15);
   joint.calc_discrete_gradient(q, q, G_bar);
-  CHECK(max_abs(G_bar - G) == 0.0);
+  CHECK(largest_abs(G_bar - G) == 0.0);
 
   Matrix J = Matrix::Zero(n, n);
   joint.add_discrete_gradient_contraction_jacobian(q_a, q_b, lambda, 1.0, J);
@@ -181,7 +181,7 @@ inline DerivativeErrors check_derivatives(const Constraint& joint, Nonlinearity 
         return Vector(Gb.transpose() * lambda);
       },
       q_b);
-  errors.identity_jacobian = max_abs(J - J_fd) / (1.0 + max_abs(J));
+  errors.identity_jacobian = largest_abs(J - J_fd) / (1.0 + largest_abs(J));
   CHECK(errors.identity_jacobian <= 1e-8);
   return errors;
 }
@@ -240,22 +240,22 @@ inline void check_invariants(const Assembled& s, const std::vector<Motion>& allo
                              const std::vector<Motion>& forbidden, Index relative_dof) {
   const Vector q = s.q();
   const double scale = 1.0 + q.lpNorm<Eigen::Infinity>();
-  CHECK(max_abs(value_of(s.joint, q)) <= 1e-14 * scale * scale);
+  CHECK(largest_abs(value_of(s.joint, q)) <= 1e-14 * scale * scale);
   for (const Motion& motion : allowed)
     for (double t : {0.4, -1.3, 2.9}) {
       INFO("allowed motion '", motion.label, "' t = ", t);
-      CHECK(max_abs(value_of(s.joint, s.q(s.pose_a, motion.move(s.pose_b, t)))) <= 1e-13 * scale * scale);
+      CHECK(largest_abs(value_of(s.joint, s.q(s.pose_a, motion.move(s.pose_b, t)))) <= 1e-13 * scale * scale);
     }
   for (const Motion& motion : forbidden) {
     INFO("forbidden motion '", motion.label, "'");
-    CHECK(max_abs(value_of(s.joint, s.q(s.pose_a, motion.move(s.pose_b, 0.25)))) >= 1e-3);
+    CHECK(largest_abs(value_of(s.joint, s.q(s.pose_a, motion.move(s.pose_b, 0.25)))) >= 1e-3);
   }
   if (s.a) {
     const Index dim = s.b.dimension();
     const Matrix Q = dim == 3 ? random_rotation(77) : rotation2d(2.2);
     const Vector c = testing::random_vector(dim, 78), shift = testing::random_vector(dim, 79);
     const Vector moved = s.q(s.pose_a.rotated(c, Q).translated(shift), s.pose_b.rotated(c, Q).translated(shift));
-    CHECK(max_abs(value_of(s.joint, moved)) <= 1e-13 * scale * scale);
+    CHECK(largest_abs(value_of(s.joint, moved)) <= 1e-13 * scale * scale);
   }
   const Matrix stacked = stacked_jacobian(s, q);
   const Index n = static_cast<Index>(q.size()), m = s.joint.num_equations();
