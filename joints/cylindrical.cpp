@@ -5,7 +5,7 @@ namespace {
 
 const JointFamily cylindrical{"cylindrical joint", 3, true};
 
-std::shared_ptr<Constraint> build(const std::string& name, const JointBodies& bodies, const Vector& X_a,
+std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector a = bodies.unit(axis_a, "axis_a");
   const auto [m1, m2] = normal_pair(bodies.unit(axis_b, "axis_b"));
@@ -14,7 +14,7 @@ std::shared_ptr<Constraint> build(const std::string& name, const JointBodies& bo
   std::vector<QuadraticEquation> equations = parallel_axes_equations(bodies, a, m1, m2);
   equations.push_back(dot_equation(bodies.direction_a(n1), offset));
   equations.push_back(dot_equation(bodies.direction_a(n2), offset));
-  return bodies.make_joint(name, std::move(equations));
+  return bodies.make_joint(std::move(equations));
 }
 
 }  // namespace
@@ -22,13 +22,13 @@ std::shared_ptr<Constraint> build(const std::string& name, const JointBodies& bo
 std::shared_ptr<Constraint> make_cylindrical(const std::string& name, const BodyRef& a, const Vector& X_a,
                                              const Vector& axis_a, const BodyRef& b, const Vector& X_b,
                                              const Vector& axis_b) {
-  return build(name, JointBodies(name, cylindrical, a, b), X_a, axis_a, X_b, axis_b);
+  return build(JointBodies(name, cylindrical, a, b), X_a, axis_a, X_b, axis_b);
 }
 
 std::shared_ptr<Constraint> make_cylindrical_to_ground(const std::string& name, const Vector& x_ground,
                                                        const Vector& axis_ground, const BodyRef& b,
                                                        const Vector& X_b, const Vector& axis_b) {
-  return build(name, JointBodies(name, cylindrical, b), x_ground, axis_ground, X_b, axis_b);
+  return build(JointBodies(name, cylindrical, b), x_ground, axis_ground, X_b, axis_b);
 }
 
 }  // namespace noether

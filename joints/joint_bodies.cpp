@@ -18,7 +18,7 @@ std::string describe(const Vector& v) {
 }  // namespace
 
 JointBodies::JointBodies(const std::string& joint_name, const JointFamily& family, const BodyRef& a, const BodyRef& b)
-    : label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
+    : name_(joint_name), label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
   check_body(a, family);
   check_body(b, family);
   if (a.block == b.block)
@@ -29,7 +29,7 @@ JointBodies::JointBodies(const std::string& joint_name, const JointFamily& famil
 }
 
 JointBodies::JointBodies(const std::string& joint_name, const JointFamily& family, const BodyRef& b)
-    : label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
+    : name_(joint_name), label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
   check_body(b, family);
   a_ = {std::nullopt, 0};
   b_ = {b, 0};
@@ -100,48 +100,11 @@ std::array<Vector, 3> JointBodies::frame_axes(const JointFrame& frame, const std
   return {e1, e2, e3};
 }
 
-std::shared_ptr<Constraint> JointBodies::make_joint(const std::string& joint_name,
-                                                    std::vector<QuadraticEquation> equations) const {
+std::shared_ptr<Constraint> JointBodies::make_joint(std::vector<QuadraticEquation> equations) const {
   std::vector<BlockId> blocks;
   if (a_.body) blocks.push_back(a_.body->block);
   blocks.push_back(b_.body->block);
-  return std::make_shared<QuadraticJoint>(joint_name, std::move(blocks), std::move(equations));
-}
-
-std::array<Vector, 2> normal_pair(const Vector& axis) {
-  const Eigen::Vector3d a = axis;
-  Eigen::Index least_aligned = 0;
-  a.cwiseAbs().minCoeff(&least_aligned);
-  const Eigen::Vector3d n1 = a.cross(Eigen::Vector3d::Unit(least_aligned)).normalized();
-  const Eigen::Vector3d n2 = a.cross(n1);
-  return {Vector(n1), Vector(n2)};
-}
-
-Vector perpendicular(const Vector& u) { return Eigen::Vector2d(-u(1), u(0)); }
-
-}  // namespace noether
-
-namespace noether {
-
-std::vector<QuadraticEquation> coincidence_equations(const JointBodies& bodies, const Vector& X_a, const Vector& X_b) {
-  return component_equations(bodies.point_b(X_b) - bodies.point_a(X_a));
-}
-
-std::vector<QuadraticEquation> parallel_axes_equations(const JointBodies& bodies, const Vector& a,
-                                                       const Vector& n1, const Vector& n2) {
-  const AffineVector axis = bodies.direction_a(a);
-  return {dot_equation(axis, bodies.direction_b(n1)), dot_equation(axis, bodies.direction_b(n2))};
-}
-
-std::vector<QuadraticEquation> aligned_frames_equations(const JointBodies& bodies, const std::array<Vector, 3>& e,
-                                                        const std::array<Vector, 3>& f) {
-  std::vector<QuadraticEquation> equations = parallel_axes_equations(bodies, e[0], f[1], f[2]);
-  equations.push_back(dot_equation(bodies.direction_a(e[1]), bodies.direction_b(f[2])));
-  return equations;
-}
-
-void append(std::vector<QuadraticEquation>& equations, std::vector<QuadraticEquation> more) {
-  for (QuadraticEquation& e : more) equations.push_back(std::move(e));
+  return std::make_shared<QuadraticJoint>(name_, std::move(blocks), std::move(equations));
 }
 
 }  // namespace noether

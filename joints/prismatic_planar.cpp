@@ -5,12 +5,12 @@ namespace {
 
 const JointFamily prismatic_planar{"planar prismatic joint", 2, true};
 
-std::shared_ptr<Constraint> build(const std::string& name, const JointBodies& bodies, const Vector& X_a,
+std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector u = bodies.unit(axis_a, "axis_a");
   const Vector m = perpendicular(bodies.unit(axis_b, "axis_b"));
   const AffineVector offset = bodies.point_b(X_b) - bodies.point_a(X_a);
-  return bodies.make_joint(name, {dot_equation(bodies.direction_a(perpendicular(u)), offset),
+  return bodies.make_joint({dot_equation(bodies.direction_a(perpendicular(u)), offset),
                                   dot_equation(bodies.direction_a(u), bodies.direction_b(m))});
 }
 
@@ -19,13 +19,13 @@ std::shared_ptr<Constraint> build(const std::string& name, const JointBodies& bo
 std::shared_ptr<Constraint> make_prismatic_planar(const std::string& name, const BodyRef& a, const Vector& X_a,
                                                   const Vector& axis_a, const BodyRef& b, const Vector& X_b,
                                                   const Vector& axis_b) {
-  return build(name, JointBodies(name, prismatic_planar, a, b), X_a, axis_a, X_b, axis_b);
+  return build(JointBodies(name, prismatic_planar, a, b), X_a, axis_a, X_b, axis_b);
 }
 
 std::shared_ptr<Constraint> make_prismatic_planar_to_ground(const std::string& name, const Vector& x_ground,
                                                             const Vector& axis_ground, const BodyRef& b,
                                                             const Vector& X_b, const Vector& axis_b) {
-  return build(name, JointBodies(name, prismatic_planar, b), x_ground, axis_ground, X_b, axis_b);
+  return build(JointBodies(name, prismatic_planar, b), x_ground, axis_ground, X_b, axis_b);
 }
 
 }  // namespace noether

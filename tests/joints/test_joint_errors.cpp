@@ -78,3 +78,17 @@ TEST_CASE("joints reject a body joined to itself and a non-positive distance") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(make_distance_to_ground("rod", X, B, X, -1.0), doctest::Contains("distance joint 'rod'"), std::invalid_argument);
 }
+
+TEST_CASE("QuadraticJoint rejects equations of unequal sizes and non-symmetric Hessians") {
+  const QuadraticEquation good{0.0, Vector::Ones(3), Matrix::Zero(3, 3)};
+  const QuadraticEquation short_one{0.0, Vector::Ones(2), Matrix::Zero(2, 2)};
+  Matrix skew = Matrix::Zero(3, 3);
+  skew(0, 1) = 1.0;
+  const QuadraticEquation unsymmetric{0.0, Vector::Ones(3), skew};
+  CHECK_THROWS_WITH_AS(QuadraticJoint("q", {BlockId{0}}, {good, short_one}), doctest::Contains("joint 'q': equation 1"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(QuadraticJoint("q", {BlockId{0}}, {good, unsymmetric}), doctest::Contains("not symmetric"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(QuadraticJoint("q", {BlockId{0}}, {}), std::invalid_argument);
+  CHECK(QuadraticJoint("q", {BlockId{0}}, {good}).nonlinearity() == Nonlinearity::linear);
+}
