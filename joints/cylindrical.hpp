@@ -3,8 +3,8 @@
 /// through X_a,
 ///   a_A . m1_B = 0,   a_A . m2_B = 0                        (2 bilinear: parallel axes)
 ///   n1_A . (x_B - x_A) = 0,   n2_A . (x_B - x_A) = 0        (2 bilinear: X_b on the line)
-/// with a = axis_a/|axis_a|, (a, n1, n2) = normal_pair(a) on A, (axis_b/|axis_b|, m1, m2) =
-/// normal_pair() on B, x_A = x_A(X_a), x_B = x_B(X_b). 4 equations; 2 relative DOF (slide along
+/// with a = axis_a/|axis_a|, (a, n1, n2) = axis_normal_pair(a) on A, (axis_b/|axis_b|, m1, m2) =
+/// axis_normal_pair() on B, x_A = x_A(X_a), x_B = x_B(X_b). 4 equations; 2 relative DOF (slide along
 /// and turn about the axis). The line equations have full rank everywhere; the axis equations are
 /// full rank at a_A = +-a_B and singular only for perpendicular axes. Director bodies only.
 #include "joints/joint_equations.hpp"

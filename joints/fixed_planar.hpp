@@ -1,7 +1,7 @@
 #pragma once
 /// Planar fixed (weld) joint: the joint points coincide and the axes stay parallel,
 ///   x_B(X_b) - x_A(X_a) = 0     (2 linear)
-///   u_A . m_B = 0               (1 bilinear: u = axis_a/|axis_a|, m = perpendicular(axis_b/|axis_b|))
+///   u_A . m_B = 0               (1 bilinear: u = axis_a/|axis_a|, m = planar_normal(axis_b/|axis_b|))
 /// 3 equations; 0 relative DOF. With the relative angle theta from w_B = u_A the last equation is
 /// -sin(theta): full rank at theta = 0 (and pi), singular at theta = +-pi/2. Planar director bodies only.
 #include "joints/joint_equations.hpp"

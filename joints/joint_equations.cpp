@@ -4,7 +4,7 @@
 
 namespace noether {
 
-std::array<Vector, 2> normal_pair(const Vector& axis) {
+std::array<Vector, 2> axis_normal_pair(const Vector& axis) {
   const Eigen::Vector3d a = axis;
   Eigen::Index least_aligned = 0;
   a.cwiseAbs().minCoeff(&least_aligned);
@@ -13,7 +13,7 @@ std::array<Vector, 2> normal_pair(const Vector& axis) {
   return {Vector(n1), Vector(n2)};
 }
 
-Vector perpendicular(const Vector& u) { return Eigen::Vector2d(-u(1), u(0)); }
+Vector planar_normal(const Vector& u) { return Eigen::Vector2d(-u(1), u(0)); }
 
 std::vector<QuadraticEquation> coincidence_equations(const JointBodies& bodies, const Vector& X_a, const Vector& X_b) {
   return component_equations(bodies.point_b(X_b) - bodies.point_a(X_a));

@@ -10,9 +10,9 @@ namespace noether {
 
 /// Two unit vectors (n1, n2) completing a unit 3-vector `axis` to the right-handed orthonormal
 /// triad (axis, n1, n2). Deterministic: n1 is built from the coordinate axis least aligned with `axis`.
-std::array<Vector, 2> normal_pair(const Vector& axis);
+std::array<Vector, 2> axis_normal_pair(const Vector& axis);
 /// The planar vector u turned by +90 degrees: (-u_2, u_1).
-Vector perpendicular(const Vector& u);
+Vector planar_normal(const Vector& u);
 
 /// x_B(X_b) - x_A(X_a) = 0: dim linear equations (a point of A, or a world point, coincides with a
 /// point of B). Full rank dim in every configuration.

@@ -1,9 +1,9 @@
 #pragma once
 /// Planar prismatic joint: the point X_b of B slides along the line of A through X_a with
 /// direction u = axis_a/|axis_a|, and B does not turn relative to A:
-///   n_A . (x_B - x_A) = 0     (1 bilinear: X_b on the line, n = perpendicular(u))
+///   n_A . (x_B - x_A) = 0     (1 bilinear: X_b on the line, n = planar_normal(u))
 ///   u_A . m_B = 0             (1 bilinear: the axis w = axis_b/|axis_b| of B stays parallel to u_A,
-///                              m = perpendicular(w))
+///                              m = planar_normal(w))
 /// 2 equations; 1 relative DOF (the slide). With the relative angle theta from w_B = u_A, the second
 /// equation is -sin(theta): full rank at theta = 0 (and pi), singular at theta = +-pi/2. Planar
 /// director bodies only.

@@ -3,7 +3,7 @@
 ///   x_B(X_b) - x_A(X_a) = 0               (3 linear)
 ///   a_A . n1_B = 0,   a_A . n2_B = 0      (2 bilinear)
 /// with a_A = N_i d^A_i for N = axis_a/|axis_a|, and (axis_b/|axis_b|, n1, n2) the orthonormal
-/// triad of B from normal_pair(). 5 equations; 1 relative DOF (rotation about the axis).
+/// triad of B from axis_normal_pair(). 5 equations; 1 relative DOF (rotation about the axis).
 /// Assembled configurations have a_A = +-a_B, where the Jacobian has full rank 5; the axis
 /// equations become singular only when a_A is perpendicular to a_B. Director bodies only.
 #include "joints/joint_equations.hpp"

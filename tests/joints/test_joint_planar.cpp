@@ -56,7 +56,7 @@ TEST_CASE("planar prismatic joint: slides along its axis only; 1 relative DOF, a
     const Pose pb = pose_placing(Y_b, on_line, aligned_b(pa));
     const std::vector<Motion> allowed{translation_along("slide", axis)};
     const std::vector<Motion> forbidden{planar_rotation_about("turn", on_line),
-                                        translation_along("shift across", perpendicular(axis))};
+                                        translation_along("shift across", planar_normal(axis))};
     check_invariants({*joint, kinematics_of_a(to_ground), B.kinematics, pa, pb}, allowed, forbidden, 1);
     const Pose turned = pb.rotated(on_line, rotation2d(3.14159265358979323846));
     check_invariants({*joint, kinematics_of_a(to_ground), B.kinematics, pa, turned}, allowed, forbidden, 1);
