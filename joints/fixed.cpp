@@ -1,0 +1,29 @@
+#include "joints/fixed.hpp"
+
+namespace noether {
+namespace {
+
+const JointFamily fixed{"fixed joint", 3, true};
+
+std::shared_ptr<Constraint> build(const JointBodies& bodies, const JointFrame& frame_a,
+                                  const JointFrame& frame_b) {
+  const std::array<Vector, 3> e = bodies.frame_axes(frame_a, "frame_a");
+  const std::array<Vector, 3> f = bodies.frame_axes(frame_b, "frame_b");
+  std::vector<QuadraticEquation> equations = coincidence_equations(bodies, frame_a.origin, frame_b.origin);
+  append(equations, aligned_frames_equations(bodies, e, f));
+  return bodies.make_joint(std::move(equations));
+}
+
+}  // namespace
+
+std::shared_ptr<Constraint> make_fixed(const std::string& name, const BodyRef& a, const JointFrame& frame_a,
+                                       const BodyRef& b, const JointFrame& frame_b) {
+  return build(JointBodies(name, fixed, a, b), frame_a, frame_b);
+}
+
+std::shared_ptr<Constraint> make_fixed_to_ground(const std::string& name, const JointFrame& frame_ground,
+                                                 const BodyRef& b, const JointFrame& frame_b) {
+  return build(JointBodies(name, fixed, b), frame_ground, frame_b);
+}
+
+}  // namespace noether

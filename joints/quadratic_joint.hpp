@@ -1,0 +1,71 @@
+#pragma once
+/// The element behind every joint of the library: a constraint whose equations are polynomials
+/// of degree <= 2 in the joint's local coordinates. Director bodies and point masses are linear in
+/// their coordinates (bodies/kinematics.hpp), so point coincidences are linear and products of a
+/// body-fixed direction with a point or another direction are bilinear. The Hessians are constant
+/// and the midpoint Jacobian is the exact discrete gradient (engine/constraint.hpp).
+#include <memory>
+#include <vector>
+
+#include "engine/constraint.hpp"
+
+namespace noether {
+
+/// One scalar equation g(q) = constant + linear.q + 1/2 q^T hessian q on n local coordinates
+/// (linear: n; hessian: n x n, symmetric).
+struct QuadraticEquation {
+  double constant = 0.0;
+  Vector linear;
+  Matrix hessian;
+};
+
+/// An affine vector function of the joint's local coordinates, y(q) = map q + offset
+/// (map: dim x n, offset: dim): a body-fixed point or direction, or a constant of the ground.
+struct AffineVector {
+  Matrix map;
+  Vector offset;
+};
+
+/// y - z, with the same sizes.
+AffineVector operator-(const AffineVector& y, const AffineVector& z);
+
+/// The equation g(q) = weight * u(q).v(q) + constant. Expanding u = U q + u0, v = V q + v0:
+///   hessian = weight (U^T V + V^T U),  linear = weight (U^T v0 + V^T u0),
+///   constant = weight u0.v0 + constant.
+QuadraticEquation dot_equation(const AffineVector& u, const AffineVector& v, double weight = 1.0,
+                               double constant = 0.0);
+
+/// The dim linear equations y_k(q) = 0, one per component of y.
+std::vector<QuadraticEquation> component_equations(const AffineVector& y);
+
+/// A holonomic constraint of m quadratic equations on the blocks it names:
+///   g_k(q) = c_k + l_k.q + 1/2 q^T H_k q,   G = L + [ (H_k q)^T ]_k  (m x n),
+///   sum_k lambda_k D^2 g_k = sum_k lambda_k H_k  (constant).
+/// nonlinearity() is linear when every H_k vanishes, quadratic otherwise.
+class QuadraticJoint final : public Constraint {
+ public:
+  /// Throws std::invalid_argument (naming the joint) if there are no equations or their sizes
+  /// disagree, or a Hessian is not symmetric.
+  QuadraticJoint(std::string name, std::vector<BlockId> blocks, std::vector<QuadraticEquation> equations);
+
+  Index local_size() const override { return static_cast<Index>(linear_.cols()); }
+  Index num_equations() const override { return static_cast<Index>(constants_.size()); }
+  Nonlinearity nonlinearity() const override { return nonlinearity_; }
+
+ protected:
+  void do_calc_value(ConstVectorRef q, VectorRef g) const override;
+  void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const override;
+  void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const override;
+
+ private:
+  struct SecondOrderTerm {
+    Index equation;  ///< k
+    Matrix hessian;  ///< H_k (n x n), nonzero
+  };
+  Vector constants_;                          ///< c (m)
+  Matrix linear_;                             ///< L, rows l_k^T (m x n)
+  std::vector<SecondOrderTerm> second_order_; ///< the equations with H_k != 0
+  Nonlinearity nonlinearity_;
+};
+
+}  // namespace noether
