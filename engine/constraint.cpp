@@ -7,17 +7,14 @@ namespace noether {
 void Constraint::calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {
   const Vector q_mid = 0.5 * (q_a + q_b);
   do_calc_jacobian(q_mid, Gbar);
-  if (is_at_most_quadratic(nonlinearity()) || gonzalez_correction_negligible(q_a, q_b)) return;
+  if (is_at_most_quadratic(nonlinearity())) return;
   const Index m = num_equations();
   Vector g_a(m), g_b(m);
   do_calc_value(q_a, g_a);
   do_calc_value(q_b, g_b);
   const Vector w = q_b - q_a;
-  const double w2 = w.squaredNorm();
-  for (Index k = 0; k < m; ++k) {
-    const double c = (g_b(k) - g_a(k) - Gbar.row(k).dot(w)) / w2;
-    Gbar.row(k) += c * w.transpose();
-  }
+  for (Index k = 0; k < m; ++k)
+    if (const auto c = gonzalez_coefficient(g_a(k), g_b(k), Gbar.row(k).transpose(), w)) Gbar.row(k) += *c * w.transpose();
 }
 
 void Constraint::add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
