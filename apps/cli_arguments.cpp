@@ -23,12 +23,12 @@ int parse_positive_count(const std::string& what, const std::string& text) {
   return value;
 }
 
-std::pair<std::string, double> parse_assignment(const std::string& text) {
+std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
     throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got '" + text + "'");
   const std::string key = text.substr(0, equals);
-  return {key, parse_number("--set " + key, text.substr(equals + 1))};
+  return {key, parse_parameter_value(scenario, key, text.substr(equals + 1))};
 }
 
 LinearSolverKind parse_solver(const std::string& text) {
@@ -47,7 +47,7 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
   for (const std::string& assignment : arguments.assignments) {
-    const auto [key, value] = parse_assignment(assignment);
+    const auto [key, value] = parse_assignment(find_scenario(arguments.scenario), assignment);
     if (!options.overrides.emplace(key, value).second)
       throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
   }

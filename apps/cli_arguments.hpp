@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/runner.hpp"
+#include "apps/scenarios/scenario.hpp"
 
 namespace noether {
 
@@ -25,8 +26,8 @@ RunOptions to_run_options(const RunArguments& arguments);
 double parse_number(const std::string& what, const std::string& text);
 /// The whole of text as an integer >= 1; throws std::invalid_argument naming `what` otherwise.
 int parse_positive_count(const std::string& what, const std::string& text);
-/// "key=value" with a numeric value, from --set.
-std::pair<std::string, double> parse_assignment(const std::string& text);
+/// "key=value" from --set: a number, or the name of a choice of that scenario parameter.
+std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);
 /// One of umfpack, klu, cholmod, eigen.
 LinearSolverKind parse_solver(const std::string& text);
 

@@ -1,5 +1,6 @@
 #include "apps/scenarios/scenario.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -34,6 +35,24 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
     values[key] = value;
   }
   return values;
+}
+
+double parse_parameter_value(const Scenario& scenario, const std::string& key, const std::string& text) {
+  std::string accepted = "a number (e.g. 0.01 or 1e-3)";
+  for (const ScenarioParameter& p : scenario.parameters) {
+    if (p.name != key || p.choices.empty()) continue;
+    accepted = "one of";
+    for (std::size_t i = 0; i < p.choices.size(); ++i) {
+      if (p.choices[i] == text) return static_cast<double>(i);
+      accepted += (i == 0 ? " " : ", ") + p.choices[i];
+    }
+  }
+  double value = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end)
+    throw std::invalid_argument("--set " + key + " expects " + accepted + ", got '" + text + "'");
+  return value;
 }
 
 }  // namespace noether

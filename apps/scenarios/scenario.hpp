@@ -17,6 +17,8 @@ struct ScenarioParameter {
   std::string name;
   double default_value = 0.0;
   std::string description;
+  /// Names of the values 0, 1, ... for a choice parameter (`--set joint=revolute`); empty for a number.
+  std::vector<std::string> choices = {};
 };
 
 /// A point of interest written to the time series as NAME.x, NAME.y (, NAME.z).
@@ -51,6 +53,11 @@ const Scenario& find_scenario(const std::string& name);
 /// Defaults of `scenario` with `overrides` applied; throws std::invalid_argument for a key the
 /// scenario does not have (naming it and the accepted keys) or a non-finite value.
 ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValues& overrides);
+
+/// The value of `--set key=text`: a number, or for a choice parameter one of its names (its
+/// index). Throws std::invalid_argument naming the key, the text and what is accepted. Whether the
+/// key exists is checked by resolve_parameters.
+double parse_parameter_value(const Scenario& scenario, const std::string& key, const std::string& text);
 
 /// The individual scenario definitions (one file each).
 Scenario singular_mass_spring_scenario();
