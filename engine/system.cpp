@@ -10,9 +10,8 @@ BlockId System::add_block(std::string name, std::vector<std::string> coordinate_
   if (name.empty()) throw std::invalid_argument("a coordinate block needs a non-empty name");
   if (coordinate_names.empty())
     throw std::invalid_argument("coordinate block '" + name + "' has no coordinates; give it at least one");
-  for (const CoordinateBlock& b : blocks_)
-    if (b.name == name)
-      throw std::invalid_argument("a coordinate block named '" + name + "' exists already; choose another name");
+  if (!block_names_.insert(name).second)
+    throw std::invalid_argument("a coordinate block named '" + name + "' exists already; choose another name");
   CoordinateBlock block{std::move(name), std::move(coordinate_names), num_coordinates_};
   num_coordinates_ += block.size();
   blocks_.push_back(std::move(block));
@@ -41,21 +40,23 @@ BlockId System::find_block(const std::string& name) const {
 }
 
 std::string System::coordinate_label(Index i) const {
-  for (const CoordinateBlock& b : blocks_)
-    if (i >= b.offset && i < b.offset + b.size())
-      return b.name + "." + b.coordinate_names[static_cast<std::size_t>(i - b.offset)];
-  throw std::out_of_range("no coordinate " + std::to_string(i));
+  if (i < 0 || i >= num_coordinates_) throw std::out_of_range("no coordinate " + std::to_string(i));
+  const auto after = std::upper_bound(blocks_.begin(), blocks_.end(), i,
+                                      [](Index value, const CoordinateBlock& b) { return value < b.offset; });
+  const CoordinateBlock& b = *(after - 1);
+  return b.name + "." + b.coordinate_names[static_cast<std::size_t>(i - b.offset)];
 }
 
 std::string System::multiplier_label(Index r) const {
-  for (const Placed<Constraint>& c : constraints_)
-    if (r >= c.first_multiplier && r < c.first_multiplier + c.element->num_equations())
-      return "constraint '" + c.element->name() + "' row " + std::to_string(r - c.first_multiplier);
-  throw std::out_of_range("no multiplier row " + std::to_string(r));
+  if (r < 0 || r >= num_multipliers_) throw std::out_of_range("no multiplier row " + std::to_string(r));
+  const auto after = std::upper_bound(constraints_.begin(), constraints_.end(), r,
+                                      [](Index value, const Placed<Constraint>& c) { return value < c.first_multiplier; });
+  const Placed<Constraint>& c = *(after - 1);
+  return "constraint '" + c.element->name() + "' row " + std::to_string(r - c.first_multiplier);
 }
 
 std::vector<Index> System::place(const Element& element) {
-  if (std::find(element_names_.begin(), element_names_.end(), element.name()) != element_names_.end())
+  if (element_names_.contains(element.name()))
     throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
   std::vector<Index> dofs;
   for (BlockId id : element.blocks()) {
@@ -68,7 +69,7 @@ std::vector<Index> System::place(const Element& element) {
   if (static_cast<Index>(dofs.size()) != element.local_size())
     throw std::invalid_argument("element '" + element.name() + "' expects " + std::to_string(element.local_size()) +
                                 " coordinates but its blocks hold " + std::to_string(dofs.size()));
-  element_names_.push_back(element.name());
+  element_names_.insert(element.name());
   return dofs;
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/constraint.hpp"
@@ -53,8 +54,9 @@ class System {
   Index num_multipliers() const { return num_multipliers_; }
   std::span<const CoordinateBlock> blocks() const { return blocks_; }
   const CoordinateBlock& block(BlockId id) const;
+  /// Linear search; for lookups by name in tests and scenario set-up, not in loops.
   BlockId find_block(const std::string& name) const;
-  /// "block.coordinate" for global coordinate i.
+  /// "block.coordinate" for global coordinate i (binary search over the blocks).
   std::string coordinate_label(Index i) const;
 
   std::span<const Placed<Inertia>> inertias() const { return inertias_; }
@@ -63,14 +65,15 @@ class System {
   std::span<const Placed<Dissipation>> dissipations() const { return dissipations_; }
   std::span<const Placed<ExternalLoad>> external_loads() const { return external_loads_; }
 
-  /// "constraint 'P4' row 1" for global multiplier row r.
+  /// "constraint 'P4' row 1" for global multiplier row r (binary search over the constraints).
   std::string multiplier_label(Index r) const;
 
  private:
   std::vector<Index> place(const Element& element);
 
   std::vector<CoordinateBlock> blocks_;
-  std::vector<std::string> element_names_;
+  std::unordered_set<std::string> block_names_;
+  std::unordered_set<std::string> element_names_;
   std::vector<Placed<Inertia>> inertias_;
   std::vector<Placed<Potential>> potentials_;
   std::vector<Placed<Constraint>> constraints_;
