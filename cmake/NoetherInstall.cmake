@@ -3,7 +3,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-foreach(layer engine bodies joints solvers)
+foreach(layer engine bodies joints solvers apps/mechanisms)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/noether/${layer}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -12,8 +12,9 @@ set_target_properties(noether_engine PROPERTIES EXPORT_NAME engine)
 set_target_properties(noether_bodies PROPERTIES EXPORT_NAME bodies)
 set_target_properties(noether_joints PROPERTIES EXPORT_NAME joints)
 set_target_properties(noether_solvers PROPERTIES EXPORT_NAME solvers)
+set_target_properties(noether_mechanisms PROPERTIES EXPORT_NAME mechanisms)
 set_target_properties(noether PROPERTIES EXPORT_NAME noether)
-install(TARGETS noether noether_engine noether_bodies noether_joints noether_solvers
+install(TARGETS noether noether_engine noether_bodies noether_joints noether_solvers noether_mechanisms
         EXPORT NoetherTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

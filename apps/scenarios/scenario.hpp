@@ -63,5 +63,9 @@ double parse_parameter_value(const Scenario& scenario, const std::string& key, c
 Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();
 Scenario double_pendulum_scenario();
+Scenario chain2d_scenario();
+Scenario chain3d_scenario();
+Scenario nfourbar_scenario();
+Scenario grid2d_scenario();
 
 }  // namespace noether

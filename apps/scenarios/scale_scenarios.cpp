@@ -1,0 +1,98 @@
+/// The scaling scenarios of issue 4: thin wrappers around apps/mechanisms/generators.hpp.
+#include <cmath>
+#include <stdexcept>
+
+#include "apps/mechanisms/generators.hpp"
+#include "apps/scenarios/scenario.hpp"
+#include "bodies/body_state.hpp"
+
+namespace noether {
+namespace {
+
+/// A positive whole number from a parameter value, or std::invalid_argument naming it.
+Index count_parameter(const ParameterValues& p, const std::string& key) {
+  const double value = p.at(key);
+  if (value < 1 || value != std::floor(value) || value > 1e8)
+    throw std::invalid_argument("parameter '" + key + "' must be a whole number >= 1, got " + std::to_string(value));
+  return static_cast<Index>(value);
+}
+
+Model model_of(Mechanism mechanism, std::vector<Probe> probes = {}) {
+  Model model;
+  model.initial = mechanism.initial_state();
+  model.system = mechanism.release_system();
+  model.probes = std::move(probes);
+  return model;
+}
+
+std::vector<ScenarioParameter> common_parameters(double h, double t_end) {
+  return {{"h", h, "time step"}, {"t_end", t_end, "end time"}, {"newton_tol", 1e-10, "Newton tolerance on max|R|"}};
+}
+
+/// Probe of a body point: the world position of X on `body`.
+Probe body_point_probe(std::string name, const System& system, const BodyRef& body, Vector X) {
+  return {std::move(name), body.kinematics.dimension(),
+          [&system, body, X](const State& s) { return point_position(system, body, s.q, X); }};
+}
+
+Model build_lattice(Index columns, Index rows, const ParameterValues& p) {
+  Mechanism mechanism = make_bar_lattice(columns, rows, p.at("top_speed"));
+  const BodyRef first = mechanism.bodies()[0];
+  Model model = model_of(std::move(mechanism));
+  model.probes.push_back(body_point_probe("B0", *model.system, first, Vector(Eigen::Vector2d(0.5, 0.0))));
+  return model;
+}
+
+}  // namespace
+
+Scenario chain2d_scenario() {
+  auto parameters = common_parameters(0.01, 1.0);
+  parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
+  return {"chain2d", "planar chain of n bars on revolute joints, pinned to the ground, released horizontally",
+          parameters, [](const ParameterValues& p) {
+            Mechanism m = make_chain2d(count_parameter(p, "n"));
+            const BodyRef last = m.bodies().back();
+            Model model = model_of(std::move(m));
+            model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector2d(0.5, 0.0))));
+            return model;
+          }};
+}
+
+Scenario chain3d_scenario() {
+  auto parameters = common_parameters(0.01, 1.0);
+  parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
+  parameters.push_back({"joint", 0, "joint type", {"spherical", "revolute"}});
+  parameters.push_back({"spin", 0.1, "initial out-of-plane angular velocity about the vertical (1/s)"});
+  return {"chain3d", "3D chain of n rigid bars on spherical (or --set joint=revolute) joints, released horizontally",
+          parameters, [](const ParameterValues& p) {
+            const ChainJoint joint = p.at("joint") == 0 ? ChainJoint::spherical : ChainJoint::revolute;
+            if (p.at("joint") != 0 && p.at("joint") != 1)
+              throw std::invalid_argument("parameter 'joint' must be spherical or revolute");
+            Mechanism m = make_chain3d(count_parameter(p, "n"), joint, p.at("spin"));
+            const BodyRef last = m.bodies().back();
+            Model model = model_of(std::move(m));
+            model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector3d(0.5, 0, 0))));
+            return model;
+          }};
+}
+
+Scenario nfourbar_scenario() {
+  auto parameters = common_parameters(0.01, 1.0);
+  parameters.push_back({"n", 10, "number of square cells (2n+1 bars)"});
+  parameters.push_back({"top_speed", 1.0, "initial speed of B0, the top of the first crank, in +x"});
+  return {"nfourbar", "IFToMM N-four-bar: n cells, cranks hinged 1 m apart, singular every half turn", parameters,
+          [](const ParameterValues& p) { return build_lattice(count_parameter(p, "n"), 1, p); }};
+}
+
+Scenario grid2d_scenario() {
+  auto parameters = common_parameters(0.01, 1.0);
+  parameters.push_back({"k", 10, "cells per side of the k x k grid"});
+  parameters.push_back({"top_speed", 1.0, "initial shear speed of the first row's tops in +x"});
+  return {"grid2d", "planar k x k grid of bars joined at their ends (many closed loops)", parameters,
+          [](const ParameterValues& p) {
+            const Index k = count_parameter(p, "k");
+            return build_lattice(k, k, p);
+          }};
+}
+
+}  // namespace noether
