@@ -16,6 +16,13 @@ std::string format_history(const std::vector<NewtonIterate>& history) {
   return out.str();
 }
 
+std::string format_value(double value) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::scientific << value;
+  return out.str();
+}
+
 Index argmax_abs(ConstVectorRef x) {
   Index worst = 0;
   for (Index i = 1; i < x.size(); ++i)
@@ -28,7 +35,7 @@ Index argmax_abs(ConstVectorRef x) {
 NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
                          std::string worst_row, double worst_value)
     : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
-                         "; largest residual entry " + std::to_string(worst_value) + " in " + worst_row),
+                         "; largest residual entry " + format_value(worst_value) + " in " + worst_row),
       context_(std::move(context)),
       reason_(std::move(reason)),
       history_(std::move(history)),
