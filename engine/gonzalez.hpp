@@ -7,8 +7,10 @@
 namespace noether {
 
 /// Whether y - x is too short for the Gonzalez correction to be formed: |w|^2 below
-/// 1e-28 (1 + |x|^2 + |y|^2). The correction then vanishes (it is O(|w|)) and the midpoint
-/// gradient is returned, which is exact to round-off there.
+/// 1e-12 (1 + |x|^2 + |y|^2). The midpoint gradient is returned there: its defect in the
+/// discrete-gradient identity, D^3 f(z)[w, w, w] / 24, is at round-off, while the computed
+/// correction would be dominated by rounding (an error ~eps |f| / |w| in the gradient and
+/// ~eps |f| / |w|^2 in its Jacobian).
 bool gonzalez_correction_negligible(ConstVectorRef x, ConstVectorRef y);
 
 /// out += s * Dbar f(x, y), with
