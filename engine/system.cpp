@@ -54,7 +54,9 @@ std::string System::multiplier_label(Index r) const {
   throw std::out_of_range("no multiplier row " + std::to_string(r));
 }
 
-std::vector<Index> System::place(const Element& element) {
+std::vector<Index> System::place(const Element* element_pointer) {
+  if (!element_pointer) throw std::invalid_argument("System::add was given a null element");
+  const Element& element = *element_pointer;
   if (std::find(element_names_.begin(), element_names_.end(), element.name()) != element_names_.end())
     throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
   std::vector<Index> dofs;
@@ -73,27 +75,27 @@ std::vector<Index> System::place(const Element& element) {
 }
 
 void System::add(std::shared_ptr<const Inertia> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   inertias_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const Potential> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   potentials_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const Constraint> element) {
-  if (element->num_equations() <= 0)
+  if (element && element->num_equations() <= 0)
     throw std::invalid_argument("constraint '" + element->name() + "' has no equations");
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   const Index first = num_multipliers_;
   num_multipliers_ += element->num_equations();
   constraints_.push_back({std::move(element), std::move(dofs), first});
 }
 void System::add(std::shared_ptr<const Dissipation> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   dissipations_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const ExternalLoad> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   external_loads_.push_back({std::move(element), std::move(dofs), 0});
 }
 
