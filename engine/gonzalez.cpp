@@ -8,7 +8,7 @@ namespace noether {
 std::optional<double> gonzalez_coefficient(double f_x, double f_y, ConstVectorRef grad_mid, ConstVectorRef w) {
   const double linear = grad_mid.dot(w);
   const double numerator = f_y - f_x - linear;
-  const double noise = 64.0 * std::numeric_limits<double>::epsilon() * (std::abs(f_x) + std::abs(f_y) + std::abs(linear));
+  const double noise = 4.0 * std::numeric_limits<double>::epsilon() * (std::abs(f_x) + std::abs(f_y) + std::abs(linear));
   const double w2 = w.squaredNorm();
   if (w2 == 0.0 || std::abs(numerator) <= noise) return std::nullopt;
   return numerator / w2;

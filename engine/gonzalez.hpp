@@ -9,7 +9,7 @@
 namespace noether {
 
 /// The correction coefficient c = (f(y) - f(x) - Df(z).w) / |w|^2, z = (x + y)/2, w = y - x, or
-/// nothing when the numerator is at rounding-noise level (|num| <= 64 eps (|f(x)| + |f(y)| + |Df(z).w|),
+/// nothing when the numerator is at rounding-noise level (|num| <= 4 eps (|f(x)| + |f(y)| + |Df(z).w|),
 /// which includes w = 0). The correction is then not representable: the midpoint gradient
 /// satisfies the directionality condition to that same rounding level and is used instead. This
 /// test is independent of the coordinates' scale, unlike a threshold on |w|.

@@ -57,6 +57,6 @@ void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, Vec
   }
 }
 
-double max_abs(ConstVectorRef x) { return x.size() == 0 ? 0.0 : x.cwiseAbs().maxCoeff(); }
+double max_abs(ConstVectorRef x) { return x.size() == 0 ? 0.0 : x.cwiseAbs().maxCoeff<Eigen::PropagateNaN>(); }
 
 }  // namespace noether

@@ -15,7 +15,7 @@ void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g)
 void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv);
 /// p = M(q) v   (num_coordinates()), overwrites p.
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p);
-/// Largest |entry| of a vector, 0 for an empty one.
+/// Largest |entry| of a vector, 0 for an empty one, NaN when an entry is NaN.
 double max_abs(ConstVectorRef x);
 
 }  // namespace noether

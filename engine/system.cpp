@@ -55,7 +55,9 @@ std::string System::multiplier_label(Index r) const {
   return "constraint '" + c.element->name() + "' row " + std::to_string(r - c.first_multiplier);
 }
 
-std::vector<Index> System::place(const Element& element) {
+std::vector<Index> System::place(const Element* element_pointer) {
+  if (!element_pointer) throw std::invalid_argument("System::add was given a null element");
+  const Element& element = *element_pointer;
   if (element_names_.contains(element.name()))
     throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
   std::vector<Index> dofs;
@@ -74,27 +76,27 @@ std::vector<Index> System::place(const Element& element) {
 }
 
 void System::add(std::shared_ptr<const Inertia> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   inertias_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const Potential> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   potentials_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const Constraint> element) {
-  if (element->num_equations() <= 0)
+  if (element && element->num_equations() <= 0)
     throw std::invalid_argument("constraint '" + element->name() + "' has no equations");
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   const Index first = num_multipliers_;
   num_multipliers_ += element->num_equations();
   constraints_.push_back({std::move(element), std::move(dofs), first});
 }
 void System::add(std::shared_ptr<const Dissipation> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   dissipations_.push_back({std::move(element), std::move(dofs), 0});
 }
 void System::add(std::shared_ptr<const ExternalLoad> element) {
-  auto dofs = place(*element);
+  auto dofs = place(element.get());
   external_loads_.push_back({std::move(element), std::move(dofs), 0});
 }
 

@@ -42,8 +42,8 @@ class System {
   /// Adds a block of `size` coordinates named "0", "1", ...
   BlockId add_block(std::string name, Index size);
 
-  /// Each add checks that the element's blocks exist, that their sizes add up to its
-  /// local_size(), and that its name is unique; throws std::invalid_argument naming the element.
+  /// Each add checks that the element is not null, that its blocks exist, that their sizes add
+  /// up to its local_size(), and that its name is unique; throws std::invalid_argument naming it.
   void add(std::shared_ptr<const Inertia> element);
   void add(std::shared_ptr<const Potential> element);
   void add(std::shared_ptr<const Constraint> element);
@@ -69,7 +69,7 @@ class System {
   std::string multiplier_label(Index r) const;
 
  private:
-  std::vector<Index> place(const Element& element);
+  std::vector<Index> place(const Element* element);
 
   std::vector<CoordinateBlock> blocks_;
   std::unordered_set<std::string> block_names_;

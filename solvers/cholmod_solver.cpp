@@ -4,7 +4,13 @@
 
 namespace noether {
 
-CholmodSolver::CholmodSolver() { cholmod_start(&common_); }
+CholmodSolver::CholmodSolver() {
+  cholmod_start(&common_);
+  // Simplicial factorizations are LDL' by default, and LDL' accepts an indefinite matrix (it
+  // stops only at an exactly zero pivot). LL' stops at the first non-positive pivot, which is
+  // the positive-definiteness test this class promises.
+  common_.final_ll = 1;
+}
 
 CholmodSolver::~CholmodSolver() {
   if (factor_) cholmod_free_factor(&factor_, &common_);
@@ -61,6 +67,7 @@ FactorizationStatus CholmodSolver::factorize(std::span<const double> values) {
 
 void CholmodSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("cholmod: solve called without a successful factorization");
+  check_solve_sizes("cholmod", pattern_->n, b, x);
   cholmod_dense B{};
   B.nrow = static_cast<std::size_t>(pattern_->n);
   B.ncol = 1;

@@ -30,6 +30,7 @@ FactorizationStatus EigenLuSolver::factorize(std::span<const double> values) {
 void EigenLuSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("eigen: solve called without a successful factorization");
   const Index n = pattern_->n;
+  check_solve_sizes("eigen", n, b, x);
   Eigen::Map<Vector>(x.data(), n) = lu_.solve(Eigen::Map<const Vector>(b.data(), n));
 }
 

@@ -77,6 +77,7 @@ FactorizationStatus KluSolver::factorize(std::span<const double> values) {
 
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
+  check_solve_sizes("klu", pattern_->n, b, x);
   std::copy(b.begin(), b.end(), x.begin());
   if (!klu_solve(symbolic_, numeric_, pattern_->n, 1, x.data(), &common_))
     throw LinearSolverError("klu: solve failed: " + klu_status(common_));

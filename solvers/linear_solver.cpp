@@ -34,4 +34,11 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
   throw LinearSolverError("unknown linear solver kind");
 }
 
+void check_solve_sizes(std::string_view backend, Index n, std::span<const double> b, std::span<double> x) {
+  const auto expected = static_cast<std::size_t>(n);
+  if (b.size() != expected || x.size() != expected)
+    throw LinearSolverError(std::string(backend) + ": solve expects b and x of size " + std::to_string(n) + ", got " +
+                            std::to_string(b.size()) + " and " + std::to_string(x.size()));
+}
+
 }  // namespace noether

@@ -52,4 +52,7 @@ class LinearSolver {
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind);
 
+/// For backends' solve: throws LinearSolverError naming the backend unless b and x both hold n entries.
+void check_solve_sizes(std::string_view backend, Index n, std::span<const double> b, std::span<double> x);
+
 }  // namespace noether

@@ -25,6 +25,13 @@ void timed(double& seconds, F&& f) {
   seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+std::string format_value(double value) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::scientific << value;
+  return out.str();
+}
+
 Index argmax_abs(ConstVectorRef x) {
   Index worst = 0;
   for (Index i = 1; i < x.size(); ++i)
@@ -37,7 +44,7 @@ Index argmax_abs(ConstVectorRef x) {
 NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
                          std::string worst_row, double worst_value)
     : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
-                         "; largest residual entry " + std::to_string(worst_value) + " in " + worst_row),
+                         "; largest residual entry " + format_value(worst_value) + " in " + worst_row),
       context_(std::move(context)),
       reason_(std::move(reason)),
       history_(std::move(history)),

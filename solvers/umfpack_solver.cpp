@@ -60,6 +60,7 @@ FactorizationStatus UmfpackSolver::factorize(std::span<const double> values) {
 
 void UmfpackSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!numeric_) throw LinearSolverError("umfpack: solve called without a successful factorization");
+  check_solve_sizes("umfpack", pattern_->n, b, x);
   const int status = umfpack_di_solve(UMFPACK_A, pattern_->column_starts.data(), pattern_->row_indices.data(),
                                       values_.data(), x.data(), b.data(), numeric_, control_.data(), nullptr);
   if (status != UMFPACK_OK) throw LinearSolverError("umfpack: solve failed: " + umfpack_status(status));

@@ -1,0 +1,176 @@
+#include <cmath>
+
+#include <doctest/doctest.h>
+
+#include "bodies/generic_inertia.hpp"
+#include "engine/measures.hpp"
+#include "joints/function_constraint.hpp"
+#include "joints/function_potential.hpp"
+#include "joints/viscous_damper.hpp"
+
+using namespace noether;
+
+namespace {
+
+std::shared_ptr<const Inertia> unit_mass(const std::string& name, std::vector<BlockId> blocks, Index size) {
+  return std::make_shared<ConstantInertia>(name, std::move(blocks), Matrix(Matrix::Identity(size, size)));
+}
+
+/// A linear constraint sum_i (i + 1) q_i = 0 over `size` coordinates, repeated `rows` times with
+/// row k scaled by k + 1.
+std::shared_ptr<const Constraint> weighted_sum(const std::string& name, std::vector<BlockId> blocks, Index size,
+                                               Index rows = 1) {
+  ConstraintFunction f;
+  f.num_equations = rows;
+  f.nonlinearity = Nonlinearity::linear;
+  f.jacobian = [=](ConstVectorRef) {
+    Matrix G(rows, size);
+    for (Index k = 0; k < rows; ++k)
+      for (Index i = 0; i < size; ++i) G(k, i) = (k + 1.0) * (i + 1.0);
+    return G;
+  };
+  f.value = [jacobian = f.jacobian](ConstVectorRef q) { return Vector(jacobian(q) * q); };
+  return std::make_shared<FunctionConstraint>(name, std::move(blocks), size, f);
+}
+
+/// V = 1/2 |q|^2.
+std::shared_ptr<const Potential> half_square(const std::string& name, std::vector<BlockId> blocks, Index size) {
+  PotentialFunction f;
+  f.nonlinearity = Nonlinearity::quadratic;
+  f.energy = [](ConstVectorRef q) { return 0.5 * q.squaredNorm(); };
+  f.gradient = [](ConstVectorRef q) { return Vector(q); };
+  f.hessian = [size](ConstVectorRef) { return Matrix(Matrix::Identity(size, size)); };
+  return std::make_shared<FunctionPotential>(name, std::move(blocks), size, f);
+}
+
+/// A constraint that claims no equations (FunctionConstraint refuses that itself).
+class EmptyConstraint final : public Constraint {
+ public:
+  EmptyConstraint() : Constraint("empty", {BlockId{0}}) {}
+  Index local_size() const override { return 2; }
+  Index num_equations() const override { return 0; }
+  Nonlinearity nonlinearity() const override { return Nonlinearity::linear; }
+
+ protected:
+  void do_calc_value(ConstVectorRef, VectorRef) const override {}
+  void do_calc_jacobian(ConstVectorRef, MatrixRef) const override {}
+  void do_add_hessian_contraction(ConstVectorRef, ConstVectorRef, double, MatrixRef) const override {}
+};
+
+}  // namespace
+
+TEST_CASE("System numbers coordinates block by block and labels them") {
+  System system;
+  const BlockId a = system.add_block("a", {"x", "y"});
+  const BlockId b = system.add_block("b", 3);
+  CHECK(a.value == 0);
+  CHECK(b.value == 1);
+  CHECK(system.num_coordinates() == 5);
+  CHECK(system.block(b).offset == 2);
+  CHECK(system.block(b).size() == 3);
+  CHECK(system.find_block("b") == b);
+  CHECK(system.coordinate_label(0) == "a.x");
+  CHECK(system.coordinate_label(1) == "a.y");
+  CHECK(system.coordinate_label(4) == "b.2");
+  CHECK_THROWS_AS(system.coordinate_label(5), std::out_of_range);
+  CHECK_THROWS_AS(system.coordinate_label(-1), std::out_of_range);
+  CHECK_THROWS_AS(system.block(BlockId{2}), std::out_of_range);
+  CHECK_THROWS_WITH_AS(system.find_block("c"), doctest::Contains("'c'"), std::out_of_range);
+}
+
+TEST_CASE("System refuses bad blocks") {
+  System system;
+  system.add_block("a", 2);
+  CHECK_THROWS_WITH_AS(system.add_block("a", {"x"}), doctest::Contains("a coordinate block named 'a' exists already"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("", {"x"}), doctest::Contains("non-empty name"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("b", std::vector<std::string>{}), doctest::Contains("block 'b' has no coordinates"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("b", 0), doctest::Contains("block 'b' has size 0"), std::invalid_argument);
+  CHECK(system.num_coordinates() == 2);  // nothing was added by the failed calls
+  CHECK(system.blocks().size() == 1);
+}
+
+TEST_CASE("System places elements on the concatenation of their blocks and numbers multipliers") {
+  System system;
+  const BlockId a = system.add_block("a", 2);
+  const BlockId b = system.add_block("b", 1);
+  const BlockId c = system.add_block("c", 2);
+  system.add(unit_mass("mass a", {a}, 2));
+  system.add(weighted_sum("link", {c, a}, 4, 2));
+  system.add(weighted_sum("pin", {b}, 1));
+  system.add(half_square("spring", {b, c}, 3));
+  system.add(std::make_shared<ConstantDamping>("damper", std::vector{a}, Matrix(Matrix::Identity(2, 2))));
+
+  CHECK(system.inertias()[0].dofs == std::vector<Index>{0, 1});
+  const Placed<Constraint>& link = system.constraints()[0];
+  CHECK(link.dofs == std::vector<Index>{3, 4, 0, 1});  // block order of the element, not of the system
+  CHECK(link.first_multiplier == 0);
+  CHECK(system.constraints()[1].first_multiplier == 2);
+  CHECK(system.num_multipliers() == 3);
+  CHECK(system.potentials()[0].dofs == std::vector<Index>{2, 3, 4});
+  CHECK(system.dissipations()[0].dofs == std::vector<Index>{0, 1});
+  CHECK(system.multiplier_label(0) == "constraint 'link' row 0");
+  CHECK(system.multiplier_label(1) == "constraint 'link' row 1");
+  CHECK(system.multiplier_label(2) == "constraint 'pin' row 0");
+  CHECK_THROWS_AS(system.multiplier_label(3), std::out_of_range);
+
+  Vector local;
+  gather(Vector(Eigen::Vector<double, 5>(10, 11, 12, 13, 14)), link.dofs, local);
+  CHECK(local == Vector(Eigen::Vector4d(13, 14, 10, 11)));
+}
+
+TEST_CASE("System refuses bad elements with the element's name in the message") {
+  System system;
+  const BlockId a = system.add_block("a", 2);
+  system.add(unit_mass("body", {a}, 2));
+  CHECK_THROWS_WITH_AS(system.add(half_square("body", {a}, 2)),
+                       doctest::Contains("an element named 'body' exists already"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add(half_square("too big", {a}, 3)),
+                       doctest::Contains("element 'too big' expects 3 coordinates but its blocks hold 2"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add(weighted_sum("lost", {a, BlockId{7}}, 3)),
+                       doctest::Contains("element 'lost' refers to block id 7"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add(unit_mass("unplaced", {BlockId{-1}}, 2)),
+                       doctest::Contains("element 'unplaced' refers to block id -1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add(std::make_shared<EmptyConstraint>()), doctest::Contains("constraint 'empty' has no equations"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add(std::shared_ptr<const Potential>()), doctest::Contains("null element"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(system.add(std::shared_ptr<const Constraint>()), std::invalid_argument);
+
+  // Failed adds leave nothing behind: the names are still free and nothing was placed.
+  CHECK(system.potentials().empty());
+  CHECK(system.constraints().empty());
+  CHECK(system.num_multipliers() == 0);
+  CHECK_NOTHROW(system.add(half_square("too big", {a}, 2)));
+  CHECK_NOTHROW(system.add(weighted_sum("lost", {a}, 2)));
+}
+
+TEST_CASE("system measures: energies, g(q), G v and M v sum over the elements") {
+  System system;
+  const BlockId a = system.add_block("a", 2);
+  const BlockId b = system.add_block("b", 1);
+  system.add(unit_mass("mass a", {a}, 2));
+  system.add(std::make_shared<ConstantInertia>("coupling", std::vector{a, b}, Matrix::Constant(3, 3, 1.0)));
+  system.add(half_square("spring", {b, a}, 3));
+  system.add(weighted_sum("link", {b, a}, 3));
+  const Vector q = Vector(Eigen::Vector3d(1.0, -2.0, 0.5)), v = Vector(Eigen::Vector3d(0.5, 1.0, -1.0));
+
+  // M = I on a, plus the all-ones coupling on (a, b).
+  Matrix M = Matrix::Constant(3, 3, 1.0);
+  M.topLeftCorner(2, 2) += Matrix::Identity(2, 2);
+  CHECK(kinetic_energy(system, q, v) == doctest::Approx(0.5 * v.dot(M * v)).epsilon(1e-15));
+  CHECK(potential_energy(system, q) == doctest::Approx(0.5 * q.squaredNorm()).epsilon(1e-15));
+  Vector p(3);
+  calc_momentum(system, q, v, p);
+  CHECK((p - M * v).cwiseAbs().maxCoeff() <= 1e-15);
+  Vector g(1), gv(1);
+  calc_constraint_values(system, q, g);
+  calc_velocity_constraint_values(system, q, v, gv);
+  CHECK(g(0) == 1.0 * q(2) + 2.0 * q(0) + 3.0 * q(1));  // link's local order is (b, a)
+  CHECK(gv(0) == 1.0 * v(2) + 2.0 * v(0) + 3.0 * v(1));
+  CHECK(max_abs(Vector(Eigen::Vector3d(1.0, -4.0, 2.0))) == 4.0);
+  CHECK(max_abs(Vector()) == 0.0);
+  CHECK(std::isnan(max_abs(Vector(Eigen::Vector3d(0.0, std::nan(""), 1.0)))));  // NaN is never hidden
+}
