@@ -14,7 +14,7 @@ struct UnitRef {
   std::size_t index;
 };
 
-/// Offsets of the fields of x = (q1, u1, mu, gamma): d + d + m + m.
+/// Offsets of the fields of x = (dq, u1, mu, gamma), q1 = q0 + dq: d + d + m + m.
 struct Fields {
   Index d, m;
   Index q() const { return 0; }
@@ -47,6 +47,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   }
 
   void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+    q1_ = state_->q + x.segment(fields_.q(), fields_.d);
     assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
@@ -127,7 +128,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   void gather_step(const std::vector<Index>& dofs, ConstVectorRef x, Vector& q0, Vector& q1, Vector& u0,
                    Vector& u1) const {
     gather(state_->q, dofs, q0);
-    gather(x.segment(fields_.q(), fields_.d), dofs, q1);
+    gather(q1_, dofs, q1);
     gather(state_->v, dofs, u0);
     gather(x.segment(fields_.u(), fields_.d), dofs, u1);
   }
@@ -138,7 +139,9 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     const Index n = M.rows();
     Vector q0, q1, u0, u1;
     gather_step(system_.inertias()[i].dofs, x, q0, q1, u0, u1);
-    out.residual().head(n) = M * ((q1 - q0) / h_ - 0.5 * (u0 + u1));
+    Vector dq;
+    gather(x.segment(fields_.q(), fields_.d), system_.inertias()[i].dofs, dq);
+    out.residual().head(n) = M * (dq / h_ - 0.5 * (u0 + u1));
     out.residual().tail(n) = M * (u1 - u0);
     if (!out.with_matrix()) return;
     out.block(0) = M / h_;
@@ -151,7 +154,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     const Index n = e.element->local_size();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
-    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
+    gather(q1_, e.dofs, q1);
     e.element->add_discrete_gradient(q0, q1, h_, out.residual().head(n));
     if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
   }
@@ -193,8 +196,10 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     const Index n = e.element->local_size();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
-    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
-    const Vector q_mid = 0.5 * (q0 + q1), dq = q1 - q0;
+    gather(q1_, e.dofs, q1);
+    Vector dq;
+    gather(x.segment(fields_.q(), fields_.d), e.dofs, dq);
+    const Vector q_mid = 0.5 * (q0 + q1);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual().head(n));
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -206,7 +211,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     const Index n = e.element->local_size();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
-    gather(x.segment(fields_.q(), fields_.d), e.dofs, q1);
+    gather(q1_, e.dofs, q1);
     const Vector q_mid = 0.5 * (q0 + q1);
     const double t_mid = state_->t + 0.5 * h_;
     e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual().head(n));
@@ -221,6 +226,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   Assembler assembler_;
   const State* state_ = nullptr;
   double h_ = 0.0;
+  Vector q1_;  ///< q0 + dq of the last evaluate
 };
 
 EnergyMomentumGgl::EnergyMomentumGgl(const System& system, const StepperOptions& options) : system_(system) {
@@ -243,10 +249,10 @@ void EnergyMomentumGgl::initialize(State& state) const {
 NewtonReport EnergyMomentumGgl::step(State& state, double h) {
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};
   Vector x(f.size());
-  x << state.q + h * state.v, state.v, h * state.lambda, Vector::Zero(f.m);
+  x << h * state.v, state.v, h * state.lambda, Vector::Zero(f.m);
   step_system_->set_step(state, h);
   const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
-  state.q = x.segment(f.q(), f.d);
+  state.q += x.segment(f.q(), f.d);
   state.v = x.segment(f.u(), f.d);
   calc_momentum(system_, state.q, state.v, state.p);
   state.lambda = x.segment(f.mu(), f.m) / h;

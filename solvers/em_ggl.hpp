@@ -26,8 +26,9 @@ namespace noether {
 /// Momentum maps: every term is a midpoint gradient of an invariant function, so linear and
 /// angular momentum of symmetric systems are conserved exactly.
 ///
-/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (q1, u1, mu, gamma), u = M^{-1} p the
-/// velocity (u0 = v0), mu = h lambda. The position update is multiplied by M/h:
+/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (dq, u1, mu, gamma), q1 = q0 + dq (dq, not
+/// q1, so that M dq/h carries no rounding from large |q|), u = M^{-1} p the velocity (u0 = v0),
+/// mu = h lambda. The position update is multiplied by M/h:
 ///
 ///   R_q = M (q1 - q0)/h - M u_mid - G(q_mid)^T gamma                                     (d)
 ///   R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T mu + h sum_k gamma_k H_k u_mid + C(q_mid)(q1 - q0) - h f   (d)

@@ -15,7 +15,7 @@ struct UnitRef {
 
 /// Local quantities of one element at one Newton iterate.
 struct LocalStep {
-  Vector q0, q1, v0, v1;
+  Vector q0, q1, dq, v0, v1;
 };
 
 }  // namespace
@@ -28,7 +28,7 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
                          "(CHOLMOD serves the SPD projection of initial values)");
 }
 
-/// The Newton system of one Livens step, x = (q1, mu).
+/// The Newton system of one Livens step, x = (dq, mu) with q1 = q0 + dq.
 class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
  public:
   explicit StepSystem(const System& system) : system_(system), assembler_(make_plan()) {}
@@ -48,23 +48,26 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
 
   void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     const Index d = system_.num_coordinates();
-    v1_ = 2.0 / h_ * (x.head(d) - state_->q) - state_->v;
+    dq_ = x.head(d);
+    q1_ = state_->q + dq_;
+    v1_ = 2.0 / h_ * dq_ - state_->v;
     assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
-  /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged q1 (v1 from the last evaluate).
-  void calc_new_momentum(ConstVectorRef q1, VectorRef p1) const {
+  /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
+  void calc_new_momentum(VectorRef p1) const {
     p1 = -state_->p;
     LocalStep s;
     Vector grad_q, grad_v;
     for (const Placed<Inertia>& e : system_.inertias()) {
-      gather_step(e.dofs, q1, s);
+      gather_step(e.dofs, s);
       grad_v.setZero(s.q0.size());
       add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
       for (std::size_t i = 0; i < e.dofs.size(); ++i) p1(e.dofs[i]) += grad_v(static_cast<Index>(i));
     }
   }
   const Vector& new_velocity() const { return v1_; }
+  const Vector& new_position() const { return q1_; }
 
  private:
   AssemblyPlan make_plan() {
@@ -110,9 +113,10 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     return AssemblyPlan(d + system_.num_multipliers(), units_.take_layouts());
   }
 
-  void gather_step(const std::vector<Index>& dofs, ConstVectorRef q1, LocalStep& s) const {
+  void gather_step(const std::vector<Index>& dofs, LocalStep& s) const {
     gather(state_->q, dofs, s.q0);
-    gather(q1, dofs, s.q1);
+    gather(q1_, dofs, s.q1);
+    gather(dq_, dofs, s.dq);
     gather(state_->v, dofs, s.v0);
     gather(v1_, dofs, s.v1);
   }
@@ -143,31 +147,30 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
 
   void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
     const UnitRef ref = refs_[static_cast<std::size_t>(u)];
-    const Index d = system_.num_coordinates();
     switch (ref.kind) {
       case UnitKind::block: {
         const CoordinateBlock& block = system_.blocks()[ref.index];
         out.residual() = -2.0 * state_->p.segment(block.offset, block.size());
         return;
       }
-      case UnitKind::inertia: return evaluate_inertia(system_.inertias()[ref.index], x.head(d), out);
-      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], x.head(d), out);
+      case UnitKind::inertia: return evaluate_inertia(system_.inertias()[ref.index], out);
+      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], out);
       case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
-      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], x.head(d), out);
-      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], x.head(d), out);
+      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], out);
+      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], out);
     }
   }
 
   /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h.
-  void evaluate_inertia(const Placed<Inertia>& e, ConstVectorRef q1, UnitOutput& out) const {
+  void evaluate_inertia(const Placed<Inertia>& e, UnitOutput& out) const {
     LocalStep s;
-    gather_step(e.dofs, q1, s);
+    gather_step(e.dofs, s);
     const Inertia& inertia = *e.element;
     const Index n = s.q0.size();
     if (inertia.has_constant_mass()) {
       Matrix M = Matrix::Zero(n, n);
       inertia.add_mass_matrix(s.q0, 1.0, M);
-      out.residual() = (2.0 / h_) * (M * (s.q1 - s.q0));
+      out.residual() = (2.0 / h_) * (M * s.dq);
       if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
       return;
     }
@@ -189,10 +192,10 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     out.block(0) = 2.0 * dz1_rows.bottomRows(n) - h_ * dz1_rows.topRows(n);
   }
 
-  void evaluate_potential(const Placed<Potential>& e, ConstVectorRef q1, UnitOutput& out) const {
+  void evaluate_potential(const Placed<Potential>& e, UnitOutput& out) const {
     Vector q0, q1_local;
     gather(state_->q, e.dofs, q0);
-    gather(q1, e.dofs, q1_local);
+    gather(q1_, e.dofs, q1_local);
     e.element->add_discrete_gradient(q0, q1_local, h_, out.residual());
     if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1_local, h_, out.block(0));
   }
@@ -204,7 +207,7 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     const Index d = system_.num_coordinates();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
-    gather(x.head(d), e.dofs, q1);
+    gather(q1_, e.dofs, q1);
     const Vector mu = x.segment(d + e.first_multiplier, m);
     Matrix Gbar(m, n);
     c.calc_discrete_gradient(q0, q1, Gbar);
@@ -218,11 +221,12 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   }
 
   /// R += C(q_mid)(q1 - q0);  K += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
-  void evaluate_dissipation(const Placed<Dissipation>& e, ConstVectorRef q1, UnitOutput& out) const {
-    Vector q0, q1_local;
+  void evaluate_dissipation(const Placed<Dissipation>& e, UnitOutput& out) const {
+    Vector q0, q1_local, dq;
     gather(state_->q, e.dofs, q0);
-    gather(q1, e.dofs, q1_local);
-    const Vector q_mid = 0.5 * (q0 + q1_local), dq = q1_local - q0;
+    gather(q1_, e.dofs, q1_local);
+    gather(dq_, e.dofs, dq);
+    const Vector q_mid = 0.5 * (q0 + q1_local);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -230,10 +234,10 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   }
 
   /// R -= h f(t_mid, q_mid);  K -= h/2 df/dq.
-  void evaluate_load(const Placed<ExternalLoad>& e, ConstVectorRef q1, UnitOutput& out) const {
+  void evaluate_load(const Placed<ExternalLoad>& e, UnitOutput& out) const {
     Vector q0, q1_local;
     gather(state_->q, e.dofs, q0);
-    gather(q1, e.dofs, q1_local);
+    gather(q1_, e.dofs, q1_local);
     const Vector q_mid = 0.5 * (q0 + q1_local);
     const double t_mid = state_->t + 0.5 * h_;
     e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual());
@@ -246,7 +250,7 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   Assembler assembler_;
   const State* state_ = nullptr;
   double h_ = 0.0;
-  Vector v1_;
+  Vector dq_, q1_, v1_;  ///< of the last evaluate
 };
 
 LivensEnergyMomentum::LivensEnergyMomentum(const System& system, const StepperOptions& options)
@@ -267,14 +271,14 @@ NewtonReport LivensEnergyMomentum::step(State& state, double h) {
   const Index d = system_.num_coordinates();
   const Index m = system_.num_multipliers();
   Vector x(d + m);
-  x.head(d) = state.q + h * state.v;
+  x.head(d) = h * state.v;
   x.tail(m) = h * state.lambda;
   step_system_->set_step(state, h);
   const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
   Vector p1(d);
-  step_system_->calc_new_momentum(x.head(d), p1);
+  step_system_->calc_new_momentum(p1);
   state.v = step_system_->new_velocity();
-  state.q = x.head(d);
+  state.q = step_system_->new_position();
   state.p = p1;
   state.lambda = x.tail(m) / h;
   state.t += h;

@@ -14,10 +14,13 @@ namespace noether {
 ///   p_mid   = Dbar_2 T                      (Dbar T: discrete gradient of T(q, v) in z = (q, v))
 ///   g(q1)   = 0
 ///
-/// eliminated to the unknowns x = (q1, mu), mu = h lambda (d + m), with v1 = 2 (q1 - q0)/h - v0,
+/// eliminated to the unknowns x = (dq, mu), q1 = q0 + dq, mu = h lambda (d + m), with v1 = 2 dq/h - v0,
 /// p1 = 2 Dbar_2 T - p0, residual
 ///
-///   R_q = 2 Dbar_2 T - 2 p0 - h Dbar_1 T + h Dbar V + Gbar^T mu + C(q_mid)(q1 - q0) - h f,   R_lambda = g(q1).
+///   R_q = 2 Dbar_2 T - 2 p0 - h Dbar_1 T + h Dbar V + Gbar^T mu + C(q_mid) dq - h f,   R_lambda = g(q1).
+///
+/// The increment dq (not q1) is the unknown so that 2 M dq/h carries no rounding from |q|: with
+/// q1 as unknown, positions of 1e4 m put 2 M (q1 - q0)/h at a noise floor of ~1e-10.
 ///
 /// Constant M: Dbar_2 T = M v_mid, Dbar_1 T = 0. Configuration-dependent M: Gonzalez on z.
 /// Conserves the generalized energy E = p.v - T(q, v) + V(q) exactly (to Newton tolerance) when

@@ -12,8 +12,9 @@ namespace {
 std::string format_history(const std::vector<NewtonIterate>& history) {
   std::ostringstream out;
   out.precision(3);
-  out << "max|R| history:";
-  for (const NewtonIterate& it : history) out << ' ' << std::scientific << it.residual_norm;
+  out << "max|R| (max|dx|) history:";
+  for (const NewtonIterate& it : history)
+    out << ' ' << std::scientific << it.residual_norm << " (" << it.increment_norm << ")";
   return out.str();
 }
 
@@ -79,15 +80,16 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const double residual_norm = max_abs(residual_);
     report.history.push_back({residual_norm, increment_norm});
     if (!std::isfinite(residual_norm)) fail(system, context, "the residual is not finite", report);
+    const std::size_t count = report.history.size();
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
-    if (residual_norm <= options_.residual_tolerance && increment_small) return report;
+    const bool stagnated = count >= 2 && residual_norm > 0.25 * report.history[count - 2].residual_norm;
+    if (residual_norm <= options_.residual_tolerance && (increment_small || stagnated)) return report;
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
-    const std::size_t n_hist = report.history.size();
-    const bool contracting = n_hist >= 2 && residual_norm <= options_.refresh_contraction * report.history[n_hist - 2].residual_norm;
-    const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0) ;
+    const bool contracting = count >= 2 && residual_norm <= options_.refresh_contraction * report.history[count - 2].residual_norm;
+    const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0);
     if (refresh) {
       if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, values_); });
       FactorizationStatus status;

@@ -24,8 +24,11 @@ class NewtonSystem {
 };
 
 struct NewtonOptions {
-  /// Converged when max|R| <= residual_tolerance and the last increment satisfies
-  /// max|dx| <= increment_tolerance * (1 + max|x|) (or R(x0) already meets the residual test).
+  /// Converged when max|R| <= residual_tolerance and either R(x0) already met it, or the last
+  /// increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or the residual stopped
+  /// decreasing (max|R| > 1/4 of the previous one): it then sits at its rounding floor, and the
+  /// increments are rounding noise amplified by the matrix (large systems: multipliers of long
+  /// chains move by 1e-7 in response to residuals of 1e-12).
   double residual_tolerance = 1e-10;
   double increment_tolerance = 1e-10;
   int max_iterations = 30;
