@@ -117,10 +117,10 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     const UnitRef ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
       case UnitKind::inertia: return evaluate_inertia(ref.index, x, out);
-      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], x, out);
+      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], out);
       case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
       case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], x, out);
-      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], x, out);
+      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], out);
     }
   }
 
@@ -150,7 +150,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   }
 
   /// R_u += h Dbar V(q0, q1).
-  void evaluate_potential(const Placed<Potential>& e, ConstVectorRef x, UnitOutput& out) const {
+  void evaluate_potential(const Placed<Potential>& e, UnitOutput& out) const {
     const Index n = e.element->local_size();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
@@ -207,7 +207,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   }
 
   /// R_u -= h f(t_mid, q_mid);  d/dq1 = -h/2 df/dq.
-  void evaluate_load(const Placed<ExternalLoad>& e, ConstVectorRef x, UnitOutput& out) const {
+  void evaluate_load(const Placed<ExternalLoad>& e, UnitOutput& out) const {
     const Index n = e.element->local_size();
     Vector q0, q1;
     gather(state_->q, e.dofs, q0);
