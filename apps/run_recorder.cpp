@@ -28,6 +28,9 @@ void RunRecorder::record_initial(const State& state, double energy) {
 void RunRecorder::record_step(const State& state, double energy, const NewtonReport& report) {
   result_.steps = state.step;
   result_.newton_iterations_total += report.iterations;
+  result_.phase_seconds.assembly += report.timings.assembly;
+  result_.phase_seconds.factorization += report.timings.factorization;
+  result_.phase_seconds.solve += report.timings.solve;
   result_.newton_iterations_max = std::max(result_.newton_iterations_max, report.iterations);
   result_.energy_max_abs_increment =
       std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));

@@ -45,6 +45,8 @@ struct RunResult {
   int newton_iterations_max = 0;
   /// Making the stepper, stepping and writing the time series.
   double wall_seconds = 0.0;
+  /// Summed over all steps: Newton's time in assembly, numeric factorization and solves.
+  NewtonTimings phase_seconds;
   /// The stepper's conserved energy at step 0 and at the last step completed.
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.

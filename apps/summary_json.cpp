@@ -24,6 +24,9 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
   if (!result.ok) j["error"] = result.error;
   j["parameters"] = result.parameters;
   j["threads"] = result.threads;
+  j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},
+                        {"factorization", result.phase_seconds.factorization},
+                        {"solve", result.phase_seconds.solve}};
   return j;
 }
 

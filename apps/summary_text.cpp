@@ -42,6 +42,9 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("wall_seconds", result.wall_seconds);
+  lines.line("assembly_seconds", result.phase_seconds.assembly);
+  lines.line("factorization_seconds", result.phase_seconds.factorization);
+  lines.line("solve_seconds", result.phase_seconds.solve);
   lines.line("energy_initial", result.energy_initial);
   lines.line("energy_final", result.energy_final);
   lines.line("energy_max_abs_increment", result.energy_max_abs_increment);

@@ -5,8 +5,13 @@
 namespace noether {
 namespace {
 
-/// Below this reciprocal pivot growth a refactorization is discarded and redone with pivoting.
-constexpr double kMinReciprocalPivotGrowth = 1e-8;
+/// A refactorization whose cheap condition estimate min|U_ii| / max|U_ii| falls below this
+/// fraction of the one of the last fresh (pivoting) factorization is redone with pivoting: the old
+/// pivot sequence has gone bad for the new values.
+constexpr double kMaxConditionDeterioration = 1e-3;
+
+/// KLU only reads the values; its interface takes them non-const.
+double* klu_values(std::span<const double> values) { return const_cast<double*>(values.data()); }
 
 std::string klu_status(const klu_common& common) {
   switch (common.status) {
@@ -39,36 +44,34 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   pattern_ = &pattern;
   column_starts_ = pattern.column_starts;
   row_indices_ = pattern.row_indices;
-  values_.assign(static_cast<std::size_t>(pattern.nnz()), 0.0);
   symbolic_ = klu_analyze(pattern.n, column_starts_.data(), row_indices_.data(), &common_);
   if (!symbolic_) throw LinearSolverError("klu: symbolic analysis failed: " + klu_status(common_));
 }
 
 FactorizationStatus KluSolver::factor_fresh(std::span<const double> values) {
   free_numeric();
-  std::copy(values.begin(), values.end(), values_.begin());
-  numeric_ = klu_factor(column_starts_.data(), row_indices_.data(), values_.data(), symbolic_, &common_);
+  numeric_ = klu_factor(column_starts_.data(), row_indices_.data(), klu_values(values), symbolic_, &common_);
   if (!numeric_ || common_.status == KLU_SINGULAR) {
     free_numeric();
     if (common_.status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
     return {false, "klu: " + klu_status(common_)};
   }
+  klu_rcond(symbolic_, numeric_, &common_);
+  fresh_rcond_ = common_.rcond;
   factorized_ = true;
   return {};
 }
 
 FactorizationStatus KluSolver::factorize(std::span<const double> values) {
   if (!symbolic_) throw LinearSolverError("klu: factorize called before analyze_pattern");
-  if (values.size() != values_.size())
-    throw LinearSolverError("klu: expected " + std::to_string(values_.size()) + " values, got " +
+  if (values.size() != row_indices_.size())
+    throw LinearSolverError("klu: expected " + std::to_string(row_indices_.size()) + " values, got " +
                             std::to_string(values.size()));
   if (!numeric_) return factor_fresh(values);
-  std::copy(values.begin(), values.end(), values_.begin());
-  const bool refactored = klu_refactor(column_starts_.data(), row_indices_.data(), values_.data(), symbolic_,
+  const bool refactored = klu_refactor(column_starts_.data(), row_indices_.data(), klu_values(values), symbolic_,
                                        numeric_, &common_) != 0;
-  const bool pivots_fine = refactored && klu_rgrowth(column_starts_.data(), row_indices_.data(), values_.data(),
-                                                     symbolic_, numeric_, &common_) != 0 &&
-                           common_.rgrowth > kMinReciprocalPivotGrowth;
+  const bool pivots_fine = refactored && klu_rcond(symbolic_, numeric_, &common_) != 0 &&
+                           common_.rcond > kMaxConditionDeterioration * fresh_rcond_;
   if (!pivots_fine) return factor_fresh(values);
   ++refactorizations_;
   factorized_ = true;

@@ -10,7 +10,7 @@ namespace noether {
 
 /// The first factorization uses klu_factor (pivoting chosen from the values); later ones reuse
 /// that pivot sequence with klu_refactor, which is cheaper, and fall back to a fresh klu_factor
-/// when the reciprocal pivot growth shows the old pivots have gone bad.
+/// when the cheap condition estimate (klu_rcond) shows the old pivots have gone bad.
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -33,7 +33,7 @@ class KluSolver final : public LinearSolver {
 
   const CscPattern* pattern_ = nullptr;
   std::vector<Index> column_starts_, row_indices_;  ///< KLU takes non-const pointers
-  std::vector<double> values_;
+  double fresh_rcond_ = 0.0;  ///< klu_rcond of the last fresh factorization
   klu_common common_{};
   klu_symbolic* symbolic_ = nullptr;
   klu_numeric* numeric_ = nullptr;

@@ -18,6 +18,19 @@ struct LocalStep {
   Vector q0, q1, dq, v0, v1;
 };
 
+/// Per-thread work space of the unit evaluations: sized on first use, so the Newton loop does not
+/// allocate (the buffers hold no state between units).
+struct Scratch {
+  LocalStep step;
+  Vector mu;
+  Matrix Gbar;
+};
+
+Scratch& scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
 }  // namespace
 
 void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind) {
@@ -31,7 +44,9 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 /// The Newton system of one Livens step, x = (dq, mu) with q1 = q0 + dq.
 class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
  public:
-  explicit StepSystem(const System& system) : system_(system), assembler_(make_plan()) {}
+  explicit StepSystem(const System& system)
+      : system_(system), assembler_(make_plan()), constant_masses_(constant_mass_matrices(system)),
+        linear_jacobians_(linear_constraint_jacobians(system)) {}
 
   const CscPattern& pattern() const override { return assembler_.pattern(); }
   std::string describe_row(Index row) const override {
@@ -153,27 +168,29 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
         out.residual() = -2.0 * state_->p.segment(block.offset, block.size());
         return;
       }
-      case UnitKind::inertia: return evaluate_inertia(system_.inertias()[ref.index], out);
+      case UnitKind::inertia: return evaluate_inertia(ref.index, out);
       case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], out);
-      case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
+      case UnitKind::constraint: return evaluate_constraint(ref.index, x, out);
       case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], out);
       case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], out);
     }
   }
 
   /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h.
-  void evaluate_inertia(const Placed<Inertia>& e, UnitOutput& out) const {
-    LocalStep s;
-    gather_step(e.dofs, s);
+  void evaluate_inertia(std::size_t i, UnitOutput& out) const {
+    const Placed<Inertia>& e = system_.inertias()[i];
     const Inertia& inertia = *e.element;
-    const Index n = s.q0.size();
     if (inertia.has_constant_mass()) {
-      Matrix M = Matrix::Zero(n, n);
-      inertia.add_mass_matrix(s.q0, 1.0, M);
-      out.residual() = (2.0 / h_) * (M * s.dq);
+      const Matrix& M = constant_masses_[i];
+      Vector& dq = scratch().step.dq;
+      gather(dq_, e.dofs, dq);
+      out.residual().noalias() = (2.0 / h_) * (M * dq);
       if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
       return;
     }
+    LocalStep s;
+    gather_step(e.dofs, s);
+    const Index n = s.q0.size();
     Vector dbar_q = Vector::Zero(n), dbar_v = Vector::Zero(n);
     add_discrete_kinetic_gradient(inertia, s, 1.0, &dbar_q, &dbar_v);
     out.residual() = 2.0 * dbar_v - h_ * dbar_q;
@@ -201,23 +218,32 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   }
 
   /// R_q += Gbar^T mu, R_lambda = g(q1); blocks: (q, lambda) Gbar^T, (lambda, q) G(q1), (q, q) d(Gbar^T mu)/dq1.
-  void evaluate_constraint(const Placed<Constraint>& e, ConstVectorRef x, UnitOutput& out) const {
+  /// Linear constraints use their Jacobian computed once (linear_jacobians_): Gbar = G(q1) = G.
+  void evaluate_constraint(std::size_t i, ConstVectorRef x, UnitOutput& out) const {
+    const Placed<Constraint>& e = system_.constraints()[i];
     const Constraint& c = *e.element;
     const Index n = c.local_size(), m = c.num_equations();
     const Index d = system_.num_coordinates();
-    Vector q0, q1;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1);
-    const Vector mu = x.segment(d + e.first_multiplier, m);
-    Matrix Gbar(m, n);
-    c.calc_discrete_gradient(q0, q1, Gbar);
-    out.residual().head(n) = Gbar.transpose() * mu;
-    c.calc_value(q1, out.residual().tail(m));
+    Scratch& w = scratch();
+    gather(state_->q, e.dofs, w.step.q0);
+    gather(q1_, e.dofs, w.step.q1);
+    w.mu = x.segment(d + e.first_multiplier, m);
+    const bool linear = c.nonlinearity() == Nonlinearity::linear;
+    if (!linear) {
+      w.Gbar.resize(m, n);
+      c.calc_discrete_gradient(w.step.q0, w.step.q1, w.Gbar);
+    }
+    const Matrix& Gbar = linear ? linear_jacobians_[i] : w.Gbar;
+    out.residual().head(n).noalias() = Gbar.transpose() * w.mu;
+    c.calc_value(w.step.q1, out.residual().tail(m));
     if (!out.with_matrix()) return;
     out.block(0) = Gbar.transpose();
-    c.calc_jacobian(q1, out.block(1));
-    if (c.nonlinearity() != Nonlinearity::linear)
-      c.add_discrete_gradient_contraction_jacobian(q0, q1, mu, 1.0, out.block(2));
+    if (linear) {
+      out.block(1) = Gbar;
+      return;
+    }
+    c.calc_jacobian(w.step.q1, out.block(1));
+    c.add_discrete_gradient_contraction_jacobian(w.step.q0, w.step.q1, w.mu, 1.0, out.block(2));
   }
 
   /// R += C(q_mid)(q1 - q0);  K += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
@@ -244,10 +270,38 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
   }
 
+  /// M of each constant-mass inertia element (empty matrix otherwise), computed once.
+  static std::vector<Matrix> constant_mass_matrices(const System& system) {
+    std::vector<Matrix> masses;
+    for (const Placed<Inertia>& e : system.inertias()) {
+      const Index n = e.element->local_size();
+      masses.emplace_back();
+      if (!e.element->has_constant_mass()) continue;
+      masses.back().setZero(n, n);
+      e.element->add_mass_matrix(Vector::Zero(n), 1.0, masses.back());
+    }
+    return masses;
+  }
+
+  /// G of each linear constraint (empty matrix otherwise), computed once.
+  static std::vector<Matrix> linear_constraint_jacobians(const System& system) {
+    std::vector<Matrix> jacobians;
+    for (const Placed<Constraint>& e : system.constraints()) {
+      const Index n = e.element->local_size(), m = e.element->num_equations();
+      jacobians.emplace_back();
+      if (e.element->nonlinearity() != Nonlinearity::linear) continue;
+      jacobians.back().resize(m, n);
+      e.element->calc_jacobian(Vector::Zero(n), jacobians.back());
+    }
+    return jacobians;
+  }
+
   const System& system_;
   UnitTable units_;
   std::vector<UnitRef> refs_;
   Assembler assembler_;
+  std::vector<Matrix> constant_masses_;
+  std::vector<Matrix> linear_jacobians_;
   const State* state_ = nullptr;
   double h_ = 0.0;
   Vector dq_, q1_, v1_;  ///< of the last evaluate

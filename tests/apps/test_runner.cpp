@@ -113,7 +113,8 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the parameters 
                                           "newton_iterations_total", "newton_iterations_max", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "ok", "parameters",
-                                          "threads"};
+                                          "threads",
+                                          "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
   CHECK(j["stepper"] == "livens-em");
