@@ -21,11 +21,14 @@ void check_layout(const UnitLayout& unit, Index u, Index n) {
     if (dof < 0 || dof >= n)
       throw std::invalid_argument("assembly unit " + std::to_string(u) + " refers to unknown " + std::to_string(dof) +
                                   " of a system with " + std::to_string(n) + " unknowns");
-  for (const LocalBlock& b : unit.blocks)
+  for (const LocalBlock& b : unit.blocks) {
+    if (b.structure.size() != 0 && (b.structure.rows() != b.rows || b.structure.cols() != b.cols))
+      throw std::invalid_argument("assembly unit " + std::to_string(u) + " declares a block structure of the wrong size");
     if (b.row_begin < 0 || b.col_begin < 0 || b.rows < 0 || b.cols < 0 || b.row_begin + b.rows > local ||
         b.col_begin + b.cols > local)
       throw std::invalid_argument("assembly unit " + std::to_string(u) + " declares a block outside its " +
                                   std::to_string(local) + " local unknowns");
+  }
 }
 
 /// Sorts contributions (stable, so sources of one entry stay in unit order) and returns them.
@@ -51,8 +54,10 @@ AssemblyPlan::AssemblyPlan(Index n, std::vector<UnitLayout> units) : units_(std:
     Index position = matrix_offsets_[u];
     for (const LocalBlock& b : unit.blocks) {
       block_offsets_.push_back(position - matrix_offsets_[u]);
+      const bool dense = b.structure.size() == 0;
       for (Index j = 0; j < b.cols; ++j)
         for (Index i = 0; i < b.rows; ++i, ++position) {
+          if (!dense && !b.structure(i, j)) continue;
           const std::int64_t row = unit.dofs[static_cast<std::size_t>(b.row_begin + i)];
           const std::int64_t col = unit.dofs[static_cast<std::size_t>(b.col_begin + j)];
           entries.push_back({col * n64 + row, position});

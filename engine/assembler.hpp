@@ -18,12 +18,15 @@
 
 namespace noether {
 
-/// A dense rectangular sub-block of a unit's local matrix, in local row/column numbering.
+/// A dense rectangular sub-block of a unit's local matrix, in local row/column numbering. The unit
+/// writes all rows x cols values; `structure` (rows x cols, optional) marks the entries that can be
+/// nonzero: the others never enter the global pattern, and the unit must leave them zero.
 struct LocalBlock {
   Index row_begin = 0;
   Index rows = 0;
   Index col_begin = 0;
   Index cols = 0;
+  Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> structure = {};  ///< empty: every entry
 };
 
 /// One contributor to the global system: global unknown indices of its local rows/columns

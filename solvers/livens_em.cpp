@@ -1,6 +1,7 @@
 #include "solvers/livens_em.hpp"
 
 #include "engine/gonzalez.hpp"
+#include "engine/structure.hpp"
 #include "engine/measures.hpp"
 #include "solvers/unit_table.hpp"
 
@@ -95,12 +96,16 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     }
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
-      units_.add({e.dofs, square(e.element->local_size())}, "inertia '" + e.element->name() + "'");
+      const Index n = e.element->local_size();
+      units_.add({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'");
       refs_.push_back({UnitKind::inertia, i});
     }
     for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
       const auto& e = system_.potentials()[i];
-      units_.add({e.dofs, square(e.element->local_size())}, "potential '" + e.element->name() + "'");
+      const Index n = e.element->local_size();
+      LocalBlock block{0, n, 0, n};
+      if (e.element->nonlinearity() == Nonlinearity::linear) block.structure = Structure::Constant(n, n, false);
+      units_.add({e.dofs, {block}}, "potential '" + e.element->name() + "'");
       refs_.push_back({UnitKind::potential, i});
     }
     for (std::size_t i = 0; i < system_.constraints().size(); ++i) {
@@ -110,8 +115,10 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
       std::vector<Index> dofs = e.dofs;
       const std::vector<Index> rows = index_range(e.first_multiplier, m, d);
       dofs.insert(dofs.end(), rows.begin(), rows.end());
-      std::vector<LocalBlock> blocks{{0, n, n, m}, {n, m, 0, n}};
-      if (e.element->nonlinearity() != Nonlinearity::linear) blocks.push_back({0, n, 0, n});
+      const Structure G = jacobian_structure(*e.element);
+      std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose()}, {n, m, 0, n, G}};
+      if (e.element->nonlinearity() != Nonlinearity::linear)
+        blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
       units_.add({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'");
       refs_.push_back({UnitKind::constraint, i});
     }

@@ -58,12 +58,14 @@ Mechanism make_chain2d(Index n, const BarProperties& bars) {
   return m;
 }
 
-Mechanism make_chain3d(Index n, ChainJoint joint, double spin, const BarProperties& bars) {
+Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed, const BarProperties& bars) {
   require_count("chain3d: the number of bars n", n);
   Mechanism m;
   const double l = bars.length;
   const Vector left = spatial_point(-l / 2, 0, 0), right = spatial_point(l / 2, 0, 0);
   const Eigen::Vector3d y_axis = Eigen::Vector3d::UnitY(), z_axis = Eigen::Vector3d::UnitZ();
+  const double spin_radius = static_cast<double>(joint == ChainJoint::spherical ? n : n - 1) * l;
+  const double spin = spin_radius > 0 ? tip_speed / spin_radius : 0.0;
   std::optional<BodyRef> previous;
   for (Index i = 0; i < n; ++i) {
     const Eigen::Vector3d centre((i + 0.5) * l, 0, 0);

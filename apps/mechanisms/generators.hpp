@@ -23,10 +23,11 @@ enum class ChainJoint { spherical, revolute };
 /// 3D chain of n rigid bars (square section of side length/20) along +x from a ground joint at the
 /// origin, gravity in -z, released horizontally with a small out-of-plane velocity.
 /// spherical: every joint spherical; the chain starts in a rigid rotation about the vertical axis
-///   through the pivot with angular velocity `spin` (velocity in +y grows along the chain).
+///   through the pivot, the free tip moving at `tip_speed` in +y.
 /// revolute: hinge axes alternate y (joints 0, 2, ...) and z (joints 1, 3, ...), so the chain
-///   moves in 3D; bars beyond the first z hinge start rotating about it with angular velocity `spin`.
-Mechanism make_chain3d(Index n, ChainJoint joint, double spin = 0.1, const BarProperties& bars = {});
+///   moves in 3D; bars beyond the first z hinge start rotating about it, the tip at `tip_speed`
+///   (a single bar starts at rest).
+Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed = 0.1, const BarProperties& bars = {});
 
 /// A lattice of `rows` x `columns` square cells of bars with planar revolute joints: per row,
 /// columns + 1 vertical bars ("v<i>_<j>", row j = 1..rows) standing on the row below (row 1 on

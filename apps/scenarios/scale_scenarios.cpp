@@ -62,13 +62,13 @@ Scenario chain3d_scenario() {
   auto parameters = common_parameters(0.01, 1.0);
   parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
   parameters.push_back({"joint", 0, "joint type", {"spherical", "revolute"}});
-  parameters.push_back({"spin", 0.1, "initial out-of-plane angular velocity about the vertical (1/s)"});
+  parameters.push_back({"tip_speed", 0.1, "initial out-of-plane speed of the free tip (m/s)"});
   return {"chain3d", "3D chain of n rigid bars on spherical (or --set joint=revolute) joints, released horizontally",
           parameters, [](const ParameterValues& p) {
             const ChainJoint joint = p.at("joint") == 0 ? ChainJoint::spherical : ChainJoint::revolute;
             if (p.at("joint") != 0 && p.at("joint") != 1)
               throw std::invalid_argument("parameter 'joint' must be spherical or revolute");
-            Mechanism m = make_chain3d(count_parameter(p, "n"), joint, p.at("spin"));
+            Mechanism m = make_chain3d(count_parameter(p, "n"), joint, p.at("tip_speed"));
             const BodyRef last = m.bodies().back();
             Model model = model_of(std::move(m));
             model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector3d(0.5, 0, 0))));
