@@ -68,13 +68,20 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   timed(time.assembly, [&] { system.evaluate(x, residual_, reuse ? std::span<double>() : std::span<double>(values_)); });
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
+  bool last_step_refreshed = false;  // the last increment came from a matrix factorized at its iterate
   for (;;) {
     const double residual_norm = max_abs(residual_);
     report.history.push_back({residual_norm, increment_norm});
     if (!std::isfinite(residual_norm)) fail(system, context, "the residual is not finite", report);
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
-    if (residual_norm <= options_.residual_tolerance && increment_small) return report;
+    // A full Newton step that does not halve a residual already within tolerance shows the
+    // residual at its round-off floor; the increment then only wanders along an ill-conditioned
+    // direction (near a singular configuration: the multipliers of the redundant constraints).
+    const std::size_t n_done = report.history.size();
+    const bool stagnated = last_step_refreshed && n_done >= 2 &&
+                           residual_norm > 0.5 * report.history[n_done - 2].residual_norm;
+    if (residual_norm <= options_.residual_tolerance && (increment_small || stagnated)) return report;
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
@@ -94,6 +101,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
                             std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
     });
     ++report.iterations;
+    last_step_refreshed = refresh;
     x -= increment_;
     increment_norm = max_abs(increment_);
     if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);

@@ -25,7 +25,11 @@ class NewtonSystem {
 
 struct NewtonOptions {
   /// Converged when max|R| <= residual_tolerance and the last increment satisfies
-  /// max|dx| <= increment_tolerance * (1 + max|x|) (or R(x0) already meets the residual test).
+  /// max|dx| <= increment_tolerance * (1 + max|x|) (or R(x0) already meets the residual test),
+  /// or when max|R| <= residual_tolerance and the last step, with a matrix factorized at its
+  /// iterate, did not halve max|R|: the residual is at its round-off floor, and near singular
+  /// configurations (redundant constraints) the increments of the ill-determined multipliers
+  /// stay above the increment test however long Newton runs.
   double residual_tolerance = 1e-10;
   double increment_tolerance = 1e-10;
   int max_iterations = 30;

@@ -7,7 +7,8 @@ namespace noether {
 
 std::span<const Scenario> scenarios() {
   static const std::vector<Scenario> all{singular_mass_spring_scenario(), spring_pendulum_scenario(),
-                                         double_pendulum_scenario()};
+                                         double_pendulum_scenario(),       top_scenario(),
+                                         double_fourbar_scenario(),        rod_chain3d_scenario()};
   return all;
 }
 

@@ -56,5 +56,8 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
 Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();
 Scenario double_pendulum_scenario();
+Scenario top_scenario();
+Scenario double_fourbar_scenario();
+Scenario rod_chain3d_scenario();
 
 }  // namespace noether
