@@ -1,8 +1,9 @@
 /// A hanging chain of five slender rods (no axial inertia: the mass matrix is singular), the same
 /// model as `noether run rod-chain3d`. Only the Livens stepper treats it; the GGL steppers refuse.
+#include "apps/scenarios/rod_chain3d.hpp"
+
 #include <cstdio>
 
-#include "apps/scenarios/rod_chain3d.hpp"
 #include "solvers/ggl_vi.hpp"
 #include "solvers/livens_em.hpp"
 

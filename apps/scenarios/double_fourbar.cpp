@@ -67,17 +67,18 @@ Model build(const ParameterValues& values) {
 
 Scenario double_fourbar_scenario() {
   const DoubleFourbarParameters paper;
-  return {"double-fourbar",
-          "seed 001 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
-          {{"h", 1e-3, "time step (seed 001)"},
-           {"t_end", 10.0, "end time (seed 001)"},
-           {"newton_tol", 1e-10, "Newton tolerance on max|R|"},
-           {"m", paper.mass, "mass of each bar"},
-           {"l", paper.length, "length of each bar and spacing of the ground pivots"},
-           {"gravity", paper.gravity, "gravitational acceleration in -y"},
-           {"v0", paper.coupler_speed, "initial velocity of the coupler bars in +x (grounded bars upright)"},
-           {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; seed 001 uses 0.5)"}},
-          build};
+  return {
+      "double-fourbar",
+      "seed 001 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
+      {{"h", 1e-3, "time step (seed 001)"},
+       {"t_end", 10.0, "end time (seed 001)"},
+       {"newton_tol", 1e-10, "Newton tolerance on max|R|"},
+       {"m", paper.mass, "mass of each bar"},
+       {"l", paper.length, "length of each bar and spacing of the ground pivots"},
+       {"gravity", paper.gravity, "gravitational acceleration in -y"},
+       {"v0", paper.coupler_speed, "initial velocity of the coupler bars in +x (grounded bars upright)"},
+       {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; seed 001 uses 0.5)"}},
+      build};
 }
 
 }  // namespace noether

@@ -34,8 +34,9 @@ Model build_rod_chain3d(const RodChainParameters& p) {
                                 Eigen::Vector3d(p.mass * l * l / 12.0, p.mass * l * l / 12.0, 0.0).asDiagonal()};
   const Eigen::Vector3d d3(std::sin(p.tilt), 0.0, -std::cos(p.tilt));
   if (d3.cross(n).norm() < 0.1)
-    throw std::invalid_argument("rod-chain3d: the gauge normal lies (nearly) along the initial rods; the gauge "
-                                "d1 . n = 0 would not determine d1");
+    throw std::invalid_argument(
+        "rod-chain3d: the gauge normal lies (nearly) along the initial rods; the gauge "
+        "d1 . n = 0 would not determine d1");
   Eigen::Matrix3d R;
   R.col(0) = d3.cross(n).normalized();
   R.col(1) = d3.cross(R.col(0));
@@ -51,8 +52,11 @@ Model build_rod_chain3d(const RodChainParameters& p) {
     const std::string name = "rod" + std::to_string(k);
     const Eigen::Vector3d centre = (k - 0.5) * l * R.col(2);
     const BodyRef body = mechanism.add_rigid_body(name, rod, {centre, R}, {chain_rate.cross(centre), rod_rate});
-    if (k == 1) mechanism.add(make_spherical_to_ground("hang", Vector::Zero(3), body, top_end));
-    else mechanism.add(make_spherical("joint" + std::to_string(k - 1), mechanism.bodies()[k - 2], bottom_end, body, top_end));
+    if (k == 1)
+      mechanism.add(make_spherical_to_ground("hang", Vector::Zero(3), body, top_end));
+    else
+      mechanism.add(
+          make_spherical("joint" + std::to_string(k - 1), mechanism.bodies()[k - 2], bottom_end, body, top_end));
     mechanism.add(make_spin_gauge(name + ".gauge", body, vec3(n)));
     mechanism.add(std::make_shared<Gravity>(name + ".gravity", body, p.mass, Vector::Zero(3),
                                             vec3(Eigen::Vector3d(0, 0, -p.gravity))));

@@ -8,13 +8,13 @@
 namespace noether {
 
 struct RodChainParameters {
-  int rods = 5;              ///< n >= 1
-  double mass = 1.0;         ///< m of each uniform rod
-  double length = 0.5;       ///< l of each rod
-  double gravity = 9.81;     ///< g, along -e3
-  double tilt = 0.6;         ///< initial angle of the straight chain from the downward vertical, in the x-z plane
-  double swing_rate = 0.0;   ///< initial angular velocity of the whole chain about e2 (in the x-z plane)
-  double whirl_rate = 0.5;   ///< initial angular velocity of the whole chain about e3 (out of the x-z plane)
+  int rods = 5;             ///< n >= 1
+  double mass = 1.0;        ///< m of each uniform rod
+  double length = 0.5;      ///< l of each rod
+  double gravity = 9.81;    ///< g, along -e3
+  double tilt = 0.6;        ///< initial angle of the straight chain from the downward vertical, in the x-z plane
+  double swing_rate = 0.0;  ///< initial angular velocity of the whole chain about e2 (in the x-z plane)
+  double whirl_rate = 0.5;  ///< initial angular velocity of the whole chain about e3 (out of the x-z plane)
   /// n of the spin gauge d1 . n = 0, a unit vector never along a rod (default e2, normal to the
   /// main plane of motion).
   Eigen::Vector3d gauge_normal = Eigen::Vector3d::UnitY();

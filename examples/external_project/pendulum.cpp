@@ -35,7 +35,7 @@ int main() {
   Vector g(mechanism.system().num_multipliers());
   calc_constraint_values(mechanism.system(), state.q, g);
   const double drift = std::abs(stepper.conserved_energy(state) - energy0);
-  std::printf("t = %g: lower bar centre at (%.6f, %.6f, %.6f), energy drift %.3e, max|g| %.3e\n", state.t,
-              state.q(12), state.q(13), state.q(14), drift, max_abs(g));
+  std::printf("t = %g: lower bar centre at (%.6f, %.6f, %.6f), energy drift %.3e, max|g| %.3e\n", state.t, state.q(12),
+              state.q(13), state.q(14), drift, max_abs(g));
   return drift <= 1e-10 * std::abs(energy0) + 1e-12 && max_abs(g) <= 1e-10 ? 0 : 1;
 }

@@ -1,13 +1,13 @@
 /// Seed 001, Sec. 5.2: the double four-bar linkage swings through its singular (horizontal)
 /// configurations, where the constraint Jacobian loses rank and a scheme could drift off the
 /// constraints or switch to another branch of the configuration space.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
 #include <string>
-
-#include <doctest/doctest.h>
 
 #include "apps/scenarios/double_fourbar.hpp"
 #include "scenario_support.hpp"
@@ -48,10 +48,10 @@ double damper_work(const System& system, const Vector& q0, const Vector& q1, dou
 }
 
 struct Passage {
-  int crossings = 0;                   ///< sign changes of sin(theta_1): passages of theta = 0 or pi
-  double max_constraint = 0.0;         ///< max over steps of max|g(q)|
-  double max_angle_difference = 0.0;   ///< max over steps of |theta_k - theta_1|, k = 2, 3
-  double max_energy_change = 0.0;      ///< max over steps of |E^n - E^0|
+  int crossings = 0;                  ///< sign changes of sin(theta_1): passages of theta = 0 or pi
+  double max_constraint = 0.0;        ///< max over steps of max|g(q)|
+  double max_angle_difference = 0.0;  ///< max over steps of |theta_k - theta_1|, k = 2, 3
+  double max_energy_change = 0.0;     ///< max over steps of |E^n - E^0|
   double energy0 = 0.0;
 };
 
@@ -95,18 +95,20 @@ TEST_CASE("double-fourbar: every stepper passes the singular configurations for 
   // (the residual stalls near 1e-4); the constraint forces act at q^n and qbar = q^n + h v^n,
   // which lose a direction there.
   const Model model = build_double_fourbar({});
-  for (const auto& [stepper_name, h] : {std::pair<std::string, double>{"livens-em", 0.01}, {"em-ggl", 0.01},
-                                        {"ggl-vi", 0.001}}) {
+  for (const auto& [stepper_name, h] :
+       {std::pair<std::string, double>{"livens-em", 0.01}, {"em-ggl", 0.01}, {"ggl-vi", 0.001}}) {
     CAPTURE(stepper_name);
     const Passage r = pass(model, stepper_name, h, 20.0);
     MESSAGE(stepper_name, " at h = ", h, ": ", r.crossings, " passages of the horizontal, max |g| ", r.max_constraint,
-            ", max grounded-bar angle difference ", r.max_angle_difference, ", energy ", r.energy0,
-            " max change ", r.max_energy_change);
+            ", max grounded-bar angle difference ", r.max_angle_difference, ", energy ", r.energy0, " max change ",
+            r.max_energy_change);
     CHECK(r.crossings >= 18);  // about one revolution every 2 s, two horizontal passages each (20 measured)
     CHECK(r.max_constraint <= 1e-9);
     CHECK(r.max_angle_difference <= 1e-6);  // still a parallelogram: no branch switching
-    if (stepper_name == "ggl-vi") CHECK(r.max_energy_change <= 0.01 * r.energy0);  // bounded (0.25 % measured)
-    else CHECK(r.max_energy_change <= 1e-10 * r.energy0);
+    if (stepper_name == "ggl-vi")
+      CHECK(r.max_energy_change <= 0.01 * r.energy0);  // bounded (0.25 % measured)
+    else
+      CHECK(r.max_energy_change <= 1e-10 * r.energy0);
   }
 }
 

@@ -2,11 +2,11 @@
 /// without external forces: the system is invariant under translations and rotations, so linear
 /// and angular momentum are conserved, exactly (to round-off and Newton tolerance) by the
 /// energy-momentum steppers.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <doctest/doctest.h>
 
 #include "bodies/body_state.hpp"
 #include "bodies/mechanism.hpp"
@@ -67,17 +67,19 @@ TEST_CASE("free 3D chain: livens-em and em-ggl conserve linear and angular momen
     double max_turn = 0;  // the largest angle between body 3's axis d1 and its initial direction
     bool first = true;
     const int steps = 500;
-    integrate(model, stepper_name, 0.01, steps * 0.01, [&](const State& before, const State& after, const Stepper& stepper) {
-      if (first) energy0 = stepper.conserved_energy(before);
-      first = false;
-      const Eigen::Vector3d L1 = total_linear_momentum(system, after.v), J1 = total_angular_momentum(system, after.q, after.v);
-      worst_step_L = std::max(worst_step_L, (L1 - total_linear_momentum(system, before.v)).norm());
-      worst_step_J = std::max(worst_step_J, (J1 - total_angular_momentum(system, before.q, before.v)).norm());
-      drift_L = std::max(drift_L, (L1 - L0).norm());
-      drift_J = std::max(drift_J, (J1 - J0).norm());
-      energy_drift = std::max(energy_drift, std::abs(stepper.conserved_energy(after) - energy0));
-      max_turn = std::max(max_turn, std::acos(std::clamp(after.q(27), -1.0, 1.0)));
-    });
+    integrate(model, stepper_name, 0.01, steps * 0.01,
+              [&](const State& before, const State& after, const Stepper& stepper) {
+                if (first) energy0 = stepper.conserved_energy(before);
+                first = false;
+                const Eigen::Vector3d L1 = total_linear_momentum(system, after.v),
+                                      J1 = total_angular_momentum(system, after.q, after.v);
+                worst_step_L = std::max(worst_step_L, (L1 - total_linear_momentum(system, before.v)).norm());
+                worst_step_J = std::max(worst_step_J, (J1 - total_angular_momentum(system, before.q, before.v)).norm());
+                drift_L = std::max(drift_L, (L1 - L0).norm());
+                drift_J = std::max(drift_J, (J1 - J0).norm());
+                energy_drift = std::max(energy_drift, std::abs(stepper.conserved_energy(after) - energy0));
+                max_turn = std::max(max_turn, std::acos(std::clamp(after.q(27), -1.0, 1.0)));
+              });
     MESSAGE(stepper_name, ": |L| ", L0.norm(), " worst step change ", worst_step_L, " drift ", drift_L, "; |J| ",
             J0.norm(), " worst step change ", worst_step_J, " drift ", drift_J, "; energy drift ", energy_drift,
             "; body 3 turned up to ", max_turn, " rad");

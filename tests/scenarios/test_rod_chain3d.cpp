@@ -1,11 +1,11 @@
 /// A hanging chain of slender rods: no axial inertia, so M is singular (rank 6 of 12 per rod).
 /// Only the Livens stepper, which never inverts M, integrates it; a spin gauge per rod fixes the
 /// massless directors without touching the motion of the massive ones.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include <doctest/doctest.h>
 
 #include "apps/scenarios/rod_chain3d.hpp"
 #include "scenario_support.hpp"
@@ -55,18 +55,19 @@ TEST_CASE("rod-chain3d: livens-em conserves the energy of the slender-rod chain 
           ", max |d3.e2| ", max_axis_along_gauge, ", tip y in [", tip_y_min, ", ", tip_y_max, "]");
   CHECK(energy_drift <= 1e-10 * std::abs(energy0));
   CHECK(max_g <= 1e-9);
-  CHECK(tip_y_max - tip_y_min >= 0.1);     // a 3D motion, not a planar one
-  CHECK(max_axis_along_gauge <= 0.9);      // the gauge d1.e2 = 0 stayed regular (singular at |d3.e2| = 1)
+  CHECK(tip_y_max - tip_y_min >= 0.1);  // a 3D motion, not a planar one
+  CHECK(max_axis_along_gauge <= 0.9);   // the gauge d1.e2 = 0 stayed regular (singular at |d3.e2| = 1)
 }
 
 TEST_CASE("rod-chain3d: ggl-vi and em-ggl refuse the singular mass matrix and point to livens-em") {
   const Model model = build_scenario("rod-chain3d");
   for (const std::string stepper : {"ggl-vi", "em-ggl"}) {
     CAPTURE(stepper);
-    const std::string expected = stepper + " needs a constant invertible mass matrix, but inertia 'rod1.inertia' "
-                                           "is singular (rank 6 of 12); use livens-em";
-    CHECK_THROWS_WITH_AS(find_stepper(stepper).make(*model.system, fast_options()),
-                         doctest::Contains(expected.c_str()), StepperRefusal);
+    const std::string expected = stepper +
+                                 " needs a constant invertible mass matrix, but inertia 'rod1.inertia' "
+                                 "is singular (rank 6 of 12); use livens-em";
+    CHECK_THROWS_WITH_AS(find_stepper(stepper).make(*model.system, fast_options()), doctest::Contains(expected.c_str()),
+                         StepperRefusal);
   }
 }
 
@@ -85,7 +86,8 @@ TEST_CASE("rod-chain3d: the spin gauge is workless: gauges d1.e2 = 0 and d1.e1 =
   for (Index offset : rods) {
     massive_difference = std::max({massive_difference, max_abs(final_a.segment(offset, 3) - final_b.segment(offset, 3)),
                                    max_abs(final_a.segment(offset + 9, 3) - final_b.segment(offset + 9, 3))});
-    massless_difference = std::max(massless_difference, max_abs(final_a.segment(offset + 3, 6) - final_b.segment(offset + 3, 6)));
+    massless_difference =
+        std::max(massless_difference, max_abs(final_a.segment(offset + 3, 6) - final_b.segment(offset + 3, 6)));
   }
   MESSAGE("after 1 s: max difference of phi, d3 ", massive_difference, "; of the gauged d1, d2 ", massless_difference);
   CHECK(massive_difference <= 1e-10);

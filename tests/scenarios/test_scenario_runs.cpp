@@ -1,15 +1,14 @@
 /// The three mechanism scenarios through the run driver behind `noether run`: the summary and the
 /// time series (with the probe columns) as docs/output.md describes them.
+#include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 
 #include "apps/runner.hpp"
 
@@ -93,7 +92,7 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
 
 TEST_CASE("scenario defaults follow seed 001 where it gives them") {
   const auto defaults = [](const std::string& name) { return resolve_parameters(find_scenario(name), {}); };
-  CHECK(defaults("top").at("h") == 0.002);           // Sec. 5.1
+  CHECK(defaults("top").at("h") == 0.002);  // Sec. 5.1
   CHECK(defaults("top").at("t_end") == 2.0);
   CHECK(defaults("double-fourbar").at("h") == 1e-3);  // Sec. 5.2
   CHECK(defaults("double-fourbar").at("t_end") == 10.0);

@@ -1,10 +1,10 @@
 /// Seed 001, Sec. 5.1: the gyroscopic top in steady precession. The analytic reference is the
 /// constant height l cos(alpha0) = 0.0375 m of the centre of mass (eq. 66 makes the precession
 /// steady); energy and the vertical angular momentum about the fixed tip are first integrals.
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <doctest/doctest.h>
 
 #include "apps/scenarios/top.hpp"
 #include "bodies/body_state.hpp"
@@ -53,7 +53,8 @@ TEST_CASE("top: the paper's data give omega_s = 135.6/s, the centre of mass at 0
   CHECK(velocity_constraint_residual(*model.system, model.initial.q, model.initial.v) <= 1e-13);
 }
 
-TEST_CASE("top with ggl-vi: the centre of mass stays at l cos(alpha0) up to a first-order error (seed 001, Fig. 9-10)") {
+TEST_CASE(
+    "top with ggl-vi: the centre of mass stays at l cos(alpha0) up to a first-order error (seed 001, Fig. 9-10)") {
   // The paper's measure (eq. 69): the error at one early time, here t = 0.01 s (5 steps at h = 0.002).
   const double early_coarse = final_height_error("ggl-vi", 0.002, 0.01);
   const double early_fine = final_height_error("ggl-vi", 0.001, 0.01);
@@ -71,7 +72,7 @@ TEST_CASE("top with ggl-vi: the centre of mass stays at l cos(alpha0) up to a fi
   MESSAGE("max |z_com - 0.0375| over 2 s: ", coarse, " (", coarse / 0.0375, " relative) at h = 0.002, ", fine,
           " at h = 0.001, ", finer, " at h = 0.0005; ratios ", coarse / fine, ", ", fine / finer);
   CHECK(coarse <= 0.05 * 0.0375);
-  CHECK(fine / finer < coarse / fine);  // the ratio falls towards the first-order 2 ...
+  CHECK(fine / finer < coarse / fine);                       // the ratio falls towards the first-order 2 ...
   CHECK(fine / finer == doctest::Approx(2.0).epsilon(0.3));  // ... and is within 30 % of it at h = 0.001
 }
 
@@ -89,7 +90,8 @@ TEST_CASE("top with livens-em and em-ggl: energy and the vertical angular moment
         first = false;
       }
       energy_drift = std::max(energy_drift, std::abs(stepper.conserved_energy(after) - energy0));
-      momentum_drift = std::max(momentum_drift, std::abs(total_angular_momentum(system, after.q, after.v)(2) - momentum0));
+      momentum_drift =
+          std::max(momentum_drift, std::abs(total_angular_momentum(system, after.q, after.v)(2) - momentum0));
     });
     MESSAGE(stepper_name, ": energy ", energy0, ", max drift ", energy_drift, "; L3 about the tip ", momentum0,
             ", max drift ", momentum_drift);
