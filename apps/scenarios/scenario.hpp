@@ -63,6 +63,9 @@ double parse_parameter_value(const Scenario& scenario, const std::string& key, c
 Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();
 Scenario double_pendulum_scenario();
+Scenario top_scenario();
+Scenario double_fourbar_scenario();
+Scenario rod_chain3d_scenario();
 Scenario chain2d_scenario();
 Scenario chain3d_scenario();
 Scenario nfourbar_scenario();

@@ -1,0 +1,32 @@
+# cmake -DBUILD_DIR=<Noether build tree> -DSOURCE_DIR=<this folder> -DWORK_DIR=<scratch> [-DCMAKE_BUILD_TYPE=...]
+#       -P check_installed_package.cmake
+# Installs the Noether build tree into WORK_DIR/prefix, then configures, builds and runs the
+# external project against it (find_package(Noether) through CMAKE_PREFIX_PATH only).
+foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_installed_package.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+if(NOT CMAKE_BUILD_TYPE)
+  set(CMAKE_BUILD_TYPE Release)
+endif()
+
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${what}:\n${out}${err}")
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${status})")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run_step("install Noether into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+if(NOT EXISTS ${prefix}/include/noether/bodies/mechanism.hpp)
+  message(FATAL_ERROR "the install has no include/noether/bodies/mechanism.hpp")
+endif()
+run_step("configure the external project" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
+         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE})
+run_step("build the external project" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run_step("run the external project" ${WORK_DIR}/build/pendulum)
+file(REMOVE_RECURSE ${WORK_DIR})
