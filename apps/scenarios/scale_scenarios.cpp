@@ -4,7 +4,7 @@
 
 #include "apps/mechanisms/generators.hpp"
 #include "apps/scenarios/scenario.hpp"
-#include "bodies/body_state.hpp"
+#include "apps/scenarios/body_probe.hpp"
 
 namespace noether {
 namespace {
@@ -27,12 +27,6 @@ Model model_of(Mechanism mechanism, std::vector<Probe> probes = {}) {
 
 std::vector<ScenarioParameter> common_parameters(double h, double t_end) {
   return {{"h", h, "time step"}, {"t_end", t_end, "end time"}, {"newton_tol", 1e-10, "Newton tolerance on max|R|"}};
-}
-
-/// Probe of a body point: the world position of X on `body`.
-Probe body_point_probe(std::string name, const System& system, const BodyRef& body, Vector X) {
-  return {std::move(name), body.kinematics.dimension(),
-          [&system, body, X](const State& s) { return point_position(system, body, s.q, X); }};
 }
 
 Model build_lattice(Index columns, Index rows, const ParameterValues& p) {
