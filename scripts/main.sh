@@ -8,5 +8,5 @@ echo
 echo "== noether list"
 build/bin/noether list
 echo
-echo "== noether run singular-mass-spring --stepper livens-em --out out/singular-mass-spring"
-build/bin/noether run singular-mass-spring --stepper livens-em --out out/singular-mass-spring
+echo "== noether run double-fourbar --stepper livens-em --out out/double-fourbar"
+build/bin/noether run double-fourbar --stepper livens-em --out out/double-fourbar
