@@ -3,7 +3,7 @@
 #include "engine/measures.hpp"
 #include "solvers/ggl_support.hpp"
 #include "solvers/livens_em.hpp"
-#include "solvers/unit_table.hpp"
+#include "solvers/step_system.hpp"
 
 namespace noether {
 namespace {
@@ -32,27 +32,21 @@ std::vector<Index> concatenate(std::vector<Index> a, const std::vector<Index>& b
 }  // namespace
 
 /// The Newton system of one em-ggl step; rows (R_q, R_u, R_g, R_gv) on the fields (q, u, mu, gamma).
-class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
+class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
  public:
   StepSystem(const System& system, std::vector<Matrix> masses)
-      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)),
-        assembler_(make_plan()) {}
-
-  const CscPattern& pattern() const override { return assembler_.pattern(); }
-  std::string describe_row(Index row) const override { return units_.describe_row(assembler_, row, row_label(row)); }
-
-  void set_step(const State& state, double h) {
-    state_ = &state;
-    h_ = h;
+      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)) {
+    make_plan();
   }
+
 
   void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     q1_ = state_->q + x.segment(fields_.q(), fields_.d);
-    assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
  private:
-  std::string row_label(Index row) const {
+  std::string row_label(Index row) const override {
     const Index d = fields_.d;
     if (row < fields_.u()) return "position update of coordinate " + system_.coordinate_label(row);
     if (row < fields_.mu()) return "momentum balance of coordinate " + system_.coordinate_label(row - d);
@@ -71,7 +65,8 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
     return {concatenate(shifted(dofs, fields_.u()), shifted(dofs, fields_.q())), {{0, n, n, n}}};
   }
 
-  AssemblyPlan make_plan() {
+  /// Adds the units to units_ and builds the assembly.
+  void make_plan() {
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
       const Index n = e.element->local_size();
@@ -95,7 +90,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
       add_unit(momentum_unit(e.dofs, e.element->local_size()), "external load '" + e.element->name() + "'",
                UnitKind::load, i);
     }
-    return AssemblyPlan(fields_.size(), units_.take_layouts());
+    set_plan(fields_.size());
   }
 
   /// Local unknowns q, u (n each), mu, gamma (m each) at 0, n, 2n, 2n + m; blocks in the order
@@ -221,11 +216,7 @@ class EnergyMomentumGgl::StepSystem final : public NewtonSystem {
   const System& system_;
   Fields fields_;
   std::vector<Matrix> masses_;
-  UnitTable units_;
   std::vector<UnitRef> refs_;
-  Assembler assembler_;
-  const State* state_ = nullptr;
-  double h_ = 0.0;
   Vector q1_;  ///< q0 + dq of the last evaluate
 };
 
@@ -240,11 +231,7 @@ EnergyMomentumGgl::EnergyMomentumGgl(const System& system, const StepperOptions&
 
 EnergyMomentumGgl::~EnergyMomentumGgl() = default;
 
-void EnergyMomentumGgl::initialize(State& state) const {
-  state.p.resize(system_.num_coordinates());
-  calc_momentum(system_, state.q, state.v, state.p);
-  state.lambda = Vector::Zero(system_.num_multipliers());
-}
+void EnergyMomentumGgl::initialize(State& state) const { initialize_momentum(system_, state); }
 
 NewtonReport EnergyMomentumGgl::step(State& state, double h) {
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};

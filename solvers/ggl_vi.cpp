@@ -3,7 +3,7 @@
 #include "engine/measures.hpp"
 #include "solvers/livens_em.hpp"
 #include "solvers/ggl_support.hpp"
-#include "solvers/unit_table.hpp"
+#include "solvers/step_system.hpp"
 
 namespace noether {
 namespace {
@@ -27,26 +27,20 @@ struct Fields {
 }  // namespace
 
 /// The Newton system of one GGL-VI step, x = (v^n, u, q^{n+1}, mu, gamma); rows (R_v, R_u, R_q, R_g, R_gv).
-class GglVariationalIntegrator::StepSystem final : public NewtonSystem {
+class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
  public:
   StepSystem(const System& system, std::vector<Matrix> masses)
-      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)),
-        assembler_(make_plan()) {}
-
-  const CscPattern& pattern() const override { return assembler_.pattern(); }
-  std::string describe_row(Index row) const override { return units_.describe_row(assembler_, row, row_label(row)); }
-
-  void set_step(const State& state, double h) {
-    state_ = &state;
-    h_ = h;
+      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)) {
+    make_plan();
   }
 
+
   void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
-    assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
  private:
-  std::string row_label(Index row) const {
+  std::string row_label(Index row) const override {
     const Index d = fields_.d;
     if (row < fields_.u()) return "momentum balance (41b) of coordinate " + system_.coordinate_label(row);
     if (row < fields_.q()) return "discrete Legendre map (41c) of coordinate " + system_.coordinate_label(row - d);
@@ -65,7 +59,8 @@ class GglVariationalIntegrator::StepSystem final : public NewtonSystem {
     return out;
   }
 
-  AssemblyPlan make_plan() {
+  /// Adds the units to units_ and builds the assembly.
+  void make_plan() {
     for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
       const CoordinateBlock& block = system_.blocks()[b];
       add_unit({index_range(block.offset, block.size(), fields_.v()), {}}, "coordinate block '" + block.name + "'",
@@ -92,7 +87,7 @@ class GglVariationalIntegrator::StepSystem final : public NewtonSystem {
       const auto& e = system_.external_loads()[i];
       add_unit({e.dofs, {}}, "external load '" + e.element->name() + "'", UnitKind::load, i);
     }
-    return AssemblyPlan(fields_.size(), units_.take_layouts());
+    set_plan(fields_.size());
   }
 
   void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index) {
@@ -217,11 +212,7 @@ class GglVariationalIntegrator::StepSystem final : public NewtonSystem {
   const System& system_;
   Fields fields_;
   std::vector<Matrix> masses_;
-  UnitTable units_;
   std::vector<UnitRef> refs_;
-  Assembler assembler_;
-  const State* state_ = nullptr;
-  double h_ = 0.0;
 };
 
 GglVariationalIntegrator::GglVariationalIntegrator(const System& system, const StepperOptions& options)
@@ -236,11 +227,7 @@ GglVariationalIntegrator::GglVariationalIntegrator(const System& system, const S
 
 GglVariationalIntegrator::~GglVariationalIntegrator() = default;
 
-void GglVariationalIntegrator::initialize(State& state) const {
-  state.p.resize(system_.num_coordinates());
-  calc_momentum(system_, state.q, state.v, state.p);
-  state.lambda = Vector::Zero(system_.num_multipliers());
-}
+void GglVariationalIntegrator::initialize(State& state) const { initialize_momentum(system_, state); }
 
 NewtonReport GglVariationalIntegrator::step(State& state, double h) {
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};

@@ -3,7 +3,7 @@
 #include "engine/gonzalez.hpp"
 #include "engine/structure.hpp"
 #include "engine/measures.hpp"
-#include "solvers/unit_table.hpp"
+#include "solvers/step_system.hpp"
 
 namespace noether {
 namespace {
@@ -43,23 +43,12 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 }
 
 /// The Newton system of one Livens step, x = (dq, mu) with q1 = q0 + dq.
-class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
+class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
-      : system_(system), assembler_(make_plan()), constant_masses_(constant_mass_matrices(system)),
-        linear_jacobians_(linear_constraint_jacobians(system)) {}
-
-  const CscPattern& pattern() const override { return assembler_.pattern(); }
-  std::string describe_row(Index row) const override {
-    const Index d = system_.num_coordinates();
-    const std::string label = row < d ? "momentum balance of coordinate " + system_.coordinate_label(row)
-                                      : system_.multiplier_label(row - d);
-    return units_.describe_row(assembler_, row, label);
-  }
-
-  void set_step(const State& state, double h) {
-    state_ = &state;
-    h_ = h;
+      : system_(system), constant_masses_(constant_mass_matrices(system)),
+        linear_jacobians_(linear_constraint_jacobians(system)) {
+    make_plan();
   }
 
   void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
@@ -67,7 +56,7 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
     dq_ = x.head(d);
     q1_ = state_->q + dq_;
     v1_ = 2.0 / h_ * dq_ - state_->v;
-    assembler_.assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
@@ -86,7 +75,13 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   const Vector& new_position() const { return q1_; }
 
  private:
-  AssemblyPlan make_plan() {
+  std::string row_label(Index row) const override {
+    const Index d = system_.num_coordinates();
+    return row < d ? "momentum balance of coordinate " + system_.coordinate_label(row) : system_.multiplier_label(row - d);
+  }
+
+  /// Adds the units to units_ and builds the assembly.
+  void make_plan() {
     const Index d = system_.num_coordinates();
     auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
     for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
@@ -132,7 +127,7 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
       units_.add({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'");
       refs_.push_back({UnitKind::load, i});
     }
-    return AssemblyPlan(d + system_.num_multipliers(), units_.take_layouts());
+    set_plan(d + system_.num_multipliers());
   }
 
   void gather_step(const std::vector<Index>& dofs, LocalStep& s) const {
@@ -304,13 +299,9 @@ class LivensEnergyMomentum::StepSystem final : public NewtonSystem {
   }
 
   const System& system_;
-  UnitTable units_;
   std::vector<UnitRef> refs_;
-  Assembler assembler_;
   std::vector<Matrix> constant_masses_;
   std::vector<Matrix> linear_jacobians_;
-  const State* state_ = nullptr;
-  double h_ = 0.0;
   Vector dq_, q1_, v1_;  ///< of the last evaluate
 };
 
@@ -322,11 +313,7 @@ LivensEnergyMomentum::LivensEnergyMomentum(const System& system, const StepperOp
 
 LivensEnergyMomentum::~LivensEnergyMomentum() = default;
 
-void LivensEnergyMomentum::initialize(State& state) const {
-  state.p.resize(system_.num_coordinates());
-  calc_momentum(system_, state.q, state.v, state.p);
-  state.lambda = Vector::Zero(system_.num_multipliers());
-}
+void LivensEnergyMomentum::initialize(State& state) const { initialize_momentum(system_, state); }
 
 NewtonReport LivensEnergyMomentum::step(State& state, double h) {
   const Index d = system_.num_coordinates();
