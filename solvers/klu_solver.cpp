@@ -25,7 +25,11 @@ std::string klu_status(const klu_common& common) {
 
 }  // namespace
 
-KluSolver::KluSolver() { klu_defaults(&common_); }
+KluSolver::KluSolver() {
+  klu_defaults(&common_);
+  common_.ordering = 1;  // COLAMD: the Newton matrices are saddle points with a zero diagonal block, where
+                         // AMD on A + A^T (the default) assumes diagonal pivots and fills in badly
+}
 
 KluSolver::~KluSolver() {
   free_numeric();
