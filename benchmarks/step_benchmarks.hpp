@@ -26,7 +26,8 @@ std::string benchmark_name(const StepCase& c);
 
 /// Times steps (one benchmark iteration = one step) after an untimed first step. Counters:
 /// n (size), bodies, unknowns, nnz, threads; per step: step_s, assembly_s, factorization_s,
-/// solve_s, newton_iterations, factorizations; per Newton iteration: iteration_s and the phases
+/// solve_s, newton_iterations, factorizations, and the fastest timed step and step assembly
+/// (step_min_s, assembly_min_s: less sensitive to other load on the machine); per Newton iteration: iteration_s and the phases
 /// assembly_per_iteration_s, factorization_per_iteration_s, solve_per_iteration_s; one-time:
 /// setup_s (stepper construction: assembly plan + pattern analysis), analysis_s (analyze_pattern
 /// alone), analyses (calls to it, over setup and all steps), first_factorization_s (the first
