@@ -103,10 +103,10 @@ std::unique_ptr<LinearSolver> make_backend(Backend backend) {
   throw std::invalid_argument("unknown backend");
 }
 
-StepperOptions instrumented_options(Backend backend, bool modified_newton, SolverRecord& record) {
+StepperOptions instrumented_options(Backend backend, const NewtonOptions& newton, SolverRecord& record) {
   StepperOptions options;
   options.solver = kind_of(backend);
-  options.newton.modified = modified_newton;
+  options.newton = newton;
   options.newton.linear_solver_factory = [backend, &record]() -> std::unique_ptr<LinearSolver> {
     return std::make_unique<InstrumentedSolver>(make_backend(backend), record);
   };

@@ -38,8 +38,8 @@ std::string_view to_string(Backend backend);
 LinearSolverKind kind_of(Backend backend);
 std::unique_ptr<LinearSolver> make_backend(Backend backend);
 
-/// Stepper options whose Newton solver uses `backend` wrapped in an InstrumentedSolver writing to
+/// Stepper options with `newton` whose Newton solver uses `backend` wrapped in an InstrumentedSolver writing to
 /// `record` (which must outlive the stepper).
-StepperOptions instrumented_options(Backend backend, bool modified_newton, SolverRecord& record);
+StepperOptions instrumented_options(Backend backend, const NewtonOptions& newton, SolverRecord& record);
 
 }  // namespace noether::bench

@@ -49,7 +49,10 @@ struct SteppingRun {
   SteppingRun(const StepCase& c, bool hash_values) : mechanism(make_mechanism(c.mechanism, c.size)) {
     record.hash_values = hash_values;
     const StepperInfo& info = find_stepper(c.stepper);
-    const StepperOptions options = instrumented_options(c.backend, c.modified_newton, record);
+    NewtonOptions newton;
+    newton.modified = c.modified_newton;
+    newton.residual_tolerance = c.residual_tolerance;
+    const StepperOptions options = instrumented_options(c.backend, newton, record);
     const auto start = Clock::now();
     stepper = info.make(mechanism.system(), options);
     setup_seconds = seconds_since(start);
@@ -132,6 +135,7 @@ void run_step(benchmark::State& bench, const StepCase& c) {
     k["assembly_per_iteration_s"] = phases.assembly * per_iteration;
     k["factorization_per_iteration_s"] = phases.factorization * per_iteration;
     k["solve_per_iteration_s"] = phases.solve * per_iteration;
+    k["residual_tolerance"] = c.residual_tolerance;
     k["setup_s"] = run.setup_seconds;
     k["analysis_s"] = run.record.analysis_seconds;
     k["analyses"] = run.record.analyses;

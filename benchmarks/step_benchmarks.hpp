@@ -19,6 +19,9 @@ struct StepCase {
   Backend backend = Backend::umfpack;
   bool modified_newton = false;
   int threads = 1;
+  /// NewtonOptions::residual_tolerance (max|R|); the default unless the case's residual cannot
+  /// reach it (reported as counter residual_tolerance).
+  double residual_tolerance = NewtonOptions{}.residual_tolerance;
 };
 
 /// "step/<stepper>/<mechanism>/<n|k>:<size>/<backend>/<full|modified>/threads:<t>"
@@ -32,7 +35,8 @@ std::string benchmark_name(const StepCase& c);
 /// setup_s (stepper construction: assembly plan + pattern analysis), analysis_s (analyze_pattern
 /// alone), analyses (calls to it, over setup and all steps), first_factorization_s (the first
 /// numeric factorization); refactorization_s (mean numeric factorization in the timed steps);
-/// klu_refactor_fraction (KLU only: share of factorizations done by klu_refactor).
+/// klu_refactor_fraction (KLU only: share of factorizations done by klu_refactor);
+/// residual_tolerance (Newton's).
 void run_step(benchmark::State& bench, const StepCase& c);
 
 /// "identical/<stepper>/<mechanism>/<n|k>:<size>/<backend>": `steps` steps with 1 and with 2
