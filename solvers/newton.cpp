@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "engine/measures.hpp"
 
@@ -54,10 +55,11 @@ NewtonError::NewtonError(std::string context, std::string reason, std::vector<Ne
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options)
     : options_(options),
-      linear_solver_(make_linear_solver(kind)),
+      linear_solver_(options.linear_solver_factory ? options.linear_solver_factory() : make_linear_solver(kind)),
       values_(static_cast<std::size_t>(pattern.nnz())),
       residual_(pattern.n),
       increment_(pattern.n) {
+  if (!linear_solver_) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   linear_solver_->analyze_pattern(pattern);
 }
 

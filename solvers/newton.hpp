@@ -1,5 +1,6 @@
 #pragma once
 /// Newton's method on a sparse nonlinear system with a fixed pattern.
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,10 @@ struct NewtonOptions {
   /// reduces max|R| at least by refresh_contraction; refactorize at the current iterate otherwise.
   bool modified = false;
   double refresh_contraction = 0.25;
+  /// When set, makes the linear solver instead of make_linear_solver(kind) (the benchmarks use it
+  /// to instrument a backend or choose a backend's own options, e.g. UMFPACK's strategy); the
+  /// stepper's checks still see the kind given in StepperOptions.
+  std::function<std::unique_ptr<LinearSolver>()> linear_solver_factory;
 };
 
 struct NewtonIterate {

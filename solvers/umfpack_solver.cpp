@@ -14,9 +14,21 @@ std::string umfpack_status(int status) {
   }
 }
 
+double strategy_control(UmfpackStrategy strategy) {
+  switch (strategy) {
+    case UmfpackStrategy::automatic: return UMFPACK_STRATEGY_AUTO;
+    case UmfpackStrategy::symmetric: return UMFPACK_STRATEGY_SYMMETRIC;
+    case UmfpackStrategy::unsymmetric: return UMFPACK_STRATEGY_UNSYMMETRIC;
+  }
+  return UMFPACK_STRATEGY_AUTO;
+}
+
 }  // namespace
 
-UmfpackSolver::UmfpackSolver() : control_(UMFPACK_CONTROL) { umfpack_di_defaults(control_.data()); }
+UmfpackSolver::UmfpackSolver(UmfpackStrategy strategy) : control_(UMFPACK_CONTROL) {
+  umfpack_di_defaults(control_.data());
+  control_[UMFPACK_STRATEGY] = strategy_control(strategy);
+}
 
 UmfpackSolver::~UmfpackSolver() {
   free_numeric();

@@ -6,9 +6,13 @@
 
 namespace noether {
 
+/// UMFPACK's ordering strategy (Control[UMFPACK_STRATEGY]): automatic chooses from the pattern;
+/// symmetric orders A + A^T with AMD and prefers diagonal pivots; unsymmetric orders A^T A with COLAMD.
+enum class UmfpackStrategy { automatic, symmetric, unsymmetric };
+
 class UmfpackSolver final : public LinearSolver {
  public:
-  UmfpackSolver();
+  explicit UmfpackSolver(UmfpackStrategy strategy = UmfpackStrategy::automatic);
   ~UmfpackSolver() override;
   UmfpackSolver(const UmfpackSolver&) = delete;
   UmfpackSolver& operator=(const UmfpackSolver&) = delete;

@@ -1,0 +1,270 @@
+#include "benchmarks/step_benchmarks.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include <tbb/global_control.h>
+
+#include "benchmarks/block_tridiagonal_floor.hpp"
+#include "benchmarks/process_memory.hpp"
+#include "solvers/klu_solver.hpp"
+#include "solvers/projection.hpp"
+#include "solvers/stepper_registry.hpp"
+
+namespace noether::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string size_label(MechanismKind mechanism, Index size) {
+  return std::string(size_name(mechanism)) + ":" + std::to_string(size);
+}
+
+std::string case_prefix(const std::string& family, const StepCase& c) {
+  return family + "/" + c.stepper + "/" + std::string(to_string(c.mechanism)) + "/" + size_label(c.mechanism, c.size) +
+         "/" + std::string(to_string(c.backend));
+}
+
+double mean(const std::vector<double>& values, std::size_t first) {
+  if (values.size() <= first) return 0.0;
+  return std::accumulate(values.begin() + static_cast<std::ptrdiff_t>(first), values.end(), 0.0) /
+         static_cast<double>(values.size() - first);
+}
+
+/// A mechanism with its stepper, built as every benchmark builds them.
+struct SteppingRun {
+  Mechanism mechanism;
+  SolverRecord record;
+  std::unique_ptr<Stepper> stepper;
+  State state;
+  double setup_seconds = 0.0;
+
+  SteppingRun(const StepCase& c, bool hash_values) : mechanism(make_mechanism(c.mechanism, c.size)) {
+    record.hash_values = hash_values;
+    const StepperInfo& info = find_stepper(c.stepper);
+    NewtonOptions newton;
+    newton.modified = c.modified_newton;
+    newton.residual_tolerance = c.residual_tolerance;
+    const StepperOptions options = instrumented_options(c.backend, newton, record);
+    const auto start = Clock::now();
+    stepper = info.make(mechanism.system(), options);
+    setup_seconds = seconds_since(start);
+    state = mechanism.initial_state();
+    stepper->initialize(state);
+  }
+  Index bodies() const { return static_cast<Index>(mechanism.bodies().size()); }
+};
+
+std::uint64_t hash_state(const State& s, std::uint64_t hash) {
+  for (const Vector* v : {&s.q, &s.v, &s.p, &s.lambda})
+    hash = hash_bytes(std::span<const double>(v->data(), static_cast<std::size_t>(v->size())), hash);
+  return hash;
+}
+
+void report_error(benchmark::State& bench, const std::exception& e) { bench.SkipWithError(e.what()); }
+
+/// Throws std::runtime_error when building and stepping the case would likely need more than
+/// 80 % of the memory available now.
+void require_memory_for(const StepCase& c) {
+  const double needed = estimated_bodies(c.mechanism, c.size) * estimated_peak_bytes_per_body(c.mechanism);
+  const double available = static_cast<double>(available_memory_bytes());
+  if (available > 0 && needed > 0.8 * available)
+    throw std::runtime_error("skipped: needs about " + std::to_string(std::lround(needed / 1e9)) + " GB, " +
+                             std::to_string(std::lround(available / 1e9)) + " GB available");
+}
+
+}  // namespace
+
+std::string benchmark_name(const StepCase& c) {
+  return case_prefix("step", c) + (c.modified_newton ? "/modified" : "/full") + "/threads:" + std::to_string(c.threads);
+}
+
+void run_step(benchmark::State& bench, const StepCase& c) {
+  try {
+    require_memory_for(c);
+    tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(c.threads));
+    SteppingRun run(c, false);
+    const NewtonReport first = run.stepper->step(run.state, kTimeStep);
+    const double first_factorization = run.record.factorization_seconds.empty() ? 0.0 : run.record.factorization_seconds.front();
+    const std::size_t timed_from = run.record.factorization_seconds.size();
+    const auto* klu = dynamic_cast<const KluSolver*>(run.record.inner);
+    const int klu_refactorizations_before = klu ? klu->refactorizations() : 0;
+    (void)first;
+
+    NewtonTimings phases;
+    double steps = 0, iterations = 0, factorizations = 0, wall = 0;
+    double fastest_step = std::numeric_limits<double>::infinity(), fastest_assembly = fastest_step;
+    for (auto _ : bench) {
+      const auto start = Clock::now();
+      const NewtonReport report = run.stepper->step(run.state, kTimeStep);
+      const double seconds = seconds_since(start);
+      wall += seconds;
+      fastest_step = std::min(fastest_step, seconds);
+      fastest_assembly = std::min(fastest_assembly, report.timings.assembly);
+      phases.assembly += report.timings.assembly;
+      phases.factorization += report.timings.factorization;
+      phases.solve += report.timings.solve;
+      iterations += report.iterations;
+      factorizations += report.factorizations;
+      steps += 1;
+    }
+    if (steps == 0) return;
+    const double per_iteration = iterations > 0 ? 1.0 / iterations : 0.0;
+    auto& k = bench.counters;
+    k["n"] = c.size;
+    k["bodies"] = run.bodies();
+    k["unknowns"] = run.record.n;
+    k["nnz"] = run.record.nnz;
+    k["threads"] = c.threads;
+    k["step_s"] = wall / steps;
+    k["assembly_s"] = phases.assembly / steps;
+    k["factorization_s"] = phases.factorization / steps;
+    k["solve_s"] = phases.solve / steps;
+    k["step_min_s"] = fastest_step;
+    k["assembly_min_s"] = fastest_assembly;
+    k["newton_iterations"] = iterations / steps;
+    k["factorizations"] = factorizations / steps;
+    k["iteration_s"] = wall * per_iteration;
+    k["assembly_per_iteration_s"] = phases.assembly * per_iteration;
+    k["factorization_per_iteration_s"] = phases.factorization * per_iteration;
+    k["solve_per_iteration_s"] = phases.solve * per_iteration;
+    k["residual_tolerance"] = c.residual_tolerance;
+    k["setup_s"] = run.setup_seconds;
+    k["analysis_s"] = run.record.analysis_seconds;
+    k["analyses"] = run.record.analyses;
+    k["first_factorization_s"] = first_factorization;
+    k["refactorization_s"] = mean(run.record.factorization_seconds, timed_from);
+    if (klu && factorizations > 0)
+      k["klu_refactor_fraction"] = (klu->refactorizations() - klu_refactorizations_before) / factorizations;
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+std::string identical_name(const StepCase& c) { return case_prefix("identical", c); }
+
+void run_identical(benchmark::State& bench, const StepCase& c, int steps) {
+  try {
+    for (auto _ : bench) {
+      std::uint64_t hashes[2] = {0, 0};
+      for (int t : {1, 2}) {
+        tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(t));
+        SteppingRun run(c, true);
+        for (int s = 0; s < steps; ++s) run.stepper->step(run.state, kTimeStep);
+        hashes[t - 1] = hash_state(run.state, run.record.values_hash);
+      }
+      bench.counters["identical"] = hashes[0] == hashes[1] ? 1 : 0;
+      bench.counters["steps"] = steps;
+      bench.counters["n"] = c.size;
+    }
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+std::string memory_name(const StepCase& c) { return case_prefix("memory", c); }
+
+void run_memory(benchmark::State& bench, const StepCase& c) {
+  try {
+    tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(c.threads));
+    require_memory_for(c);
+    for (auto _ : bench) {
+      const bool reset = reset_peak_memory();
+      const ProcessMemory before = read_process_memory();
+      ProcessMemory after;
+      Index bodies = 0;
+      {
+        SteppingRun run(c, false);
+        run.stepper->step(run.state, kTimeStep);
+        after = read_process_memory();
+        bodies = run.bodies();
+      }
+      const double per_body = 1.0 / bodies;
+      bench.counters["n"] = c.size;
+      bench.counters["bodies"] = bodies;
+      bench.counters["peak_bytes_per_body"] = static_cast<double>(after.peak_bytes - before.resident_bytes) * per_body;
+      bench.counters["resident_bytes_per_body"] =
+          static_cast<double>(after.resident_bytes - before.resident_bytes) * per_body;
+      bench.counters["peak_reset"] = reset ? 1 : 0;
+    }
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+std::string floor_name(MechanismKind mechanism, Index size) {
+  return "floor/" + std::string(to_string(mechanism)) + "/" + size_label(mechanism, size);
+}
+
+void run_floor(benchmark::State& bench, MechanismKind mechanism, Index size) {
+  try {
+    // Unknowns per body from a short chain of the same kind (every body has one joint).
+    constexpr Index sample = 4;
+    const Mechanism m = make_mechanism(mechanism, sample);
+    const Index per_body = (m.system().num_coordinates() + m.system().num_multipliers()) / sample;
+    const auto floor = make_block_tridiagonal_floor(size, per_body);
+    double seconds = 0, solves = 0;
+    for (auto _ : bench) {
+      const auto start = Clock::now();
+      benchmark::DoNotOptimize(floor->factorize_and_solve());
+      seconds += seconds_since(start);
+      solves += 1;
+    }
+    bench.counters["n"] = size;
+    bench.counters["block_size"] = per_body;
+    bench.counters["floor_s"] = solves > 0 ? seconds / solves : 0.0;
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+std::string projection_name(MechanismKind mechanism, Index size, Backend backend) {
+  return "projection/" + std::string(to_string(mechanism)) + "/" + size_label(mechanism, size) + "/" +
+         std::string(to_string(backend));
+}
+
+void run_projection(benchmark::State& bench, MechanismKind mechanism, Index size, Backend backend) {
+  try {
+    const Mechanism m = make_mechanism(mechanism, size);
+    const System& system = m.system();
+    ProjectionOptions options;
+    options.solver = kind_of(backend);
+    const auto start = Clock::now();
+    ConstraintProjector projector(system, options);
+    const double analysis = seconds_since(start);
+    std::mt19937 generator(7);
+    std::uniform_real_distribution<double> noise(-1e-6, 1e-6);
+    Vector perturbed = m.initial_state().q;
+    for (Index i = 0; i < perturbed.size(); ++i) perturbed(i) += noise(generator);
+    Vector q;
+    double seconds = 0, projections = 0, iterations = 0, factorizations = 0;
+    for (auto _ : bench) {
+      q = perturbed;
+      const auto begin = Clock::now();
+      const ProjectionReport report = projector.project_positions(q);
+      seconds += seconds_since(begin);
+      projections += 1;
+      iterations += report.iterations;
+      factorizations += report.factorizations;
+    }
+    if (projections == 0) return;
+    bench.counters["n"] = size;
+    bench.counters["constraints"] = projector.pattern().n;
+    bench.counters["nnz"] = projector.pattern().nnz();
+    bench.counters["analysis_s"] = analysis;
+    bench.counters["projection_s"] = seconds / projections;
+    bench.counters["iterations"] = iterations / projections;
+    bench.counters["factorizations"] = factorizations / projections;
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+}  // namespace noether::bench

@@ -1,0 +1,151 @@
+#include "benchmarks/suites.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "benchmarks/step_benchmarks.hpp"
+
+namespace noether::bench {
+namespace {
+
+using M = MechanismKind;
+
+/// Timed repetitions for a system of about `unknowns` Newton unknowns: enough for small systems
+/// to average out timer noise, at least 3 for the largest.
+benchmark::IterationCount repetitions(double unknowns, double budget = 3e5) {
+  return std::clamp<benchmark::IterationCount>(std::lround(budget / unknowns), 3, 100);
+}
+
+/// Registers each step case once (the suites' lists overlap at their small sizes).
+void add_step(const StepCase& c) {
+  static std::set<std::string> registered;
+  if (!registered.insert(benchmark_name(c)).second) return;
+  benchmark::RegisterBenchmark(benchmark_name(c).c_str(), [c](benchmark::State& s) { run_step(s, c); })
+      ->Iterations(repetitions(estimated_unknowns(c.mechanism, c.size)))
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+void add_identical(const StepCase& c, int steps) {
+  benchmark::RegisterBenchmark(identical_name(c).c_str(), [c, steps](benchmark::State& s) { run_identical(s, c, steps); })
+      ->Iterations(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+void add_memory(const StepCase& c) {
+  benchmark::RegisterBenchmark(memory_name(c).c_str(), [c](benchmark::State& s) { run_memory(s, c); })
+      ->Iterations(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+void add_floor(M mechanism, Index n) {
+  benchmark::RegisterBenchmark(floor_name(mechanism, n).c_str(),
+                               [mechanism, n](benchmark::State& s) { run_floor(s, mechanism, n); })
+      ->Iterations(repetitions(estimated_unknowns(mechanism, n), 3e6))
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+void add_projection(M mechanism, Index size, Backend backend) {
+  benchmark::RegisterBenchmark(projection_name(mechanism, size, backend).c_str(),
+                               [=](benchmark::State& s) { run_projection(s, mechanism, size, backend); })
+      ->Iterations(repetitions(estimated_unknowns(mechanism, size)))
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
+/// Newton's residual tolerance for a scaling run: the default, except for 3D chains of 1e5 bars or
+/// more: there the residual stalls at its rounding floor of about 1.2e-10 (observed at step 3 of
+/// the spherical chain of 1e5 bars: momentum balance of a director coordinate, largest term from
+/// its orthonormality constraint), just above the default 1e-10, and Newton fails; they run with 1e-9.
+double scaling_tolerance(M mechanism, Index size) {
+  const bool spatial = mechanism == M::chain3d || mechanism == M::chain3d_revolute;
+  return spatial && size >= 100000 ? 1e-9 : NewtonOptions{}.residual_tolerance;
+}
+
+struct Sizes {
+  std::vector<Index> chain2d, chain3d, chain3d_revolute, nfourbar, grid2d, memory, floor;
+};
+
+/// Chain and nfourbar sizes step by 8 (100, 800, 6400, 51200), so the linear-cost target
+/// t(8n)/t(n) reads directly off neighbours; the full suite adds the pairs (12500, 1e5) and
+/// (125000, 1e6) for the planar chain.
+Sizes sizes_of(Suite suite) {
+  switch (suite) {
+    case Suite::quick: return {{100, 800}, {100, 800}, {100}, {100, 800}, {10}, {1000}, {100, 800}};
+    case Suite::standard:
+      return {{100, 800, 6400, 51200}, {100, 800, 6400, 51200}, {100, 800, 6400}, {100, 800, 6400},
+              {12, 25, 50},           {1000, 10000},          {100, 800, 6400, 51200}};
+    case Suite::full:
+      return {{100, 800, 6400, 12500, 51200, 100000, 125000, 1000000},
+              {100, 800, 6400, 12500, 51200, 100000},
+              {100, 800, 6400, 51200},
+              {100, 800, 1250, 6400, 10000},
+              {12, 25, 50, 100},
+              {1000, 10000, 100000},
+              {100, 800, 6400, 12500, 51200, 100000}};
+  }
+  return {};
+}
+
+}  // namespace
+
+std::optional<Suite> parse_suite(std::string_view name) {
+  if (name == "quick") return Suite::quick;
+  if (name == "default") return Suite::standard;
+  if (name == "full") return Suite::full;
+  return std::nullopt;
+}
+
+void register_suite(Suite suite) {
+  const Sizes sizes = sizes_of(suite);
+  const bool quick = suite == Suite::quick;
+
+  // Memory first, while the heap is fresh: after large runs, the allocator's retained and
+  // fragmented memory blurs the VmRSS / VmHWM differences of small cases.
+  for (Index n : sizes.memory)
+    add_memory({.mechanism = M::chain3d, .size = n, .residual_tolerance = scaling_tolerance(M::chain3d, n)});
+  add_memory({.mechanism = M::chain2d, .size = quick ? 1000 : 10000});
+
+  // Scaling: the default configuration (livens-em, UMFPACK, full Newton, 1 thread).
+  for (auto [mechanism, list] : {std::pair{M::chain2d, sizes.chain2d}, std::pair{M::chain3d, sizes.chain3d},
+                                 std::pair{M::chain3d_revolute, sizes.chain3d_revolute},
+                                 std::pair{M::nfourbar, sizes.nfourbar}, std::pair{M::grid2d, sizes.grid2d}})
+    for (Index size : list)
+      add_step({.mechanism = mechanism, .size = size, .residual_tolerance = scaling_tolerance(mechanism, size)});
+
+  // Backends and modified Newton on a mid-size 3D chain and grid.
+  const Index chain = quick ? 800 : 6400, grid = quick ? 10 : 25;
+  for (auto [mechanism, size] : {std::pair{M::chain3d, chain}, std::pair{M::grid2d, grid}}) {
+    for (Backend b : {Backend::umfpack_symmetric, Backend::umfpack_unsymmetric, Backend::klu, Backend::eigen})
+      add_step({.mechanism = mechanism, .size = size, .backend = b});
+    for (Backend b : {Backend::umfpack, Backend::klu})
+      add_step({.mechanism = mechanism, .size = size, .backend = b, .modified_newton = true});
+  }
+
+  // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800).
+  for (const char* stepper : {"em-ggl", "ggl-vi"}) add_step({.mechanism = M::chain3d, .size = 100, .stepper = stepper});
+
+  // Threads: 2 threads where the scaling runs have 1.
+  const Index big_chain = quick ? 800 : 51200, big_grid = quick ? 10 : 50;
+  for (auto [mechanism, size] : {std::pair{M::chain3d, chain}, std::pair{M::chain3d, big_chain},
+                                 std::pair{M::chain2d, big_chain}, std::pair{M::grid2d, big_grid}})
+    add_step({.mechanism = mechanism, .size = size, .threads = 2});
+  add_identical({.mechanism = M::chain3d, .size = chain}, 3);
+  add_identical({.mechanism = M::grid2d, .size = grid}, 3);
+
+  for (Index n : sizes.floor) add_floor(M::chain3d, n);
+  add_floor(M::chain3d_revolute, chain);
+
+  // The SPD projection G G^T: CHOLMOD against the LU backends.
+  for (Backend b : {Backend::cholmod, Backend::umfpack, Backend::klu, Backend::eigen})
+    add_projection(M::chain3d, chain, b);
+  add_projection(M::grid2d, grid, Backend::cholmod);
+}
+
+}  // namespace noether::bench
