@@ -2,6 +2,7 @@
 /// g1 = 1/2 (x1^2 + y1^2 - l1^2), g2 = 1/2 ((x2 - x1)^2 + (y2 - y1)^2 - l2^2), gravity in -y.
 #include <cmath>
 
+#include "apps/scenarios/planar_rod.hpp"
 #include "apps/scenarios/scenario.hpp"
 #include "bodies/generic_inertia.hpp"
 #include "joints/function_constraint.hpp"
@@ -9,31 +10,6 @@
 
 namespace noether {
 namespace {
-
-/// 1/2 (|a - b|^2 - l^2) for two planar points stacked as (a, b), or 1/2 (|a|^2 - l^2) for one.
-ConstraintFunction rod(double length, bool grounded) {
-  ConstraintFunction f;
-  f.num_equations = 1;
-  f.nonlinearity = Nonlinearity::quadratic;
-  const auto relative = [grounded](ConstVectorRef q) -> Eigen::Vector2d {
-    return grounded ? Eigen::Vector2d(q(0), q(1)) : Eigen::Vector2d(q(2) - q(0), q(3) - q(1));
-  };
-  f.value = [=](ConstVectorRef q) { return Vector::Constant(1, 0.5 * (relative(q).squaredNorm() - length * length)); };
-  f.jacobian = [=](ConstVectorRef q) {
-    const Eigen::Vector2d r = relative(q);
-    Matrix G(1, grounded ? 2 : 4);
-    if (grounded) G << r.x(), r.y();
-    else G << -r.x(), -r.y(), r.x(), r.y();
-    return G;
-  };
-  f.hessian_contraction = [grounded](ConstVectorRef, ConstVectorRef lambda) {
-    if (grounded) return Matrix(lambda(0) * Matrix::Identity(2, 2));
-    Matrix H(4, 4);
-    H << Matrix::Identity(2, 2), -Matrix::Identity(2, 2), -Matrix::Identity(2, 2), Matrix::Identity(2, 2);
-    return Matrix(lambda(0) * H);
-  };
-  return f;
-}
 
 /// V = m g y of one planar point.
 PotentialFunction uniform_gravity(double m, double g) {
@@ -54,8 +30,8 @@ Model build(const ParameterValues& p) {
   system->add(std::make_shared<ConstantInertia>("inertia2", std::vector{mass2}, Matrix(m2 * Matrix::Identity(2, 2))));
   system->add(std::make_shared<FunctionPotential>("gravity1", std::vector{mass1}, 2, uniform_gravity(m1, g)));
   system->add(std::make_shared<FunctionPotential>("gravity2", std::vector{mass2}, 2, uniform_gravity(m2, g)));
-  system->add(std::make_shared<FunctionConstraint>("rod1", std::vector{mass1}, 2, rod(l1, true)));
-  system->add(std::make_shared<FunctionConstraint>("rod2", std::vector{mass1, mass2}, 4, rod(l2, false)));
+  system->add(std::make_shared<FunctionConstraint>("rod1", std::vector{mass1}, 2, planar_rod_constraint(l1, true)));
+  system->add(std::make_shared<FunctionConstraint>("rod2", std::vector{mass1, mass2}, 4, planar_rod_constraint(l2, false)));
 
   const double a1 = p.at("theta1_0"), a2 = p.at("theta2_0"), w1 = p.at("omega1_0"), w2 = p.at("omega2_0");
   Model model;

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "apps/scenarios/planar_rod.hpp"
+
 #include "apps/scenarios/scenario.hpp"
 #include "bodies/generic_inertia.hpp"
 #include "engine/measures.hpp"
@@ -20,29 +22,6 @@ namespace {
 constexpr LinearSolverKind kAllBackends[] = {LinearSolverKind::cholmod, LinearSolverKind::umfpack,
                                              LinearSolverKind::klu, LinearSolverKind::eigen};
 
-/// 1/2 (|b - a|^2 - l^2) on two planar points (a, b), or 1/2 (|a|^2 - l^2) on one.
-ConstraintFunction rod(double length, bool grounded) {
-  ConstraintFunction f;
-  f.nonlinearity = Nonlinearity::quadratic;
-  const auto relative = [grounded](ConstVectorRef q) -> Eigen::Vector2d {
-    return grounded ? Eigen::Vector2d(q(0), q(1)) : Eigen::Vector2d(q(2) - q(0), q(3) - q(1));
-  };
-  f.value = [=](ConstVectorRef q) { return Vector::Constant(1, 0.5 * (relative(q).squaredNorm() - length * length)); };
-  f.jacobian = [=](ConstVectorRef q) {
-    const Eigen::Vector2d r = relative(q);
-    Matrix G(1, grounded ? 2 : 4);
-    if (grounded) G << r.x(), r.y();
-    else G << -r.x(), -r.y(), r.x(), r.y();
-    return G;
-  };
-  f.hessian_contraction = [grounded](ConstVectorRef, ConstVectorRef lambda) {
-    if (grounded) return Matrix(lambda(0) * Matrix::Identity(2, 2));
-    Matrix H(4, 4);
-    H << Matrix::Identity(2, 2), -Matrix::Identity(2, 2), -Matrix::Identity(2, 2), Matrix::Identity(2, 2);
-    return Matrix(lambda(0) * H);
-  };
-  return f;
-}
 
 /// prefix followed by k ("rod3"); appends rather than `numbered("rod", k)`, which trips a
 /// false -Wrestrict warning of GCC 12.
@@ -70,13 +49,13 @@ System make_chain(Index links, double duplicate_scale = 0.0) {
     system.add(std::make_shared<ConstantInertia>(numbered("inertia", k), std::vector{points.back()},
                                                  Matrix(Matrix::Identity(2, 2))));
   }
-  system.add(std::make_shared<FunctionConstraint>("rod0", std::vector{points[0]}, 2, rod(1.0, true)));
+  system.add(std::make_shared<FunctionConstraint>("rod0", std::vector{points[0]}, 2, planar_rod_constraint(1.0, true)));
   for (Index k = 1; k < links; ++k)
     system.add(std::make_shared<FunctionConstraint>(numbered("rod", k),
                                                     std::vector{points[static_cast<std::size_t>(k) - 1], points[static_cast<std::size_t>(k)]},
-                                                    4, rod(1.0, false)));
+                                                    4, planar_rod_constraint(1.0, false)));
   if (duplicate_scale != 0.0) {
-    ConstraintFunction again = rod(1.0, true);
+    ConstraintFunction again = planar_rod_constraint(1.0, true);
     again.value = [f = again.value, duplicate_scale](ConstVectorRef q) { return Vector(duplicate_scale * f(q)); };
     again.jacobian = [f = again.jacobian, duplicate_scale](ConstVectorRef q) { return Matrix(duplicate_scale * f(q)); };
     again.hessian_contraction = [f = again.hessian_contraction, duplicate_scale](ConstVectorRef q, ConstVectorRef l) {
