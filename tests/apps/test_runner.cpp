@@ -15,29 +15,15 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/runner.hpp"
+#include "support/temp_dir.hpp"
 #include "apps/timeseries_csv.hpp"
 
 using namespace noether;
+using testing::read_file;
+using testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A fresh directory under the system temp directory, removed with its contents at scope exit.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("noether_test_runner_" + name + "_" + std::to_string(getpid()))) {
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -101,7 +87,7 @@ TEST_CASE("the runner integrates each small scenario with livens-em and writes c
 }
 
 TEST_CASE("summary.json holds exactly the summary keys in order, the parameters and the thread count") {
-  TempDir dir("summary");
+  TempDir dir("runner_summary");
   RunOptions options = options_for("spring-pendulum", dir.path);
   options.t_end = 0.1;
   options.threads = 1;
@@ -142,7 +128,7 @@ TEST_CASE("--h and --t override the scenario's h and t_end; --set overrides a pa
 }
 
 TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
-  TempDir dir("every");
+  TempDir dir("runner_every");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.output_every = 7;
   const RunResult r = run(options);
@@ -153,7 +139,7 @@ TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
 }
 
 TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
-  TempDir dir("newton");
+  TempDir dir("runner_newton");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.overrides = {{"newton_tol", 1e-300}};  // below round-off: Newton hits its iteration limit
   const RunResult r = run(options);
@@ -170,7 +156,7 @@ TEST_CASE("a Newton failure ends the run with ok = false and keeps what was comp
 }
 
 TEST_CASE("a stepper refusal ends the run with ok = false and still writes the summary") {
-  TempDir dir("refusal");
+  TempDir dir("runner_refusal");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.solver = LinearSolverKind::cholmod;
   const RunResult r = run(options);

@@ -11,27 +11,14 @@
 #include <vector>
 
 #include "apps/runner.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace noether;
+using testing::read_file;
+using testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / ("noether_test_scenarios_" + name + "_" + std::to_string(getpid()))) {
-    fs::remove_all(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::string first_line(const fs::path& path) {
   std::ifstream in(path);
@@ -63,7 +50,7 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
     const RunResult r = run(options);
     CHECK(r.ok);
     CHECK(r.constraint_max_abs <= 1e-10);
-    const auto summary = nlohmann::json::parse(read_text(dir.path / "summary.json"));
+    const auto summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
     CHECK(summary["scenario"] == c.scenario);
     CHECK(summary["stepper"] == c.stepper);
     CHECK(summary["ok"] == true);
@@ -76,7 +63,7 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
 }
 
 TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in summary.json") {
-  TempDir dir("refusal");
+  TempDir dir("scenarios_refusal");
   RunOptions options;
   options.scenario = "rod-chain3d";
   options.stepper = "ggl-vi";
@@ -84,7 +71,7 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
   const RunResult r = run(options);
   CHECK_FALSE(r.ok);
   CHECK(r.steps == 0);
-  const auto summary = nlohmann::json::parse(read_text(dir.path / "summary.json"));
+  const auto summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(summary["ok"] == false);
   CHECK(summary["error"].get<std::string>().find("inertia 'rod1.inertia' is singular (rank 6 of 12); use livens-em") !=
         std::string::npos);
