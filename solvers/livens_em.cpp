@@ -1,5 +1,8 @@
 #include "solvers/livens_em.hpp"
 
+#include <span>
+#include <vector>
+
 #include "engine/gonzalez.hpp"
 #include "engine/structure.hpp"
 #include "engine/measures.hpp"
@@ -8,29 +11,63 @@
 namespace noether {
 namespace {
 
-enum class UnitKind { block, inertia, potential, constraint, dissipation, load };
+enum class UnitKind { block, inertia, constraint, potential, dissipation, load };
 struct UnitRef {
   UnitKind kind;
-  std::size_t index;
+  std::size_t index;     ///< into the system's list of that kind (blocks, inertias, ...)
+  Index first_dof = -1;  ///< first global coordinate of the element when its dofs are consecutive, else -1
 };
 
-/// Local quantities of one element at one Newton iterate.
-struct LocalStep {
-  Vector q0, q1, dq, v0, v1;
-};
+/// dofs[0] when dofs = (dofs[0], dofs[0] + 1, ...), else -1.
+Index consecutive_start(std::span<const Index> dofs) {
+  for (std::size_t i = 1; i < dofs.size(); ++i)
+    if (dofs[i] != dofs[0] + static_cast<Index>(i)) return -1;
+  return dofs.empty() ? -1 : dofs[0];
+}
 
-/// Per-thread work space of the unit evaluations: sized on first use, so the Newton loop does not
-/// allocate (the buffers hold no state between units).
+/// Per-thread work space of the unit evaluations, one buffer per local quantity. The buffers only
+/// grow, so the Newton loop does not allocate once every unit size has been seen; they hold no
+/// state between units. A view of a buffer stays valid until the buffer is viewed at a larger size.
 struct Scratch {
-  LocalStep step;
-  Vector mu;
-  Matrix Gbar;
+  std::vector<double> q0, q1, q_mid, dq, v0, v1, Gbar;
 };
 
 Scratch& scratch() {
   thread_local Scratch s;
   return s;
 }
+
+/// The first `size` values of `buffer` (grown if shorter).
+Eigen::Map<Vector> view(std::vector<double>& buffer, Index size) {
+  if (buffer.size() < static_cast<std::size_t>(size)) buffer.resize(static_cast<std::size_t>(size));
+  return {buffer.data(), size};
+}
+Eigen::Map<Matrix> view(std::vector<double>& buffer, Index rows, Index cols) {
+  return {view(buffer, rows * cols).data(), rows, cols};
+}
+
+/// x[dofs]: a view into x when the dofs are consecutive from first_dof (first_dof >= 0), else
+/// gathered into `buffer`.
+ConstVectorRef local_values(const Vector& x, std::span<const Index> dofs, Index first_dof,
+                            std::vector<double>& buffer) {
+  const Index n = static_cast<Index>(dofs.size());
+  if (first_dof >= 0) return x.segment(first_dof, n);
+  Eigen::Map<Vector> local = view(buffer, n);
+  for (Index i = 0; i < n; ++i) local(i) = x(dofs[static_cast<std::size_t>(i)]);
+  return local;
+}
+
+/// (a + b)/2 in `buffer`.
+ConstVectorRef midpoint(ConstVectorRef a, ConstVectorRef b, std::vector<double>& buffer) {
+  Eigen::Map<Vector> mid = view(buffer, a.size());
+  mid = 0.5 * (a + b);
+  return mid;
+}
+
+/// Local quantities of one element at one Newton iterate (views into global vectors or scratch).
+struct LocalStep {
+  ConstVectorRef q0, q1, dq, v0, v1;
+};
 
 }  // namespace
 
@@ -43,11 +80,16 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 }
 
 /// The Newton system of one Livens step, x = (dq, mu) with q1 = q0 + dq.
+///
+/// Constant data is computed once: M of constant-mass inertias, G of linear constraints, and the
+/// gradient of the linear potentials (summed into constant_gradient_, which enters the residual
+/// through the coordinate-block units, so linear potentials are no units of their own).
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
       : system_(system), constant_masses_(constant_mass_matrices(system)),
-        linear_jacobians_(linear_constraint_jacobians(system)) {
+        linear_jacobians_(linear_constraint_jacobians(system)),
+        constant_gradient_(linear_potential_gradient(system)) {
     make_plan();
   }
 
@@ -62,13 +104,17 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
   void calc_new_momentum(VectorRef p1) const {
     p1 = -state_->p;
-    LocalStep s;
-    Vector grad_q, grad_v;
-    for (const Placed<Inertia>& e : system_.inertias()) {
-      gather_step(e.dofs, s);
-      grad_v.setZero(s.q0.size());
-      add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
-      for (std::size_t i = 0; i < e.dofs.size(); ++i) p1(e.dofs[i]) += grad_v(static_cast<Index>(i));
+    Vector grad_v;
+    for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
+      const Placed<Inertia>& e = system_.inertias()[i];
+      const LocalStep s = local_step(e.dofs, consecutive_start(e.dofs));
+      if (e.element->has_constant_mass()) {
+        grad_v.noalias() = constant_masses_[i] * (s.v0 + s.v1);  // 2 M v_mid
+      } else {
+        grad_v.setZero(s.q0.size());
+        add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
+      }
+      for (std::size_t k = 0; k < e.dofs.size(); ++k) p1(e.dofs[k]) += grad_v(static_cast<Index>(k));
     }
   }
   const Vector& new_velocity() const { return v1_; }
@@ -80,28 +126,32 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     return row < d ? "momentum balance of coordinate " + system_.coordinate_label(row) : system_.multiplier_label(row - d);
   }
 
+  void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index,
+                std::span<const Index> element_dofs) {
+    units_.add(std::move(layout), std::move(owner));
+    refs_.push_back({kind, index, consecutive_start(element_dofs)});
+  }
+
   /// Adds the units to units_ and builds the assembly.
   void make_plan() {
     const Index d = system_.num_coordinates();
     auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
     for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
       const CoordinateBlock& block = system_.blocks()[b];
-      units_.add({index_range(block.offset, block.size(), 0), {}}, "coordinate block '" + block.name + "'");
-      refs_.push_back({UnitKind::block, b});
+      const std::vector<Index> dofs = index_range(block.offset, block.size(), 0);
+      add_unit({dofs, {}}, "coordinate block '" + block.name + "'", UnitKind::block, b, dofs);
     }
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
       const Index n = e.element->local_size();
-      units_.add({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'");
-      refs_.push_back({UnitKind::inertia, i});
+      add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'",
+               UnitKind::inertia, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
       const auto& e = system_.potentials()[i];
-      const Index n = e.element->local_size();
-      LocalBlock block{0, n, 0, n};
-      if (e.element->nonlinearity() == Nonlinearity::linear) block.structure = Structure::Constant(n, n, false);
-      units_.add({e.dofs, {block}}, "potential '" + e.element->name() + "'");
-      refs_.push_back({UnitKind::potential, i});
+      if (e.element->nonlinearity() == Nonlinearity::linear) continue;  // in constant_gradient_
+      add_unit({e.dofs, square(e.element->local_size())}, "potential '" + e.element->name() + "'",
+               UnitKind::potential, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.constraints().size(); ++i) {
       const auto& e = system_.constraints()[i];
@@ -114,28 +164,28 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose()}, {n, m, 0, n, G}};
       if (e.element->nonlinearity() != Nonlinearity::linear)
         blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
-      units_.add({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'");
-      refs_.push_back({UnitKind::constraint, i});
+      add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'",
+               UnitKind::constraint, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
       const auto& e = system_.dissipations()[i];
-      units_.add({e.dofs, square(e.element->local_size())}, "dissipation '" + e.element->name() + "'");
-      refs_.push_back({UnitKind::dissipation, i});
+      add_unit({e.dofs, square(e.element->local_size())}, "dissipation '" + e.element->name() + "'",
+               UnitKind::dissipation, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.external_loads().size(); ++i) {
       const auto& e = system_.external_loads()[i];
-      units_.add({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'");
-      refs_.push_back({UnitKind::load, i});
+      add_unit({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'",
+               UnitKind::load, i, e.dofs);
     }
     set_plan(d + system_.num_multipliers());
   }
 
-  void gather_step(const std::vector<Index>& dofs, LocalStep& s) const {
-    gather(state_->q, dofs, s.q0);
-    gather(q1_, dofs, s.q1);
-    gather(dq_, dofs, s.dq);
-    gather(state_->v, dofs, s.v0);
-    gather(v1_, dofs, s.v1);
+  /// q0, q1, dq, v0, v1 at the element's dofs (first_dof: see UnitRef), in this thread's scratch.
+  LocalStep local_step(std::span<const Index> dofs, Index first_dof) const {
+    Scratch& w = scratch();
+    return {local_values(state_->q, dofs, first_dof, w.q0), local_values(q1_, dofs, first_dof, w.q1),
+            local_values(dq_, dofs, first_dof, w.dq), local_values(state_->v, dofs, first_dof, w.v0),
+            local_values(v1_, dofs, first_dof, w.v1)};
   }
 
   /// grad_q += s Dbar_1 T, grad_v += s Dbar_2 T (either may be null), Dbar T between z0 and z1.
@@ -163,35 +213,39 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
-    const UnitRef ref = refs_[static_cast<std::size_t>(u)];
+    const UnitRef& ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
-      case UnitKind::block: {
-        const CoordinateBlock& block = system_.blocks()[ref.index];
-        out.residual() = -2.0 * state_->p.segment(block.offset, block.size());
-        return;
-      }
-      case UnitKind::inertia: return evaluate_inertia(ref.index, out);
-      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], out);
-      case UnitKind::constraint: return evaluate_constraint(ref.index, x, out);
-      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], out);
-      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], out);
+      case UnitKind::block: return evaluate_block(system_.blocks()[ref.index], out);
+      case UnitKind::inertia: return evaluate_inertia(ref, out);
+      case UnitKind::constraint: return evaluate_constraint(ref, x, out);
+      case UnitKind::potential: return evaluate_potential(ref, out);
+      case UnitKind::dissipation: return evaluate_dissipation(ref, out);
+      case UnitKind::load: return evaluate_load(ref, out);
     }
   }
 
-  /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h.
-  void evaluate_inertia(std::size_t i, UnitOutput& out) const {
-    const Placed<Inertia>& e = system_.inertias()[i];
+  /// R = -2 p0 + h DV_linear: the terms that do not depend on the unknowns.
+  void evaluate_block(const CoordinateBlock& block, UnitOutput& out) const {
+    out.residual() = h_ * constant_gradient_.segment(block.offset, block.size()) -
+                     2.0 * state_->p.segment(block.offset, block.size());
+  }
+
+  /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h. Constant M:
+  /// R = (2/h) M dq, K = (2/h) M.
+  void evaluate_inertia(const UnitRef& ref, UnitOutput& out) const {
+    const Placed<Inertia>& e = system_.inertias()[ref.index];
+    if (!e.element->has_constant_mass()) return evaluate_configuration_inertia(ref, out);
+    const Matrix& M = constant_masses_[ref.index];
+    const ConstVectorRef dq = local_values(dq_, e.dofs, ref.first_dof, scratch().dq);
+    out.residual().noalias() = (2.0 / h_) * (M * dq);
+    if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
+  }
+
+  /// evaluate_inertia for M(q): Gonzalez's discrete gradient of T in z = (q, v).
+  void evaluate_configuration_inertia(const UnitRef& ref, UnitOutput& out) const {
+    const Placed<Inertia>& e = system_.inertias()[ref.index];
     const Inertia& inertia = *e.element;
-    if (inertia.has_constant_mass()) {
-      const Matrix& M = constant_masses_[i];
-      Vector& dq = scratch().step.dq;
-      gather(dq_, e.dofs, dq);
-      out.residual().noalias() = (2.0 / h_) * (M * dq);
-      if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
-      return;
-    }
-    LocalStep s;
-    gather_step(e.dofs, s);
+    const LocalStep s = local_step(e.dofs, ref.first_dof);
     const Index n = s.q0.size();
     Vector dbar_q = Vector::Zero(n), dbar_v = Vector::Zero(n);
     add_discrete_kinetic_gradient(inertia, s, 1.0, &dbar_q, &dbar_v);
@@ -211,50 +265,74 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     out.block(0) = 2.0 * dz1_rows.bottomRows(n) - h_ * dz1_rows.topRows(n);
   }
 
-  void evaluate_potential(const Placed<Potential>& e, UnitOutput& out) const {
-    Vector q0, q1_local;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1_local);
-    e.element->add_discrete_gradient(q0, q1_local, h_, out.residual());
-    if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1_local, h_, out.block(0));
+  /// R += h Dbar V(q0, q1);  K += h d/dq1 Dbar V.
+  void evaluate_potential(const UnitRef& ref, UnitOutput& out) const {
+    const Placed<Potential>& e = system_.potentials()[ref.index];
+    Scratch& w = scratch();
+    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    e.element->add_discrete_gradient(q0, q1, h_, out.residual());
+    if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
   }
 
   /// R_q += Gbar^T mu, R_lambda = g(q1); blocks: (q, lambda) Gbar^T, (lambda, q) G(q1), (q, q) d(Gbar^T mu)/dq1.
-  /// Linear constraints use their Jacobian computed once (linear_jacobians_): Gbar = G(q1) = G.
-  void evaluate_constraint(std::size_t i, ConstVectorRef x, UnitOutput& out) const {
-    const Placed<Constraint>& e = system_.constraints()[i];
+  void evaluate_constraint(const UnitRef& ref, ConstVectorRef x, UnitOutput& out) const {
+    const Placed<Constraint>& e = system_.constraints()[ref.index];
     const Constraint& c = *e.element;
     const Index n = c.local_size(), m = c.num_equations();
-    const Index d = system_.num_coordinates();
-    Scratch& w = scratch();
-    gather(state_->q, e.dofs, w.step.q0);
-    gather(q1_, e.dofs, w.step.q1);
-    w.mu = x.segment(d + e.first_multiplier, m);
-    const bool linear = c.nonlinearity() == Nonlinearity::linear;
-    if (!linear) {
-      w.Gbar.resize(m, n);
-      c.calc_discrete_gradient(w.step.q0, w.step.q1, w.Gbar);
+    const ConstVectorRef mu = x.segment(system_.num_coordinates() + e.first_multiplier, m);
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, scratch().q1);
+    c.calc_value(q1, out.residual().tail(m));
+    switch (c.nonlinearity()) {
+      case Nonlinearity::linear: {  // Gbar = G(q1) = G, computed once
+        const Matrix& G = linear_jacobians_[ref.index];
+        out.residual().head(n).noalias() = G.transpose() * mu;
+        if (!out.with_matrix()) return;
+        out.block(0) = G.transpose();
+        out.block(1) = G;
+        return;
+      }
+      case Nonlinearity::quadratic: {  // Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k D^2 g_k
+        const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, scratch().q0);
+        const ConstVectorRef q_mid = midpoint(q0, q1, scratch().q_mid);
+        Eigen::Map<Matrix> Gbar = view(scratch().Gbar, m, n);
+        c.calc_jacobian(q_mid, Gbar);
+        out.residual().head(n).noalias() = Gbar.transpose() * mu;
+        if (!out.with_matrix()) return;
+        out.block(0) = Gbar.transpose();
+        c.calc_jacobian(q1, out.block(1));
+        c.add_hessian_contraction(q_mid, mu, 0.5, out.block(2));
+        return;
+      }
+      case Nonlinearity::general: return evaluate_general_constraint(ref, mu, out);
     }
-    const Matrix& Gbar = linear ? linear_jacobians_[i] : w.Gbar;
-    out.residual().head(n).noalias() = Gbar.transpose() * w.mu;
-    c.calc_value(w.step.q1, out.residual().tail(m));
+  }
+
+  /// The Gbar^T rows and blocks of evaluate_constraint for a general constraint (Gonzalez row by row).
+  void evaluate_general_constraint(const UnitRef& ref, ConstVectorRef mu, UnitOutput& out) const {
+    const Placed<Constraint>& e = system_.constraints()[ref.index];
+    const Constraint& c = *e.element;
+    const Index n = c.local_size(), m = c.num_equations();
+    Scratch& w = scratch();
+    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    Eigen::Map<Matrix> Gbar = view(w.Gbar, m, n);
+    c.calc_discrete_gradient(q0, q1, Gbar);
+    out.residual().head(n).noalias() = Gbar.transpose() * mu;
     if (!out.with_matrix()) return;
     out.block(0) = Gbar.transpose();
-    if (linear) {
-      out.block(1) = Gbar;
-      return;
-    }
-    c.calc_jacobian(w.step.q1, out.block(1));
-    c.add_discrete_gradient_contraction_jacobian(w.step.q0, w.step.q1, w.mu, 1.0, out.block(2));
+    c.calc_jacobian(q1, out.block(1));
+    c.add_discrete_gradient_contraction_jacobian(q0, q1, mu, 1.0, out.block(2));
   }
 
   /// R += C(q_mid)(q1 - q0);  K += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
-  void evaluate_dissipation(const Placed<Dissipation>& e, UnitOutput& out) const {
-    Vector q0, q1_local, dq;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1_local);
-    gather(dq_, e.dofs, dq);
-    const Vector q_mid = 0.5 * (q0 + q1_local);
+  void evaluate_dissipation(const UnitRef& ref, UnitOutput& out) const {
+    const Placed<Dissipation>& e = system_.dissipations()[ref.index];
+    Scratch& w = scratch();
+    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
+    const ConstVectorRef dq = local_values(dq_, e.dofs, ref.first_dof, w.dq);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -262,11 +340,12 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// R -= h f(t_mid, q_mid);  K -= h/2 df/dq.
-  void evaluate_load(const Placed<ExternalLoad>& e, UnitOutput& out) const {
-    Vector q0, q1_local;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1_local);
-    const Vector q_mid = 0.5 * (q0 + q1_local);
+  void evaluate_load(const UnitRef& ref, UnitOutput& out) const {
+    const Placed<ExternalLoad>& e = system_.external_loads()[ref.index];
+    Scratch& w = scratch();
+    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
     const double t_mid = state_->t + 0.5 * h_;
     e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual());
     if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
@@ -298,10 +377,24 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     return jacobians;
   }
 
+  /// sum of DV over the linear potentials (constant; d), computed once.
+  static Vector linear_potential_gradient(const System& system) {
+    Vector gradient = Vector::Zero(system.num_coordinates()), local;
+    for (const Placed<Potential>& e : system.potentials()) {
+      if (e.element->nonlinearity() != Nonlinearity::linear) continue;
+      const Index n = e.element->local_size();
+      local.setZero(n);
+      e.element->add_gradient(Vector::Zero(n), 1.0, local);
+      for (Index k = 0; k < n; ++k) gradient(e.dofs[static_cast<std::size_t>(k)]) += local(k);
+    }
+    return gradient;
+  }
+
   const System& system_;
   std::vector<UnitRef> refs_;
   std::vector<Matrix> constant_masses_;
   std::vector<Matrix> linear_jacobians_;
+  Vector constant_gradient_;
   Vector dq_, q1_, v1_;  ///< of the last evaluate
 };
 
