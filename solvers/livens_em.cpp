@@ -1,17 +1,21 @@
 #include "solvers/livens_em.hpp"
 
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "engine/gonzalez.hpp"
 #include "engine/structure.hpp"
 #include "engine/measures.hpp"
+#include "solvers/sparse_constant_data.hpp"
 #include "solvers/step_system.hpp"
 
 namespace noether {
 namespace {
 
-enum class UnitKind { block, inertia, constraint, potential, dissipation, load };
+/// What a unit evaluates. The kinds with constant data (constant_inertia, quadratic_constraint) are
+/// evaluated from the stepper's own copy of that data, without calls on the element.
+enum class UnitKind { block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load };
 struct UnitRef {
   UnitKind kind;
   std::size_t index;     ///< into the system's list of that kind (blocks, inertias, ...)
@@ -81,14 +85,15 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 
 /// The Newton system of one Livens step, x = (dq, mu) with q1 = q0 + dq.
 ///
-/// Constant data is computed once: M of constant-mass inertias, G of linear constraints, and the
-/// gradient of the linear potentials (summed into constant_gradient_, which enters the residual
-/// through the coordinate-block units, so linear potentials are no units of their own).
+/// Constant data is read once, as lists of nonzeros: M of constant-mass inertias, and c, L, H_k of
+/// constraints of degree <= 2 (solvers/sparse_constant_data.hpp). The gradients of the linear
+/// potentials are summed once into constant_gradient_, which enters the residual through the
+/// coordinate-block units: linear potentials are no units of their own.
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
       : system_(system), constant_masses_(constant_mass_matrices(system)),
-        linear_jacobians_(linear_constraint_jacobians(system)),
+        quadratic_constraints_(sparse_quadratic_constraints(system)),
         constant_gradient_(linear_potential_gradient(system)) {
     make_plan();
   }
@@ -108,10 +113,11 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const Placed<Inertia>& e = system_.inertias()[i];
       const LocalStep s = local_step(e.dofs, consecutive_start(e.dofs));
-      if (e.element->has_constant_mass()) {
-        grad_v.noalias() = constant_masses_[i] * (s.v0 + s.v1);  // 2 M v_mid
+      grad_v.setZero(s.q0.size());
+      if (e.element->has_constant_mass()) {  // 2 M v_mid
+        constant_masses_[i].add_product(s.v0, 1.0, grad_v);
+        constant_masses_[i].add_product(s.v1, 1.0, grad_v);
       } else {
-        grad_v.setZero(s.q0.size());
         add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
       }
       for (std::size_t k = 0; k < e.dofs.size(); ++k) p1(e.dofs[k]) += grad_v(static_cast<Index>(k));
@@ -145,7 +151,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       const auto& e = system_.inertias()[i];
       const Index n = e.element->local_size();
       add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'",
-               UnitKind::inertia, i, e.dofs);
+               e.element->has_constant_mass() ? UnitKind::constant_inertia : UnitKind::inertia, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
       const auto& e = system_.potentials()[i];
@@ -165,7 +171,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       if (e.element->nonlinearity() != Nonlinearity::linear)
         blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
       add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'",
-               UnitKind::constraint, i, e.dofs);
+               quadratic_constraints_[i] ? UnitKind::quadratic_constraint : UnitKind::constraint, i, e.dofs);
     }
     for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
       const auto& e = system_.dissipations()[i];
@@ -216,7 +222,9 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const UnitRef& ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
       case UnitKind::block: return evaluate_block(system_.blocks()[ref.index], out);
+      case UnitKind::constant_inertia: return evaluate_constant_inertia(ref, out);
       case UnitKind::inertia: return evaluate_inertia(ref, out);
+      case UnitKind::quadratic_constraint: return evaluate_quadratic_constraint(ref, x, out);
       case UnitKind::constraint: return evaluate_constraint(ref, x, out);
       case UnitKind::potential: return evaluate_potential(ref, out);
       case UnitKind::dissipation: return evaluate_dissipation(ref, out);
@@ -230,19 +238,17 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
                      2.0 * state_->p.segment(block.offset, block.size());
   }
 
-  /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h. Constant M:
-  /// R = (2/h) M dq, K = (2/h) M.
-  void evaluate_inertia(const UnitRef& ref, UnitOutput& out) const {
-    const Placed<Inertia>& e = system_.inertias()[ref.index];
-    if (!e.element->has_constant_mass()) return evaluate_configuration_inertia(ref, out);
-    const Matrix& M = constant_masses_[ref.index];
-    const ConstVectorRef dq = local_values(dq_, e.dofs, ref.first_dof, scratch().dq);
-    out.residual().noalias() = (2.0 / h_) * (M * dq);
-    if (out.with_matrix()) out.block(0) = (2.0 / h_) * M;
+  /// evaluate_inertia for a constant M: R = (2/h) M dq, K = (2/h) M.
+  void evaluate_constant_inertia(const UnitRef& ref, UnitOutput& out) const {
+    const SparseEntries& M = constant_masses_[ref.index];
+    const ConstVectorRef dq = local_values(dq_, system_.inertias()[ref.index].dofs, ref.first_dof, scratch().dq);
+    M.add_product(dq, 2.0 / h_, out.residual());
+    if (out.with_matrix()) M.add_to(2.0 / h_, out.block(0));
   }
 
-  /// evaluate_inertia for M(q): Gonzalez's discrete gradient of T in z = (q, v).
-  void evaluate_configuration_inertia(const UnitRef& ref, UnitOutput& out) const {
+  /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h. Dbar T: Gonzalez's
+  /// discrete gradient of T in z = (q, v).
+  void evaluate_inertia(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Inertia>& e = system_.inertias()[ref.index];
     const Inertia& inertia = *e.element;
     const LocalStep s = local_step(e.dofs, ref.first_dof);
@@ -275,49 +281,43 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
   }
 
+  /// mu = h lambda of the constraint (m), a view into x.
+  ConstVectorRef multipliers(const Placed<Constraint>& e, Index m, ConstVectorRef x) const {
+    return x.segment(system_.num_coordinates() + e.first_multiplier, m);
+  }
+
+  /// evaluate_constraint for degree <= 2, from the sparse constant data: Gbar = G(q_mid),
+  /// d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
+  void evaluate_quadratic_constraint(const UnitRef& ref, ConstVectorRef x, UnitOutput& out) const {
+    const Placed<Constraint>& e = system_.constraints()[ref.index];
+    const SparseQuadraticConstraint& c = *quadratic_constraints_[ref.index];
+    const Index n = static_cast<Index>(e.dofs.size()), m = c.num_equations();
+    const ConstVectorRef mu = multipliers(e, m, x);
+    Scratch& w = scratch();
+    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q_mid =  // G is constant when linear: any point will do
+        c.is_linear() ? q1 : midpoint(local_values(state_->q, e.dofs, ref.first_dof, w.q0), q1, w.q_mid);
+    c.calc_value(q1, out.residual().tail(m));
+    c.add_jacobian_transpose_product(q_mid, mu, 1.0, out.residual().head(n));
+    if (!out.with_matrix()) return;
+    c.add_jacobian_transpose(q_mid, 1.0, out.block(0));
+    c.add_jacobian(q1, 1.0, out.block(1));
+    if (!c.is_linear()) c.add_hessian_contraction(mu, 0.5, out.block(2));
+  }
+
   /// R_q += Gbar^T mu, R_lambda = g(q1); blocks: (q, lambda) Gbar^T, (lambda, q) G(q1), (q, q) d(Gbar^T mu)/dq1.
+  /// Gbar: Gonzalez's, row by row.
   void evaluate_constraint(const UnitRef& ref, ConstVectorRef x, UnitOutput& out) const {
     const Placed<Constraint>& e = system_.constraints()[ref.index];
     const Constraint& c = *e.element;
     const Index n = c.local_size(), m = c.num_equations();
-    const ConstVectorRef mu = x.segment(system_.num_coordinates() + e.first_multiplier, m);
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, scratch().q1);
-    c.calc_value(q1, out.residual().tail(m));
-    switch (c.nonlinearity()) {
-      case Nonlinearity::linear: {  // Gbar = G(q1) = G, computed once
-        const Matrix& G = linear_jacobians_[ref.index];
-        out.residual().head(n).noalias() = G.transpose() * mu;
-        if (!out.with_matrix()) return;
-        out.block(0) = G.transpose();
-        out.block(1) = G;
-        return;
-      }
-      case Nonlinearity::quadratic: {  // Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k D^2 g_k
-        const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, scratch().q0);
-        const ConstVectorRef q_mid = midpoint(q0, q1, scratch().q_mid);
-        Eigen::Map<Matrix> Gbar = view(scratch().Gbar, m, n);
-        c.calc_jacobian(q_mid, Gbar);
-        out.residual().head(n).noalias() = Gbar.transpose() * mu;
-        if (!out.with_matrix()) return;
-        out.block(0) = Gbar.transpose();
-        c.calc_jacobian(q1, out.block(1));
-        c.add_hessian_contraction(q_mid, mu, 0.5, out.block(2));
-        return;
-      }
-      case Nonlinearity::general: return evaluate_general_constraint(ref, mu, out);
-    }
-  }
-
-  /// The Gbar^T rows and blocks of evaluate_constraint for a general constraint (Gonzalez row by row).
-  void evaluate_general_constraint(const UnitRef& ref, ConstVectorRef mu, UnitOutput& out) const {
-    const Placed<Constraint>& e = system_.constraints()[ref.index];
-    const Constraint& c = *e.element;
-    const Index n = c.local_size(), m = c.num_equations();
+    const ConstVectorRef mu = multipliers(e, m, x);
     Scratch& w = scratch();
     const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
     const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
     Eigen::Map<Matrix> Gbar = view(w.Gbar, m, n);
     c.calc_discrete_gradient(q0, q1, Gbar);
+    c.calc_value(q1, out.residual().tail(m));
     out.residual().head(n).noalias() = Gbar.transpose() * mu;
     if (!out.with_matrix()) return;
     out.block(0) = Gbar.transpose();
@@ -351,30 +351,28 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
   }
 
-  /// M of each constant-mass inertia element (empty matrix otherwise), computed once.
-  static std::vector<Matrix> constant_mass_matrices(const System& system) {
-    std::vector<Matrix> masses;
+  /// M of each constant-mass inertia element (no entries otherwise), computed once.
+  static std::vector<SparseEntries> constant_mass_matrices(const System& system) {
+    std::vector<SparseEntries> masses;
     for (const Placed<Inertia>& e : system.inertias()) {
       const Index n = e.element->local_size();
       masses.emplace_back();
       if (!e.element->has_constant_mass()) continue;
-      masses.back().setZero(n, n);
-      e.element->add_mass_matrix(Vector::Zero(n), 1.0, masses.back());
+      Matrix M = Matrix::Zero(n, n);
+      e.element->add_mass_matrix(Vector::Zero(n), 1.0, M);
+      masses.back() = SparseEntries(M);
     }
     return masses;
   }
 
-  /// G of each linear constraint (empty matrix otherwise), computed once.
-  static std::vector<Matrix> linear_constraint_jacobians(const System& system) {
-    std::vector<Matrix> jacobians;
+  /// The constant data of each constraint of degree <= 2 (nothing for general ones), computed once.
+  static std::vector<std::optional<SparseQuadraticConstraint>> sparse_quadratic_constraints(const System& system) {
+    std::vector<std::optional<SparseQuadraticConstraint>> constraints;
     for (const Placed<Constraint>& e : system.constraints()) {
-      const Index n = e.element->local_size(), m = e.element->num_equations();
-      jacobians.emplace_back();
-      if (e.element->nonlinearity() != Nonlinearity::linear) continue;
-      jacobians.back().resize(m, n);
-      e.element->calc_jacobian(Vector::Zero(n), jacobians.back());
+      constraints.emplace_back();
+      if (is_at_most_quadratic(e.element->nonlinearity())) constraints.back().emplace(*e.element);
     }
-    return jacobians;
+    return constraints;
   }
 
   /// sum of DV over the linear potentials (constant; d), computed once.
@@ -392,8 +390,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   const System& system_;
   std::vector<UnitRef> refs_;
-  std::vector<Matrix> constant_masses_;
-  std::vector<Matrix> linear_jacobians_;
+  std::vector<SparseEntries> constant_masses_;
+  std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;
   Vector constant_gradient_;
   Vector dq_, q1_, v1_;  ///< of the last evaluate
 };
