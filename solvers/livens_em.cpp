@@ -1,5 +1,6 @@
 #include "solvers/livens_em.hpp"
 
+#include <memory_resource>
 #include <optional>
 #include <span>
 #include <vector>
@@ -92,8 +93,8 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
-      : system_(system), constant_masses_(constant_mass_matrices(system)),
-        quadratic_constraints_(sparse_quadratic_constraints(system)),
+      : system_(system), constant_masses_(constant_mass_matrices(system, &constant_data_)),
+        quadratic_constraints_(sparse_quadratic_constraints(system, &constant_data_)),
         constant_gradient_(linear_potential_gradient(system)) {
     make_plan();
   }
@@ -352,25 +353,28 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// M of each constant-mass inertia element (no entries otherwise), computed once.
-  static std::vector<SparseEntries> constant_mass_matrices(const System& system) {
+  static std::vector<SparseEntries> constant_mass_matrices(const System& system, std::pmr::memory_resource* arena) {
     std::vector<SparseEntries> masses;
     for (const Placed<Inertia>& e : system.inertias()) {
       const Index n = e.element->local_size();
-      masses.emplace_back();
-      if (!e.element->has_constant_mass()) continue;
+      if (!e.element->has_constant_mass()) {
+        masses.emplace_back(arena);
+        continue;
+      }
       Matrix M = Matrix::Zero(n, n);
       e.element->add_mass_matrix(Vector::Zero(n), 1.0, M);
-      masses.back() = SparseEntries(M);
+      masses.emplace_back(M, arena);
     }
     return masses;
   }
 
   /// The constant data of each constraint of degree <= 2 (nothing for general ones), computed once.
-  static std::vector<std::optional<SparseQuadraticConstraint>> sparse_quadratic_constraints(const System& system) {
+  static std::vector<std::optional<SparseQuadraticConstraint>> sparse_quadratic_constraints(
+      const System& system, std::pmr::memory_resource* arena) {
     std::vector<std::optional<SparseQuadraticConstraint>> constraints;
     for (const Placed<Constraint>& e : system.constraints()) {
       constraints.emplace_back();
-      if (is_at_most_quadratic(e.element->nonlinearity())) constraints.back().emplace(*e.element);
+      if (is_at_most_quadratic(e.element->nonlinearity())) constraints.back().emplace(*e.element, arena);
     }
     return constraints;
   }
@@ -390,6 +394,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   const System& system_;
   std::vector<UnitRef> refs_;
+  std::pmr::monotonic_buffer_resource constant_data_;  ///< holds the entries below, in evaluation order
   std::vector<SparseEntries> constant_masses_;
   std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;
   Vector constant_gradient_;

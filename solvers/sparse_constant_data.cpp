@@ -4,73 +4,42 @@
 
 namespace noether {
 
-SparseEntries::SparseEntries(const Matrix& A) {
+SparseEntries::SparseEntries(const Matrix& A, std::pmr::memory_resource* resource) : entries_(resource) {
+  entries_.reserve(static_cast<std::size_t>((A.array() != 0.0).count()));
   for (Index j = 0; j < A.cols(); ++j)
     for (Index i = 0; i < A.rows(); ++i)
       if (A(i, j) != 0.0) entries_.push_back({i, j, A(i, j)});
 }
 
-void SparseEntries::add_product(ConstVectorRef x, double s, VectorRef y) const {
-  for (const Entry& e : entries_) y(e.row) += s * e.value * x(e.col);
-}
-
-void SparseEntries::add_transpose_product(ConstVectorRef x, double s, VectorRef y) const {
-  for (const Entry& e : entries_) y(e.col) += s * e.value * x(e.row);
-}
-
-void SparseEntries::add_to(double s, MatrixRef K) const {
-  for (const Entry& e : entries_) K(e.row, e.col) += s * e.value;
-}
-
-void SparseEntries::add_transpose_to(double s, MatrixRef K) const {
-  for (const Entry& e : entries_) K(e.col, e.row) += s * e.value;
-}
-
-SparseQuadraticConstraint::SparseQuadraticConstraint(const Constraint& constraint) {
+SparseQuadraticConstraint::SparseQuadraticConstraint(const Constraint& constraint, std::pmr::memory_resource* resource)
+    : constant_(resource), linear_(resource), hessian_entries_(resource), hessian_begin_(resource) {
   if (!is_at_most_quadratic(constraint.nonlinearity()))
     throw std::invalid_argument("constraint '" + constraint.name() +
                                 "': a sparse quadratic form needs a linear or quadratic constraint, it is general");
   const Index n = constraint.local_size(), m = constraint.num_equations();
   const Vector zero = Vector::Zero(n);
-  constant_.resize(m);
-  constraint.calc_value(zero, constant_);
+  Vector c(m);
+  constraint.calc_value(zero, c);
+  constant_.assign(c.begin(), c.end());
   Matrix L(m, n);
   constraint.calc_jacobian(zero, L);
-  linear_ = SparseEntries(L);
-  Matrix H(n, n);
+  linear_ = SparseEntries(L, resource);
+  std::vector<SparseEntries> H;  // H_k, from the default resource
+  std::size_t nonzeros = 0;
+  Matrix H_k(n, n);
   for (Index k = 0; k < m; ++k) {
-    H.setZero();
-    constraint.add_hessian_contraction(zero, Vector::Unit(m, k), 1.0, H);
-    for (Index j = 0; j < n; ++j)
-      for (Index i = 0; i < n; ++i)
-        if (H(i, j) != 0.0) second_order_.push_back({k, i, j, H(i, j)});
+    H_k.setZero();
+    constraint.add_hessian_contraction(zero, Vector::Unit(m, k), 1.0, H_k);
+    H.emplace_back(H_k);
+    nonzeros += H.back().entries().size();
   }
-}
-
-void SparseQuadraticConstraint::calc_value(ConstVectorRef q, VectorRef g) const {
-  g = constant_;
-  linear_.add_product(q, 1.0, g);
-  for (const SecondOrderEntry& e : second_order_) g(e.equation) += 0.5 * e.value * q(e.row) * q(e.col);
-}
-
-void SparseQuadraticConstraint::add_jacobian(ConstVectorRef q, double s, MatrixRef G) const {
-  linear_.add_to(s, G);
-  for (const SecondOrderEntry& e : second_order_) G(e.equation, e.row) += s * e.value * q(e.col);
-}
-
-void SparseQuadraticConstraint::add_jacobian_transpose(ConstVectorRef q, double s, MatrixRef Gt) const {
-  linear_.add_transpose_to(s, Gt);
-  for (const SecondOrderEntry& e : second_order_) Gt(e.row, e.equation) += s * e.value * q(e.col);
-}
-
-void SparseQuadraticConstraint::add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, double s,
-                                                               VectorRef r) const {
-  linear_.add_transpose_product(lambda, s, r);
-  for (const SecondOrderEntry& e : second_order_) r(e.row) += s * lambda(e.equation) * e.value * q(e.col);
-}
-
-void SparseQuadraticConstraint::add_hessian_contraction(ConstVectorRef lambda, double s, MatrixRef K) const {
-  for (const SecondOrderEntry& e : second_order_) K(e.row, e.col) += s * lambda(e.equation) * e.value;
+  hessian_begin_.reserve(static_cast<std::size_t>(m) + 1);  // one allocation each: the data stays where
+  hessian_entries_.reserve(nonzeros);                        // the resource put it
+  hessian_begin_.push_back(0);
+  for (const SparseEntries& h : H) {
+    hessian_entries_.insert(hessian_entries_.end(), h.entries().begin(), h.entries().end());
+    hessian_begin_.push_back(static_cast<std::ptrdiff_t>(hessian_entries_.size()));
+  }
 }
 
 }  // namespace noether

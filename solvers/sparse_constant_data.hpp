@@ -3,6 +3,12 @@
 /// so that a stepper's per-iteration work on it costs O(nonzeros) instead of dense m x n or n x n
 /// products of dynamic size. A director body's 12 x 12 mass matrix has 12 to 48 nonzeros, a
 /// spherical joint's 3 x 24 Jacobian 12, the 6 Hessians of a body's orthonormality 27 in all.
+///
+/// The entries are allocated from a memory resource the caller chooses: a stepper allocates the
+/// data of all its elements from one arena, in the order it evaluates them, so that an assembly
+/// streams through memory instead of visiting one small heap block per element.
+#include <memory_resource>
+#include <span>
 #include <vector>
 
 #include "engine/constraint.hpp"
@@ -13,25 +19,37 @@ namespace noether {
 /// accumulate into dense vectors and matrices of matching size.
 class SparseEntries {
  public:
-  SparseEntries() = default;
-  /// The nonzeros of A.
-  explicit SparseEntries(const Matrix& A);
-
-  /// y += s * A x   (x: cols, y: rows).
-  void add_product(ConstVectorRef x, double s, VectorRef y) const;
-  /// y += s * A^T x   (x: rows, y: cols).
-  void add_transpose_product(ConstVectorRef x, double s, VectorRef y) const;
-  /// K += s * A   (rows x cols).
-  void add_to(double s, MatrixRef K) const;
-  /// K += s * A^T   (cols x rows).
-  void add_transpose_to(double s, MatrixRef K) const;
-
- private:
   struct Entry {
     Index row, col;
     double value;
   };
-  std::vector<Entry> entries_;
+
+  explicit SparseEntries(std::pmr::memory_resource* resource = std::pmr::get_default_resource())
+      : entries_(resource) {}
+  /// The nonzeros of A, allocated from `resource`.
+  explicit SparseEntries(const Matrix& A, std::pmr::memory_resource* resource = std::pmr::get_default_resource());
+
+  std::span<const Entry> entries() const { return entries_; }
+
+  /// y += s * A x   (x: cols, y: rows).
+  void add_product(ConstVectorRef x, double s, VectorRef y) const {
+    for (const Entry& e : entries_) y(e.row) += s * e.value * x(e.col);
+  }
+  /// y += s * A^T x   (x: rows, y: cols).
+  void add_transpose_product(ConstVectorRef x, double s, VectorRef y) const {
+    for (const Entry& e : entries_) y(e.col) += s * e.value * x(e.row);
+  }
+  /// K += s * A   (rows x cols).
+  void add_to(double s, MatrixRef K) const {
+    for (const Entry& e : entries_) K(e.row, e.col) += s * e.value;
+  }
+  /// K += s * A^T   (cols x rows).
+  void add_transpose_to(double s, MatrixRef K) const {
+    for (const Entry& e : entries_) K(e.col, e.row) += s * e.value;
+  }
+
+ private:
+  std::pmr::vector<Entry> entries_;
 };
 
 /// A constraint of degree <= 2 (nonlinearity() linear or quadratic) as its constant data:
@@ -43,34 +61,61 @@ class SparseEntries {
 /// round-off, for q of the constraint's local size n.
 class SparseQuadraticConstraint {
  public:
-  /// Throws std::invalid_argument naming the constraint if its nonlinearity() is general.
-  explicit SparseQuadraticConstraint(const Constraint& constraint);
+  using Entry = SparseEntries::Entry;
+
+  /// Allocates from `resource`. Throws std::invalid_argument naming the constraint if its
+  /// nonlinearity() is general.
+  explicit SparseQuadraticConstraint(const Constraint& constraint,
+                                     std::pmr::memory_resource* resource = std::pmr::get_default_resource());
 
   Index num_equations() const { return static_cast<Index>(constant_.size()); }
-  bool is_linear() const { return second_order_.empty(); }
-  /// L = G(0) (m x n): the whole Jacobian when is_linear().
-  const SparseEntries& linear_part() const { return linear_; }
+  bool is_linear() const { return hessian_entries_.empty(); }
 
   /// g(q), overwrites g (m).
-  void calc_value(ConstVectorRef q, VectorRef g) const;
+  void calc_value(ConstVectorRef q, VectorRef g) const {
+    g = Eigen::Map<const Vector>(constant_.data(), num_equations());
+    linear_.add_product(q, 1.0, g);
+    for (Index k = 0; k < num_equations(); ++k) {
+      double form = 0.0;  // q^T H_k q
+      for (const Entry& e : hessian(k)) form += e.value * q(e.row) * q(e.col);
+      g(k) += 0.5 * form;
+    }
+  }
   /// G += s * G(q)   (m x n).
-  void add_jacobian(ConstVectorRef q, double s, MatrixRef G) const;
+  void add_jacobian(ConstVectorRef q, double s, MatrixRef G) const {
+    linear_.add_to(s, G);
+    for (Index k = 0; k < num_equations(); ++k)
+      for (const Entry& e : hessian(k)) G(k, e.row) += s * e.value * q(e.col);
+  }
   /// Gt += s * G(q)^T   (n x m).
-  void add_jacobian_transpose(ConstVectorRef q, double s, MatrixRef Gt) const;
+  void add_jacobian_transpose(ConstVectorRef q, double s, MatrixRef Gt) const {
+    linear_.add_transpose_to(s, Gt);
+    for (Index k = 0; k < num_equations(); ++k)
+      for (const Entry& e : hessian(k)) Gt(e.row, k) += s * e.value * q(e.col);
+  }
   /// r += s * G(q)^T lambda   (lambda: m, r: n).
-  void add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, double s, VectorRef r) const;
+  void add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, double s, VectorRef r) const {
+    linear_.add_transpose_product(lambda, s, r);
+    for (Index k = 0; k < num_equations(); ++k)
+      for (const Entry& e : hessian(k)) r(e.row) += s * lambda(k) * e.value * q(e.col);
+  }
   /// K += s * sum_k lambda_k H_k   (n x n).
-  void add_hessian_contraction(ConstVectorRef lambda, double s, MatrixRef K) const;
+  void add_hessian_contraction(ConstVectorRef lambda, double s, MatrixRef K) const {
+    for (Index k = 0; k < num_equations(); ++k)
+      for (const Entry& e : hessian(k)) K(e.row, e.col) += s * lambda(k) * e.value;
+  }
 
  private:
-  /// H_equation(row, col) = value.
-  struct SecondOrderEntry {
-    Index equation, row, col;
-    double value;
-  };
-  Vector constant_;                              ///< c (m)
-  SparseEntries linear_;                         ///< L (m x n)
-  std::vector<SecondOrderEntry> second_order_;  ///< nonzeros of all H_k
+  /// The nonzeros of H_k.
+  std::span<const Entry> hessian(Index k) const {
+    const auto begin = hessian_entries_.begin();
+    return {begin + hessian_begin_[static_cast<std::size_t>(k)], begin + hessian_begin_[static_cast<std::size_t>(k) + 1]};
+  }
+
+  std::pmr::vector<double> constant_;             ///< c (m)
+  SparseEntries linear_;                           ///< L (m x n)
+  std::pmr::vector<Entry> hessian_entries_;        ///< the nonzeros of H_0, H_1, ... in turn
+  std::pmr::vector<std::ptrdiff_t> hessian_begin_;  ///< H_k's entries: [begin[k], begin[k + 1]) (m + 1)
 };
 
 }  // namespace noether
