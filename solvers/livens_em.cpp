@@ -51,7 +51,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     make_plan();
   }
 
-  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     const Index d = system_.num_coordinates();
     dq_ = x.head(d);
     q1_ = state_->q + dq_;
@@ -127,7 +127,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       units_.add({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'");
       refs_.push_back({UnitKind::load, i});
     }
-    set_plan(d + system_.num_multipliers());
+    set_plan(system_, {FieldKind::coordinates, FieldKind::multipliers});
   }
 
   void gather_step(const std::vector<Index>& dofs, LocalStep& s) const {
@@ -322,7 +322,7 @@ NewtonReport LivensEnergyMomentum::step(State& state, double h) {
   x.head(d) = h * state.v;
   x.tail(m) = h * state.lambda;
   step_system_->set_step(state, h);
-  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
   Vector p1(d);
   step_system_->calc_new_momentum(p1);
   state.v = step_system_->new_velocity();
