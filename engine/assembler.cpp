@@ -42,30 +42,31 @@ void for_each_structural_entry(const UnitLayout& unit, F&& f) {
 
 }  // namespace
 
-AssemblyPlan::AssemblyPlan(Index n, std::vector<UnitLayout> units) : units_(std::move(units)) {
+AssemblyPlan::AssemblyPlan(Index n, const std::vector<UnitLayout>& units) {
   if (n < 0) throw std::invalid_argument("an assembly needs a non-negative number of unknowns");
-  for (Index u = 0; u < num_units(); ++u) check_layout(unit(u), u, n);
+  const auto count = static_cast<Index>(units.size());
+  for (Index u = 0; u < count; ++u) check_layout(units[static_cast<std::size_t>(u)], u, n);
   pattern_.n = n;
-  build_pattern();
-  schedule_ = make_assembly_schedule(n, num_units(), [this](Index u) { return std::span<const Index>(unit(u).dofs); });
-  build_visit_data();
+  build_pattern(units);
+  schedule_ = make_assembly_schedule(n, count, [&](Index u) { return std::span<const Index>(units[static_cast<std::size_t>(u)].dofs); });
+  build_visit_data(units);
 }
 
 /// Rows of each column by counting: bucket every structural entry (and the diagonal) by column,
 /// then sort and deduplicate each column's rows. Needs one Index per contribution, temporarily.
-void AssemblyPlan::build_pattern() {
+void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
   const auto n = static_cast<std::size_t>(pattern_.n);
   std::vector<Index>& starts = pattern_.column_starts;
   starts.assign(n + 1, 0);
   for (std::size_t j = 0; j < n; ++j) ++starts[j + 1];
-  for (const UnitLayout& unit : units_)
+  for (const UnitLayout& unit : units)
     for_each_structural_entry(unit, [&](Index, Index, Index col) { ++starts[static_cast<std::size_t>(col) + 1]; });
   std::partial_sum(starts.begin(), starts.end(), starts.begin());
 
   std::vector<Index> rows(static_cast<std::size_t>(starts[n]));
   std::vector<Index> cursor(starts.begin(), starts.end() - 1);
   for (std::size_t j = 0; j < n; ++j) rows[static_cast<std::size_t>(cursor[j]++)] = static_cast<Index>(j);
-  for (const UnitLayout& unit : units_)
+  for (const UnitLayout& unit : units)
     for_each_structural_entry(unit, [&](Index, Index row, Index col) {
       rows[static_cast<std::size_t>(cursor[static_cast<std::size_t>(col)]++)] = row;
     });
@@ -88,26 +89,20 @@ void AssemblyPlan::build_pattern() {
 /// The per-unit data an assembly reads, laid out in visiting order so that it streams. Each unit's
 /// scatter entries list first those that are the first contribution to their slot (in visiting
 /// order; they assign), then the others (they add), so that no assembly needs to zero the matrix.
-void AssemblyPlan::build_visit_data() {
-  const auto count = static_cast<std::size_t>(num_units());
-  residual_starts_.assign(count + 1, 0);
-  scatter_starts_.assign(count + 1, 0);
-  first_block_.assign(count + 1, 0);
-  first_adds_.assign(count, 0);
+void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
   std::vector<bool> written(static_cast<std::size_t>(pattern_.nnz()), false);
-  for (std::size_t k = 0; k < count; ++k) {
-    const UnitLayout& layout = unit(schedule_.units[k]);
+  std::vector<ScatterEntry> adds;
+  for (Index u : schedule_.units) {
+    const UnitLayout& layout = units[static_cast<std::size_t>(u)];
+    Visit visit{u, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
+                static_cast<Index>(block_shapes_.size()), 0};
     residual_rows_.insert(residual_rows_.end(), layout.dofs.begin(), layout.dofs.end());
-    residual_starts_[k + 1] = static_cast<Index>(residual_rows_.size());
-    Index matrix_size = 0;
     for (const LocalBlock& b : layout.blocks) {
-      block_offsets_.push_back(matrix_size);
-      matrix_size += b.rows * b.cols;
+      block_shapes_.push_back({visit.matrix_size, b.rows, b.cols});
+      visit.matrix_size += b.rows * b.cols;
     }
-    first_block_[k + 1] = static_cast<Index>(block_offsets_.size());
-    max_matrix_size_ = std::max(max_matrix_size_, matrix_size);
-    matrix_sizes_.push_back(matrix_size);
-    std::vector<ScatterEntry> adds;
+    max_matrix_size_ = std::max(max_matrix_size_, visit.matrix_size);
+    adds.clear();
     for_each_structural_entry(layout, [&](Index position, Index row, Index col) {
       const Index slot = pattern_.find(row, col);
       if (written[static_cast<std::size_t>(slot)]) {
@@ -117,10 +112,12 @@ void AssemblyPlan::build_visit_data() {
         scatter_.push_back({position, slot});
       }
     });
-    first_adds_[k] = static_cast<Index>(scatter_.size());
+    visit.first_add = static_cast<Index>(scatter_.size());
     scatter_.insert(scatter_.end(), adds.begin(), adds.end());
-    scatter_starts_[k + 1] = static_cast<Index>(scatter_.size());
+    visits_.push_back(visit);
   }
+  visits_.push_back({-1, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
+                     static_cast<Index>(block_shapes_.size()), 0});
   scatter_.shrink_to_fit();
   for (Index slot = 0; slot < pattern_.nnz(); ++slot)
     if (!written[static_cast<std::size_t>(slot)]) unwritten_slots_.push_back(slot);
@@ -132,27 +129,30 @@ Assembler::Assembler(AssemblyPlan plan)
       matrix_scratch_(std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_))) {}
 
 UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, std::vector<double>& matrix_scratch) {
-  double* residual = residual_buffer_.data() + plan_.residual_starts_[k];
-  const Index size = plan_.residual_starts_[k + 1] - plan_.residual_starts_[k];
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  double* residual = residual_buffer_.data() + visit.residual_begin;
+  const Index size = next.residual_begin - visit.residual_begin;
   std::fill(residual, residual + size, 0.0);
-  if (with_matrix) std::fill_n(matrix_scratch.begin(), plan_.matrix_sizes_[k], 0.0);
-  const auto first_block = static_cast<std::size_t>(plan_.first_block_[k]);
-  const auto num_blocks = static_cast<std::size_t>(plan_.first_block_[k + 1]) - first_block;
-  return UnitOutput(residual, size, matrix_scratch.data(), plan_.unit(plan_.schedule_.units[k]).blocks,
-                    std::span<const Index>(plan_.block_offsets_).subspan(first_block, num_blocks), with_matrix);
+  if (with_matrix) std::fill_n(matrix_scratch.begin(), visit.matrix_size, 0.0);
+  const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
+                                           static_cast<std::size_t>(next.block_begin - visit.block_begin));
+  return UnitOutput(residual, size, matrix_scratch.data(), blocks, with_matrix);
 }
 
 void Assembler::scatter(std::size_t k, const std::vector<double>& matrix_scratch, VectorRef residual,
                         std::span<double> values) const {
-  for (Index i = plan_.residual_starts_[k]; i < plan_.residual_starts_[k + 1]; ++i)
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  for (Index i = visit.residual_begin; i < next.residual_begin; ++i)
     residual(plan_.residual_rows_[static_cast<std::size_t>(i)]) += residual_buffer_[static_cast<std::size_t>(i)];
   if (values.empty()) return;
   const auto local = [&](const ScatterEntry& e) { return matrix_scratch[static_cast<std::size_t>(e.local)]; };
-  for (Index i = plan_.scatter_starts_[k]; i < plan_.first_adds_[k]; ++i) {
+  for (Index i = visit.scatter_begin; i < visit.first_add; ++i) {
     const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
     values[static_cast<std::size_t>(e.slot)] = local(e);
   }
-  for (Index i = plan_.first_adds_[k]; i < plan_.scatter_starts_[k + 1]; ++i) {
+  for (Index i = visit.first_add; i < next.scatter_begin; ++i) {
     const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
     values[static_cast<std::size_t>(e.slot)] += local(e);
   }
@@ -167,12 +167,12 @@ void Assembler::clear(VectorRef residual, std::span<double> values) const {
 Index Assembler::largest_contributor(Index row) const {
   Index best_unit = -1;
   double best = -1.0;
-  for (std::size_t k = 0; k < plan_.schedule_.units.size(); ++k)
-    for (Index i = plan_.residual_starts_[k]; i < plan_.residual_starts_[k + 1]; ++i) {
+  for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k)
+    for (Index i = plan_.visits_[k].residual_begin; i < plan_.visits_[k + 1].residual_begin; ++i) {
       const double magnitude = std::abs(residual_buffer_[static_cast<std::size_t>(i)]);
       if (plan_.residual_rows_[static_cast<std::size_t>(i)] == row && !(magnitude <= best)) {  // a NaN wins
         best = magnitude;
-        best_unit = plan_.schedule_.units[k];
+        best_unit = plan_.visits_[k].unit;
       }
     }
   return best_unit;

@@ -41,19 +41,24 @@ struct UnitLayout {
   std::vector<LocalBlock> blocks;
 };
 
+/// Where a block of a unit's local matrix lives in the unit's scratch buffer (column-major).
+struct BlockShape {
+  Index offset = 0;
+  Index rows = 0;
+  Index cols = 0;
+};
+
 /// Where a unit writes during one assembly: zeroed before the unit's evaluation, so units
 /// accumulate with add_ methods.
 class UnitOutput {
  public:
-  UnitOutput(double* residual, Index size, double* matrix, std::span<const LocalBlock> blocks,
-             std::span<const Index> block_offsets, bool with_matrix)
-      : residual_(residual, size), matrix_(matrix), blocks_(blocks), block_offsets_(block_offsets),
-        with_matrix_(with_matrix) {}
+  UnitOutput(double* residual, Index size, double* matrix, std::span<const BlockShape> blocks, bool with_matrix)
+      : residual_(residual, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
   /// Local block k as declared in the unit's layout (rows x cols, column-major).
   Eigen::Map<Matrix> block(std::size_t k) {
-    return Eigen::Map<Matrix>(matrix_ + block_offsets_[k], blocks_[k].rows, blocks_[k].cols);
+    return Eigen::Map<Matrix>(matrix_ + blocks_[k].offset, blocks_[k].rows, blocks_[k].cols);
   }
   /// False when only the residual is wanted: units may then skip their tangent work.
   bool with_matrix() const { return with_matrix_; }
@@ -61,8 +66,7 @@ class UnitOutput {
  private:
   Eigen::Map<Vector> residual_;
   double* matrix_;
-  std::span<const LocalBlock> blocks_;
-  std::span<const Index> block_offsets_;
+  std::span<const BlockShape> blocks_;
   bool with_matrix_;
 };
 
@@ -79,31 +83,36 @@ class AssemblyPlan {
   /// n: number of global unknowns. Every diagonal entry is part of the pattern (structurally),
   /// whether or not a unit writes it. Throws std::invalid_argument for a dof outside [0, n) or a
   /// block outside its unit's dofs.
-  AssemblyPlan(Index n, std::vector<UnitLayout> units);
+  /// The layouts are not kept: an assembly reads only the plan's flat arrays.
+  AssemblyPlan(Index n, const std::vector<UnitLayout>& units);
 
   const CscPattern& pattern() const { return pattern_; }
-  Index num_units() const { return static_cast<Index>(units_.size()); }
-  const UnitLayout& unit(Index u) const { return units_[static_cast<std::size_t>(u)]; }
+  Index num_units() const { return static_cast<Index>(visits_.size()) - 1; }
   const AssemblySchedule& schedule() const { return schedule_; }
 
  private:
   friend class Assembler;
-  void build_pattern();
-  void build_visit_data();
+  void build_pattern(const std::vector<UnitLayout>& units);
+  void build_visit_data(const std::vector<UnitLayout>& units);
 
-  std::vector<UnitLayout> units_;
   CscPattern pattern_;
   AssemblySchedule schedule_;
-  // Per unit in visiting order (position k of schedule_.units), so that an assembly streams:
-  std::vector<Index> residual_rows_;    ///< the units' dofs, concatenated
-  std::vector<Index> residual_starts_;  ///< unit k's rows: residual_rows_[residual_starts_[k] ..]; size units + 1
-  std::vector<ScatterEntry> scatter_;   ///< structural local entries, concatenated
-  std::vector<Index> scatter_starts_;   ///< unit k's entries: scatter_[scatter_starts_[k] ..]; size units + 1
-  std::vector<Index> first_adds_;       ///< unit k's entries before first_adds_[k] assign, the others add
-  std::vector<Index> unwritten_slots_;  ///< pattern slots no unit writes (diagonal entries only)
-  std::vector<Index> matrix_sizes_;     ///< doubles in unit k's local matrix buffer
-  std::vector<Index> block_offsets_;    ///< per block, offset into its unit's local matrix buffer
-  std::vector<Index> first_block_;      ///< unit k's blocks: block_offsets_[first_block_[k] ..]; size units + 1
+  /// What an assembly reads of the unit at visiting position k (schedule_.units[k]); the ranges of
+  /// unit k end where those of unit k + 1 begin (visits_ ends with a sentinel).
+  struct Visit {
+    Index unit;
+    Index residual_begin;  ///< into residual_rows_ and the assembler's residual buffer
+    Index scatter_begin;   ///< into scatter_
+    Index first_add;       ///< scatter entries before it assign their slot, the others add
+    Index block_begin;     ///< into block_shapes_
+    Index matrix_size;     ///< doubles of the unit's local matrix
+  };
+  // All laid out in visiting order, so that an assembly streams through memory.
+  std::vector<Visit> visits_;            ///< units + 1 entries
+  std::vector<Index> residual_rows_;     ///< the units' dofs, concatenated
+  std::vector<ScatterEntry> scatter_;    ///< structural local entries, concatenated
+  std::vector<BlockShape> block_shapes_; ///< the units' blocks, concatenated
+  std::vector<Index> unwritten_slots_;   ///< pattern slots no unit writes (diagonal entries only)
   Index max_matrix_size_ = 0;
 };
 
@@ -148,7 +157,7 @@ void Assembler::assemble(Eval&& eval, VectorRef residual, std::span<double> valu
     const auto c = static_cast<std::size_t>(chunk);
     for (auto k = static_cast<std::size_t>(schedule.chunk_starts[c]); k < static_cast<std::size_t>(schedule.chunk_starts[c + 1]); ++k) {
       UnitOutput out = output_of(k, with_matrix, scratch);
-      eval(schedule.units[k], out);
+      eval(plan_.visits_[k].unit, out);
       scatter(k, scratch, residual, values);
     }
   };
