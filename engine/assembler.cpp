@@ -2,18 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 namespace noether {
 namespace {
-
-/// A contribution of buffer position `source` to global entry (row, col).
-struct Contribution {
-  std::int64_t key;  ///< col * n + row: sorting by key orders column-major, rows ascending
-  Index source;
-};
 
 void check_layout(const UnitLayout& unit, Index u, Index n) {
   const auto local = static_cast<Index>(unit.dofs.size());
@@ -31,126 +25,157 @@ void check_layout(const UnitLayout& unit, Index u, Index n) {
   }
 }
 
-/// Sorts contributions (stable, so sources of one entry stay in unit order) and returns them.
-void sort_by_entry(std::vector<Contribution>& contributions) {
-  std::stable_sort(contributions.begin(), contributions.end(),
-                   [](const Contribution& a, const Contribution& b) { return a.key < b.key; });
+/// Calls f(local_position, row, col) for every structural entry of the unit's blocks, in the
+/// order of its local matrix buffer; (row, col) are global.
+template <class F>
+void for_each_structural_entry(const UnitLayout& unit, F&& f) {
+  Index position = 0;
+  for (const LocalBlock& b : unit.blocks) {
+    const bool dense = b.structure.size() == 0;
+    for (Index j = 0; j < b.cols; ++j)
+      for (Index i = 0; i < b.rows; ++i, ++position)
+        if (dense || b.structure(i, j))
+          f(position, unit.dofs[static_cast<std::size_t>(b.row_begin + i)],
+            unit.dofs[static_cast<std::size_t>(b.col_begin + j)]);
+  }
 }
 
 }  // namespace
 
-AssemblyPlan::AssemblyPlan(Index n, std::vector<UnitLayout> units) : units_(std::move(units)) {
+AssemblyPlan::AssemblyPlan(Index n, const std::vector<UnitLayout>& units) {
   if (n < 0) throw std::invalid_argument("an assembly needs a non-negative number of unknowns");
-  const auto num_units = units_.size();
-  residual_offsets_.assign(num_units + 1, 0);
-  matrix_offsets_.assign(num_units + 1, 0);
-  unit_first_block_.assign(num_units + 1, 0);
-  std::vector<Contribution> entries;
-  std::vector<Contribution> rows;
-  const std::int64_t n64 = n;
-  for (std::size_t u = 0; u < num_units; ++u) {
-    const UnitLayout& unit = units_[u];
-    check_layout(unit, static_cast<Index>(u), n);
-    Index position = matrix_offsets_[u];
-    for (const LocalBlock& b : unit.blocks) {
-      block_offsets_.push_back(position - matrix_offsets_[u]);
-      const bool dense = b.structure.size() == 0;
-      for (Index j = 0; j < b.cols; ++j)
-        for (Index i = 0; i < b.rows; ++i, ++position) {
-          if (!dense && !b.structure(i, j)) continue;
-          const std::int64_t row = unit.dofs[static_cast<std::size_t>(b.row_begin + i)];
-          const std::int64_t col = unit.dofs[static_cast<std::size_t>(b.col_begin + j)];
-          entries.push_back({col * n64 + row, position});
-        }
-    }
-    for (std::size_t i = 0; i < unit.dofs.size(); ++i)
-      rows.push_back({unit.dofs[i], residual_offsets_[u] + static_cast<Index>(i)});
-    residual_offsets_[u + 1] = residual_offsets_[u] + static_cast<Index>(unit.dofs.size());
-    matrix_offsets_[u + 1] = position;
-    unit_first_block_[u + 1] = static_cast<Index>(block_offsets_.size());
-  }
-  for (Index i = 0; i < n; ++i) entries.push_back({static_cast<std::int64_t>(i) * n64 + i, -1});
-  sort_by_entry(entries);
-  sort_by_entry(rows);
-
+  const auto count = static_cast<Index>(units.size());
+  for (Index u = 0; u < count; ++u) check_layout(units[static_cast<std::size_t>(u)], u, n);
   pattern_.n = n;
-  pattern_.column_starts.assign(static_cast<std::size_t>(n) + 1, 0);
-  slot_starts_.push_back(0);
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const bool new_entry = k == 0 || entries[k].key != entries[k - 1].key;
-    if (new_entry) {
-      if (k != 0) slot_starts_.push_back(static_cast<Index>(slot_sources_.size()));
-      const auto col = static_cast<Index>(entries[k].key / n64);
-      pattern_.row_indices.push_back(static_cast<Index>(entries[k].key % n64));
-      ++pattern_.column_starts[static_cast<std::size_t>(col) + 1];
-    }
-    if (entries[k].source >= 0) slot_sources_.push_back(entries[k].source);
-  }
-  slot_starts_.push_back(static_cast<Index>(slot_sources_.size()));
-  for (std::size_t j = 0; j < static_cast<std::size_t>(n); ++j)
-    pattern_.column_starts[j + 1] += pattern_.column_starts[j];
+  build_pattern(units);
+  schedule_ = make_assembly_schedule(n, count, [&](Index u) { return std::span<const Index>(units[static_cast<std::size_t>(u)].dofs); });
+  build_visit_data(units);
+}
 
-  row_starts_.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (const Contribution& r : rows) {
-    ++row_starts_[static_cast<std::size_t>(r.key) + 1];
-    row_sources_.push_back(r.source);
+/// Rows of each column by counting: bucket every structural entry (and the diagonal) by column,
+/// then sort and deduplicate each column's rows. Needs one Index per contribution, temporarily.
+void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
+  const auto n = static_cast<std::size_t>(pattern_.n);
+  std::vector<Index>& starts = pattern_.column_starts;
+  starts.assign(n + 1, 0);
+  for (std::size_t j = 0; j < n; ++j) ++starts[j + 1];
+  for (const UnitLayout& unit : units)
+    for_each_structural_entry(unit, [&](Index, Index, Index col) { ++starts[static_cast<std::size_t>(col) + 1]; });
+  std::partial_sum(starts.begin(), starts.end(), starts.begin());
+
+  std::vector<Index> rows(static_cast<std::size_t>(starts[n]));
+  std::vector<Index> cursor(starts.begin(), starts.end() - 1);
+  for (std::size_t j = 0; j < n; ++j) rows[static_cast<std::size_t>(cursor[j]++)] = static_cast<Index>(j);
+  for (const UnitLayout& unit : units)
+    for_each_structural_entry(unit, [&](Index, Index row, Index col) {
+      rows[static_cast<std::size_t>(cursor[static_cast<std::size_t>(col)]++)] = row;
+    });
+  cursor = {};
+
+  auto kept = rows.begin();
+  Index column_begin = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto first = rows.begin() + column_begin, last = rows.begin() + starts[j + 1];
+    std::sort(first, last);
+    column_begin = starts[j + 1];
+    kept = std::copy(first, std::unique(first, last), kept);
+    starts[j + 1] = static_cast<Index>(kept - rows.begin());
   }
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) row_starts_[i + 1] += row_starts_[i];
+  rows.resize(static_cast<std::size_t>(kept - rows.begin()));
+  rows.shrink_to_fit();
+  pattern_.row_indices = std::move(rows);
+}
+
+/// The per-unit data an assembly reads, laid out in visiting order so that it streams. Each unit's
+/// scatter entries list first those that are the first contribution to their slot (in visiting
+/// order; they assign), then the others (they add), so that no assembly needs to zero the matrix.
+void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
+  std::vector<bool> written(static_cast<std::size_t>(pattern_.nnz()), false);
+  std::vector<ScatterEntry> adds;
+  for (Index u : schedule_.units) {
+    const UnitLayout& layout = units[static_cast<std::size_t>(u)];
+    Visit visit{u, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
+                static_cast<Index>(block_shapes_.size()), 0};
+    residual_rows_.insert(residual_rows_.end(), layout.dofs.begin(), layout.dofs.end());
+    for (const LocalBlock& b : layout.blocks) {
+      block_shapes_.push_back({visit.matrix_size, b.rows, b.cols});
+      visit.matrix_size += b.rows * b.cols;
+    }
+    max_matrix_size_ = std::max(max_matrix_size_, visit.matrix_size);
+    adds.clear();
+    for_each_structural_entry(layout, [&](Index position, Index row, Index col) {
+      const Index slot = pattern_.find(row, col);
+      if (written[static_cast<std::size_t>(slot)]) {
+        adds.push_back({position, slot});
+      } else {
+        written[static_cast<std::size_t>(slot)] = true;
+        scatter_.push_back({position, slot});
+      }
+    });
+    visit.first_add = static_cast<Index>(scatter_.size());
+    scatter_.insert(scatter_.end(), adds.begin(), adds.end());
+    visits_.push_back(visit);
+  }
+  visits_.push_back({-1, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
+                     static_cast<Index>(block_shapes_.size()), 0});
+  scatter_.shrink_to_fit();
+  for (Index slot = 0; slot < pattern_.nnz(); ++slot)
+    if (!written[static_cast<std::size_t>(slot)]) unwritten_slots_.push_back(slot);
 }
 
 Assembler::Assembler(AssemblyPlan plan)
     : plan_(std::move(plan)),
-      residual_buffer_(static_cast<std::size_t>(plan_.residual_offsets_.back())),
-      matrix_buffer_(static_cast<std::size_t>(plan_.matrix_offsets_.back())) {}
+      residual_buffer_(plan_.residual_rows_.size()),
+      matrix_scratch_(std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_))) {}
 
-UnitOutput Assembler::output_of(Index u, bool with_matrix) {
-  const auto uu = static_cast<std::size_t>(u);
-  double* residual = residual_buffer_.data() + plan_.residual_offsets_[uu];
-  const Index size = plan_.residual_offsets_[uu + 1] - plan_.residual_offsets_[uu];
-  double* matrix = matrix_buffer_.data() + plan_.matrix_offsets_[uu];
+UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, std::vector<double>& matrix_scratch) {
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  double* residual = residual_buffer_.data() + visit.residual_begin;
+  const Index size = next.residual_begin - visit.residual_begin;
   std::fill(residual, residual + size, 0.0);
-  if (with_matrix) std::fill(matrix, matrix_buffer_.data() + plan_.matrix_offsets_[uu + 1], 0.0);
-  const auto first_block = static_cast<std::size_t>(plan_.unit_first_block_[uu]);
-  const auto num_blocks = static_cast<std::size_t>(plan_.unit_first_block_[uu + 1]) - first_block;
-  return UnitOutput(residual, size, matrix, plan_.units_[uu].blocks,
-                    std::span<const Index>(plan_.block_offsets_).subspan(first_block, num_blocks), with_matrix);
+  if (with_matrix) std::fill_n(matrix_scratch.begin(), visit.matrix_size, 0.0);
+  const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
+                                           static_cast<std::size_t>(next.block_begin - visit.block_begin));
+  return UnitOutput(residual, size, matrix_scratch.data(), blocks, with_matrix);
+}
+
+void Assembler::scatter(std::size_t k, const std::vector<double>& matrix_scratch, VectorRef residual,
+                        std::span<double> values) const {
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  for (Index i = visit.residual_begin; i < next.residual_begin; ++i)
+    residual(plan_.residual_rows_[static_cast<std::size_t>(i)]) += residual_buffer_[static_cast<std::size_t>(i)];
+  if (values.empty()) return;
+  const auto local = [&](const ScatterEntry& e) { return matrix_scratch[static_cast<std::size_t>(e.local)]; };
+  for (Index i = visit.scatter_begin; i < visit.first_add; ++i) {
+    const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
+    values[static_cast<std::size_t>(e.slot)] = local(e);
+  }
+  for (Index i = visit.first_add; i < next.scatter_begin; ++i) {
+    const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
+    values[static_cast<std::size_t>(e.slot)] += local(e);
+  }
+}
+
+void Assembler::clear(VectorRef residual, std::span<double> values) const {
+  residual.setZero();
+  if (values.empty()) return;
+  for (Index slot : plan_.unwritten_slots_) values[static_cast<std::size_t>(slot)] = 0.0;
 }
 
 Index Assembler::largest_contributor(Index row) const {
-  Index best_source = -1;
+  Index best_unit = -1;
   double best = -1.0;
-  for (Index k = plan_.row_starts_[static_cast<std::size_t>(row)]; k < plan_.row_starts_[static_cast<std::size_t>(row) + 1]; ++k) {
-    const Index source = plan_.row_sources_[static_cast<std::size_t>(k)];
-    const double magnitude = std::abs(residual_buffer_[static_cast<std::size_t>(source)]);
-    if (!(magnitude <= best)) {  // a NaN contribution wins
-      best = magnitude;
-      best_source = source;
+  for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k)
+    for (Index i = plan_.visits_[k].residual_begin; i < plan_.visits_[k + 1].residual_begin; ++i) {
+      const double magnitude = std::abs(residual_buffer_[static_cast<std::size_t>(i)]);
+      if (plan_.residual_rows_[static_cast<std::size_t>(i)] == row && !(magnitude <= best)) {  // a NaN wins
+        best = magnitude;
+        best_unit = plan_.visits_[k].unit;
+      }
     }
-  }
-  if (best_source < 0) return -1;
-  const auto it = std::upper_bound(plan_.residual_offsets_.begin(), plan_.residual_offsets_.end(), best_source);
-  return static_cast<Index>(it - plan_.residual_offsets_.begin()) - 1;
-}
-
-void Assembler::reduce(VectorRef residual, std::span<double> values) const {
-  const Index n = plan_.pattern_.n;
-  tbb::parallel_for(tbb::blocked_range<Index>(0, n), [&](const tbb::blocked_range<Index>& range) {
-    for (Index i = range.begin(); i != range.end(); ++i) {
-      double sum = 0.0;
-      for (Index k = plan_.row_starts_[static_cast<std::size_t>(i)]; k < plan_.row_starts_[static_cast<std::size_t>(i) + 1]; ++k)
-        sum += residual_buffer_[static_cast<std::size_t>(plan_.row_sources_[static_cast<std::size_t>(k)])];
-      residual(i) = sum;
-    }
-  });
-  if (values.empty()) return;
-  tbb::parallel_for(tbb::blocked_range<Index>(0, plan_.pattern_.nnz()), [&](const tbb::blocked_range<Index>& range) {
-    for (Index s = range.begin(); s != range.end(); ++s) {
-      double sum = 0.0;
-      for (Index k = plan_.slot_starts_[static_cast<std::size_t>(s)]; k < plan_.slot_starts_[static_cast<std::size_t>(s) + 1]; ++k)
-        sum += matrix_buffer_[static_cast<std::size_t>(plan_.slot_sources_[static_cast<std::size_t>(k)])];
-      values[static_cast<std::size_t>(s)] = sum;
-    }
-  });
+  return best_unit;
 }
 
 }  // namespace noether

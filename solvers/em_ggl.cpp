@@ -40,7 +40,7 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
   }
 
 
-  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     q1_ = state_->q + x.segment(fields_.q(), fields_.d);
     assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
@@ -90,7 +90,8 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
       add_unit(momentum_unit(e.dofs, e.element->local_size()), "external load '" + e.element->name() + "'",
                UnitKind::load, i);
     }
-    set_plan(fields_.size());
+    using enum FieldKind;
+    set_plan(system_, {coordinates, coordinates, multipliers, multipliers});
   }
 
   /// Local unknowns q, u (n each), mu, gamma (m each) at 0, n, 2n, 2n + m; blocks in the order
@@ -238,7 +239,7 @@ NewtonReport EnergyMomentumGgl::step(State& state, double h) {
   Vector x(f.size());
   x << h * state.v, state.v, h * state.lambda, Vector::Zero(f.m);
   step_system_->set_step(state, h);
-  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
   state.q += x.segment(f.q(), f.d);
   state.v = x.segment(f.u(), f.d);
   calc_momentum(system_, state.q, state.v, state.p);

@@ -35,7 +35,7 @@ class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
   }
 
 
-  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
   }
 
@@ -87,7 +87,8 @@ class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
       const auto& e = system_.external_loads()[i];
       add_unit({e.dofs, {}}, "external load '" + e.element->name() + "'", UnitKind::load, i);
     }
-    set_plan(fields_.size());
+    using enum FieldKind;
+    set_plan(system_, {coordinates, coordinates, coordinates, multipliers, multipliers});
   }
 
   void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index) {
@@ -234,7 +235,7 @@ NewtonReport GglVariationalIntegrator::step(State& state, double h) {
   Vector x(f.size());
   x << state.v, state.v, state.q + h * state.v, h * state.lambda, Vector::Zero(f.m);
   step_system_->set_step(state, h);
-  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
   state.q = x.segment(f.q(), f.d);
   state.v = x.segment(f.u(), f.d);
   calc_momentum(system_, state.q, state.v, state.p);

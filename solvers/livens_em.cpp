@@ -99,7 +99,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     make_plan();
   }
 
-  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
     const Index d = system_.num_coordinates();
     dq_ = x.head(d);
     q1_ = state_->q + dq_;
@@ -184,7 +184,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       add_unit({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'",
                UnitKind::load, i, e.dofs);
     }
-    set_plan(d + system_.num_multipliers());
+    set_plan(system_, {FieldKind::coordinates, FieldKind::multipliers});
   }
 
   /// q0, q1, dq, v0, v1 at the element's dofs (first_dof: see UnitRef), in this thread's scratch.
@@ -418,7 +418,7 @@ NewtonReport LivensEnergyMomentum::step(State& state, double h) {
   x.head(d) = h * state.v;
   x.tail(m) = h * state.lambda;
   step_system_->set_step(state, h);
-  const NewtonReport report = newton_->solve(*step_system_, x, describe_step(state, h));
+  const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
   Vector p1(d);
   step_system_->calc_new_momentum(p1);
   state.v = step_system_->new_velocity();

@@ -6,26 +6,42 @@
 
 #include "engine/assembler.hpp"
 #include "engine/state.hpp"
+#include "engine/unknown_ordering.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/unit_table.hpp"
 
 namespace noether {
 
+/// Newton's unknowns are the stepper's natural unknown vector (its fields one after the other,
+/// e.g. x = (dq, mu)) in body-wise order (engine/unknown_ordering.hpp): the Newton matrix of a
+/// chain is then block tridiagonal, and a unit's rows and columns lie close together. Derived
+/// steppers work in natural order throughout; the base class permutes x on the way in, and maps
+/// the units' dofs, so residual and matrix come out in Newton order.
 class StepSystemBase : public NewtonSystem {
  public:
   const CscPattern& pattern() const override { return assembler().pattern(); }
-  std::string describe_row(Index row) const override { return units_.describe_row(assembler(), row, row_label(row)); }
+  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) final;
+  std::string describe_row(Index row) const final;
   /// The step to solve next: from `state` (kept by reference until the next set_step) by h.
   void set_step(const State& state, double h) {
     state_ = &state;
     h_ = h;
   }
+  /// Runs newton on this system from x, given and returned in natural order (size pattern().n).
+  NewtonReport solve(NewtonSolver& newton, VectorRef x, const std::string& context);
 
  protected:
-  /// What residual row `row` balances, e.g. "momentum balance of coordinate bar3.phi.x".
+  /// R(x) and dR/dx at x in natural order; the units write residual and values (Newton order)
+  /// through assembler().
+  virtual void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) = 0;
+  /// What natural residual row `row` balances, e.g. "momentum balance of coordinate bar3.phi.x".
   virtual std::string row_label(Index row) const = 0;
-  /// Builds the assembly from the units added to units_; called once by the derived constructor.
-  void set_plan(Index num_unknowns) { assembler_.emplace(AssemblyPlan(num_unknowns, units_.take_layouts())); }
+  /// Builds the assembly from the units added to units_ (dofs in natural order of an unknown
+  /// vector with the given fields); called once by the derived constructor.
+  void set_plan(const System& system, const std::vector<FieldKind>& fields);
+  /// newton[position(i)] = natural[i], and back; both of size pattern().n.
+  void to_newton_order(ConstVectorRef natural, VectorRef newton) const;
+  void to_natural_order(ConstVectorRef newton, VectorRef natural) const;
   Assembler& assembler() { return *assembler_; }
   const Assembler& assembler() const { return *assembler_; }
 
@@ -35,6 +51,9 @@ class StepSystemBase : public NewtonSystem {
 
  private:
   std::optional<Assembler> assembler_;
+  std::vector<Index> position_;  ///< natural index -> Newton index
+  std::vector<Index> natural_;   ///< Newton index -> natural index
+  Vector natural_x_;             ///< x of the last evaluate, natural order
 };
 
 /// The initial state of a momentum-based stepper: p = M(q) v, lambda = 0.

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
@@ -40,12 +42,14 @@ void fill(Index u, UnitOutput& out) {
 
 }  // namespace
 
-TEST_CASE("assembly equals a dense reference sum") {
+TEST_CASE("assembly equals a dense reference sum, whatever the output held before") {
   const Index n = 40;
   const auto layouts = overlapping_units(n, 60);
   Assembler assembler{AssemblyPlan(n, layouts)};
-  Vector residual(n);
-  std::vector<double> values(static_cast<std::size_t>(assembler.pattern().nnz()));
+  // The assembler assigns each entry's first contribution instead of zeroing the matrix: stale
+  // values (here NaN) in the output must not survive.
+  Vector residual = Vector::Constant(n, std::nan(""));
+  std::vector<double> values(static_cast<std::size_t>(assembler.pattern().nnz()), std::nan(""));
   assembler.assemble(fill, residual, values);
 
   Matrix dense_reference = Matrix::Zero(n, n);
@@ -96,4 +100,73 @@ TEST_CASE("an assembly plan rejects a unit outside the system") {
   CHECK_THROWS_AS(AssemblyPlan(3, layouts), std::invalid_argument);
   std::vector<UnitLayout> bad_block{{{0, 1}, {{1, 2, 0, 1}}}};
   CHECK_THROWS_AS(AssemblyPlan(3, bad_block), std::invalid_argument);
+}
+
+TEST_CASE("structure masks keep structural zeros out of the pattern") {
+  LocalBlock block{0, 2, 0, 2};
+  block.structure.resize(2, 2);
+  block.structure << true, false, false, true;
+  const std::vector<UnitLayout> layouts{{{0, 2}, {block}}, {{1, 2}, {{0, 2, 0, 2}}}};
+  Assembler assembler{AssemblyPlan(3, layouts)};
+  const CscPattern& p = assembler.pattern();
+  CHECK(p.find(2, 0) == -1);  // only the masked unit couples unknowns 0 and 2
+  CHECK(p.find(0, 2) == -1);
+  CHECK(p.find(1, 2) >= 0);
+  CHECK(p.nnz() == 3 + 2);  // three diagonal entries and the dense unit's (1, 2), (2, 1)
+}
+
+TEST_CASE("an assembly schedule covers every unit once and never runs units sharing an unknown together") {
+  const Index n = 300;
+  auto layouts = overlapping_units(n, 2000);
+  layouts.push_back({{0, n / 2, n - 1}, {}});  // couples the ends: needs a color of its own
+  for (Index units_per_chunk : {1, 7, 32}) {
+    CAPTURE(units_per_chunk);
+    const AssemblySchedule s = make_assembly_schedule(
+        n, static_cast<Index>(layouts.size()),
+        [&](Index u) { return std::span<const Index>(layouts[static_cast<std::size_t>(u)].dofs); }, units_per_chunk);
+    std::vector<Index> seen(layouts.size(), 0);
+    for (Index u : s.units) ++seen[static_cast<std::size_t>(u)];
+    CHECK(std::count(seen.begin(), seen.end(), 1) == static_cast<long>(layouts.size()));
+    for (Index c = 0; c < s.num_colors(); ++c) {
+      std::vector<Index> owner(static_cast<std::size_t>(n), -1);
+      bool disjoint = true;
+      for (Index k = s.color_starts[static_cast<std::size_t>(c)]; k < s.color_starts[static_cast<std::size_t>(c) + 1]; ++k) {
+        const Index chunk = s.chunks[static_cast<std::size_t>(k)];
+        for (Index i = s.chunk_starts[static_cast<std::size_t>(chunk)]; i < s.chunk_starts[static_cast<std::size_t>(chunk) + 1]; ++i)
+          for (Index dof : layouts[static_cast<std::size_t>(s.units[static_cast<std::size_t>(i)])].dofs) {
+            Index& o = owner[static_cast<std::size_t>(dof)];
+            disjoint = disjoint && (o == -1 || o == chunk);
+            o = chunk;
+          }
+      }
+      CHECK(disjoint);
+    }
+  }
+}
+
+TEST_CASE("an assembly schedule needs more than 64 colors when 70 units share one unknown") {
+  std::vector<std::vector<Index>> dofs(70);
+  for (std::size_t u = 0; u < dofs.size(); ++u) dofs[u] = {0, static_cast<Index>(u) + 1};
+  const AssemblySchedule s = make_assembly_schedule(
+      71, 70, [&](Index u) { return std::span<const Index>(dofs[static_cast<std::size_t>(u)]); }, 1);
+  CHECK(s.num_colors() == 70);
+  CHECK_THROWS_AS(make_assembly_schedule(71, 70, [&](Index u) { return std::span<const Index>(dofs[static_cast<std::size_t>(u)]); }, 0),
+                  std::invalid_argument);
+}
+
+TEST_CASE("the largest contributor to a residual row is the unit that wrote the largest value") {
+  const std::vector<UnitLayout> layouts{{{0, 1}, {}}, {{1, 2}, {}}, {{1}, {}}};
+  Assembler assembler{AssemblyPlan(4, layouts)};
+  Vector residual(4);
+  const std::vector<double> written{1.0, -2.0, 5.0, 1.0, 3.0};  // unit 0: rows 0,1; unit 1: rows 1,2; unit 2: row 1
+  assembler.assemble(
+      [&](Index u, UnitOutput& out) {
+        const std::size_t first = u == 0 ? 0 : u == 1 ? 2 : 4;
+        for (Index i = 0; i < out.residual().size(); ++i) out.residual()(i) = written[first + static_cast<std::size_t>(i)];
+      },
+      residual, {});
+  CHECK(residual(1) == -2.0 + 5.0 + 3.0);
+  CHECK(assembler.largest_contributor(1) == 1);
+  CHECK(assembler.largest_contributor(0) == 0);
+  CHECK(assembler.largest_contributor(3) == -1);
 }

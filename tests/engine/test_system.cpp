@@ -4,6 +4,7 @@
 
 #include "bodies/generic_inertia.hpp"
 #include "engine/measures.hpp"
+#include "engine/unknown_ordering.hpp"
 #include "joints/function_constraint.hpp"
 #include "joints/function_potential.hpp"
 #include "joints/viscous_damper.hpp"
@@ -173,4 +174,19 @@ TEST_CASE("system measures: energies, g(q), G v and M v sum over the elements") 
   CHECK(max_abs(Vector(Eigen::Vector3d(1.0, -4.0, 2.0))) == 4.0);
   CHECK(max_abs(Vector()) == 0.0);
   CHECK(std::isnan(max_abs(Vector(Eigen::Vector3d(0.0, std::nan(""), 1.0)))));  // NaN is never hidden
+}
+
+TEST_CASE("body-wise ordering puts each constraint's multipliers after the block of its last coordinate") {
+  System system;
+  const BlockId a = system.add_block("a", 2);
+  const BlockId b = system.add_block("b", 1);
+  const BlockId c = system.add_block("c", 2);
+  system.add(weighted_sum("link", {c, a}, 4, 2));  // last coordinate in c: rows 0, 1 go after c
+  system.add(weighted_sum("pin", {b}, 1));         // row 2 goes after b
+  using enum FieldKind;
+  // natural (q a0 a1 b0 c0 c1 | mu link0 link1 pin0) -> a0 a1 b0 pin0 c0 c1 link0 link1
+  CHECK(body_wise_positions(system, std::vector{coordinates, multipliers}) == std::vector<Index>{0, 1, 2, 4, 5, 6, 7, 3});
+  // natural (q | u | mu): per block its q, then its u, then its multipliers
+  CHECK(body_wise_positions(system, std::vector{coordinates, coordinates, multipliers}) ==
+        std::vector<Index>{0, 1, 4, 7, 8, 2, 3, 5, 9, 10, 11, 12, 6});
 }

@@ -1,0 +1,42 @@
+#include "solvers/step_system.hpp"
+
+namespace noether {
+
+void StepSystemBase::evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) {
+  natural_x_.resize(x.size());
+  to_natural_order(x, natural_x_);
+  evaluate_natural(natural_x_, residual, values);
+}
+
+std::string StepSystemBase::describe_row(Index row) const {
+  return units_.describe_row(assembler(), row, row_label(natural_[static_cast<std::size_t>(row)]));
+}
+
+NewtonReport StepSystemBase::solve(NewtonSolver& newton, VectorRef x, const std::string& context) {
+  Vector newton_x(x.size());
+  to_newton_order(x, newton_x);
+  // On failure x stays at the initial guess: NewtonError carries what went wrong.
+  const NewtonReport report = newton.solve(*this, newton_x, context);
+  to_natural_order(newton_x, x);
+  return report;
+}
+
+void StepSystemBase::to_newton_order(ConstVectorRef natural, VectorRef newton) const {
+  for (std::size_t i = 0; i < position_.size(); ++i) newton(position_[i]) = natural(static_cast<Index>(i));
+}
+
+void StepSystemBase::to_natural_order(ConstVectorRef newton, VectorRef natural) const {
+  for (std::size_t i = 0; i < position_.size(); ++i) natural(static_cast<Index>(i)) = newton(position_[i]);
+}
+
+void StepSystemBase::set_plan(const System& system, const std::vector<FieldKind>& fields) {
+  position_ = body_wise_positions(system, fields);
+  natural_.resize(position_.size());
+  for (std::size_t i = 0; i < position_.size(); ++i) natural_[static_cast<std::size_t>(position_[i])] = static_cast<Index>(i);
+  std::vector<UnitLayout> layouts = units_.take_layouts();
+  for (UnitLayout& layout : layouts)
+    for (Index& dof : layout.dofs) dof = position_[static_cast<std::size_t>(dof)];
+  assembler_.emplace(AssemblyPlan(static_cast<Index>(position_.size()), std::move(layouts)));
+}
+
+}  // namespace noether
