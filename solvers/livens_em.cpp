@@ -19,15 +19,24 @@ namespace {
 enum class UnitKind { block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load };
 struct UnitRef {
   UnitKind kind;
-  std::size_t index;     ///< into the system's list of that kind (blocks, inertias, ...)
-  Index first_dof = -1;  ///< first global coordinate of the element when its dofs are consecutive, else -1
+  std::size_t index;  ///< into the system's list of that kind (blocks, inertias, ...)
+  Index size;         ///< n, the element's number of local coordinates
+  Index runs_begin;   ///< the element's dofs are dof_runs_[runs_begin, runs_end)
+  Index runs_end;
 };
 
-/// dofs[0] when dofs = (dofs[0], dofs[0] + 1, ...), else -1.
-Index consecutive_start(std::span<const Index> dofs) {
-  for (std::size_t i = 1; i < dofs.size(); ++i)
-    if (dofs[i] != dofs[0] + static_cast<Index>(i)) return -1;
-  return dofs.empty() ? -1 : dofs[0];
+/// The global coordinates [first, first + size). An element's dofs are a few such runs (one per
+/// coordinate block it touches), so its local values are a view (one run) or a few segment copies.
+struct DofRun {
+  Index first, size;
+};
+
+/// Appends the runs of dofs (in order, consecutive dofs merged) to runs.
+void append_runs(std::span<const Index> dofs, std::vector<DofRun>& runs) {
+  for (std::size_t i = 0; i < dofs.size(); ++i) {
+    if (i > 0 && dofs[i] == dofs[i - 1] + 1) ++runs.back().size;
+    else runs.push_back({dofs[i], 1});
+  }
 }
 
 /// Per-thread work space of the unit evaluations, one buffer per local quantity. The buffers only
@@ -51,14 +60,15 @@ Eigen::Map<Matrix> view(std::vector<double>& buffer, Index rows, Index cols) {
   return {view(buffer, rows * cols).data(), rows, cols};
 }
 
-/// x[dofs]: a view into x when the dofs are consecutive from first_dof (first_dof >= 0), else
-/// gathered into `buffer`.
-ConstVectorRef local_values(const Vector& x, std::span<const Index> dofs, Index first_dof,
-                            std::vector<double>& buffer) {
-  const Index n = static_cast<Index>(dofs.size());
-  if (first_dof >= 0) return x.segment(first_dof, n);
+/// x at the n dofs given by runs: a view into x for a single run, else gathered into `buffer`.
+ConstVectorRef local_values(const Vector& x, std::span<const DofRun> runs, Index n, std::vector<double>& buffer) {
+  if (runs.size() == 1) return x.segment(runs[0].first, n);
   Eigen::Map<Vector> local = view(buffer, n);
-  for (Index i = 0; i < n; ++i) local(i) = x(dofs[static_cast<std::size_t>(i)]);
+  Index offset = 0;
+  for (const DofRun& run : runs) {
+    local.segment(offset, run.size) = x.segment(run.first, run.size);
+    offset += run.size;
+  }
   return local;
 }
 
@@ -111,13 +121,14 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void calc_new_momentum(VectorRef p1) const {
     p1 = -state_->p;
     Vector grad_v;
-    for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
-      const Placed<Inertia>& e = system_.inertias()[i];
-      const LocalStep s = local_step(e.dofs, consecutive_start(e.dofs));
-      grad_v.setZero(s.q0.size());
-      if (e.element->has_constant_mass()) {  // 2 M v_mid
-        constant_masses_[i].add_product(s.v0, 1.0, grad_v);
-        constant_masses_[i].add_product(s.v1, 1.0, grad_v);
+    for (const UnitRef& ref : refs_) {
+      if (ref.kind != UnitKind::constant_inertia && ref.kind != UnitKind::inertia) continue;
+      const Placed<Inertia>& e = system_.inertias()[ref.index];
+      const LocalStep s = local_step(ref);
+      grad_v.setZero(ref.size);
+      if (ref.kind == UnitKind::constant_inertia) {  // 2 M v_mid
+        constant_masses_[ref.index].add_product(s.v0, 1.0, grad_v);
+        constant_masses_[ref.index].add_product(s.v1, 1.0, grad_v);
       } else {
         add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
       }
@@ -136,7 +147,10 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index,
                 std::span<const Index> element_dofs) {
     units_.add(std::move(layout), std::move(owner));
-    refs_.push_back({kind, index, consecutive_start(element_dofs)});
+    const auto runs_begin = static_cast<Index>(dof_runs_.size());
+    append_runs(element_dofs, dof_runs_);
+    refs_.push_back({kind, index, static_cast<Index>(element_dofs.size()), runs_begin,
+                     static_cast<Index>(dof_runs_.size())});
   }
 
   /// Adds the units to units_ and builds the assembly.
@@ -187,12 +201,17 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     set_plan(system_, {FieldKind::coordinates, FieldKind::multipliers});
   }
 
-  /// q0, q1, dq, v0, v1 at the element's dofs (first_dof: see UnitRef), in this thread's scratch.
-  LocalStep local_step(std::span<const Index> dofs, Index first_dof) const {
+  /// x at the dofs of the unit's element, in `buffer` unless a view suffices.
+  ConstVectorRef local_values(const Vector& x, const UnitRef& ref, std::vector<double>& buffer) const {
+    const std::span<const DofRun> runs(dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end);
+    return noether::local_values(x, runs, ref.size, buffer);
+  }
+
+  /// q0, q1, dq, v0, v1 at the dofs of the unit's element, in this thread's scratch.
+  LocalStep local_step(const UnitRef& ref) const {
     Scratch& w = scratch();
-    return {local_values(state_->q, dofs, first_dof, w.q0), local_values(q1_, dofs, first_dof, w.q1),
-            local_values(dq_, dofs, first_dof, w.dq), local_values(state_->v, dofs, first_dof, w.v0),
-            local_values(v1_, dofs, first_dof, w.v1)};
+    return {local_values(state_->q, ref, w.q0), local_values(q1_, ref, w.q1), local_values(dq_, ref, w.dq),
+            local_values(state_->v, ref, w.v0), local_values(v1_, ref, w.v1)};
   }
 
   /// grad_q += s Dbar_1 T, grad_v += s Dbar_2 T (either may be null), Dbar T between z0 and z1.
@@ -241,10 +260,18 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   /// evaluate_inertia for a constant M: R = (2/h) M dq, K = (2/h) M.
   void evaluate_constant_inertia(const UnitRef& ref, UnitOutput& out) const {
-    const SparseEntries& M = constant_masses_[ref.index];
-    const ConstVectorRef dq = local_values(dq_, system_.inertias()[ref.index].dofs, ref.first_dof, scratch().dq);
-    M.add_product(dq, 2.0 / h_, out.residual());
-    if (out.with_matrix()) M.add_to(2.0 / h_, out.block(0));
+    const ConstVectorRef dq = local_values(dq_, ref, scratch().dq);
+    const double s = 2.0 / h_;
+    Eigen::Map<Vector>& R = out.residual();
+    if (!out.with_matrix()) {
+      for (const SparseEntries::Entry& e : constant_masses_[ref.index].entries()) R(e.row) += s * e.value * dq(e.col);
+      return;
+    }
+    Eigen::Map<Matrix> K = out.block(0);
+    for (const SparseEntries::Entry& e : constant_masses_[ref.index].entries()) {
+      R(e.row) += s * e.value * dq(e.col);
+      K(e.row, e.col) += s * e.value;
+    }
   }
 
   /// R += 2 Dbar_2 T - h Dbar_1 T;  K += d/dq1 of it, with dv1/dq1 = 2/h. Dbar T: Gonzalez's
@@ -252,7 +279,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_inertia(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Inertia>& e = system_.inertias()[ref.index];
     const Inertia& inertia = *e.element;
-    const LocalStep s = local_step(e.dofs, ref.first_dof);
+    const LocalStep s = local_step(ref);
     const Index n = s.q0.size();
     Vector dbar_q = Vector::Zero(n), dbar_v = Vector::Zero(n);
     add_discrete_kinetic_gradient(inertia, s, 1.0, &dbar_q, &dbar_v);
@@ -276,8 +303,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_potential(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Potential>& e = system_.potentials()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     e.element->add_discrete_gradient(q0, q1, h_, out.residual());
     if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
   }
@@ -292,18 +319,42 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_quadratic_constraint(const UnitRef& ref, ConstVectorRef x, UnitOutput& out) const {
     const Placed<Constraint>& e = system_.constraints()[ref.index];
     const SparseQuadraticConstraint& c = *quadratic_constraints_[ref.index];
-    const Index n = static_cast<Index>(e.dofs.size()), m = c.num_equations();
-    const ConstVectorRef mu = multipliers(e, m, x);
+    const Index n = ref.size, m = c.num_equations();
     Scratch& w = scratch();
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     const ConstVectorRef q_mid =  // G is constant when linear: any point will do
-        c.is_linear() ? q1 : midpoint(local_values(state_->q, e.dofs, ref.first_dof, w.q0), q1, w.q_mid);
-    c.calc_value(q1, out.residual().tail(m));
-    c.add_jacobian_transpose_product(q_mid, mu, 1.0, out.residual().head(n));
-    if (!out.with_matrix()) return;
-    c.add_jacobian_transpose(q_mid, 1.0, out.block(0));
-    c.add_jacobian(q1, 1.0, out.block(1));
-    if (!c.is_linear()) c.add_hessian_contraction(mu, 0.5, out.block(2));
+        c.is_linear() ? q1 : midpoint(local_values(state_->q, ref, w.q0), q1, w.q_mid);
+    const ConstVectorRef mu = multipliers(e, m, x);
+    auto R_q = out.residual().head(n);
+    auto R_lambda = out.residual().tail(m);
+    if (!out.with_matrix()) {
+      c.calc_value(q1, R_lambda);
+      c.add_jacobian_transpose_product(q_mid, mu, R_q);
+      return;
+    }
+    // The same sums in one pass over the entries, which also writes the blocks.
+    R_lambda = c.constant_part();
+    Eigen::Map<Matrix> Gbar_t = out.block(0), G1 = out.block(1);
+    for (const SparseEntries::Entry& t : c.linear_part().entries()) {  // L(k, j) = t.value, k = t.row, j = t.col
+      R_lambda(t.row) += t.value * q1(t.col);
+      R_q(t.col) += t.value * mu(t.row);
+      Gbar_t(t.col, t.row) += t.value;
+      G1(t.row, t.col) += t.value;
+    }
+    if (c.is_linear()) return;
+    Eigen::Map<Matrix> K = out.block(2);
+    for (Index k = 0; k < m; ++k) {
+      double form = 0.0;  // q1^T H_k q1
+      for (const SparseEntries::Entry& t : c.hessian(k)) {  // H_k(i, j) = t.value, i = t.row, j = t.col
+        const double at_mid = t.value * q_mid(t.col), at_end = t.value * q1(t.col);
+        form += q1(t.row) * at_end;
+        R_q(t.row) += mu(k) * at_mid;
+        Gbar_t(t.row, k) += at_mid;
+        G1(k, t.row) += at_end;
+        K(t.row, t.col) += 0.5 * mu(k) * t.value;
+      }
+      R_lambda(k) += 0.5 * form;
+    }
   }
 
   /// R_q += Gbar^T mu, R_lambda = g(q1); blocks: (q, lambda) Gbar^T, (lambda, q) G(q1), (q, q) d(Gbar^T mu)/dq1.
@@ -314,8 +365,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const Index n = c.local_size(), m = c.num_equations();
     const ConstVectorRef mu = multipliers(e, m, x);
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     Eigen::Map<Matrix> Gbar = view(w.Gbar, m, n);
     c.calc_discrete_gradient(q0, q1, Gbar);
     c.calc_value(q1, out.residual().tail(m));
@@ -330,10 +381,10 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_dissipation(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Dissipation>& e = system_.dissipations()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
-    const ConstVectorRef dq = local_values(dq_, e.dofs, ref.first_dof, w.dq);
+    const ConstVectorRef dq = local_values(dq_, ref, w.dq);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -344,8 +395,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_load(const UnitRef& ref, UnitOutput& out) const {
     const Placed<ExternalLoad>& e = system_.external_loads()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, e.dofs, ref.first_dof, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, e.dofs, ref.first_dof, w.q1);
+    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
+    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
     const double t_mid = state_->t + 0.5 * h_;
     e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual());
@@ -394,6 +445,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   const System& system_;
   std::vector<UnitRef> refs_;
+  std::vector<DofRun> dof_runs_;  ///< of every unit's element, in unit order (UnitRef::runs_begin)
   std::pmr::monotonic_buffer_resource constant_data_;  ///< holds the entries below, in evaluation order
   std::vector<SparseEntries> constant_masses_;
   std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;

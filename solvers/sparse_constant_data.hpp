@@ -43,10 +43,6 @@ class SparseEntries {
   void add_to(double s, MatrixRef K) const {
     for (const Entry& e : entries_) K(e.row, e.col) += s * e.value;
   }
-  /// K += s * A^T   (cols x rows).
-  void add_transpose_to(double s, MatrixRef K) const {
-    for (const Entry& e : entries_) K(e.col, e.row) += s * e.value;
-  }
 
  private:
   std::pmr::vector<Entry> entries_;
@@ -70,34 +66,37 @@ class SparseQuadraticConstraint {
 
   Index num_equations() const { return static_cast<Index>(constant_.size()); }
   bool is_linear() const { return hessian_entries_.empty(); }
+  /// c = g(0) (m).
+  Eigen::Map<const Vector> constant_part() const { return {constant_.data(), num_equations()}; }
+  /// L = G(0) (m x n).
+  const SparseEntries& linear_part() const { return linear_; }
+  /// The nonzeros of H_k (n x n).
+  std::span<const Entry> hessian(Index k) const {
+    const auto begin = hessian_entries_.begin();
+    return {begin + hessian_begin_[static_cast<std::size_t>(k)], begin + hessian_begin_[static_cast<std::size_t>(k) + 1]};
+  }
 
   /// g(q), overwrites g (m).
   void calc_value(ConstVectorRef q, VectorRef g) const {
-    g = Eigen::Map<const Vector>(constant_.data(), num_equations());
+    g = constant_part();
     linear_.add_product(q, 1.0, g);
     for (Index k = 0; k < num_equations(); ++k) {
       double form = 0.0;  // q^T H_k q
-      for (const Entry& e : hessian(k)) form += e.value * q(e.row) * q(e.col);
+      for (const Entry& e : hessian(k)) form += q(e.row) * (e.value * q(e.col));
       g(k) += 0.5 * form;
     }
   }
-  /// G += s * G(q)   (m x n).
-  void add_jacobian(ConstVectorRef q, double s, MatrixRef G) const {
-    linear_.add_to(s, G);
+  /// G += G(q)   (m x n).
+  void add_jacobian(ConstVectorRef q, MatrixRef G) const {
+    linear_.add_to(1.0, G);
     for (Index k = 0; k < num_equations(); ++k)
-      for (const Entry& e : hessian(k)) G(k, e.row) += s * e.value * q(e.col);
+      for (const Entry& e : hessian(k)) G(k, e.row) += e.value * q(e.col);
   }
-  /// Gt += s * G(q)^T   (n x m).
-  void add_jacobian_transpose(ConstVectorRef q, double s, MatrixRef Gt) const {
-    linear_.add_transpose_to(s, Gt);
+  /// r += G(q)^T lambda   (lambda: m, r: n).
+  void add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, VectorRef r) const {
+    linear_.add_transpose_product(lambda, 1.0, r);
     for (Index k = 0; k < num_equations(); ++k)
-      for (const Entry& e : hessian(k)) Gt(e.row, k) += s * e.value * q(e.col);
-  }
-  /// r += s * G(q)^T lambda   (lambda: m, r: n).
-  void add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, double s, VectorRef r) const {
-    linear_.add_transpose_product(lambda, s, r);
-    for (Index k = 0; k < num_equations(); ++k)
-      for (const Entry& e : hessian(k)) r(e.row) += s * lambda(k) * e.value * q(e.col);
+      for (const Entry& e : hessian(k)) r(e.row) += lambda(k) * e.value * q(e.col);
   }
   /// K += s * sum_k lambda_k H_k   (n x n).
   void add_hessian_contraction(ConstVectorRef lambda, double s, MatrixRef K) const {
@@ -106,12 +105,6 @@ class SparseQuadraticConstraint {
   }
 
  private:
-  /// The nonzeros of H_k.
-  std::span<const Entry> hessian(Index k) const {
-    const auto begin = hessian_entries_.begin();
-    return {begin + hessian_begin_[static_cast<std::size_t>(k)], begin + hessian_begin_[static_cast<std::size_t>(k) + 1]};
-  }
-
   std::pmr::vector<double> constant_;             ///< c (m)
   SparseEntries linear_;                           ///< L (m x n)
   std::pmr::vector<Entry> hessian_entries_;        ///< the nonzeros of H_0, H_1, ... in turn
