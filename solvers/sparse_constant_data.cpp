@@ -4,11 +4,21 @@
 
 namespace noether {
 
-SparseEntries::SparseEntries(const Matrix& A, std::pmr::memory_resource* resource) : entries_(resource) {
-  entries_.reserve(static_cast<std::size_t>((A.array() != 0.0).count()));
+namespace {
+
+/// Appends the nonzeros of A (column by column) to entries.
+void append_nonzeros(const Matrix& A, std::vector<SparseEntries::Entry>& entries) {
   for (Index j = 0; j < A.cols(); ++j)
     for (Index i = 0; i < A.rows(); ++i)
-      if (A(i, j) != 0.0) entries_.push_back({i, j, A(i, j)});
+      if (A(i, j) != 0.0) entries.push_back({i, j, A(i, j)});
+}
+
+}  // namespace
+
+SparseEntries::SparseEntries(const Matrix& A, std::pmr::memory_resource* resource) : entries_(resource) {
+  std::vector<Entry> nonzeros;
+  append_nonzeros(A, nonzeros);
+  entries_.assign(nonzeros.begin(), nonzeros.end());  // one allocation from the resource
 }
 
 SparseQuadraticConstraint::SparseQuadraticConstraint(const Constraint& constraint, std::pmr::memory_resource* resource)
@@ -24,22 +34,17 @@ SparseQuadraticConstraint::SparseQuadraticConstraint(const Constraint& constrain
   Matrix L(m, n);
   constraint.calc_jacobian(zero, L);
   linear_ = SparseEntries(L, resource);
-  std::vector<SparseEntries> H;  // H_k, from the default resource
-  std::size_t nonzeros = 0;
+  std::vector<Entry> entries;  // of H_0, H_1, ... in turn
+  std::vector<std::ptrdiff_t> begin{0};
   Matrix H_k(n, n);
   for (Index k = 0; k < m; ++k) {
     H_k.setZero();
     constraint.add_hessian_contraction(zero, Vector::Unit(m, k), 1.0, H_k);
-    H.emplace_back(H_k);
-    nonzeros += H.back().entries().size();
+    append_nonzeros(H_k, entries);
+    begin.push_back(static_cast<std::ptrdiff_t>(entries.size()));
   }
-  hessian_begin_.reserve(static_cast<std::size_t>(m) + 1);  // one allocation each: the data stays where
-  hessian_entries_.reserve(nonzeros);                        // the resource put it
-  hessian_begin_.push_back(0);
-  for (const SparseEntries& h : H) {
-    hessian_entries_.insert(hessian_entries_.end(), h.entries().begin(), h.entries().end());
-    hessian_begin_.push_back(static_cast<std::ptrdiff_t>(hessian_entries_.size()));
-  }
+  hessian_begin_.assign(begin.begin(), begin.end());  // one allocation each from the resource
+  hessian_entries_.assign(entries.begin(), entries.end());
 }
 
 }  // namespace noether

@@ -96,7 +96,7 @@ class SparseQuadraticConstraint {
   void add_jacobian_transpose_product(ConstVectorRef q, ConstVectorRef lambda, VectorRef r) const {
     linear_.add_transpose_product(lambda, 1.0, r);
     for (Index k = 0; k < num_equations(); ++k)
-      for (const Entry& e : hessian(k)) r(e.row) += lambda(k) * e.value * q(e.col);
+      for (const Entry& e : hessian(k)) r(e.row) += lambda(k) * (e.value * q(e.col));
   }
   /// K += s * sum_k lambda_k H_k   (n x n).
   void add_hessian_contraction(ConstVectorRef lambda, double s, MatrixRef K) const {
