@@ -16,7 +16,9 @@ namespace {
 
 /// What a unit evaluates. The kinds with constant data (constant_inertia, quadratic_constraint) are
 /// evaluated from the stepper's own copy of that data, without calls on the element.
-enum class UnitKind { block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load };
+enum class UnitKind {
+  block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load
+};
 struct UnitRef {
   UnitKind kind;
   std::size_t index;  ///< into the system's list of that kind (blocks, inertias, ...)
@@ -214,20 +216,13 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
             local_values(state_->v, ref, w.v0), local_values(v1_, ref, w.v1)};
   }
 
-  /// grad_q += s Dbar_1 T, grad_v += s Dbar_2 T (either may be null), Dbar T between z0 and z1.
+  /// grad_q += s Dbar_1 T, grad_v += s Dbar_2 T (either may be null), Dbar T between z0 and z1:
+  /// Gonzalez's discrete gradient in z = (q, v), for an inertia whose M depends on q.
   static void add_discrete_kinetic_gradient(const Inertia& inertia, const LocalStep& st, double s,
                                             Vector* grad_q, Vector* grad_v) {
     const Index n = st.q0.size();
     const Vector q_mid = 0.5 * (st.q0 + st.q1);
     const Vector v_mid = 0.5 * (st.v0 + st.v1);
-    if (inertia.has_constant_mass()) {
-      if (grad_v) {
-        Matrix M = Matrix::Zero(n, n);
-        inertia.add_mass_matrix(q_mid, 1.0, M);
-        *grad_v += s * (M * v_mid);
-      }
-      return;
-    }
     Vector z0(2 * n), z1(2 * n), grad_mid = Vector::Zero(2 * n), dbar = Vector::Zero(2 * n);
     z0 << st.q0, st.v0;
     z1 << st.q1, st.v1;
@@ -258,7 +253,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
                      2.0 * state_->p.segment(block.offset, block.size());
   }
 
-  /// evaluate_inertia for a constant M: R = (2/h) M dq, K = (2/h) M.
+  /// evaluate_inertia for a constant M: Dbar_1 T = 0 and Dbar_2 T = M v_mid = M dq/h, so
+  /// R = (2/h) M dq, K = (2/h) M.
   void evaluate_constant_inertia(const UnitRef& ref, UnitOutput& out) const {
     const ConstVectorRef dq = local_values(dq_, ref, scratch().dq);
     const double s = 2.0 / h_;

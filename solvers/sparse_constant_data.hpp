@@ -72,8 +72,9 @@ class SparseQuadraticConstraint {
   const SparseEntries& linear_part() const { return linear_; }
   /// The nonzeros of H_k (n x n).
   std::span<const Entry> hessian(Index k) const {
-    const auto begin = hessian_entries_.begin();
-    return {begin + hessian_begin_[static_cast<std::size_t>(k)], begin + hessian_begin_[static_cast<std::size_t>(k) + 1]};
+    const auto first = hessian_entries_.begin();
+    const auto index = static_cast<std::size_t>(k);
+    return {first + hessian_begin_[index], first + hessian_begin_[index + 1]};
   }
 
   /// g(q), overwrites g (m).

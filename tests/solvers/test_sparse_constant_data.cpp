@@ -26,7 +26,8 @@ Matrix sparse_matrix(Index rows, Index cols, unsigned seed) {
 std::vector<std::shared_ptr<const Constraint>> constraints_of_degree_two() {
   const BodyRef a = body(0, BodyKind::director3d, "A"), b = body(1, BodyKind::director3d, "B");
   const BodyRef pa = body(2, BodyKind::planar_director, "PA"), pb = body(3, BodyKind::planar_director, "PB");
-  const Vector X_a = vec({0.3, -0.7, 0.2}), X_b = vec({-0.5, 0.1, 0.9}), u = vec({0.2, 1.0, -0.4}), w = vec({-0.6, 0.3, 0.8});
+  const Vector X_a = vec({0.3, -0.7, 0.2}), X_b = vec({-0.5, 0.1, 0.9});
+  const Vector u = vec({0.2, 1.0, -0.4}), w = vec({-0.6, 0.3, 0.8});
   const Vector Y_a = vec({0.4, -0.3}), Y_b = vec({-0.6, 0.2}), s = vec({0.8, 0.6}), t = vec({-0.3, 1.0});
   return {std::make_shared<DirectorOrthonormality>("orthonormality-3d", BlockId{0}, 3),
           std::make_shared<DirectorOrthonormality>("orthonormality-2d", BlockId{0}, 2),
@@ -96,7 +97,10 @@ TEST_CASE("a sparse quadratic constraint refuses a constraint of general nonline
   ConstraintFunction cubic;
   cubic.value = [](ConstVectorRef q) { return Vector::Constant(1, q(0) * q(0) * q(0)); };
   cubic.jacobian = [](ConstVectorRef q) { return Matrix::Constant(1, 1, 3.0 * q(0) * q(0)); };
-  cubic.hessian_contraction = [](ConstVectorRef q, ConstVectorRef lambda) { return Matrix::Constant(1, 1, 6.0 * q(0) * lambda(0)); };
+  cubic.hessian_contraction = [](ConstVectorRef q, ConstVectorRef lambda) {
+    return Matrix::Constant(1, 1, 6.0 * q(0) * lambda(0));
+  };
   const FunctionConstraint constraint("cubic", {BlockId{0}}, 1, cubic);
-  CHECK_THROWS_WITH_AS(SparseQuadraticConstraint{constraint}, doctest::Contains("constraint 'cubic'"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(SparseQuadraticConstraint{constraint}, doctest::Contains("constraint 'cubic'"),
+                       std::invalid_argument);
 }
