@@ -1,5 +1,6 @@
 #include "solvers/livens_em.hpp"
 
+#include <algorithm>
 #include <memory_resource>
 #include <optional>
 #include <span>
@@ -19,12 +20,14 @@ namespace {
 enum class UnitKind {
   block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load
 };
+/// What the evaluation of a unit reads first; for the kinds with constant data, all but that data.
 struct UnitRef {
   UnitKind kind;
-  std::size_t index;  ///< into the system's list of that kind (blocks, inertias, ...)
-  Index size;         ///< n, the element's number of local coordinates
-  Index runs_begin;   ///< the element's dofs are dof_runs_[runs_begin, runs_end)
+  Index size;              ///< n, the element's number of local coordinates
+  std::size_t index;       ///< into the system's list of that kind (blocks, inertias, ...)
+  Index runs_begin;        ///< the element's dofs are dof_runs_[runs_begin, runs_end)
   Index runs_end;
+  Index multipliers = -1;  ///< constraints: position of mu_0 in x (d + the first multiplier row)
 };
 
 /// The global coordinates [first, first + size). An element's dofs are a few such runs (one per
@@ -105,8 +108,8 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
-      : system_(system), constant_masses_(constant_mass_matrices(system, &constant_data_)),
-        quadratic_constraints_(sparse_quadratic_constraints(system, &constant_data_)),
+      : system_(system), constant_masses_(constant_mass_matrices(system, constant_data_)),
+        quadratic_constraints_(sparse_quadratic_constraints(system, constant_data_)),
         constant_gradient_(linear_potential_gradient(system)) {
     make_plan();
   }
@@ -146,61 +149,102 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     return row < d ? "momentum balance of coordinate " + system_.coordinate_label(row) : system_.multiplier_label(row - d);
   }
 
+  /// multipliers: see UnitRef.
   void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index,
-                std::span<const Index> element_dofs) {
+                std::span<const Index> element_dofs, Index multipliers = -1) {
     units_.add(std::move(layout), std::move(owner));
     const auto runs_begin = static_cast<Index>(dof_runs_.size());
     append_runs(element_dofs, dof_runs_);
-    refs_.push_back({kind, index, static_cast<Index>(element_dofs.size()), runs_begin,
-                     static_cast<Index>(dof_runs_.size())});
+    refs_.push_back({kind, static_cast<Index>(element_dofs.size()), index, runs_begin,
+                     static_cast<Index>(dof_runs_.size()), multipliers});
   }
 
-  /// Adds the units to units_ and builds the assembly.
+  /// Adds the units to units_ in the order of their smallest coordinate, which is the order in which
+  /// the assembly visits them (engine/assembly_schedule.hpp): refs_ and the data of the elements
+  /// (in system order, which follows the bodies) are then read in sequence. Builds the assembly.
   void make_plan() {
-    const Index d = system_.num_coordinates();
-    auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
+    struct Planned {
+      Index first_coordinate;
+      UnitKind kind;
+      std::size_t index;
+    };
+    std::vector<Planned> planned;
+    auto plan = [&](UnitKind kind, std::size_t index, std::span<const Index> dofs) {
+      planned.push_back({dofs.empty() ? 0 : *std::min_element(dofs.begin(), dofs.end()), kind, index});
+    };
     for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
       const CoordinateBlock& block = system_.blocks()[b];
-      const std::vector<Index> dofs = index_range(block.offset, block.size(), 0);
-      add_unit({dofs, {}}, "coordinate block '" + block.name + "'", UnitKind::block, b, dofs);
+      planned.push_back({block.offset, UnitKind::block, b});
     }
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
-      const Index n = e.element->local_size();
-      add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'",
-               e.element->has_constant_mass() ? UnitKind::constant_inertia : UnitKind::inertia, i, e.dofs);
+      plan(e.element->has_constant_mass() ? UnitKind::constant_inertia : UnitKind::inertia, i, e.dofs);
     }
-    for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
-      const auto& e = system_.potentials()[i];
-      if (e.element->nonlinearity() == Nonlinearity::linear) continue;  // in constant_gradient_
-      add_unit({e.dofs, square(e.element->local_size())}, "potential '" + e.element->name() + "'",
-               UnitKind::potential, i, e.dofs);
-    }
-    for (std::size_t i = 0; i < system_.constraints().size(); ++i) {
-      const auto& e = system_.constraints()[i];
-      const Index n = e.element->local_size();
-      const Index m = e.element->num_equations();
-      std::vector<Index> dofs = e.dofs;
-      const std::vector<Index> rows = index_range(e.first_multiplier, m, d);
-      dofs.insert(dofs.end(), rows.begin(), rows.end());
-      const Structure G = jacobian_structure(*e.element);
-      std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose()}, {n, m, 0, n, G}};
-      if (e.element->nonlinearity() != Nonlinearity::linear)
-        blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
-      add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'",
-               quadratic_constraints_[i] ? UnitKind::quadratic_constraint : UnitKind::constraint, i, e.dofs);
-    }
-    for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
-      const auto& e = system_.dissipations()[i];
-      add_unit({e.dofs, square(e.element->local_size())}, "dissipation '" + e.element->name() + "'",
-               UnitKind::dissipation, i, e.dofs);
-    }
-    for (std::size_t i = 0; i < system_.external_loads().size(); ++i) {
-      const auto& e = system_.external_loads()[i];
-      add_unit({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'",
-               UnitKind::load, i, e.dofs);
-    }
+    for (std::size_t i = 0; i < system_.potentials().size(); ++i)  // linear ones are in constant_gradient_
+      if (system_.potentials()[i].element->nonlinearity() != Nonlinearity::linear)
+        plan(UnitKind::potential, i, system_.potentials()[i].dofs);
+    for (std::size_t i = 0; i < system_.constraints().size(); ++i)
+      plan(quadratic_constraints_[i] ? UnitKind::quadratic_constraint : UnitKind::constraint, i,
+           system_.constraints()[i].dofs);
+    for (std::size_t i = 0; i < system_.dissipations().size(); ++i)
+      plan(UnitKind::dissipation, i, system_.dissipations()[i].dofs);
+    for (std::size_t i = 0; i < system_.external_loads().size(); ++i)
+      plan(UnitKind::load, i, system_.external_loads()[i].dofs);
+    std::stable_sort(planned.begin(), planned.end(),
+                     [](const Planned& a, const Planned& b) { return a.first_coordinate < b.first_coordinate; });
+    for (const Planned& p : planned) add_unit(p.kind, p.index);
     set_plan(system_, {FieldKind::coordinates, FieldKind::multipliers});
+  }
+
+  /// Adds the unit of block or element `index` of the given kind.
+  void add_unit(UnitKind kind, std::size_t index) {
+    auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
+    switch (kind) {
+      case UnitKind::block: {
+        const CoordinateBlock& block = system_.blocks()[index];
+        const std::vector<Index> dofs = index_range(block.offset, block.size(), 0);
+        return add_unit({dofs, {}}, "coordinate block '" + block.name + "'", kind, index, dofs);
+      }
+      case UnitKind::constant_inertia:
+      case UnitKind::inertia: {
+        const auto& e = system_.inertias()[index];
+        const Index n = e.element->local_size();
+        return add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'",
+                        kind, index, e.dofs);
+      }
+      case UnitKind::quadratic_constraint:
+      case UnitKind::constraint: return add_constraint_unit(kind, index);
+      case UnitKind::potential: {
+        const auto& e = system_.potentials()[index];
+        return add_unit({e.dofs, square(e.element->local_size())}, "potential '" + e.element->name() + "'", kind,
+                        index, e.dofs);
+      }
+      case UnitKind::dissipation: {
+        const auto& e = system_.dissipations()[index];
+        return add_unit({e.dofs, square(e.element->local_size())}, "dissipation '" + e.element->name() + "'", kind,
+                        index, e.dofs);
+      }
+      case UnitKind::load: {
+        const auto& e = system_.external_loads()[index];
+        return add_unit({e.dofs, square(e.element->local_size())}, "external load '" + e.element->name() + "'",
+                        kind, index, e.dofs);
+      }
+    }
+  }
+
+  /// A constraint's unit: its coordinates and multiplier rows, blocks (q, lambda) Gbar^T, (lambda, q) G
+  /// and, unless linear, (q, q).
+  void add_constraint_unit(UnitKind kind, std::size_t index) {
+    const auto& e = system_.constraints()[index];
+    const Index n = e.element->local_size(), m = e.element->num_equations();
+    std::vector<Index> dofs = e.dofs;
+    const std::vector<Index> rows = index_range(e.first_multiplier, m, system_.num_coordinates());
+    dofs.insert(dofs.end(), rows.begin(), rows.end());
+    const Structure G = jacobian_structure(*e.element);
+    std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose()}, {n, m, 0, n, G}};
+    if (e.element->nonlinearity() != Nonlinearity::linear) blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
+    add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", kind, index, e.dofs,
+             system_.num_coordinates() + e.first_multiplier);
   }
 
   /// x at the dofs of the unit's element, in `buffer` unless a view suffices.
@@ -306,21 +350,20 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// mu = h lambda of the constraint (m), a view into x.
-  ConstVectorRef multipliers(const Placed<Constraint>& e, Index m, ConstVectorRef x) const {
-    return x.segment(system_.num_coordinates() + e.first_multiplier, m);
+  static ConstVectorRef multipliers(const UnitRef& ref, Index m, ConstVectorRef x) {
+    return x.segment(ref.multipliers, m);
   }
 
   /// evaluate_constraint for degree <= 2, from the sparse constant data: Gbar = G(q_mid),
   /// d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
   void evaluate_quadratic_constraint(const UnitRef& ref, ConstVectorRef x, UnitOutput& out) const {
-    const Placed<Constraint>& e = system_.constraints()[ref.index];
     const SparseQuadraticConstraint& c = *quadratic_constraints_[ref.index];
     const Index n = ref.size, m = c.num_equations();
     Scratch& w = scratch();
     const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
     const ConstVectorRef q_mid =  // G is constant when linear: any point will do
         c.is_linear() ? q1 : midpoint(local_values(state_->q, ref, w.q0), q1, w.q_mid);
-    const ConstVectorRef mu = multipliers(e, m, x);
+    const ConstVectorRef mu = multipliers(ref, m, x);
     auto R_q = out.residual().head(n);
     auto R_lambda = out.residual().tail(m);
     if (!out.with_matrix()) {
@@ -359,7 +402,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const Placed<Constraint>& e = system_.constraints()[ref.index];
     const Constraint& c = *e.element;
     const Index n = c.local_size(), m = c.num_equations();
-    const ConstVectorRef mu = multipliers(e, m, x);
+    const ConstVectorRef mu = multipliers(ref, m, x);
     Scratch& w = scratch();
     const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
     const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
@@ -400,12 +443,12 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// M of each constant-mass inertia element (no entries otherwise), computed once.
-  static std::vector<SparseEntries> constant_mass_matrices(const System& system, std::pmr::memory_resource* arena) {
+  static std::vector<SparseEntries> constant_mass_matrices(const System& system, Arena& arena) {
     std::vector<SparseEntries> masses;
     for (const Placed<Inertia>& e : system.inertias()) {
       const Index n = e.element->local_size();
       if (!e.element->has_constant_mass()) {
-        masses.emplace_back(arena);
+        masses.emplace_back();
         continue;
       }
       Matrix M = Matrix::Zero(n, n);
@@ -417,7 +460,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   /// The constant data of each constraint of degree <= 2 (nothing for general ones), computed once.
   static std::vector<std::optional<SparseQuadraticConstraint>> sparse_quadratic_constraints(
-      const System& system, std::pmr::memory_resource* arena) {
+      const System& system, Arena& arena) {
     std::vector<std::optional<SparseQuadraticConstraint>> constraints;
     for (const Placed<Constraint>& e : system.constraints()) {
       constraints.emplace_back();
@@ -442,7 +485,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   const System& system_;
   std::vector<UnitRef> refs_;
   std::vector<DofRun> dof_runs_;  ///< of every unit's element, in unit order (UnitRef::runs_begin)
-  std::pmr::monotonic_buffer_resource constant_data_;  ///< holds the entries below, in evaluation order
+  Arena constant_data_;  ///< holds the entries of the two below, in system order
   std::vector<SparseEntries> constant_masses_;
   std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;
   Vector constant_gradient_;

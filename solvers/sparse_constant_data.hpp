@@ -4,16 +4,31 @@
 /// products of dynamic size. A director body's 12 x 12 mass matrix has 12 to 48 nonzeros, a
 /// spherical joint's 3 x 24 Jacobian 12, the 6 Hessians of a body's orthonormality 27 in all.
 ///
-/// The entries are allocated from a memory resource the caller chooses: a stepper allocates the
-/// data of all its elements from one arena, in the order it evaluates them, so that an assembly
-/// streams through memory instead of visiting one small heap block per element.
+/// The data lives in an arena the caller provides, which must outlive the objects and frees all
+/// their data at once: a stepper allocates the data of all its elements from one arena, in the
+/// order it evaluates them, so that an assembly streams through memory instead of visiting one
+/// small heap block per element. The objects themselves are small views (spans into the arena).
+#include <memory>
 #include <memory_resource>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "engine/constraint.hpp"
 
 namespace noether {
+
+using Arena = std::pmr::monotonic_buffer_resource;
+
+/// A copy of `values` in the arena, valid as long as the arena.
+template <class T>
+std::span<const T> copy_to(Arena& arena, const std::vector<T>& values) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  if (values.empty()) return {};
+  T* data = static_cast<T*>(arena.allocate(values.size() * sizeof(T), alignof(T)));
+  std::uninitialized_copy(values.begin(), values.end(), data);
+  return {data, values.size()};
+}
 
 /// A constant rows x cols matrix A as its nonzero entries (column by column). The add_ methods
 /// accumulate into dense vectors and matrices of matching size.
@@ -24,10 +39,10 @@ class SparseEntries {
     double value;
   };
 
-  explicit SparseEntries(std::pmr::memory_resource* resource = std::pmr::get_default_resource())
-      : entries_(resource) {}
-  /// The nonzeros of A, allocated from `resource`.
-  explicit SparseEntries(const Matrix& A, std::pmr::memory_resource* resource = std::pmr::get_default_resource());
+  /// No entries (a zero matrix).
+  SparseEntries() = default;
+  /// The nonzeros of A, stored in the arena.
+  SparseEntries(const Matrix& A, Arena& arena);
 
   std::span<const Entry> entries() const { return entries_; }
 
@@ -45,7 +60,7 @@ class SparseEntries {
   }
 
  private:
-  std::pmr::vector<Entry> entries_;
+  std::span<const Entry> entries_;
 };
 
 /// A constraint of degree <= 2 (nonlinearity() linear or quadratic) as its constant data:
@@ -59,10 +74,9 @@ class SparseQuadraticConstraint {
  public:
   using Entry = SparseEntries::Entry;
 
-  /// Allocates from `resource`. Throws std::invalid_argument naming the constraint if its
+  /// Stores the data in the arena. Throws std::invalid_argument naming the constraint if its
   /// nonlinearity() is general.
-  explicit SparseQuadraticConstraint(const Constraint& constraint,
-                                     std::pmr::memory_resource* resource = std::pmr::get_default_resource());
+  SparseQuadraticConstraint(const Constraint& constraint, Arena& arena);
 
   Index num_equations() const { return static_cast<Index>(constant_.size()); }
   bool is_linear() const { return hessian_entries_.empty(); }
@@ -72,9 +86,9 @@ class SparseQuadraticConstraint {
   const SparseEntries& linear_part() const { return linear_; }
   /// The nonzeros of H_k (n x n).
   std::span<const Entry> hessian(Index k) const {
-    const auto first = hessian_entries_.begin();
     const auto index = static_cast<std::size_t>(k);
-    return {first + hessian_begin_[index], first + hessian_begin_[index + 1]};
+    return hessian_entries_.subspan(static_cast<std::size_t>(hessian_begin_[index]),
+                                    static_cast<std::size_t>(hessian_begin_[index + 1] - hessian_begin_[index]));
   }
 
   /// g(q), overwrites g (m).
@@ -106,10 +120,10 @@ class SparseQuadraticConstraint {
   }
 
  private:
-  std::pmr::vector<double> constant_;             ///< c (m)
-  SparseEntries linear_;                           ///< L (m x n)
-  std::pmr::vector<Entry> hessian_entries_;        ///< the nonzeros of H_0, H_1, ... in turn
-  std::pmr::vector<std::ptrdiff_t> hessian_begin_;  ///< H_k's entries: [begin[k], begin[k + 1]) (m + 1)
+  std::span<const double> constant_;        ///< c (m)
+  SparseEntries linear_;                     ///< L (m x n)
+  std::span<const Entry> hessian_entries_;  ///< the nonzeros of H_0, H_1, ... in turn
+  std::span<const Index> hessian_begin_;    ///< H_k's entries: [begin[k], begin[k + 1]) (m + 1)
 };
 
 }  // namespace noether

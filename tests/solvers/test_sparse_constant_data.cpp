@@ -46,7 +46,8 @@ double relative_error(const Matrix& value, const Matrix& reference) {
 
 TEST_CASE("sparse entries: products and sums equal those of the dense matrix") {
   const Matrix A = sparse_matrix(5, 7, 11);
-  const SparseEntries entries(A);
+  Arena arena;
+  const SparseEntries entries(A, arena);
   CHECK(entries.entries().size() == static_cast<std::size_t>((A.array() != 0.0).count()));
   const Vector x = random_vector(7, 12), y = random_vector(5, 13);
   const Vector r0 = random_vector(5, 14), c0 = random_vector(7, 15);
@@ -64,10 +65,11 @@ TEST_CASE("sparse entries: products and sums equal those of the dense matrix") {
 
 TEST_CASE("sparse quadratic constraints reproduce g, G and the Hessian contraction of every kind of joint") {
   unsigned seed = 200;
+  Arena arena;
   for (const auto& constraint : constraints_of_degree_two()) {
     CAPTURE(constraint->name());
     const Index n = constraint->local_size(), m = constraint->num_equations();
-    const SparseQuadraticConstraint sparse(*constraint);
+    const SparseQuadraticConstraint sparse(*constraint, arena);
     CHECK(sparse.num_equations() == m);
     CHECK(sparse.is_linear() == (constraint->nonlinearity() == Nonlinearity::linear));
     const Vector q = random_vector(n, seed), lambda = random_vector(m, seed + 1);
@@ -101,6 +103,7 @@ TEST_CASE("a sparse quadratic constraint refuses a constraint of general nonline
     return Matrix::Constant(1, 1, 6.0 * q(0) * lambda(0));
   };
   const FunctionConstraint constraint("cubic", {BlockId{0}}, 1, cubic);
-  CHECK_THROWS_WITH_AS(SparseQuadraticConstraint{constraint}, doctest::Contains("constraint 'cubic'"),
+  Arena arena;
+  CHECK_THROWS_WITH_AS(SparseQuadraticConstraint(constraint, arena), doctest::Contains("constraint 'cubic'"),
                        std::invalid_argument);
 }
