@@ -19,7 +19,9 @@ class StepperRefusal : public std::invalid_argument {
 };
 
 struct StepperOptions {
-  LinearSolverKind solver = LinearSolverKind::umfpack;
+  /// The Newton matrices' linear solver. KLU by default: on the steppers' saddle-point matrices it
+  /// factors 4 to 9 times faster than UMFPACK and refactorizes in place (docs/performance.md).
+  LinearSolverKind solver = LinearSolverKind::klu;
   NewtonOptions newton;
 };
 
