@@ -33,7 +33,7 @@ std::pair<std::string, double> parse_assignment(const Scenario& scenario, const 
 
 LinearSolverKind parse_solver(const std::string& text) {
   if (const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text)) return *kind;
-  throw std::invalid_argument("unknown solver '" + text + "'; accepted: umfpack, klu, cholmod, eigen");
+  throw std::invalid_argument("unknown solver '" + text + "'; accepted: klu, umfpack, cholmod, eigen");
 }
 
 RunOptions to_run_options(const RunArguments& arguments) {

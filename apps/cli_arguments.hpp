@@ -28,7 +28,7 @@ double parse_number(const std::string& what, const std::string& text);
 int parse_positive_count(const std::string& what, const std::string& text);
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter.
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);
-/// One of umfpack, klu, cholmod, eigen.
+/// One of klu, umfpack, cholmod, eigen.
 LinearSolverKind parse_solver(const std::string& text);
 
 }  // namespace noether

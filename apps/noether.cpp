@@ -55,7 +55,7 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("--stepper", a.stepper, "stepper name (noether list)")->capture_default_str();
   run.add_option("--h", a.h, "time step (default: the scenario's h)");
   run.add_option("--t", a.t_end, "end time (default: the scenario's t_end)");
-  run.add_option("--solver", a.solver, "linear solver: umfpack (default), klu, cholmod, eigen");
+  run.add_option("--solver", a.solver, "linear solver: klu (default), umfpack, cholmod, eigen");
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
   run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "apps/scenarios/scenario.hpp"
-#include "solvers/linear_solver.hpp"
+#include "solvers/stepper.hpp"
 
 namespace noether {
 
@@ -17,7 +17,8 @@ int all_cores();
 struct RunOptions {
   std::string scenario;
   std::string stepper = "livens-em";
-  LinearSolverKind solver = LinearSolverKind::umfpack;
+  /// Linear solver of the Newton matrices; the steppers' default (KLU).
+  LinearSolverKind solver = StepperOptions{}.solver;
   /// Override the scenario parameters "h" and "t_end" (and win over `overrides` for those keys).
   std::optional<double> h, t_end;
   /// Upper bound on the worker threads for the whole run (>= 1).

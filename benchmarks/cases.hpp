@@ -1,6 +1,6 @@
 #pragma once
 /// The mechanisms and linear-solver backends the benchmarks combine, with their names in
-/// benchmark names ("step/chain3d/n:6400/umfpack-sym/full/threads:1").
+/// benchmark names ("step/livens-em/chain3d/n:6400/umfpack-sym/full/threads:1").
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,12 +27,21 @@ double estimated_bodies(MechanismKind kind, Index size);
 double estimated_unknowns(MechanismKind kind, Index size);
 
 /// Peak bytes per body of building and stepping (memory/ benchmarks on the code of November 2026,
-/// rounded up): guards the largest sizes against exhausting the machine's memory.
+/// rounded up; UMFPACK's, which exceed KLU's): guards the largest sizes against exhausting the
+/// machine's memory.
 double estimated_peak_bytes_per_body(MechanismKind kind);
 
-/// umfpack: UMFPACK's automatic strategy (the default backend); umfpack-sym / umfpack-unsym:
-/// UMFPACK_STRATEGY_SYMMETRIC / _UNSYMMETRIC; klu (refactorizing); cholmod (SPD only); eigen (SparseLU).
+/// klu: KLU with klu_refactor (the default backend); umfpack: UMFPACK's automatic strategy;
+/// umfpack-sym / umfpack-unsym: UMFPACK_STRATEGY_SYMMETRIC / _UNSYMMETRIC; cholmod (SPD only);
+/// eigen (SparseLU).
 enum class Backend { umfpack, umfpack_symmetric, umfpack_unsymmetric, klu, cholmod, eigen };
+
+/// The backend of the default configuration (StepperOptions{}.solver): the report evaluates the
+/// targets on it.
+inline constexpr Backend kDefaultBackend = Backend::klu;
+/// UMFPACK's automatic strategy: measured beside the default at every scaling and memory size, so
+/// the report can show each target's value with it for comparison.
+inline constexpr Backend kComparisonBackend = Backend::umfpack;
 
 std::string_view to_string(Backend backend);
 LinearSolverKind kind_of(Backend backend);

@@ -16,7 +16,7 @@ struct StepCase {
   MechanismKind mechanism = MechanismKind::chain3d;
   Index size = 100;
   std::string stepper = "livens-em";
-  Backend backend = Backend::umfpack;
+  Backend backend = kDefaultBackend;
   bool modified_newton = false;
   int threads = 1;
   /// NewtonOptions::residual_tolerance (max|R|); the default unless the case's residual cannot

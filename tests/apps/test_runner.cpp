@@ -104,7 +104,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the parameters 
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
   CHECK(j["stepper"] == "livens-em");
-  CHECK(j["solver"] == "umfpack");
+  CHECK(j["solver"] == "klu");  // the default
   CHECK(j["steps"] == 10);
   CHECK(j["threads"] == 1);
   CHECK(j["ok"] == true);

@@ -17,19 +17,11 @@ inline Model build_scenario(const std::string& name, const ParameterValues& over
   return scenario.build(resolve_parameters(scenario, overrides));
 }
 
-/// KLU: these systems are small, and KLU factorizes them about eight times faster than UMFPACK.
-inline StepperOptions fast_options(double newton_tolerance = 1e-10) {
-  StepperOptions options;
-  options.solver = LinearSolverKind::klu;
-  options.newton.residual_tolerance = newton_tolerance;
-  return options;
-}
-
 /// Integrates model.initial for round(t_end / h) steps of `stepper_name`, calling
 /// observe(before, after, stepper) after each step (observe may throw doctest failures).
 template <class Observe>
 void integrate(const Model& model, const std::string& stepper_name, double h, double t_end, Observe observe,
-               const StepperOptions& options = fast_options()) {
+               const StepperOptions& options = {}) {
   const std::unique_ptr<Stepper> stepper = find_stepper(stepper_name).make(*model.system, options);
   State state = model.initial;
   stepper->initialize(state);

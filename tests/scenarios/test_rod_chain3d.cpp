@@ -66,7 +66,7 @@ TEST_CASE("rod-chain3d: ggl-vi and em-ggl refuse the singular mass matrix and po
     const std::string expected = stepper +
                                  " needs a constant invertible mass matrix, but inertia 'rod1.inertia' "
                                  "is singular (rank 6 of 12); use livens-em";
-    CHECK_THROWS_WITH_AS(find_stepper(stepper).make(*model.system, fast_options()), doctest::Contains(expected.c_str()),
+    CHECK_THROWS_WITH_AS(find_stepper(stepper).make(*model.system, StepperOptions{}), doctest::Contains(expected.c_str()),
                          StepperRefusal);
   }
 }
