@@ -65,28 +65,32 @@ Eigen::Map<Matrix> view(std::vector<double>& buffer, Index rows, Index cols) {
   return {view(buffer, rows * cols).data(), rows, cols};
 }
 
+/// A view of local values: a segment of a global vector, or a scratch buffer. (Unlike
+/// ConstVectorRef, which carries a Vector for temporaries, it has nothing to construct or free.)
+using LocalVector = Eigen::Map<const Vector>;
+
 /// x at the n dofs given by runs: a view into x for a single run, else gathered into `buffer`.
-ConstVectorRef local_values(const Vector& x, std::span<const DofRun> runs, Index n, std::vector<double>& buffer) {
-  if (runs.size() == 1) return x.segment(runs[0].first, n);
+LocalVector local_values(const Vector& x, std::span<const DofRun> runs, Index n, std::vector<double>& buffer) {
+  if (runs.size() == 1) return {x.data() + runs[0].first, n};
   Eigen::Map<Vector> local = view(buffer, n);
   Index offset = 0;
   for (const DofRun& run : runs) {
     local.segment(offset, run.size) = x.segment(run.first, run.size);
     offset += run.size;
   }
-  return local;
+  return {local.data(), n};
 }
 
 /// (a + b)/2 in `buffer`.
-ConstVectorRef midpoint(ConstVectorRef a, ConstVectorRef b, std::vector<double>& buffer) {
+LocalVector midpoint(const LocalVector& a, const LocalVector& b, std::vector<double>& buffer) {
   Eigen::Map<Vector> mid = view(buffer, a.size());
   mid = 0.5 * (a + b);
-  return mid;
+  return {mid.data(), mid.size()};
 }
 
 /// Local quantities of one element at one Newton iterate (views into global vectors or scratch).
 struct LocalStep {
-  ConstVectorRef q0, q1, dq, v0, v1;
+  LocalVector q0, q1, dq, v0, v1;
 };
 
 }  // namespace
@@ -248,7 +252,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// x at the dofs of the unit's element, in `buffer` unless a view suffices.
-  ConstVectorRef local_values(const Vector& x, const UnitRef& ref, std::vector<double>& buffer) const {
+  LocalVector local_values(const Vector& x, const UnitRef& ref, std::vector<double>& buffer) const {
     const std::span<const DofRun> runs(dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end);
     return noether::local_values(x, runs, ref.size, buffer);
   }
@@ -300,7 +304,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   /// evaluate_inertia for a constant M: Dbar_1 T = 0 and Dbar_2 T = M v_mid = M dq/h, so
   /// R = (2/h) M dq, K = (2/h) M.
   void evaluate_constant_inertia(const UnitRef& ref, UnitOutput& out) const {
-    const ConstVectorRef dq = local_values(dq_, ref, scratch().dq);
+    const LocalVector dq = local_values(dq_, ref, scratch().dq);
     const double s = 2.0 / h_;
     Eigen::Map<Vector>& R = out.residual();
     if (!out.with_matrix()) {
@@ -343,15 +347,15 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_potential(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Potential>& e = system_.potentials()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
+    const LocalVector q0 = local_values(state_->q, ref, w.q0);
+    const LocalVector q1 = local_values(q1_, ref, w.q1);
     e.element->add_discrete_gradient(q0, q1, h_, out.residual());
     if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
   }
 
   /// mu = h lambda of the constraint (m), a view into x.
-  static ConstVectorRef multipliers(const UnitRef& ref, Index m, ConstVectorRef x) {
-    return x.segment(ref.multipliers, m);
+  static LocalVector multipliers(const UnitRef& ref, Index m, ConstVectorRef x) {
+    return {x.data() + ref.multipliers, m};
   }
 
   /// evaluate_constraint for degree <= 2, from the sparse constant data: Gbar = G(q_mid),
@@ -360,10 +364,10 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const SparseQuadraticConstraint& c = *quadratic_constraints_[ref.index];
     const Index n = ref.size, m = c.num_equations();
     Scratch& w = scratch();
-    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
-    const ConstVectorRef q_mid =  // G is constant when linear: any point will do
+    const LocalVector q1 = local_values(q1_, ref, w.q1);
+    const LocalVector q_mid =  // G is constant when linear: any point will do
         c.is_linear() ? q1 : midpoint(local_values(state_->q, ref, w.q0), q1, w.q_mid);
-    const ConstVectorRef mu = multipliers(ref, m, x);
+    const LocalVector mu = multipliers(ref, m, x);
     auto R_q = out.residual().head(n);
     auto R_lambda = out.residual().tail(m);
     if (!out.with_matrix()) {
@@ -402,10 +406,10 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const Placed<Constraint>& e = system_.constraints()[ref.index];
     const Constraint& c = *e.element;
     const Index n = c.local_size(), m = c.num_equations();
-    const ConstVectorRef mu = multipliers(ref, m, x);
+    const LocalVector mu = multipliers(ref, m, x);
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
+    const LocalVector q0 = local_values(state_->q, ref, w.q0);
+    const LocalVector q1 = local_values(q1_, ref, w.q1);
     Eigen::Map<Matrix> Gbar = view(w.Gbar, m, n);
     c.calc_discrete_gradient(q0, q1, Gbar);
     c.calc_value(q1, out.residual().tail(m));
@@ -420,10 +424,10 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_dissipation(const UnitRef& ref, UnitOutput& out) const {
     const Placed<Dissipation>& e = system_.dissipations()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
-    const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
-    const ConstVectorRef dq = local_values(dq_, ref, w.dq);
+    const LocalVector q0 = local_values(state_->q, ref, w.q0);
+    const LocalVector q1 = local_values(q1_, ref, w.q1);
+    const LocalVector q_mid = midpoint(q0, q1, w.q_mid);
+    const LocalVector dq = local_values(dq_, ref, w.dq);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -434,9 +438,9 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_load(const UnitRef& ref, UnitOutput& out) const {
     const Placed<ExternalLoad>& e = system_.external_loads()[ref.index];
     Scratch& w = scratch();
-    const ConstVectorRef q0 = local_values(state_->q, ref, w.q0);
-    const ConstVectorRef q1 = local_values(q1_, ref, w.q1);
-    const ConstVectorRef q_mid = midpoint(q0, q1, w.q_mid);
+    const LocalVector q0 = local_values(state_->q, ref, w.q0);
+    const LocalVector q1 = local_values(q1_, ref, w.q1);
+    const LocalVector q_mid = midpoint(q0, q1, w.q_mid);
     const double t_mid = state_->t + 0.5 * h_;
     e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual());
     if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
