@@ -35,11 +35,14 @@ SparseQuadraticConstraint::SparseQuadraticConstraint(const Constraint& constrain
   linear_ = SparseEntries(L, arena);
   std::vector<Entry> entries;  // of H_0, H_1, ... in turn
   std::vector<Index> begin{0};
-  Matrix H_k(n, n);
+  const bool linear = constraint.nonlinearity() == Nonlinearity::linear;  // every H_k = 0
+  Matrix H_k(linear ? 0 : n, linear ? 0 : n);
   for (Index k = 0; k < m; ++k) {
-    H_k.setZero();
-    constraint.add_hessian_contraction(zero, Vector::Unit(m, k), 1.0, H_k);
-    append_nonzeros(H_k, entries);
+    if (!linear) {
+      H_k.setZero();
+      constraint.add_hessian_contraction(zero, Vector::Unit(m, k), 1.0, H_k);
+      append_nonzeros(H_k, entries);
+    }
     begin.push_back(static_cast<Index>(entries.size()));
   }
   hessian_begin_ = copy_to(arena, begin);
