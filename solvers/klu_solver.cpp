@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "solvers/lu_column_ordering.hpp"
+
 namespace noether {
 namespace {
 
@@ -23,12 +25,37 @@ std::string klu_status(const klu_common& common) {
   }
 }
 
+/// KLU's user_order callback for one diagonal block (n x n, zero-free diagonal after BTF): the
+/// column ordering of order_columns_for_lu in perm. Returns -1 (no fill estimate: KLU sizes L and U
+/// as for COLAMD), or 0 on failure with the message kept for analyze_pattern; nothing is thrown
+/// through KLU's C code.
+int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_common* common) {
+  auto& record = *static_cast<KluSolver::OrderingRecord*>(common->user_data);
+  try {
+    const auto starts = static_cast<std::size_t>(n) + 1;
+    const LuColumnOrdering ordering =
+        order_columns_for_lu(n, {column_starts, starts}, {row_indices, static_cast<std::size_t>(column_starts[n])});
+    std::copy(ordering.columns.begin(), ordering.columns.end(), perm);
+    if (n > static_cast<int>(record.largest_block)) {
+      record.largest_block = static_cast<Index>(n);
+      record.method = ordering.method;
+    }
+    return -1;
+  } catch (const std::exception& e) {
+    record.failure = e.what();
+    return 0;
+  }
+}
+
 }  // namespace
 
 KluSolver::KluSolver() {
   klu_defaults(&common_);
-  common_.ordering = 1;  // COLAMD: the Newton matrices are saddle points with a zero diagonal block, where
-                         // AMD on A + A^T (the default) assumes diagonal pivots and fills in badly
+  common_.ordering = 3;  // order_block: COLAMD or nested dissection of A^T A, whichever needs fewer flops.
+                         // Not AMD on A + A^T (KLU's default): it assumes diagonal pivots, which the zero
+                         // block of the saddle-point Newton matrices does not have, and fills in badly
+  common_.user_order = &order_block;
+  common_.user_data = &ordering_;
 }
 
 KluSolver::~KluSolver() {
@@ -48,8 +75,11 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   pattern_ = &pattern;
   column_starts_ = pattern.column_starts;
   row_indices_ = pattern.row_indices;
+  ordering_ = {};
   symbolic_ = klu_analyze(pattern.n, column_starts_.data(), row_indices_.data(), &common_);
-  if (!symbolic_) throw LinearSolverError("klu: symbolic analysis failed: " + klu_status(common_));
+  if (!symbolic_)
+    throw LinearSolverError("klu: symbolic analysis failed: " +
+                            (ordering_.failure.empty() ? klu_status(common_) : "ordering: " + ordering_.failure));
 }
 
 FactorizationStatus KluSolver::factor_fresh(std::span<const double> values) {

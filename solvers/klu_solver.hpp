@@ -1,5 +1,6 @@
 #pragma once
 /// KLU (sparse LU for circuit-like matrices), with klu_refactor for repeated factorizations.
+#include <string>
 #include <vector>
 
 #include <klu.h>
@@ -27,12 +28,21 @@ class KluSolver final : public LinearSolver {
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }
 
+  /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/lu_column_ordering.hpp).
+  struct OrderingRecord {
+    std::string method;        ///< of the largest diagonal block KLU ordered ("" when all blocks were tiny)
+    Index largest_block = 0;   ///< its size
+    std::string failure;       ///< why the ordering failed, if it did
+  };
+  const OrderingRecord& ordering() const { return ordering_; }
+
  private:
   FactorizationStatus factor_fresh(std::span<const double> values);
   void free_numeric();
 
   const CscPattern* pattern_ = nullptr;
   std::vector<Index> column_starts_, row_indices_;  ///< KLU takes non-const pointers
+  OrderingRecord ordering_;
   double fresh_rcond_ = 0.0;  ///< klu_rcond of the last fresh factorization
   klu_common common_{};
   klu_symbolic* symbolic_ = nullptr;

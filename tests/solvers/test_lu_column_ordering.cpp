@@ -1,0 +1,109 @@
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include <Eigen/SparseCore>
+
+#include <doctest/doctest.h>
+
+#include "solvers/klu_solver.hpp"
+#include "solvers/lu_column_ordering.hpp"
+#include "support/finite_differences.hpp"
+
+using namespace noether;
+
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
+using Triplets = std::vector<Eigen::Triplet<double, Index>>;
+
+SparseMatrix from_triplets(Index n, const Triplets& t) {
+  SparseMatrix A(n, n);
+  A.setFromTriplets(t.begin(), t.end());
+  A.makeCompressed();
+  return A;
+}
+
+/// The 5-point Laplacian of a side x side grid: a two-dimensional graph, like grid2d's closed loops.
+SparseMatrix grid_laplacian(Index side) {
+  Triplets t;
+  for (Index i = 0; i < side; ++i)
+    for (Index j = 0; j < side; ++j) {
+      const Index k = i * side + j;
+      t.emplace_back(k, k, 4.2);
+      if (i + 1 < side) t.insert(t.end(), {{k, k + side, -1.0}, {k + side, k, -1.0}});
+      if (j + 1 < side) t.insert(t.end(), {{k, k + 1, -1.0}, {k + 1, k, -1.0}});
+    }
+  return from_triplets(side * side, t);
+}
+
+/// A chain-like saddle point [K G^T; G 0]: K tridiagonal (d), each of the m constraint rows couples
+/// coordinates 2r and 2r + 3 (m = d/2 - 1), and the multiplier block is a structural zero diagonal.
+SparseMatrix chain_saddle_point(Index d) {
+  const Index m = d / 2 - 1;
+  Triplets t;
+  for (Index i = 0; i < d; ++i) {
+    t.emplace_back(i, i, 4.0);
+    if (i + 1 < d) t.insert(t.end(), {{i, i + 1, -1.0}, {i + 1, i, -1.0}});
+  }
+  for (Index r = 0; r < m; ++r) {
+    for (const auto& [col, w] : {std::pair{2 * r, 1.0}, std::pair{2 * r + 3, -0.5}})
+      t.insert(t.end(), {{d + r, col, w}, {col, d + r, w}});
+    t.emplace_back(d + r, d + r, 0.0);
+  }
+  return from_triplets(d + m, t);
+}
+
+LuColumnOrdering order(const SparseMatrix& A) {
+  const auto n = static_cast<std::size_t>(A.cols());
+  return order_columns_for_lu(static_cast<Index>(n), {A.outerIndexPtr(), n + 1},
+                              {A.innerIndexPtr(), static_cast<std::size_t>(A.nonZeros())});
+}
+
+bool is_permutation_of_range(std::vector<Index> p) {
+  std::sort(p.begin(), p.end());
+  std::vector<Index> identity(p.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  return p == identity;
+}
+
+}  // namespace
+
+TEST_CASE("chains keep COLAMD; a two-dimensional graph gets nested dissection, with fewer predicted flops") {
+  const LuColumnOrdering chain = order(chain_saddle_point(2000));
+  CHECK(chain.method == "colamd");
+  CHECK(chain.columns.size() == 2000 + 999);
+  CHECK(is_permutation_of_range(chain.columns));
+
+  const SparseMatrix grid = grid_laplacian(100);
+  const LuColumnOrdering nested = order(grid);
+  CHECK(nested.method == "nested dissection");
+  CHECK(is_permutation_of_range(nested.columns));
+  CHECK(nested.predicted_flops > 0.0);
+
+  // A smaller grid stays below the fill threshold (COLAMD's flops per nonzero of L < 100).
+  CHECK(order(grid_laplacian(30)).method == "colamd");
+}
+
+TEST_CASE("KLU solves with the chosen ordering and records it") {
+  for (const SparseMatrix& A : {chain_saddle_point(2000), grid_laplacian(100)}) {
+    CscPattern pattern{static_cast<Index>(A.rows()), {A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1},
+                       {A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros()}};
+    KluSolver klu;
+    klu.analyze_pattern(pattern);
+    CHECK(klu.ordering().failure.empty());
+    CHECK(klu.ordering().method == (A.rows() == 10000 ? "nested dissection" : "colamd"));
+    REQUIRE(klu.factorize({A.valuePtr(), static_cast<std::size_t>(A.nonZeros())}).ok);
+    const Vector x_true = testing::random_vector(A.rows(), 3, 1.0);
+    const Vector b = A * x_true;
+    Vector x(A.rows());
+    klu.solve({b.data(), static_cast<std::size_t>(b.size())}, {x.data(), static_cast<std::size_t>(x.size())});
+    CHECK((x - x_true).cwiseAbs().maxCoeff() <= 1e-11);
+  }
+}
+
+TEST_CASE("an ordering request with inconsistent sizes is refused") {
+  const std::vector<Index> starts{0, 1}, rows{0};
+  CHECK_THROWS_AS(order_columns_for_lu(2, starts, rows), std::invalid_argument);
+  CHECK(order_columns_for_lu(0, std::vector<Index>{0}, {}).columns.empty());
+}
