@@ -59,12 +59,12 @@ double estimated_unknowns(MechanismKind kind, Index size) {
 double estimated_peak_bytes_per_body(MechanismKind kind) {
   switch (kind) {
     case MechanismKind::chain2d:
-    case MechanismKind::nfourbar: return 20e3;
+    case MechanismKind::nfourbar: return 14e3;
     case MechanismKind::chain3d:
-    case MechanismKind::chain3d_revolute: return 55e3;
+    case MechanismKind::chain3d_revolute: return 26e3;
     case MechanismKind::grid2d: return 30e3;
   }
-  return 55e3;
+  return 30e3;
 }
 
 std::string_view to_string(Backend backend) {
