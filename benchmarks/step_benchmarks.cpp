@@ -141,6 +141,7 @@ void set_step_counters(benchmark::State& bench, const StepCase& c, const Steppin
   k["refactorization_s"] = mean(run.record.factorization_seconds, base.timed_from);
   if (base.klu && t.factorizations > 0)
     k["klu_refactor_fraction"] = (base.klu->refactorizations() - base.klu_refactorizations) / t.factorizations;
+  if (base.klu) k["klu_nested_dissection"] = base.klu->ordering().method == "nested dissection" ? 1 : 0;
 }
 
 }  // namespace
