@@ -489,7 +489,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   const System& system_;
   std::vector<UnitRef> refs_;
   std::vector<DofRun> dof_runs_;  ///< of every unit's element, in unit order (UnitRef::runs_begin)
-  Arena constant_data_;  ///< holds the entries of the two below, in system order
+  Arena constant_data_;  ///< holds the entries of the two below (alike elements share one copy)
   std::vector<SparseEntries> constant_masses_;
   std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;
   Vector constant_gradient_;

@@ -1,5 +1,6 @@
 #include "solvers/sparse_constant_data.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace noether {
@@ -14,6 +15,16 @@ void append_nonzeros(const Matrix& A, std::vector<SparseEntries::Entry>& entries
 }
 
 }  // namespace
+
+const std::byte* Arena::intern(std::span<const std::byte> bytes) {
+  const std::string_view key(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (const auto found = stored_.find(key); found != stored_.end())
+    return reinterpret_cast<const std::byte*>(found->data());
+  auto* copy = static_cast<std::byte*>(memory_.allocate(bytes.size(), alignof(std::max_align_t)));
+  std::copy(bytes.begin(), bytes.end(), copy);
+  stored_.emplace(reinterpret_cast<const char*>(copy), bytes.size());
+  return copy;
+}
 
 SparseEntries::SparseEntries(const Matrix& A, Arena& arena) {
   std::vector<Entry> nonzeros;

@@ -5,29 +5,43 @@
 /// spherical joint's 3 x 24 Jacobian 12, the 6 Hessians of a body's orthonormality 27 in all.
 ///
 /// The data lives in an arena the caller provides, which must outlive the objects and frees all
-/// their data at once: a stepper allocates the data of all its elements from one arena, in the
-/// order it evaluates them, so that an assembly streams through memory instead of visiting one
-/// small heap block per element. The objects themselves are small views (spans into the arena).
-#include <memory>
+/// their data at once; it stores equal arrays once, so alike elements share their data. The
+/// objects themselves are small views (spans into the arena).
+#include <cstddef>
 #include <memory_resource>
 #include <span>
+#include <string_view>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/constraint.hpp"
 
 namespace noether {
 
-using Arena = std::pmr::monotonic_buffer_resource;
+/// Storage for constant element data that keeps every distinct array once: identical arrays (all
+/// the bars of a chain have the same mass matrix, orthonormality Hessians and joint Jacobians in
+/// local numbering) share one copy, so an assembly over many alike elements reads its constant
+/// data from cache instead of streaming a copy per element. Frees everything at once.
+class Arena {
+ public:
+  /// The stored copy of `bytes` (an earlier one when the same bytes were stored before), aligned
+  /// for any type; valid as long as the arena.
+  const std::byte* intern(std::span<const std::byte> bytes);
 
-/// A copy of `values` in the arena, valid as long as the arena.
+ private:
+  std::pmr::monotonic_buffer_resource memory_;
+  std::unordered_set<std::string_view> stored_;  ///< views of the stored copies
+};
+
+/// A copy of `values` in the arena (shared with any equal array stored before), valid as long as
+/// the arena.
 template <class T>
 std::span<const T> copy_to(Arena& arena, const std::vector<T>& values) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
   if (values.empty()) return {};
-  T* data = static_cast<T*>(arena.allocate(values.size() * sizeof(T), alignof(T)));
-  std::uninitialized_copy(values.begin(), values.end(), data);
-  return {data, values.size()};
+  const std::byte* data = arena.intern(std::as_bytes(std::span<const T>(values)));
+  return {reinterpret_cast<const T*>(data), values.size()};
 }
 
 /// A constant rows x cols matrix A as its nonzero entries (column by column). The add_ methods

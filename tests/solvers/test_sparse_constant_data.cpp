@@ -107,3 +107,32 @@ TEST_CASE("a sparse quadratic constraint refuses a constraint of general nonline
   CHECK_THROWS_WITH_AS(SparseQuadraticConstraint(constraint, arena), doctest::Contains("constraint 'cubic'"),
                        std::invalid_argument);
 }
+
+TEST_CASE("the arena keeps equal arrays once: alike elements share their constant data, others do not") {
+  Arena arena;
+  const Matrix A = sparse_matrix(5, 7, 21), B = sparse_matrix(5, 7, 22);
+  const SparseEntries a1(A, arena), a2(A, arena), b(B, arena);
+  CHECK(a1.entries().data() == a2.entries().data());
+  CHECK(a1.entries().data() != b.entries().data());
+
+  // Two bodies' orthonormality constraints are alike: one copy, and both still evaluate correctly.
+  const DirectorOrthonormality first("first", BlockId{0}, 3), second("second", BlockId{1}, 3);
+  const SparseQuadraticConstraint c1(first, arena), c2(second, arena);
+  CHECK(c1.hessian(0).data() == c2.hessian(0).data());
+  const Vector q = random_vector(first.local_size(), 23);
+  Vector g1(c1.num_equations()), g2(c2.num_equations()), g(first.num_equations());
+  c1.calc_value(q, g1);
+  c2.calc_value(q, g2);
+  first.calc_value(q, g);
+  CHECK(relative_error(g1, g) <= 1e-14);
+  CHECK(g1 == g2);
+
+  // Equal bytes of different types may share storage; what is read back is unchanged either way.
+  const std::vector<Index> zeros_as_index{0, 0};
+  const std::vector<double> zero_as_double{0.0};
+  const std::span<const Index> i = copy_to(arena, zeros_as_index);
+  const std::span<const double> d = copy_to(arena, zero_as_double);
+  CHECK(i[0] == 0);
+  CHECK(i[1] == 0);
+  CHECK(d[0] == 0.0);
+}
