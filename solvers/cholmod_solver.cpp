@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "solvers/cholmod_view.hpp"
+
 namespace noether {
 
 CholmodSolver::CholmodSolver() {
@@ -18,19 +20,8 @@ CholmodSolver::~CholmodSolver() {
 }
 
 cholmod_sparse CholmodSolver::view(double* values) {
-  cholmod_sparse A{};
-  A.nrow = A.ncol = static_cast<std::size_t>(pattern_->n);
-  A.nzmax = static_cast<std::size_t>(pattern_->nnz());
-  A.p = column_starts_.data();
-  A.i = row_indices_.data();
-  A.x = values;
-  A.stype = 1;  // symmetric, upper triangle stored (entries below the diagonal are ignored)
-  A.itype = CHOLMOD_INT;
-  A.xtype = CHOLMOD_REAL;
-  A.dtype = CHOLMOD_DOUBLE;
-  A.sorted = 1;
-  A.packed = 1;
-  return A;
+  // Symmetric with the upper triangle stored; CscPattern's rows are sorted.
+  return cholmod_view(pattern_->n, column_starts_, row_indices_, values, {.stype = 1, .sorted = true});
 }
 
 void CholmodSolver::analyze_pattern(const CscPattern& pattern) {

@@ -1,9 +1,10 @@
 #include "solvers/lu_column_ordering.hpp"
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
-#include <cholmod.h>
+#include "solvers/cholmod_view.hpp"
 
 namespace noether {
 namespace {
@@ -16,22 +17,6 @@ struct CholmodSession {
   CholmodSession& operator=(const CholmodSession&) = delete;
   cholmod_common common{};
 };
-
-/// A non-owning pattern-only view of A (n x n) for CHOLMOD.
-cholmod_sparse pattern_view(Index n, std::span<const Index> column_starts, std::span<const Index> row_indices) {
-  cholmod_sparse A{};
-  A.nrow = A.ncol = static_cast<std::size_t>(n);
-  A.nzmax = row_indices.size();
-  A.p = const_cast<Index*>(column_starts.data());  // CHOLMOD only reads them
-  A.i = const_cast<Index*>(row_indices.data());
-  A.stype = 0;  // unsymmetric: cholmod_analyze orders A A^T
-  A.itype = CHOLMOD_INT;
-  A.xtype = CHOLMOD_PATTERN;
-  A.dtype = CHOLMOD_DOUBLE;
-  A.sorted = 0;
-  A.packed = 1;
-  return A;
-}
 
 /// Nested dissection is tried when COLAMD's factor does at least this many flops per nonzero, i.e.
 /// when its fronts are dense-ish (grid2d: 200 to 400). Its analysis costs 10 to 15 times COLAMD's,
@@ -67,7 +52,8 @@ LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_sta
   if (n == 0) return ordering;
   CholmodSession session;
   cholmod_common& cc = session.common;
-  cholmod_sparse A = pattern_view(n, column_starts, row_indices);
+  // Unsymmetric; KLU's blocks may carry unsorted rows.
+  cholmod_sparse A = cholmod_view(n, column_starts, row_indices, nullptr, {.stype = 0, .sorted = false});
   // CHOLMOD orders B B^T of an unsymmetric B: B = A^T gives the column ordering of A for A^T A.
   const SparsePtr At(cholmod_transpose(&A, 0, &cc), CholmodFree{&cc});
   if (!At) throw std::runtime_error("order_columns_for_lu: transposing the pattern failed: " + cholmod_failure(cc));
@@ -77,19 +63,23 @@ LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_sta
     AnalysisPtr analysis;
     double flops, nonzeros;
   };
+  // Empty when the method is not installed (CHOLMOD built without METIS has no nested dissection).
   const auto analyze = [&](int method) {
     cc.nmethods = 1;
     cc.method[0].ordering = method;
     AnalysisPtr L(cholmod_analyze(At.get(), &cc), CholmodFree{&cc});
+    if (!L && cc.status == CHOLMOD_NOT_INSTALLED) return std::optional<Candidate>();
     if (!L) throw std::runtime_error("order_columns_for_lu: CHOLMOD's analysis failed: " + cholmod_failure(cc));
-    return Candidate{std::move(L), cc.method[0].fl, cc.method[0].lnz};
+    return std::optional<Candidate>(Candidate{std::move(L), cc.method[0].fl, cc.method[0].lnz});
   };
-  Candidate best = analyze(CHOLMOD_COLAMD);
+  std::optional<Candidate> colamd = analyze(CHOLMOD_COLAMD);
+  if (!colamd) throw std::runtime_error("order_columns_for_lu: CHOLMOD has no COLAMD ordering");
+  Candidate best = std::move(*colamd);
   ordering.method = "colamd";
   if (best.flops >= kNestedDissectionFlopsPerNonzero * best.nonzeros) {
-    Candidate nested = analyze(CHOLMOD_NESDIS);
-    if (nested.flops < best.flops) {
-      best = std::move(nested);
+    std::optional<Candidate> nested = analyze(CHOLMOD_NESDIS);
+    if (nested && nested->flops < best.flops) {
+      best = std::move(*nested);
       ordering.method = "nested dissection";
     }
   }

@@ -27,8 +27,8 @@ struct LuColumnOrdering {
 /// of A + A^T (AMD) would assume diagonal pivots, which the zero block of a saddle-point Newton
 /// matrix does not have.
 ///
-/// Throws std::runtime_error when CHOLMOD fails (out of memory, or built without METIS: then the
-/// message says so).
+/// COLAMD alone when CHOLMOD was built without nested dissection (METIS). Throws
+/// std::runtime_error when CHOLMOD fails otherwise (out of memory, too large), with its reason.
 LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_starts, std::span<const Index> row_indices);
 
 }  // namespace noether
