@@ -25,8 +25,8 @@ void check_layout(const UnitLayout& unit, Index u, Index n) {
   }
 }
 
-/// Calls f(local_position, row, col) for every structural entry of the unit's blocks, in the
-/// order of its local matrix buffer; (row, col) are global.
+/// Calls f(local_position, row, col, constant) for every structural entry of the unit's blocks,
+/// in the order of its local matrix buffer; (row, col) are global, constant is the block's flag.
 template <class F>
 void for_each_structural_entry(const UnitLayout& unit, F&& f) {
   Index position = 0;
@@ -36,7 +36,7 @@ void for_each_structural_entry(const UnitLayout& unit, F&& f) {
       for (Index i = 0; i < b.rows; ++i, ++position)
         if (dense || b.structure(i, j))
           f(position, unit.dofs[static_cast<std::size_t>(b.row_begin + i)],
-            unit.dofs[static_cast<std::size_t>(b.col_begin + j)]);
+            unit.dofs[static_cast<std::size_t>(b.col_begin + j)], b.constant);
   }
 }
 
@@ -60,14 +60,14 @@ void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
   starts.assign(n + 1, 0);
   for (std::size_t j = 0; j < n; ++j) ++starts[j + 1];
   for (const UnitLayout& unit : units)
-    for_each_structural_entry(unit, [&](Index, Index, Index col) { ++starts[static_cast<std::size_t>(col) + 1]; });
+    for_each_structural_entry(unit, [&](Index, Index, Index col, bool) { ++starts[static_cast<std::size_t>(col) + 1]; });
   std::partial_sum(starts.begin(), starts.end(), starts.begin());
 
   std::vector<Index> rows(static_cast<std::size_t>(starts[n]));
   std::vector<Index> cursor(starts.begin(), starts.end() - 1);
   for (std::size_t j = 0; j < n; ++j) rows[static_cast<std::size_t>(cursor[j]++)] = static_cast<Index>(j);
   for (const UnitLayout& unit : units)
-    for_each_structural_entry(unit, [&](Index, Index row, Index col) {
+    for_each_structural_entry(unit, [&](Index, Index row, Index col, bool) {
       rows[static_cast<std::size_t>(cursor[static_cast<std::size_t>(col)]++)] = row;
     });
   cursor = {};
@@ -88,94 +88,109 @@ void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
 
 /// The per-unit data an assembly reads, laid out in visiting order so that it streams. Each unit's
 /// scatter entries list first those that are the first contribution to their slot (in visiting
-/// order; they assign), then the others (they add), so that no assembly needs to zero the matrix.
+/// order; they assign), then the others (they add), so that no assembly needs to zero the matrix;
+/// entries of constant blocks are listed apart (Visit).
 void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
-  std::vector<bool> written(static_cast<std::size_t>(pattern_.nnz()), false);
-  std::vector<ScatterEntry> adds;
+  const auto nnz = static_cast<std::size_t>(pattern_.nnz());
+  std::vector<bool> has_constant(nnz, false), constant_written(nnz, false), varying_written(nnz, false);
+  for (const UnitLayout& layout : units)
+    for_each_structural_entry(layout, [&](Index, Index row, Index col, bool constant) {
+      if (constant) has_constant[static_cast<std::size_t>(pattern_.find(row, col))] = true;
+    });
+  std::vector<ScatterEntry> mixed, adds, constant_adds;
   for (Index u : schedule_.units) {
     const UnitLayout& layout = units[static_cast<std::size_t>(u)];
-    Visit visit{u, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
-                static_cast<Index>(block_shapes_.size()), 0};
+    Visit visit{u, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0, 0,
+                static_cast<Index>(mixed_slots_.size()), static_cast<Index>(constant_scatter_.size()), 0,
+                static_cast<Index>(block_shapes_.size()), 0, false};
     residual_rows_.insert(residual_rows_.end(), layout.dofs.begin(), layout.dofs.end());
     for (const LocalBlock& b : layout.blocks) {
       block_shapes_.push_back({visit.matrix_size, b.rows, b.cols});
       visit.matrix_size += b.rows * b.cols;
+      visit.matrix_varies = visit.matrix_varies || !b.constant;
     }
     max_matrix_size_ = std::max(max_matrix_size_, visit.matrix_size);
+    max_residual_size_ = std::max(max_residual_size_, static_cast<Index>(layout.dofs.size()));
+    mixed.clear();
     adds.clear();
-    for_each_structural_entry(layout, [&](Index position, Index row, Index col) {
+    constant_adds.clear();
+    for_each_structural_entry(layout, [&](Index position, Index row, Index col, bool constant) {
       const Index slot = pattern_.find(row, col);
-      if (written[static_cast<std::size_t>(slot)]) {
-        adds.push_back({position, slot});
-      } else {
-        written[static_cast<std::size_t>(slot)] = true;
-        scatter_.push_back({position, slot});
-      }
+      const auto s = static_cast<std::size_t>(slot);
+      std::vector<bool>& written = constant ? constant_written : varying_written;
+      const bool first = !written[s];
+      written[s] = true;
+      if (constant) (first ? constant_scatter_ : constant_adds).push_back({position, slot});
+      else if (!first) adds.push_back({position, slot});
+      else if (has_constant[s]) mixed.push_back({position, slot});
+      else scatter_.push_back({position, slot});
     });
+    visit.first_constant_add = static_cast<Index>(constant_scatter_.size());
+    constant_scatter_.insert(constant_scatter_.end(), constant_adds.begin(), constant_adds.end());
+    visit.first_mixed = static_cast<Index>(scatter_.size());
+    for (const ScatterEntry& e : mixed) mixed_slots_.push_back(e.slot);
+    scatter_.insert(scatter_.end(), mixed.begin(), mixed.end());
     visit.first_add = static_cast<Index>(scatter_.size());
     scatter_.insert(scatter_.end(), adds.begin(), adds.end());
     visits_.push_back(visit);
   }
-  visits_.push_back({-1, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0,
-                     static_cast<Index>(block_shapes_.size()), 0});
+  visits_.push_back({-1, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0, 0,
+                     static_cast<Index>(mixed_slots_.size()), static_cast<Index>(constant_scatter_.size()), 0,
+                     static_cast<Index>(block_shapes_.size()), 0, false});
   scatter_.shrink_to_fit();
-  for (Index slot = 0; slot < pattern_.nnz(); ++slot)
-    if (!written[static_cast<std::size_t>(slot)]) unwritten_slots_.push_back(slot);
+  constant_scatter_.shrink_to_fit();
 }
 
 Assembler::Assembler(AssemblyPlan plan)
     : plan_(std::move(plan)),
-      residual_buffer_(plan_.residual_rows_.size()),
-      matrix_scratch_(std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_))) {}
+      values_(static_cast<std::size_t>(plan_.pattern().nnz()), 0.0),  // slots no unit writes stay 0
+      mixed_constants_(plan_.mixed_slots_.size()),
+      empty_scratch_{std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
+                     std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_))},
+      scratch_(empty_scratch_) {}
 
-UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, std::vector<double>& matrix_scratch) {
+UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
-  double* residual = residual_buffer_.data() + visit.residual_begin;
   const Index size = next.residual_begin - visit.residual_begin;
-  std::fill(residual, residual + size, 0.0);
-  if (with_matrix) std::fill_n(matrix_scratch.begin(), visit.matrix_size, 0.0);
+  std::fill_n(scratch.residual.begin(), size, 0.0);
+  if (with_matrix) std::fill_n(scratch.matrix.begin(), visit.matrix_size, 0.0);
   const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
                                            static_cast<std::size_t>(next.block_begin - visit.block_begin));
-  return UnitOutput(residual, size, matrix_scratch.data(), blocks, with_matrix);
+  return UnitOutput(scratch.residual.data(), size, scratch.matrix.data(), blocks, with_matrix);
 }
 
-void Assembler::scatter(std::size_t k, const std::vector<double>& matrix_scratch, VectorRef residual,
-                        std::span<double> values) const {
+void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual,
+                        bool with_matrix) {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
-  for (Index i = visit.residual_begin; i < next.residual_begin; ++i)
-    residual(plan_.residual_rows_[static_cast<std::size_t>(i)]) += residual_buffer_[static_cast<std::size_t>(i)];
-  if (values.empty()) return;
-  const auto local = [&](const ScatterEntry& e) { return matrix_scratch[static_cast<std::size_t>(e.local)]; };
-  for (Index i = visit.scatter_begin; i < visit.first_add; ++i) {
-    const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
-    values[static_cast<std::size_t>(e.slot)] = local(e);
-  }
-  for (Index i = visit.first_add; i < next.scatter_begin; ++i) {
-    const ScatterEntry& e = plan_.scatter_[static_cast<std::size_t>(i)];
-    values[static_cast<std::size_t>(e.slot)] += local(e);
-  }
+  const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
+  for (Index i = 0; i < next.residual_begin - visit.residual_begin; ++i)
+    residual(rows[i]) += scratch.residual[static_cast<std::size_t>(i)];
+  if (!with_matrix) return;
+  const auto local = [&](const ScatterEntry& e) { return scratch.matrix[static_cast<std::size_t>(e.local)]; };
+  const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
+  const ScatterEntry* entries = plan_.scatter_.data();
+  for (Index i = visit.scatter_begin; i < visit.first_mixed; ++i) slot(entries[i]) = local(entries[i]);
+  const double* constant = mixed_constants_.data() + visit.mixed_begin;
+  for (Index i = visit.first_mixed; i < visit.first_add; ++i)
+    slot(entries[i]) = constant[i - visit.first_mixed] + local(entries[i]);
+  for (Index i = visit.first_add; i < next.scatter_begin; ++i) slot(entries[i]) += local(entries[i]);
 }
 
-void Assembler::clear(VectorRef residual, std::span<double> values) const {
-  residual.setZero();
-  if (values.empty()) return;
-  for (Index slot : plan_.unwritten_slots_) values[static_cast<std::size_t>(slot)] = 0.0;
+void Assembler::scatter_constants(std::size_t k, const UnitScratch& scratch) {
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  const ScatterEntry* entries = plan_.constant_scatter_.data();
+  const auto local = [&](const ScatterEntry& e) { return scratch.matrix[static_cast<std::size_t>(e.local)]; };
+  const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
+  for (Index i = visit.constant_begin; i < visit.first_constant_add; ++i) slot(entries[i]) = local(entries[i]);
+  for (Index i = visit.first_constant_add; i < next.constant_begin; ++i) slot(entries[i]) += local(entries[i]);
 }
 
-Index Assembler::largest_contributor(Index row) const {
-  Index best_unit = -1;
-  double best = -1.0;
-  for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k)
-    for (Index i = plan_.visits_[k].residual_begin; i < plan_.visits_[k + 1].residual_begin; ++i) {
-      const double magnitude = std::abs(residual_buffer_[static_cast<std::size_t>(i)]);
-      if (plan_.residual_rows_[static_cast<std::size_t>(i)] == row && !(magnitude <= best)) {  // a NaN wins
-        best = magnitude;
-        best_unit = plan_.visits_[k].unit;
-      }
-    }
-  return best_unit;
+void Assembler::keep_mixed_constants() {
+  for (std::size_t i = 0; i < plan_.mixed_slots_.size(); ++i)
+    mixed_constants_[i] = values_[static_cast<std::size_t>(plan_.mixed_slots_[i])];
 }
 
 }  // namespace noether

@@ -10,6 +10,15 @@
 /// two concurrent units touch the same entry, and every entry receives its contributions in the
 /// fixed order of the schedule, so the residual and matrix values are bitwise identical for 1, 2
 /// or any number of threads.
+///
+/// The assembler owns the matrix values. Blocks a unit declares constant (LocalBlock::constant:
+/// mass matrices, Jacobians of linear constraints) are not rewritten at every assembly. Their sum
+/// is written once, by the first assembly with a matrix and the first after invalidate_constants(); later
+/// assemblies evaluate and write only the entries with a varying contribution (an entry with both
+/// is the stored constant sum plus the varying ones), and call units whose blocks are all constant
+/// for their residual alone.
+#include <algorithm>
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -31,6 +40,9 @@ struct LocalBlock {
   Index col_begin = 0;
   Index cols = 0;
   Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> structure = {};  ///< empty: every entry
+  /// The unit writes the same values into this block at every assembly until the assembler's
+  /// constants are invalidated (Assembler::invalidate_constants), whatever the unknowns.
+  bool constant = false;
 };
 
 /// One contributor to the global system: global unknown indices of its local rows/columns
@@ -60,7 +72,8 @@ class UnitOutput {
   Eigen::Map<Matrix> block(std::size_t k) {
     return Eigen::Map<Matrix>(matrix_ + blocks_[k].offset, blocks_[k].rows, blocks_[k].cols);
   }
-  /// False when only the residual is wanted: units may then skip their tangent work.
+  /// False when only the residual is wanted (also when every block of the unit is constant and
+  /// already in the matrix): units may then skip their tangent work.
   bool with_matrix() const { return with_matrix_; }
 
  private:
@@ -99,24 +112,43 @@ class AssemblyPlan {
   AssemblySchedule schedule_;
   /// What an assembly reads of the unit at visiting position k (schedule_.units[k]); the ranges of
   /// unit k end where those of unit k + 1 begin (visits_ ends with a sentinel).
+  ///
+  /// The unit's entries of varying blocks, scatter_[scatter_begin, next.scatter_begin), come in
+  /// three runs: before first_mixed the first contribution to a slot without constant part
+  /// (assigns), up to first_add the first varying contribution to a slot with a constant part
+  /// (assigns that part, mixed_constants[mixed_begin + i], plus the value), then the others (add).
+  /// Its entries of constant blocks, constant_scatter_[constant_begin, next.constant_begin):
+  /// before first_constant_add the first constant contribution to a slot (assigns), then adds.
   struct Visit {
     Index unit;
-    Index residual_begin;  ///< into residual_rows_ and the assembler's residual buffer
-    Index scatter_begin;   ///< into scatter_
-    Index first_add;       ///< scatter entries before it assign their slot, the others add
-    Index block_begin;     ///< into block_shapes_
-    Index matrix_size;     ///< doubles of the unit's local matrix
+    Index residual_begin;      ///< into residual_rows_
+    Index scatter_begin;       ///< into scatter_
+    Index first_mixed;
+    Index first_add;
+    Index mixed_begin;         ///< into mixed_slots_ and the assembler's mixed constants
+    Index constant_begin;      ///< into constant_scatter_
+    Index first_constant_add;
+    Index block_begin;         ///< into block_shapes_
+    Index matrix_size;         ///< doubles of the unit's local matrix
+    bool matrix_varies;        ///< the unit has a block that is not constant
   };
   // All laid out in visiting order, so that an assembly streams through memory.
-  std::vector<Visit> visits_;            ///< units + 1 entries
-  std::vector<Index> residual_rows_;     ///< the units' dofs, concatenated
-  std::vector<ScatterEntry> scatter_;    ///< structural local entries, concatenated
-  std::vector<BlockShape> block_shapes_; ///< the units' blocks, concatenated
-  std::vector<Index> unwritten_slots_;   ///< pattern slots no unit writes (diagonal entries only)
-  Index max_matrix_size_ = 0;
+  std::vector<Visit> visits_;                  ///< units + 1 entries
+  std::vector<Index> residual_rows_;           ///< the units' dofs, concatenated
+  std::vector<ScatterEntry> scatter_;          ///< structural local entries of varying blocks
+  std::vector<ScatterEntry> constant_scatter_; ///< structural local entries of constant blocks
+  std::vector<Index> mixed_slots_;             ///< slots with constant and varying contributions
+  std::vector<BlockShape> block_shapes_;       ///< the units' blocks, concatenated
+  Index max_matrix_size_ = 0;    ///< doubles of the largest unit's local matrix
+  Index max_residual_size_ = 0;  ///< of the largest unit's local residual
 };
 
-/// Owns the per-unit residual buffers and per-thread matrix scratch for one plan, and runs assemblies.
+/// A unit's local residual and matrix, written by its evaluation, then scattered; one per thread.
+struct UnitScratch {
+  std::vector<double> residual, matrix;
+};
+
+/// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
 class Assembler {
  public:
   explicit Assembler(AssemblyPlan plan);
@@ -124,51 +156,113 @@ class Assembler {
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }
 
-  /// Overwrites residual (n) and, when values is non-empty, the matrix values (pattern().nnz()).
-  /// eval(Index unit, UnitOutput& out) is called once per unit, concurrently for units of
-  /// different chunks of one color.
+  /// Overwrites residual (n) and, when with_matrix, the matrix values(). eval(Index unit,
+  /// UnitOutput& out) is called once per unit, concurrently for units of different chunks of one
+  /// color (twice when the constant blocks are written: once for them, once for the rest).
   template <class Eval>
-  void assemble(Eval&& eval, VectorRef residual, std::span<double> values);
+  void assemble(Eval&& eval, VectorRef residual, bool with_matrix);
 
-  /// The unit whose contribution to residual row `row` had the largest magnitude in the last
-  /// assembly (-1 when no unit writes that row). Used to name the element behind a bad residual.
-  Index largest_contributor(Index row) const;
+  /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
+  std::span<const double> values() const { return values_; }
+
+  /// The constant blocks will change: the next assembly with a matrix writes them again.
+  void invalidate_constants() { constants_written_ = false; }
+
+  /// The unit whose contribution to residual row `row` has the largest magnitude (a NaN counts as
+  /// largest; -1 when no unit writes that row), by evaluating the units that write it with eval,
+  /// residual only, one after the other. Used to name the element behind a bad residual.
+  template <class Eval>
+  Index largest_contributor(Eval&& eval, Index row) const;
 
  private:
-  /// Output of the unit at visiting position k: its slice of the residual buffer and the scratch.
-  UnitOutput output_of(std::size_t k, bool with_matrix, std::vector<double>& matrix_scratch);
-  /// Adds the local residual and (when values is non-empty) the structural matrix entries of the
+  /// Calls visit(k, scratch) for every visiting position k: colors in order, the chunks of a
+  /// color concurrently, the units of a chunk in order; scratch is the calling thread's.
+  template <class Visit>
+  void for_each_visit(Visit&& visit);
+  /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
+  UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
+  /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
   /// unit at visiting position k.
-  void scatter(std::size_t k, const std::vector<double>& matrix_scratch, VectorRef residual, std::span<double> values) const;
-  /// Zeroes the residual and the matrix slots no unit writes (the others are assigned first).
-  void clear(VectorRef residual, std::span<double> values) const;
+  void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, bool with_matrix);
+  /// Writes the entries of constant blocks of the unit at visiting position k into values_.
+  void scatter_constants(std::size_t k, const UnitScratch& scratch);
+  /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
+  /// gets its final value, the mixed slots' constant parts go to mixed_constants_.
+  template <class Eval>
+  void write_constants(Eval& eval);
+  /// Copies the constant parts of the mixed slots out of values_ (after write_constants' pass).
+  void keep_mixed_constants();
 
   AssemblyPlan plan_;
-  std::vector<double> residual_buffer_;  ///< local residuals, in visiting order
-  tbb::enumerable_thread_specific<std::vector<double>> matrix_scratch_;
+  std::vector<double> values_;           ///< the matrix, pattern order
+  std::vector<double> mixed_constants_;  ///< constant part of plan_.mixed_slots_
+  bool constants_written_ = false;       ///< values_ holds the current constant blocks
+  UnitScratch empty_scratch_;            ///< sized for the largest unit, copied for each thread
+  tbb::enumerable_thread_specific<UnitScratch> scratch_;
 };
 
-template <class Eval>
-void Assembler::assemble(Eval&& eval, VectorRef residual, std::span<double> values) {
-  const bool with_matrix = !values.empty();
-  clear(residual, values);
+template <class Visit>
+void Assembler::for_each_visit(Visit&& visit) {
   const AssemblySchedule& schedule = plan_.schedule();
-  auto run_chunk = [&](Index chunk, std::vector<double>& scratch) {
+  auto run_chunk = [&](Index chunk, UnitScratch& scratch) {
     const auto c = static_cast<std::size_t>(chunk);
-    for (auto k = static_cast<std::size_t>(schedule.chunk_starts[c]); k < static_cast<std::size_t>(schedule.chunk_starts[c + 1]); ++k) {
-      UnitOutput out = output_of(k, with_matrix, scratch);
-      eval(plan_.visits_[k].unit, out);
-      scatter(k, scratch, residual, values);
-    }
+    for (auto k = static_cast<std::size_t>(schedule.chunk_starts[c]); k < static_cast<std::size_t>(schedule.chunk_starts[c + 1]); ++k)
+      visit(k, scratch);
   };
   for (Index color = 0; color < schedule.num_colors(); ++color) {
     const tbb::blocked_range<Index> chunks(schedule.color_starts[static_cast<std::size_t>(color)],
                                            schedule.color_starts[static_cast<std::size_t>(color) + 1]);
     tbb::parallel_for(chunks, [&](const tbb::blocked_range<Index>& range) {
-      std::vector<double>& scratch = matrix_scratch_.local();
+      UnitScratch& scratch = scratch_.local();
       for (Index k = range.begin(); k != range.end(); ++k) run_chunk(schedule.chunks[static_cast<std::size_t>(k)], scratch);
     });
   }
+}
+
+template <class Eval>
+void Assembler::write_constants(Eval& eval) {
+  for_each_visit([&](std::size_t k, UnitScratch& scratch) {
+    if (plan_.visits_[k].constant_begin == plan_.visits_[k + 1].constant_begin) return;
+    UnitOutput out = output_of(k, true, scratch);
+    eval(plan_.visits_[k].unit, out);
+    scatter_constants(k, scratch);
+  });
+  keep_mixed_constants();
+  constants_written_ = true;
+}
+
+template <class Eval>
+void Assembler::assemble(Eval&& eval, VectorRef residual, bool with_matrix) {
+  if (with_matrix && !constants_written_) write_constants(eval);
+  residual.setZero();
+  for_each_visit([&](std::size_t k, UnitScratch& scratch) {
+    const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
+    UnitOutput out = output_of(k, unit_matrix, scratch);
+    eval(plan_.visits_[k].unit, out);
+    scatter(k, scratch, residual, unit_matrix);
+  });
+}
+
+template <class Eval>
+Index Assembler::largest_contributor(Eval&& eval, Index row) const {
+  UnitScratch scratch = empty_scratch_;
+  Index best_unit = -1;
+  double best = -1.0;
+  for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k) {
+    const auto begin = plan_.residual_rows_.begin() + plan_.visits_[k].residual_begin;
+    const auto end = plan_.residual_rows_.begin() + plan_.visits_[k + 1].residual_begin;
+    if (std::find(begin, end, row) == end) continue;
+    UnitOutput out = output_of(k, false, scratch);
+    eval(plan_.visits_[k].unit, out);
+    for (auto i = begin; i != end; ++i) {
+      const double magnitude = std::abs(scratch.residual[static_cast<std::size_t>(i - begin)]);
+      if (*i == row && !(magnitude <= best)) {  // a NaN wins
+        best = magnitude;
+        best_unit = plan_.visits_[k].unit;
+      }
+    }
+  }
+  return best_unit;
 }
 
 }  // namespace noether

@@ -40,9 +40,9 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
   }
 
 
-  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
     q1_ = state_->q + x.segment(fields_.q(), fields_.d);
-    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
   }
 
  private:
@@ -109,7 +109,7 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
     add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", UnitKind::constraint, i);
   }
 
-  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
+  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const override {
     const UnitRef ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
       case UnitKind::inertia: return evaluate_inertia(ref.index, x, out);

@@ -35,8 +35,8 @@ class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
   }
 
 
-  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
-    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
   }
 
  private:
@@ -113,7 +113,7 @@ class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
     add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", UnitKind::constraint, i);
   }
 
-  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
+  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const override {
     const UnitRef ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
       case UnitKind::block: {

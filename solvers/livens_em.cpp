@@ -118,12 +118,12 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     make_plan();
   }
 
-  void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) override {
+  void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
     const Index d = system_.num_coordinates();
     dq_ = x.head(d);
     q1_ = state_->q + dq_;
     v1_ = 2.0 / h_ * dq_ - state_->v;
-    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, values);
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
   }
 
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
@@ -213,8 +213,9 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       case UnitKind::inertia: {
         const auto& e = system_.inertias()[index];
         const Index n = e.element->local_size();
-        return add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element)}}}, "inertia '" + e.element->name() + "'",
-                        kind, index, e.dofs);
+        // (2/h) M is constant for a constant M (h changes invalidate it: StepSystemBase::set_step).
+        return add_unit({e.dofs, {{0, n, 0, n, mass_structure(*e.element), kind == UnitKind::constant_inertia}}},
+                        "inertia '" + e.element->name() + "'", kind, index, e.dofs);
       }
       case UnitKind::quadratic_constraint:
       case UnitKind::constraint: return add_constraint_unit(kind, index);
@@ -245,7 +246,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const std::vector<Index> rows = index_range(e.first_multiplier, m, system_.num_coordinates());
     dofs.insert(dofs.end(), rows.begin(), rows.end());
     const Structure G = jacobian_structure(*e.element);
-    std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose()}, {n, m, 0, n, G}};
+    const bool constant_jacobian = kind == UnitKind::quadratic_constraint && quadratic_constraints_[index]->is_linear();
+    std::vector<LocalBlock> blocks{{0, n, n, m, G.transpose(), constant_jacobian}, {n, m, 0, n, G, constant_jacobian}};
     if (e.element->nonlinearity() != Nonlinearity::linear) blocks.push_back({0, n, 0, n, hessian_structure(*e.element)});
     add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", kind, index, e.dofs,
              system_.num_coordinates() + e.first_multiplier);
@@ -281,7 +283,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     if (grad_v) *grad_v += dbar.tail(n);
   }
 
-  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const {
+  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const override {
     const UnitRef& ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
       case UnitKind::block: return evaluate_block(system_.blocks()[ref.index], out);

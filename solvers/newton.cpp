@@ -56,7 +56,6 @@ NewtonError::NewtonError(std::string context, std::string reason, std::vector<Ne
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options)
     : options_(options),
       linear_solver_(options.linear_solver_factory ? options.linear_solver_factory() : make_linear_solver(kind)),
-      values_(static_cast<std::size_t>(pattern.nnz())),
       residual_(pattern.n),
       increment_(pattern.n) {
   if (!linear_solver_) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
@@ -75,7 +74,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
   NewtonTimings& time = report.timings;
-  timed(time.assembly, [&] { system.evaluate(x, residual_, reuse ? std::span<double>() : std::span<double>(values_)); });
+  timed(time.assembly, [&] { system.evaluate(x, residual_, !reuse); });
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   for (;;) {
@@ -93,9 +92,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool contracting = count >= 2 && residual_norm <= options_.refresh_contraction * report.history[count - 2].residual_norm;
     const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0);
     if (refresh) {
-      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, values_); });
+      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, true); });
       FactorizationStatus status;
-      timed(time.factorization, [&] { status = linear_solver_->factorize(values_); });
+      timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
       ++report.factorizations;
       has_factorization_ = status.ok;
       if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
@@ -108,9 +107,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     x -= increment_;
     increment_norm = max_abs(increment_);
     if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
-    timed(time.assembly, [&] {
-      system.evaluate(x, residual_, options_.modified ? std::span<double>() : std::span<double>(values_));
-    });
+    timed(time.assembly, [&] { system.evaluate(x, residual_, !options_.modified); });
     matrix_is_current = !options_.modified;
   }
 }

@@ -17,9 +17,11 @@ class NewtonSystem {
  public:
   virtual ~NewtonSystem() = default;
   virtual const CscPattern& pattern() const = 0;
-  /// Overwrites residual with R(x) (n) and, when values is non-empty, values with dR/dx in
-  /// pattern order (pattern().nnz()).
-  virtual void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) = 0;
+  /// Overwrites residual with R(x) (n) and, when with_matrix, the system's matrix() with dR/dx.
+  virtual void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) = 0;
+  /// dR/dx at the x of the last evaluate with_matrix, in pattern order (pattern().nnz()). The
+  /// system owns it, so it may keep the entries that do not depend on x from one evaluate to the next.
+  virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
 };
@@ -99,7 +101,6 @@ class NewtonSolver {
 
   NewtonOptions options_;
   std::unique_ptr<LinearSolver> linear_solver_;
-  std::vector<double> values_;
   Vector residual_, increment_;
   bool has_factorization_ = false;
 };

@@ -2,14 +2,18 @@
 
 namespace noether {
 
-void StepSystemBase::evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) {
+void StepSystemBase::evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) {
   natural_x_.resize(x.size());
   to_natural_order(x, natural_x_);
-  evaluate_natural(natural_x_, residual, values);
+  evaluate_natural(natural_x_, residual, with_matrix);
 }
 
 std::string StepSystemBase::describe_row(Index row) const {
-  return units_.describe_row(assembler(), row, row_label(natural_[static_cast<std::size_t>(row)]));
+  const Index unit = natural_x_.size() != pattern().n  // nothing evaluated yet
+                         ? -1
+                         : assembler().largest_contributor(
+                               [&](Index u, UnitOutput& out) { evaluate_unit(u, natural_x_, out); }, row);
+  return units_.describe_row(unit, row_label(natural_[static_cast<std::size_t>(row)]));
 }
 
 NewtonReport StepSystemBase::solve(NewtonSolver& newton, VectorRef x, const std::string& context) {

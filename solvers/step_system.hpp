@@ -20,20 +20,26 @@ namespace noether {
 class StepSystemBase : public NewtonSystem {
  public:
   const CscPattern& pattern() const override { return assembler().pattern(); }
-  void evaluate(ConstVectorRef x, VectorRef residual, std::span<double> values) final;
+  void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) final;
+  std::span<const double> matrix() const final { return assembler().values(); }
   std::string describe_row(Index row) const final;
   /// The step to solve next: from `state` (kept by reference until the next set_step) by h.
+  /// Constant blocks may depend on h (LocalBlock::constant): a new h has them written again.
   void set_step(const State& state, double h) {
     state_ = &state;
+    if (h != h_) assembler().invalidate_constants();
     h_ = h;
   }
   /// Runs newton on this system from x, given and returned in natural order (size pattern().n).
   NewtonReport solve(NewtonSolver& newton, VectorRef x, const std::string& context);
 
  protected:
-  /// R(x) and dR/dx at x in natural order; the units write residual and values (Newton order)
-  /// through assembler().
-  virtual void evaluate_natural(ConstVectorRef x, VectorRef residual, std::span<double> values) = 0;
+  /// R(x) and, when with_matrix, dR/dx at x in natural order; the units write residual and the
+  /// assembler's values (Newton order) through assembler().
+  virtual void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) = 0;
+  /// Unit u's contribution at x (natural order), as the assembly of the last evaluate_natural
+  /// computed it (that evaluate_natural's x, with the data it prepared).
+  virtual void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const = 0;
   /// What natural residual row `row` balances, e.g. "momentum balance of coordinate bar3.phi.x".
   virtual std::string row_label(Index row) const = 0;
   /// Builds the assembly from the units added to units_ (dofs in natural order of an unknown
@@ -53,7 +59,7 @@ class StepSystemBase : public NewtonSystem {
   std::optional<Assembler> assembler_;
   std::vector<Index> position_;  ///< natural index -> Newton index
   std::vector<Index> natural_;   ///< Newton index -> natural index
-  Vector natural_x_;             ///< x of the last evaluate, natural order
+  Vector natural_x_;             ///< x of the last evaluate, natural order (describe_row re-evaluates there)
 };
 
 /// The initial state of a momentum-based stepper: p = M(q) v, lambda = 0.

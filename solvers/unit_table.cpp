@@ -8,8 +8,7 @@ Index UnitTable::add(UnitLayout layout, std::string owner) {
   return static_cast<Index>(owners_.size()) - 1;
 }
 
-std::string UnitTable::describe_row(const Assembler& assembler, Index row, const std::string& row_label) const {
-  const Index unit = assembler.largest_contributor(row);
+std::string UnitTable::describe_row(Index unit, const std::string& row_label) const {
   if (unit < 0) return row_label;
   return row_label + "; largest contribution from " + owner(unit);
 }

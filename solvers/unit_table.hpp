@@ -18,8 +18,9 @@ class UnitTable {
   /// Moves the layouts out (the table keeps the owners).
   std::vector<UnitLayout> take_layouts() { return std::move(layouts_); }
 
-  /// "<row_label>; largest contribution from <owner>" for residual row `row` of the last assembly.
-  std::string describe_row(const Assembler& assembler, Index row, const std::string& row_label) const;
+  /// "<row_label>; largest contribution from <owner>", the owner of `unit` (row_label alone when
+  /// unit < 0, i.e. no unit writes the row).
+  std::string describe_row(Index unit, const std::string& row_label) const;
 
  private:
   std::vector<UnitLayout> layouts_;

@@ -40,51 +40,129 @@ void fill(Index u, UnitOutput& out) {
   }
 }
 
-}  // namespace
+/// The matrix of `values` (pattern order) as a dense n x n matrix.
+Matrix dense_matrix(const CscPattern& p, std::span<const double> values) {
+  Matrix dense = Matrix::Zero(p.n, p.n);
+  for (Index j = 0; j < p.n; ++j)
+    for (Index k = p.column_starts[static_cast<std::size_t>(j)]; k < p.column_starts[static_cast<std::size_t>(j) + 1]; ++k)
+      dense(p.row_indices[static_cast<std::size_t>(k)], j) = values[static_cast<std::size_t>(k)];
+  return dense;
+}
 
-TEST_CASE("assembly equals a dense reference sum, whatever the output held before") {
-  const Index n = 40;
-  const auto layouts = overlapping_units(n, 60);
-  Assembler assembler{AssemblyPlan(n, layouts)};
-  // The assembler assigns each entry's first contribution instead of zeroing the matrix: stale
-  // values (here NaN) in the output must not survive.
-  Vector residual = Vector::Constant(n, std::nan(""));
-  std::vector<double> values(static_cast<std::size_t>(assembler.pattern().nnz()), std::nan(""));
-  assembler.assemble(fill, residual, values);
-
-  Matrix dense_reference = Matrix::Zero(n, n);
-  Vector residual_reference = Vector::Zero(n);
+/// The sum of every unit's local matrix entry `entry(u, k, local_index)` of block k at its global
+/// position, by dense accumulation (the reference for the assembler's sparse scatter).
+template <class Entry>
+Matrix dense_reference(Index n, const std::vector<UnitLayout>& layouts, Entry&& entry) {
+  Matrix dense = Matrix::Zero(n, n);
   for (Index u = 0; u < static_cast<Index>(layouts.size()); ++u) {
     const UnitLayout& l = layouts[static_cast<std::size_t>(u)];
-    for (std::size_t i = 0; i < l.dofs.size(); ++i) residual_reference(l.dofs[i]) += unit_value(u, static_cast<Index>(i));
     for (std::size_t k = 0; k < l.blocks.size(); ++k) {
       const LocalBlock& b = l.blocks[k];
       for (Index j = 0; j < b.cols; ++j)
         for (Index i = 0; i < b.rows; ++i)
-          dense_reference(l.dofs[static_cast<std::size_t>(b.row_begin + i)], l.dofs[static_cast<std::size_t>(b.col_begin + j)]) +=
-              unit_value(u, 10 * static_cast<Index>(k) + 3 * j + i);
+          dense(l.dofs[static_cast<std::size_t>(b.row_begin + i)], l.dofs[static_cast<std::size_t>(b.col_begin + j)]) +=
+              entry(u, k, 10 * static_cast<Index>(k) + 3 * j + i);
     }
   }
-  Matrix dense = Matrix::Zero(n, n);
-  const CscPattern& p = assembler.pattern();
-  for (Index j = 0; j < n; ++j)
-    for (Index k = p.column_starts[static_cast<std::size_t>(j)]; k < p.column_starts[static_cast<std::size_t>(j) + 1]; ++k)
-      dense(p.row_indices[static_cast<std::size_t>(k)], j) = values[static_cast<std::size_t>(k)];
-  CHECK((dense - dense_reference).cwiseAbs().maxCoeff() <= 1e-9);
+  return dense;
+}
+
+}  // namespace
+
+TEST_CASE("assembly equals a dense reference sum, also when it overwrites an earlier one") {
+  const Index n = 40;
+  const auto layouts = overlapping_units(n, 60);
+  Assembler assembler{AssemblyPlan(n, layouts)};
+  // The assembler assigns each entry's first contribution instead of zeroing the matrix: neither
+  // the stale residual (here NaN) nor the first assembly's values may survive into the second.
+  Vector residual = Vector::Constant(n, std::nan(""));
+  assembler.assemble(fill, residual, true);
+  residual.setConstant(std::nan(""));
+  assembler.assemble(fill, residual, true);
+
+  Vector residual_reference = Vector::Zero(n);
+  for (Index u = 0; u < static_cast<Index>(layouts.size()); ++u) {
+    const UnitLayout& l = layouts[static_cast<std::size_t>(u)];
+    for (std::size_t i = 0; i < l.dofs.size(); ++i) residual_reference(l.dofs[i]) += unit_value(u, static_cast<Index>(i));
+  }
+  const Matrix reference = dense_reference(n, layouts, [](Index u, std::size_t, Index i) { return unit_value(u, i); });
+  CHECK((dense_matrix(assembler.pattern(), assembler.values()) - reference).cwiseAbs().maxCoeff() <= 1e-9);
   CHECK((residual - residual_reference).cwiseAbs().maxCoeff() <= 1e-9);
-  for (Index i = 0; i < n; ++i) CHECK(p.find(i, i) >= 0);  // diagonal always structural
+  for (Index i = 0; i < n; ++i) CHECK(assembler.pattern().find(i, i) >= 0);  // diagonal always structural
+}
+
+TEST_CASE("constant blocks are written once and after each invalidation, and the sums stay exact") {
+  const Index n = 40;
+  auto layouts = overlapping_units(n, 60);
+  // Every third unit has a constant first block, every fifth only constant blocks: many entries
+  // mix constant and varying contributions.
+  for (Index u = 0; u < 60; ++u) {
+    std::vector<LocalBlock>& blocks = layouts[static_cast<std::size_t>(u)].blocks;
+    blocks[0].constant = u % 3 == 0 || u % 5 == 0;
+    blocks[1].constant = u % 5 == 0;
+  }
+  Assembler assembler{AssemblyPlan(n, layouts)};
+  double constant_scale = 1.0, varying_scale = 1.0;
+  std::vector<int> matrix_requests(60, 0);
+  auto entry = [&](Index u, std::size_t k, Index i) {
+    return unit_value(u, i) * (layouts[static_cast<std::size_t>(u)].blocks[k].constant ? constant_scale : varying_scale);
+  };
+  auto eval = [&](Index u, UnitOutput& out) {
+    out.residual()(0) = 1.0;
+    if (!out.with_matrix()) return;
+    ++matrix_requests[static_cast<std::size_t>(u)];
+    for (std::size_t k = 0; k < 2; ++k) {
+      auto block = out.block(k);
+      for (Index j = 0; j < block.cols(); ++j)
+        for (Index i = 0; i < block.rows(); ++i) block(i, j) = entry(u, k, 10 * static_cast<Index>(k) + 3 * j + i);
+    }
+  };
+  Vector residual(n);
+  auto error = [&] {
+    return (dense_matrix(assembler.pattern(), assembler.values()) - dense_reference(n, layouts, entry)).cwiseAbs().maxCoeff();
+  };
+
+  assembler.assemble(eval, residual, false);  // the residual alone writes no constants
+  CHECK(matrix_requests[5] == 0);
+  assembler.assemble(eval, residual, true);  // the first matrix: constants and varying entries
+  CHECK(error() <= 1e-9);
+  CHECK(matrix_requests[5] == 1);  // only constant blocks: evaluated once, for the constants
+  CHECK(matrix_requests[3] == 2);  // mixed: once for the constant block, once for the varying one
+
+  varying_scale = -2.5;  // a new iterate: only the varying entries are evaluated and rewritten
+  assembler.assemble(eval, residual, true);
+  CHECK(error() <= 1e-9);
+  CHECK(matrix_requests[5] == 1);
+  CHECK(matrix_requests[3] == 3);
+
+  // The constants are read only when invalidated: until then the matrix keeps the old ones.
+  constant_scale = 3.0;
+  assembler.assemble(eval, residual, true);
+  CHECK(error() > 1.0);
+  assembler.invalidate_constants();
+  assembler.assemble(eval, residual, true);
+  CHECK(error() <= 1e-9);
+
+  // Writing the constants and reusing them give the same bytes.
+  assembler.assemble(eval, residual, true);
+  const std::vector<double> reused(assembler.values().begin(), assembler.values().end());
+  Assembler fresh{AssemblyPlan(n, layouts)};
+  fresh.assemble(eval, residual, true);
+  CHECK(std::memcmp(fresh.values().data(), reused.data(), sizeof(double) * reused.size()) == 0);
 }
 
 TEST_CASE("assembly is bitwise identical with 1, 2 and 8 threads") {
   const Index n = 500;
-  const auto layouts = overlapping_units(n, 4000);
-  Assembler assembler{AssemblyPlan(n, layouts)};
+  auto layouts = overlapping_units(n, 4000);
+  for (std::size_t u = 0; u < layouts.size(); u += 3) layouts[u].blocks[0].constant = true;
   auto run = [&](int threads) {
+    Assembler assembler{AssemblyPlan(n, layouts)};
     Vector residual(n);
-    std::vector<double> values(static_cast<std::size_t>(assembler.pattern().nnz()));
     tbb::task_arena arena(threads);
-    arena.execute([&] { assembler.assemble(fill, residual, values); });
-    return std::pair{residual, values};
+    // The first assembly writes the constant blocks, the second only the others.
+    arena.execute([&] { assembler.assemble(fill, residual, true); });
+    arena.execute([&] { assembler.assemble(fill, residual, true); });
+    return std::pair{residual, std::vector<double>(assembler.values().begin(), assembler.values().end())};
   };
   const auto [r1, v1] = run(1);
   for (int threads : {2, 8}) {
@@ -158,15 +236,16 @@ TEST_CASE("the largest contributor to a residual row is the unit that wrote the 
   const std::vector<UnitLayout> layouts{{{0, 1}, {}}, {{1, 2}, {}}, {{1}, {}}};
   Assembler assembler{AssemblyPlan(4, layouts)};
   Vector residual(4);
-  const std::vector<double> written{1.0, -2.0, 5.0, 1.0, 3.0};  // unit 0: rows 0,1; unit 1: rows 1,2; unit 2: row 1
-  assembler.assemble(
-      [&](Index u, UnitOutput& out) {
-        const std::size_t first = u == 0 ? 0 : u == 1 ? 2 : 4;
-        for (Index i = 0; i < out.residual().size(); ++i) out.residual()(i) = written[first + static_cast<std::size_t>(i)];
-      },
-      residual, {});
+  std::vector<double> written{1.0, -2.0, 5.0, 1.0, 3.0};  // unit 0: rows 0,1; unit 1: rows 1,2; unit 2: row 1
+  auto eval = [&](Index u, UnitOutput& out) {
+    const std::size_t first = u == 0 ? 0 : u == 1 ? 2 : 4;
+    for (Index i = 0; i < out.residual().size(); ++i) out.residual()(i) = written[first + static_cast<std::size_t>(i)];
+  };
+  assembler.assemble(eval, residual, false);
   CHECK(residual(1) == -2.0 + 5.0 + 3.0);
-  CHECK(assembler.largest_contributor(1) == 1);
-  CHECK(assembler.largest_contributor(0) == 0);
-  CHECK(assembler.largest_contributor(3) == -1);
+  CHECK(assembler.largest_contributor(eval, 1) == 1);
+  CHECK(assembler.largest_contributor(eval, 0) == 0);
+  CHECK(assembler.largest_contributor(eval, 3) == -1);
+  written[4] = std::nan("");  // a NaN contribution is named, whatever its neighbours
+  CHECK(assembler.largest_contributor(eval, 1) == 2);
 }
