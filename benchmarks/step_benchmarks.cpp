@@ -7,6 +7,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include <tbb/global_control.h>
 
@@ -185,6 +187,55 @@ void run_identical(benchmark::State& bench, const StepCase& c, int steps) {
       bench.counters["steps"] = steps;
       bench.counters["n"] = c.size;
     }
+  } catch (const std::exception& e) {
+    report_error(bench, e);
+  }
+}
+
+std::string threads_name(const StepCase& c) { return case_prefix("threads", c); }
+
+namespace {
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t m = values.size() / 2;
+  return values.size() % 2 == 1 ? values[m] : 0.5 * (values[m - 1] + values[m]);
+}
+
+/// Step with at most `threads` threads; returns (seconds of one assembly, seconds of the step).
+std::pair<double, double> timed_step(SteppingRun& run, int threads) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  const auto start = Clock::now();
+  const NewtonReport report = run.stepper->step(run.state, kTimeStep);
+  return {report.timings.assembly / (report.iterations + 1), seconds_since(start)};
+}
+
+}  // namespace
+
+void run_threads(benchmark::State& bench, const StepCase& c) {
+  try {
+    require_memory_for(c);
+    SteppingRun run(c, false);
+    run.stepper->step(run.state, kTimeStep);  // untimed: the first factorization, the constant blocks
+    double fastest[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+    std::vector<double> assembly_ratios, step_ratios;
+    for (auto _ : bench) {
+      const auto [assembly_1, step_1] = timed_step(run, 1);
+      const auto [assembly_2, step_2] = timed_step(run, 2);
+      fastest[0] = std::min(fastest[0], assembly_1);
+      fastest[1] = std::min(fastest[1], assembly_2);
+      assembly_ratios.push_back(assembly_1 / assembly_2);
+      step_ratios.push_back(step_1 / step_2);
+    }
+    if (assembly_ratios.empty()) return;
+    auto& k = bench.counters;
+    k["n"] = c.size;
+    k["assembly_1_s"] = fastest[0];
+    k["assembly_2_s"] = fastest[1];
+    k["speedup"] = fastest[0] / fastest[1];
+    k["speedup_median"] = median(assembly_ratios);
+    k["step_speedup_median"] = median(step_ratios);
+    k["pairs"] = static_cast<double>(assembly_ratios.size());
   } catch (const std::exception& e) {
     report_error(bench, e);
   }

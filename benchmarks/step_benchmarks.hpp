@@ -45,6 +45,15 @@ void run_step(benchmark::State& bench, const StepCase& c);
 std::string identical_name(const StepCase& c);
 void run_identical(benchmark::State& bench, const StepCase& c, int steps);
 
+/// "threads/<stepper>/<mechanism>/<n|k>:<size>/<backend>": one stepper, steps taken alternately
+/// on 1 and on 2 threads (one benchmark iteration = one such pair), so that both thread counts
+/// see the same machine load. Counters: assembly_1_s, assembly_2_s (fastest assembly of one
+/// Newton evaluation, assembly per step / (iterations + 1), on 1 and on 2 threads), speedup (their
+/// ratio), speedup_median (median over the pairs of the ratio of the pair's two assemblies),
+/// step_speedup_median (the same for whole steps), pairs.
+std::string threads_name(const StepCase& c);
+void run_threads(benchmark::State& bench, const StepCase& c);
+
 /// "memory/<stepper>/<mechanism>/<n|k>:<size>/<backend>": resident memory added by building the
 /// mechanism and the stepper and taking one step. Counters: peak_bytes_per_body (VmHWM after,
 /// minus VmRSS before, per body), resident_bytes_per_body (VmRSS after minus before),

@@ -36,6 +36,15 @@ void add_identical(const StepCase& c, int steps) {
       ->Unit(benchmark::kMillisecond);
 }
 
+void add_threads(const StepCase& c) {
+  const benchmark::IterationCount pairs = std::max<benchmark::IterationCount>(
+      6, repetitions(estimated_unknowns(c.mechanism, c.size), 1e6));
+  benchmark::RegisterBenchmark(threads_name(c).c_str(), [c](benchmark::State& s) { run_threads(s, c); })
+      ->Iterations(pairs)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
+}
+
 void add_memory(const StepCase& c) {
   benchmark::RegisterBenchmark(memory_name(c).c_str(), [c](benchmark::State& s) { run_memory(s, c); })
       ->Iterations(1)
@@ -142,11 +151,11 @@ void register_suite(Suite suite) {
   // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800).
   for (const char* stepper : {"em-ggl", "ggl-vi"}) add_step({.mechanism = M::chain3d, .size = 100, .stepper = stepper});
 
-  // Threads: 2 threads where the scaling runs have 1 (default backend).
+  // Threads: steps alternately on 1 and 2 threads (default backend).
   const Index big_chain = quick ? 800 : 51200, big_grid = quick ? 10 : 50;
   for (auto [mechanism, size] : {std::pair{M::chain3d, chain}, std::pair{M::chain3d, big_chain},
                                  std::pair{M::chain2d, big_chain}, std::pair{M::grid2d, big_grid}})
-    add_step({.mechanism = mechanism, .size = size, .threads = 2});
+    add_threads({.mechanism = mechanism, .size = size});
   add_identical({.mechanism = M::chain3d, .size = chain}, 3);
   add_identical({.mechanism = M::grid2d, .size = grid}, 3);
 

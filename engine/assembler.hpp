@@ -28,6 +28,7 @@
 
 #include "engine/sparse_pattern.hpp"
 #include "engine/assembly_schedule.hpp"
+#include "engine/parallel_ranges.hpp"
 
 namespace noether {
 
@@ -234,7 +235,7 @@ void Assembler::write_constants(Eval& eval) {
 template <class Eval>
 void Assembler::assemble(Eval&& eval, VectorRef residual, bool with_matrix) {
   if (with_matrix && !constants_written_) write_constants(eval);
-  residual.setZero();
+  for_each_index_range(residual.size(), [&](Index begin, Index end) { residual.segment(begin, end - begin).setZero(); });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
     const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
     UnitOutput out = output_of(k, unit_matrix, scratch);

@@ -1,6 +1,7 @@
 #include "solvers/em_ggl.hpp"
 
 #include "engine/measures.hpp"
+#include "engine/parallel_ranges.hpp"
 #include "solvers/ggl_support.hpp"
 #include "solvers/livens_em.hpp"
 #include "solvers/step_system.hpp"
@@ -41,7 +42,10 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
 
 
   void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
-    q1_ = state_->q + x.segment(fields_.q(), fields_.d);
+    q1_.resize(fields_.d);
+    for_each_index_range(fields_.d, [&](Index begin, Index end) {
+      q1_.segment(begin, end - begin) = state_->q.segment(begin, end - begin) + x.segment(fields_.q() + begin, end - begin);
+    });
     assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
   }
 

@@ -9,6 +9,7 @@
 #include "engine/gonzalez.hpp"
 #include "engine/structure.hpp"
 #include "engine/measures.hpp"
+#include "engine/parallel_ranges.hpp"
 #include "solvers/sparse_constant_data.hpp"
 #include "solvers/step_system.hpp"
 
@@ -120,9 +121,15 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
     const Index d = system_.num_coordinates();
-    dq_ = x.head(d);
-    q1_ = state_->q + dq_;
-    v1_ = 2.0 / h_ * dq_ - state_->v;
+    dq_.resize(d);
+    q1_.resize(d);
+    v1_.resize(d);
+    for_each_index_range(d, [&](Index begin, Index end) {
+      const Index size = end - begin;
+      dq_.segment(begin, size) = x.segment(begin, size);
+      q1_.segment(begin, size) = state_->q.segment(begin, size) + dq_.segment(begin, size);
+      v1_.segment(begin, size) = 2.0 / h_ * dq_.segment(begin, size) - state_->v.segment(begin, size);
+    });
     assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
   }
 

@@ -1,5 +1,7 @@
 #include "solvers/step_system.hpp"
 
+#include "engine/parallel_ranges.hpp"
+
 namespace noether {
 
 void StepSystemBase::evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) {
@@ -26,11 +28,15 @@ NewtonReport StepSystemBase::solve(NewtonSolver& newton, VectorRef x, const std:
 }
 
 void StepSystemBase::to_newton_order(ConstVectorRef natural, VectorRef newton) const {
-  for (std::size_t i = 0; i < position_.size(); ++i) newton(position_[i]) = natural(static_cast<Index>(i));
+  for_each_index_range(static_cast<Index>(position_.size()), [&](Index begin, Index end) {
+    for (Index i = begin; i < end; ++i) newton(position_[static_cast<std::size_t>(i)]) = natural(i);
+  });
 }
 
 void StepSystemBase::to_natural_order(ConstVectorRef newton, VectorRef natural) const {
-  for (std::size_t i = 0; i < position_.size(); ++i) natural(static_cast<Index>(i)) = newton(position_[i]);
+  for_each_index_range(static_cast<Index>(position_.size()), [&](Index begin, Index end) {
+    for (Index i = begin; i < end; ++i) natural(i) = newton(position_[static_cast<std::size_t>(i)]);
+  });
 }
 
 void StepSystemBase::set_plan(const System& system, const std::vector<FieldKind>& fields) {
