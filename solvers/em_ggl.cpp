@@ -74,8 +74,9 @@ class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
       const Index n = e.element->local_size();
+      // M/h, -M/2, M: constant (a new h has them rewritten: StepSystemBase::set_step).
       add_unit({concatenate(shifted(e.dofs, fields_.q()), shifted(e.dofs, fields_.u())),
-                {{0, n, 0, n}, {0, n, n, n}, {n, n, n, n}}},
+                {{0, n, 0, n, {}, true}, {0, n, n, n, {}, true}, {n, n, n, n, {}, true}}},
                "inertia '" + e.element->name() + "'", UnitKind::inertia, i);
     }
     for (std::size_t i = 0; i < system_.potentials().size(); ++i) {

@@ -69,7 +69,9 @@ class GglVariationalIntegrator::StepSystem final : public StepSystemBase {
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
       const Index n = e.element->local_size();
-      std::vector<LocalBlock> blocks{{0, n, 0, n}, {n, n, 0, n}, {n, n, n, n}, {2 * n, n, 0, n}, {2 * n, n, 2 * n, n}};
+      // M, M, -M, -M, M/h: constant (a new h has them rewritten: StepSystemBase::set_step).
+      std::vector<LocalBlock> blocks{{0, n, 0, n, {}, true}, {n, n, 0, n, {}, true}, {n, n, n, n, {}, true},
+                                     {2 * n, n, 0, n, {}, true}, {2 * n, n, 2 * n, n, {}, true}};
       add_unit({coordinate_fields(e.dofs), std::move(blocks)}, "inertia '" + e.element->name() + "'",
                UnitKind::inertia, i);
     }
