@@ -19,10 +19,15 @@ benchmark::IterationCount repetitions(double unknowns, double budget = 3e5) {
   return std::clamp<benchmark::IterationCount>(std::lround(budget / unknowns), 3, 100);
 }
 
-/// Registers each step case once (the suites' lists overlap at their small sizes).
-void add_step(const StepCase& c) {
+/// False when a benchmark of that name was registered before (the suites' lists overlap at their
+/// small sizes, so each case is registered once).
+bool first_registration(const std::string& name) {
   static std::set<std::string> registered;
-  if (!registered.insert(benchmark_name(c)).second) return;
+  return registered.insert(name).second;
+}
+
+void add_step(const StepCase& c) {
+  if (!first_registration(benchmark_name(c))) return;
   benchmark::RegisterBenchmark(benchmark_name(c).c_str(), [c](benchmark::State& s) { run_step(s, c); })
       ->Iterations(repetitions(estimated_unknowns(c.mechanism, c.size)))
       ->UseRealTime()
@@ -37,6 +42,7 @@ void add_identical(const StepCase& c, int steps) {
 }
 
 void add_threads(const StepCase& c) {
+  if (!first_registration(threads_name(c))) return;
   const benchmark::IterationCount pairs = std::max<benchmark::IterationCount>(
       6, repetitions(estimated_unknowns(c.mechanism, c.size), 1e6));
   benchmark::RegisterBenchmark(threads_name(c).c_str(), [c](benchmark::State& s) { run_threads(s, c); })
