@@ -176,10 +176,10 @@ class Assembler {
   Index largest_contributor(Eval&& eval, Index row) const;
 
  private:
-  /// Calls visit(k, scratch) for every visiting position k: colors in order, the chunks of a
+  /// Calls body(k, scratch) for every visiting position k: colors in order, the chunks of a
   /// color concurrently, the units of a chunk in order; scratch is the calling thread's.
-  template <class Visit>
-  void for_each_visit(Visit&& visit);
+  template <class Body>
+  void for_each_visit(Body&& body);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
@@ -202,13 +202,13 @@ class Assembler {
   tbb::enumerable_thread_specific<UnitScratch> scratch_;
 };
 
-template <class Visit>
-void Assembler::for_each_visit(Visit&& visit) {
+template <class Body>
+void Assembler::for_each_visit(Body&& body) {
   const AssemblySchedule& schedule = plan_.schedule();
   auto run_chunk = [&](Index chunk, UnitScratch& scratch) {
     const auto c = static_cast<std::size_t>(chunk);
     for (auto k = static_cast<std::size_t>(schedule.chunk_starts[c]); k < static_cast<std::size_t>(schedule.chunk_starts[c + 1]); ++k)
-      visit(k, scratch);
+      body(k, scratch);
   };
   for (Index color = 0; color < schedule.num_colors(); ++color) {
     const tbb::blocked_range<Index> chunks(schedule.color_starts[static_cast<std::size_t>(color)],
