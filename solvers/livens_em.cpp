@@ -19,7 +19,7 @@ namespace {
 /// What a unit evaluates. The kinds with constant data (constant_inertia, quadratic_constraint) are
 /// evaluated from the stepper's own copy of that data, without calls on the element.
 enum class UnitKind {
-  block, constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load
+  constant_inertia, inertia, quadratic_constraint, constraint, potential, dissipation, load
 };
 /// What the evaluation of a unit reads first; for the kinds with constant data, all but that data.
 struct UnitRef {
@@ -108,8 +108,8 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 ///
 /// Constant data is read once, as lists of nonzeros: M of constant-mass inertias, and c, L, H_k of
 /// constraints of degree <= 2 (solvers/sparse_constant_data.hpp). The gradients of the linear
-/// potentials are summed once into constant_gradient_, which enters the residual through the
-/// coordinate-block units: linear potentials are no units of their own.
+/// potentials are summed once into constant_gradient_; with -2 p0 it forms the part of R_q that
+/// does not depend on the unknowns, added row by row after the units (no unit of its own).
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
@@ -131,6 +131,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       v1_.segment(begin, size) = 2.0 / h_ * dq_.segment(begin, size) - state_->v.segment(begin, size);
     });
     assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
+    add_to_coordinate_rows(residual, [&](Index i) { return h_ * constant_gradient_(i) - 2.0 * state_->p(i); });
   }
 
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
@@ -183,10 +184,6 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     auto plan = [&](UnitKind kind, std::size_t index, std::span<const Index> dofs) {
       planned.push_back({dofs.empty() ? 0 : *std::min_element(dofs.begin(), dofs.end()), kind, index});
     };
-    for (std::size_t b = 0; b < system_.blocks().size(); ++b) {
-      const CoordinateBlock& block = system_.blocks()[b];
-      planned.push_back({block.offset, UnitKind::block, b});
-    }
     for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
       const auto& e = system_.inertias()[i];
       plan(e.element->has_constant_mass() ? UnitKind::constant_inertia : UnitKind::inertia, i, e.dofs);
@@ -211,11 +208,6 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void add_unit(UnitKind kind, std::size_t index) {
     auto square = [](Index n) { return std::vector<LocalBlock>{{0, n, 0, n}}; };
     switch (kind) {
-      case UnitKind::block: {
-        const CoordinateBlock& block = system_.blocks()[index];
-        const std::vector<Index> dofs = index_range(block.offset, block.size(), 0);
-        return add_unit({dofs, {}}, "coordinate block '" + block.name + "'", kind, index, dofs);
-      }
       case UnitKind::constant_inertia:
       case UnitKind::inertia: {
         const auto& e = system_.inertias()[index];
@@ -293,7 +285,6 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const override {
     const UnitRef& ref = refs_[static_cast<std::size_t>(u)];
     switch (ref.kind) {
-      case UnitKind::block: return evaluate_block(system_.blocks()[ref.index], out);
       case UnitKind::constant_inertia: return evaluate_constant_inertia(ref, out);
       case UnitKind::inertia: return evaluate_inertia(ref, out);
       case UnitKind::quadratic_constraint: return evaluate_quadratic_constraint(ref, x, out);
@@ -302,12 +293,6 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       case UnitKind::dissipation: return evaluate_dissipation(ref, out);
       case UnitKind::load: return evaluate_load(ref, out);
     }
-  }
-
-  /// R = -2 p0 + h DV_linear: the terms that do not depend on the unknowns.
-  void evaluate_block(const CoordinateBlock& block, UnitOutput& out) const {
-    out.residual() = h_ * constant_gradient_.segment(block.offset, block.size()) -
-                     2.0 * state_->p.segment(block.offset, block.size());
   }
 
   /// evaluate_inertia for a constant M: Dbar_1 T = 0 and Dbar_2 T = M v_mid = M dq/h, so

@@ -40,6 +40,7 @@ void StepSystemBase::to_natural_order(ConstVectorRef newton, VectorRef natural) 
 }
 
 void StepSystemBase::set_plan(const System& system, const std::vector<FieldKind>& fields) {
+  num_coordinates_ = system.num_coordinates();
   position_ = body_wise_positions(system, fields);
   natural_.resize(position_.size());
   for (std::size_t i = 0; i < position_.size(); ++i) natural_[static_cast<std::size_t>(position_[i])] = static_cast<Index>(i);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/assembler.hpp"
+#include "engine/parallel_ranges.hpp"
 #include "engine/state.hpp"
 #include "engine/unknown_ordering.hpp"
 #include "solvers/newton.hpp"
@@ -45,6 +46,14 @@ class StepSystemBase : public NewtonSystem {
   /// Builds the assembly from the units added to units_ (dofs in natural order of an unknown
   /// vector with the given fields); called once by the derived constructor.
   void set_plan(const System& system, const std::vector<FieldKind>& fields);
+  /// residual(position(i)) += term(i) for every coordinate i of the system (the first unknowns of
+  /// the natural order), term(i) depending on i alone: terms no unit owns, added after the units.
+  template <class Term>
+  void add_to_coordinate_rows(VectorRef residual, Term&& term) const {
+    for_each_index_range(num_coordinates_, [&](Index begin, Index end) {
+      for (Index i = begin; i < end; ++i) residual(position_[static_cast<std::size_t>(i)]) += term(i);
+    });
+  }
   /// newton[position(i)] = natural[i], and back; both of size pattern().n.
   void to_newton_order(ConstVectorRef natural, VectorRef newton) const;
   void to_natural_order(ConstVectorRef newton, VectorRef natural) const;
@@ -57,6 +66,7 @@ class StepSystemBase : public NewtonSystem {
 
  private:
   std::optional<Assembler> assembler_;
+  Index num_coordinates_ = 0;
   std::vector<Index> position_;  ///< natural index -> Newton index
   std::vector<Index> natural_;   ///< Newton index -> natural index
   Vector natural_x_;             ///< x of the last evaluate, natural order (describe_row re-evaluates there)
