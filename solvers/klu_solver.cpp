@@ -51,7 +51,7 @@ int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_c
 
 KluSolver::KluSolver() {
   klu_defaults(&common_);
-  common_.ordering = 3;  // order_block: COLAMD or nested dissection of A^T A, whichever needs fewer flops.
+  common_.ordering = 3;  // order_block: COLAMD, the given order or nested dissection, whichever needs fewer flops.
                          // Not AMD on A + A^T (KLU's default): it assumes diagonal pivots, which the zero
                          // block of the saddle-point Newton matrices does not have, and fills in badly
   common_.user_order = &order_block;

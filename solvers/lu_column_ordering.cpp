@@ -67,6 +67,7 @@ LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_sta
   const auto analyze = [&](int method) {
     cc.nmethods = 1;
     cc.method[0].ordering = method;
+    cc.postorder = method != CHOLMOD_NATURAL;  // the given order itself, not a postordering of it
     AnalysisPtr L(cholmod_analyze(At.get(), &cc), CholmodFree{&cc});
     if (!L && cc.status == CHOLMOD_NOT_INSTALLED) return std::optional<Candidate>();
     if (!L) throw std::runtime_error("order_columns_for_lu: CHOLMOD's analysis failed: " + cholmod_failure(cc));
@@ -76,13 +77,14 @@ LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_sta
   if (!colamd) throw std::runtime_error("order_columns_for_lu: CHOLMOD has no COLAMD ordering");
   Candidate best = std::move(*colamd);
   ordering.method = "colamd";
-  if (best.flops >= kNestedDissectionFlopsPerNonzero * best.nonzeros) {
-    std::optional<Candidate> nested = analyze(CHOLMOD_NESDIS);
-    if (nested && nested->flops < best.flops) {
-      best = std::move(*nested);
-      ordering.method = "nested dissection";
-    }
-  }
+  const auto keep_if_cheaper = [&](std::optional<Candidate> candidate, const char* method) {
+    if (!candidate || candidate->flops >= best.flops) return;
+    best = std::move(*candidate);
+    ordering.method = method;
+  };
+  const bool dense_fronts = best.flops >= kNestedDissectionFlopsPerNonzero * best.nonzeros;
+  keep_if_cheaper(analyze(CHOLMOD_NATURAL), "given");
+  if (dense_fronts) keep_if_cheaper(analyze(CHOLMOD_NESDIS), "nested dissection");
   const auto* perm = static_cast<const Index*>(best.analysis->Perm);
   ordering.columns.assign(perm, perm + n);
   ordering.predicted_flops = best.flops;

@@ -6,7 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include "apps/scenarios/scenario.hpp"
 #include "solvers/klu_solver.hpp"
+#include "solvers/livens_em.hpp"
 #include "solvers/lu_column_ordering.hpp"
 #include "support/finite_differences.hpp"
 
@@ -100,6 +102,31 @@ TEST_CASE("KLU solves with the chosen ordering and records it") {
     klu.solve({b.data(), static_cast<std::size_t>(b.size())}, {x.data(), static_cast<std::size_t>(x.size())});
     CHECK((x - x_true).cwiseAbs().maxCoeff() <= 1e-11);
   }
+}
+
+/// The ordering KLU chose for the Newton matrix of livens-em on a scale scenario.
+std::string klu_method_for(const std::string& scenario_name, const ParameterValues& overrides) {
+  const Scenario& scenario = find_scenario(scenario_name);
+  const Model model = scenario.build(resolve_parameters(scenario, overrides));
+  const KluSolver* klu = nullptr;
+  StepperOptions options;
+  options.newton.linear_solver_factory = [&]() -> std::unique_ptr<LinearSolver> {
+    auto solver = std::make_unique<KluSolver>();
+    klu = solver.get();
+    return solver;
+  };
+  const LivensEnergyMomentum stepper(*model.system, options);
+  REQUIRE(klu != nullptr);
+  CHECK(klu->ordering().failure.empty());
+  return klu->ordering().method;
+}
+
+TEST_CASE("KLU keeps the steppers' body-wise numbering where COLAMD would fill in more") {
+  // The 3D revolute chain (23 unknowns per body): COLAMD predicts 4.5e6 flops at n = 100, the
+  // body-wise order 3.3e6. The planar chain and the 3D spherical chain are the other way round.
+  CHECK(klu_method_for("chain3d", {{"n", 100}, {"joint", 1}}) == "given");
+  CHECK(klu_method_for("chain3d", {{"n", 100}, {"joint", 0}}) == "colamd");
+  CHECK(klu_method_for("chain2d", {{"n", 100}}) == "colamd");
 }
 
 TEST_CASE("an ordering request with inconsistent sizes is refused") {
