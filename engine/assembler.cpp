@@ -48,7 +48,9 @@ AssemblyPlan::AssemblyPlan(Index n, const std::vector<UnitLayout>& units) {
   for (Index u = 0; u < count; ++u) check_layout(units[static_cast<std::size_t>(u)], u, n);
   pattern_.n = n;
   build_pattern(units);
-  schedule_ = make_assembly_schedule(n, count, [&](Index u) { return std::span<const Index>(units[static_cast<std::size_t>(u)].dofs); });
+  schedule_ = make_assembly_schedule(
+      n, count, [&](Index u) { return std::span<const Index>(units[static_cast<std::size_t>(u)].dofs); },
+      default_units_per_chunk(count));
   build_visit_data(units);
 }
 

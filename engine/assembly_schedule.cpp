@@ -53,6 +53,8 @@ void color_items(Index n, const std::vector<std::vector<Index>>& item_dofs, Asse
 
 }  // namespace
 
+Index default_units_per_chunk(Index num_units) { return std::clamp<Index>(num_units / 64, 32, 4096); }
+
 AssemblySchedule make_assembly_schedule(Index n, Index num_units,
                                         const std::function<std::span<const Index>(Index)>& dofs_of,
                                         Index units_per_chunk) {

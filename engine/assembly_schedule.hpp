@@ -22,11 +22,21 @@ struct AssemblySchedule {
   Index num_colors() const { return static_cast<Index>(color_starts.size()) - 1; }
 };
 
+/// Units per chunk for an assembly of num_units units: num_units / 64, at least 32 and at most
+/// 4096, so that there are about 64 chunks (with two or three colors, a thread of a small machine
+/// still gets many chunks per color) and each is as long as that allows. A long chunk streams: it
+/// sweeps the plan's arrays and the global vectors once, contiguously, while each jump to the next
+/// chunk of the same color skips memory and restarts the hardware prefetch of a dozen streams. One
+/// livens-em assembly of chain2d n = 51 200 on one thread (153 600 units; 2026-11-23): 19.7 ms with
+/// 32 units per chunk, 14.7 with 128, 13.4 with 256, 12.2 with 1024, 11.4 with 4096.
+Index default_units_per_chunk(Index num_units);
+
 /// Schedule for units 0 .. num_units-1 whose global unknowns are dofs_of(u), all in [0, n).
-/// units_per_chunk >= 1 trades locality and scheduling overhead against parallelism. Chains and
-/// lattices need two or three colors; a unit touching every unknown makes its chunk a color alone.
+/// units_per_chunk >= 1 trades locality against parallelism. Chains and lattices need two or three
+/// colors; a unit touching every unknown makes its chunk a color alone. The schedule depends on the
+/// units alone, never on the number of threads.
 AssemblySchedule make_assembly_schedule(Index n, Index num_units,
                                         const std::function<std::span<const Index>(Index)>& dofs_of,
-                                        Index units_per_chunk = 32);
+                                        Index units_per_chunk);
 
 }  // namespace noether

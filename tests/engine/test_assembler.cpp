@@ -222,6 +222,18 @@ TEST_CASE("an assembly schedule covers every unit once and never runs units shar
   }
 }
 
+TEST_CASE("assembly chunks: about 64 of them, each of 32 to 4096 units") {
+  CHECK(default_units_per_chunk(10) == 32);  // fewer units than one chunk: one chunk
+  CHECK(default_units_per_chunk(64 * 32 - 1) == 32);
+  for (Index units : {64 * 32, 20000, 64 * 4096}) {
+    CAPTURE(units);
+    const Index size = default_units_per_chunk(units);
+    CHECK((units + size - 1) / size >= 64);
+    CHECK((units + size - 1) / size <= 65);
+  }
+  CHECK(default_units_per_chunk(10'000'000) == 4096);
+}
+
 TEST_CASE("an assembly schedule needs more than 64 colors when 70 units share one unknown") {
   std::vector<std::vector<Index>> dofs(70);
   for (std::size_t u = 0; u < dofs.size(); ++u) dofs[u] = {0, static_cast<Index>(u) + 1};
