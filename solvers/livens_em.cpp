@@ -135,21 +135,27 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   }
 
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
+  /// The dofs are read from the units' runs (dof_runs_), which lie in visiting order, rather than
+  /// from each element's own list.
   void calc_new_momentum(VectorRef p1) const {
     p1 = -state_->p;
+    Scratch& w = scratch();
     Vector grad_v;
     for (const UnitRef& ref : refs_) {
       if (ref.kind != UnitKind::constant_inertia && ref.kind != UnitKind::inertia) continue;
-      const Placed<Inertia>& e = system_.inertias()[ref.index];
-      const LocalStep s = local_step(ref);
       grad_v.setZero(ref.size);
-      if (ref.kind == UnitKind::constant_inertia) {  // 2 M v_mid
-        constant_masses_[ref.index].add_product(s.v0, 1.0, grad_v);
-        constant_masses_[ref.index].add_product(s.v1, 1.0, grad_v);
+      if (ref.kind == UnitKind::constant_inertia) {  // 2 M v_mid = M (v0 + v1)
+        const LocalVector v0 = local_values(state_->v, ref, w.v0), v1 = local_values(v1_, ref, w.v1);
+        for (const SparseEntries::Entry& m : constant_masses_[ref.index].entries())
+          grad_v(m.row) += m.value * (v0(m.col) + v1(m.col));
       } else {
-        add_discrete_kinetic_gradient(*e.element, s, 2.0, nullptr, &grad_v);
+        add_discrete_kinetic_gradient(*system_.inertias()[ref.index].element, local_step(ref), 2.0, nullptr, &grad_v);
       }
-      for (std::size_t k = 0; k < e.dofs.size(); ++k) p1(e.dofs[k]) += grad_v(static_cast<Index>(k));
+      Index k = 0;
+      for (const DofRun& run : std::span(dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end)) {
+        p1.segment(run.first, run.size) += grad_v.segment(k, run.size);
+        k += run.size;
+      }
     }
   }
   const Vector& new_velocity() const { return v1_; }
