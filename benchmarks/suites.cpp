@@ -41,10 +41,14 @@ void add_identical(const StepCase& c, int steps) {
       ->Unit(benchmark::kMillisecond);
 }
 
+/// At least 12 pairs, up to 100 for small systems: the target reads the fastest step of each thread
+/// count, and on a shared machine a few pairs of short steps can all fall into one disturbed
+/// second (chain3d n = 6 400 with 7 pairs: 1.42 in one full run, 1.87 and 1.89 in two runs minutes
+/// earlier, 2026-11-23).
 void add_threads(const StepCase& c) {
   if (!first_registration(threads_name(c))) return;
   const benchmark::IterationCount pairs = std::max<benchmark::IterationCount>(
-      6, repetitions(estimated_unknowns(c.mechanism, c.size), 1e6));
+      12, repetitions(estimated_unknowns(c.mechanism, c.size), 3e6));
   benchmark::RegisterBenchmark(threads_name(c).c_str(), [c](benchmark::State& s) { run_threads(s, c); })
       ->Iterations(pairs)
       ->UseRealTime()
