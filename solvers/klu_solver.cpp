@@ -28,9 +28,9 @@ std::string klu_status(const klu_common& common) {
 /// KLU's user_order callback for one diagonal block (n x n, zero-free diagonal after BTF): the
 /// column ordering of order_columns_for_lu in perm. A connected mechanism's Newton matrix is one
 /// block, which BTF leaves in the stepper's body-wise numbering (checked on the chains and
-/// nfourbar: the block KLU passes is the matrix itself), so the "given" candidate is that numbering. Returns -1 (no fill estimate: KLU sizes L and U
-/// as for COLAMD), or 0 on failure with the message kept for analyze_pattern; nothing is thrown
-/// through KLU's C code.
+/// nfourbar: the block KLU passes is the matrix itself), so the "given" candidate is that
+/// numbering. Returns -1 (no fill estimate: KLU sizes L and U as for COLAMD), or 0 on failure with
+/// the message kept for analyze_pattern; nothing is thrown through KLU's C code.
 int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_common* common) {
   auto& record = *static_cast<KluSolver::OrderingRecord*>(common->user_data);
   try {
