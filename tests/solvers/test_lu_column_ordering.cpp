@@ -56,6 +56,11 @@ SparseMatrix chain_saddle_point(Index d) {
   return from_triplets(d + m, t);
 }
 
+CscPattern pattern_of(const SparseMatrix& A) {
+  return {static_cast<Index>(A.rows()), {A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1},
+          {A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros()}};
+}
+
 LuColumnOrdering order(const SparseMatrix& A) {
   const auto n = static_cast<std::size_t>(A.cols());
   return order_columns_for_lu(static_cast<Index>(n), {A.outerIndexPtr(), n + 1},
@@ -89,8 +94,7 @@ TEST_CASE("chains keep COLAMD; a two-dimensional graph gets nested dissection, w
 
 TEST_CASE("KLU solves with the chosen ordering and records it") {
   for (const SparseMatrix& A : {chain_saddle_point(2000), grid_laplacian(100)}) {
-    CscPattern pattern{static_cast<Index>(A.rows()), {A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1},
-                       {A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros()}};
+    const CscPattern pattern = pattern_of(A);
     KluSolver klu;
     klu.analyze_pattern(pattern);
     CHECK(klu.ordering().failure.empty());
@@ -113,8 +117,7 @@ TEST_CASE("KLU without row scaling is backward stable on saddle points whose row
   // rcond test asks for fresh ones), as in a Newton loop whose step size changes.
   const Index d = 400;
   const SparseMatrix A0 = chain_saddle_point(d);
-  const CscPattern pattern{static_cast<Index>(A0.rows()), {A0.outerIndexPtr(), A0.outerIndexPtr() + A0.cols() + 1},
-                           {A0.innerIndexPtr(), A0.innerIndexPtr() + A0.nonZeros()}};
+  const CscPattern pattern = pattern_of(A0);
   KluSolver klu;
   klu.analyze_pattern(pattern);
   for (double momentum_scale : {1e-4, 1.0, 1e4, 1e8}) {
