@@ -90,7 +90,11 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
     const bool contracting = count >= 2 && residual_norm <= options_.refresh_contraction * report.history[count - 2].residual_norm;
-    const bool refresh = !has_factorization_ || !options_.modified || (!contracting && report.iterations > 0);
+    // Full Newton: once max|R| meets the tolerance, the iterations that wait for the increment or
+    // stagnation test reuse the last factorization (NewtonOptions).
+    const bool keep = options_.modified ? contracting || report.iterations == 0
+                                        : residual_norm <= options_.residual_tolerance;
+    const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
       if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, true); });
       FactorizationStatus status;
