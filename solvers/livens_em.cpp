@@ -82,6 +82,15 @@ LocalVector local_values(const Vector& x, std::span<const DofRun> runs, Index n,
   return {local.data(), n};
 }
 
+/// global at the n dofs given by runs += local (n): the counterpart of local_values.
+void add_at_dofs(const Vector& local, std::span<const DofRun> runs, VectorRef global) {
+  Index offset = 0;
+  for (const DofRun& run : runs) {
+    global.segment(run.first, run.size) += local.segment(offset, run.size);
+    offset += run.size;
+  }
+}
+
 /// (a + b)/2 in `buffer`.
 LocalVector midpoint(const LocalVector& a, const LocalVector& b, std::vector<double>& buffer) {
   Eigen::Map<Vector> mid = view(buffer, a.size());
@@ -151,11 +160,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
       } else {
         add_discrete_kinetic_gradient(*system_.inertias()[ref.index].element, local_step(ref), 2.0, nullptr, &grad_v);
       }
-      Index k = 0;
-      for (const DofRun& run : std::span(dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end)) {
-        p1.segment(run.first, run.size) += grad_v.segment(k, run.size);
-        k += run.size;
-      }
+      add_at_dofs(grad_v, runs_of(ref), p1);
     }
   }
   const Vector& new_velocity() const { return v1_; }
@@ -258,10 +263,14 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
              system_.num_coordinates() + e.first_multiplier);
   }
 
+  /// The runs of dofs of the unit's element.
+  std::span<const DofRun> runs_of(const UnitRef& ref) const {
+    return {dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end};
+  }
+
   /// x at the dofs of the unit's element, in `buffer` unless a view suffices.
   LocalVector local_values(const Vector& x, const UnitRef& ref, std::vector<double>& buffer) const {
-    const std::span<const DofRun> runs(dof_runs_.data() + ref.runs_begin, dof_runs_.data() + ref.runs_end);
-    return noether::local_values(x, runs, ref.size, buffer);
+    return noether::local_values(x, runs_of(ref), ref.size, buffer);
   }
 
   /// q0, q1, dq, v0, v1 at the dofs of the unit's element, in this thread's scratch.
