@@ -241,16 +241,16 @@ void EnergyMomentumGgl::initialize(State& state) const { initialize_momentum(sys
 
 NewtonReport EnergyMomentumGgl::step(State& state, double h) {
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};
+  const StepGuess guess = predictor_.predict(state, h);
   Vector x(f.size());
-  x << h * state.v, state.v, h * state.lambda, Vector::Zero(f.m);
+  x << 0.5 * h * (state.v + guess.v1), guess.v1, h * guess.lambda, Vector::Zero(f.m);  // dq = h v_mid
   step_system_->set_step(state, h);
   const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
-  state.q += x.segment(f.q(), f.d);
-  state.v = x.segment(f.u(), f.d);
-  calc_momentum(system_, state.q, state.v, state.p);
-  state.lambda = x.segment(f.mu(), f.m) / h;
-  state.t += h;
-  ++state.step;
+  State after{state.step + 1, state.t + h, state.q + x.segment(f.q(), f.d), x.segment(f.u(), f.d), Vector(f.d),
+              x.segment(f.mu(), f.m) / h};
+  calc_momentum(system_, after.q, after.v, after.p);
+  predictor_.record(state, after, h);
+  state = std::move(after);
   return report;
 }
 

@@ -3,6 +3,7 @@
 /// Nonlinear Dynamics 2023, "EMS_ggl" in their metis code).
 #include <memory>
 
+#include "solvers/step_predictor.hpp"
 #include "solvers/stepper.hpp"
 
 namespace noether {
@@ -54,6 +55,7 @@ class EnergyMomentumGgl final : public Stepper {
   const System& system_;
   std::unique_ptr<StepSystem> step_system_;
   std::unique_ptr<NewtonSolver> newton_;
+  StepPredictor predictor_;  ///< Newton's initial guess (v1, lambda) from the last steps
 };
 
 }  // namespace noether

@@ -518,19 +518,17 @@ void LivensEnergyMomentum::initialize(State& state) const { initialize_momentum(
 NewtonReport LivensEnergyMomentum::step(State& state, double h) {
   const Index d = system_.num_coordinates();
   const Index m = system_.num_multipliers();
+  const StepGuess guess = predictor_.predict(state, h);
   Vector x(d + m);
-  x.head(d) = h * state.v;
-  x.tail(m) = h * state.lambda;
+  x.head(d) = 0.5 * h * (state.v + guess.v1);  // dq = h v_mid
+  x.tail(m) = h * guess.lambda;
   step_system_->set_step(state, h);
   const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
-  Vector p1(d);
-  step_system_->calc_new_momentum(p1);
-  state.v = step_system_->new_velocity();
-  state.q = step_system_->new_position();
-  state.p = p1;
-  state.lambda = x.tail(m) / h;
-  state.t += h;
-  ++state.step;
+  State after{state.step + 1, state.t + h, step_system_->new_position(), step_system_->new_velocity(), Vector(d),
+              x.tail(m) / h};
+  step_system_->calc_new_momentum(after.p);
+  predictor_.record(state, after, h);
+  state = std::move(after);
   return report;
 }
 

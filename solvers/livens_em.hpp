@@ -2,6 +2,7 @@
 /// The Livens energy-momentum stepper (Kinon & Betsch; schemes.md section 2).
 #include <memory>
 
+#include "solvers/step_predictor.hpp"
 #include "solvers/stepper.hpp"
 
 namespace noether {
@@ -42,6 +43,7 @@ class LivensEnergyMomentum final : public Stepper {
   const System& system_;
   std::unique_ptr<StepSystem> step_system_;
   std::unique_ptr<NewtonSolver> newton_;
+  StepPredictor predictor_;  ///< Newton's initial guess (v1, lambda) from the last steps
 };
 
 /// Throws StepperRefusal when `kind` needs a symmetric positive definite matrix, which the named
