@@ -157,11 +157,16 @@ class Assembler {
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }
 
-  /// Overwrites residual (n) and, when with_matrix, the matrix values(). eval(Index unit,
-  /// UnitOutput& out) is called once per unit, concurrently for units of different chunks of one
-  /// color (twice when the constant blocks are written: once for them, once for the rest).
+  /// Overwrites residual (n) with the sum of the units' residuals and, when with_matrix, the
+  /// matrix values(). eval(Index unit, UnitOutput& out) is called once per unit, concurrently for
+  /// units of different chunks of one color (twice when the constant blocks are written: once for
+  /// them, once for the rest).
   template <class Eval>
   void assemble(Eval&& eval, VectorRef residual, bool with_matrix);
+  /// The same with residual = start + the sum of the units' residuals (start: n, terms no unit
+  /// owns). Costs no more than the other: the residual is overwritten either way.
+  template <class Eval>
+  void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix);
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
@@ -180,6 +185,9 @@ class Assembler {
   /// color concurrently, the units of a chunk in order; scratch is the calling thread's.
   template <class Body>
   void for_each_visit(Body&& body);
+  /// residual = 0 (start null) or *start, then adds the units' residuals; see assemble.
+  template <class Eval>
+  void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, bool with_matrix);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
@@ -234,8 +242,21 @@ void Assembler::write_constants(Eval& eval) {
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, VectorRef residual, bool with_matrix) {
+  assemble_onto(nullptr, eval, residual, with_matrix);
+}
+
+template <class Eval>
+void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix) {
+  assemble_onto(&start, eval, residual, with_matrix);
+}
+
+template <class Eval>
+void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, bool with_matrix) {
   if (with_matrix && !constants_written_) write_constants(eval);
-  for_each_index_range(residual.size(), [&](Index begin, Index end) { residual.segment(begin, end - begin).setZero(); });
+  for_each_index_range(residual.size(), [&](Index begin, Index end) {
+    if (start) residual.segment(begin, end - begin) = start->segment(begin, end - begin);
+    else residual.segment(begin, end - begin).setZero();
+  });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
     const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
     UnitOutput out = output_of(k, unit_matrix, scratch);

@@ -118,7 +118,8 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 /// Constant data is read once, as lists of nonzeros: M of constant-mass inertias, and c, L, H_k of
 /// constraints of degree <= 2 (solvers/sparse_constant_data.hpp). The gradients of the linear
 /// potentials are summed once into constant_gradient_; with -2 p0 it forms the part of R_q that
-/// does not depend on the unknowns, added row by row after the units (no unit of its own).
+/// does not depend on the unknowns, placed once per step (prepare_step) as the start of every
+/// assembly (no unit of its own).
 class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
  public:
   explicit StepSystem(const System& system)
@@ -130,17 +131,21 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
 
   void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
     const Index d = system_.num_coordinates();
-    dq_.resize(d);
     q1_.resize(d);
     v1_.resize(d);
     for_each_index_range(d, [&](Index begin, Index end) {
       const Index size = end - begin;
-      dq_.segment(begin, size) = x.segment(begin, size);
-      q1_.segment(begin, size) = state_->q.segment(begin, size) + dq_.segment(begin, size);
-      v1_.segment(begin, size) = 2.0 / h_ * dq_.segment(begin, size) - state_->v.segment(begin, size);
+      q1_.segment(begin, size) = state_->q.segment(begin, size) + x.segment(begin, size);
+      v1_.segment(begin, size) = 2.0 / h_ * x.segment(begin, size) - state_->v.segment(begin, size);
     });
-    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
-    add_to_coordinate_rows(residual, [&](Index i) { return h_ * constant_gradient_(i) - 2.0 * state_->p(i); });
+    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, state_rows_, residual,
+                         with_matrix);
+  }
+
+  /// The rows of the residual that do not depend on the unknowns: h grad V of the linear
+  /// potentials - 2 p0 in the momentum rows of R_q; the assembly starts from them.
+  void prepare_step() override {
+    place_at_coordinate_rows([&](Index i) { return h_ * constant_gradient_(i) - 2.0 * state_->p(i); }, state_rows_);
   }
 
   /// p1 = 2 Dbar_2 T(z0, z1) - p0 at the converged step (q1, v1 from the last evaluate).
@@ -276,7 +281,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   /// q0, q1, dq, v0, v1 at the dofs of the unit's element, in this thread's scratch.
   LocalStep local_step(const UnitRef& ref) const {
     Scratch& w = scratch();
-    return {local_values(state_->q, ref, w.q0), local_values(q1_, ref, w.q1), local_values(dq_, ref, w.dq),
+    return {local_values(state_->q, ref, w.q0), local_values(q1_, ref, w.q1), local_values(natural_x(), ref, w.dq),
             local_values(state_->v, ref, w.v0), local_values(v1_, ref, w.v1)};
   }
 
@@ -313,7 +318,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   /// evaluate_inertia for a constant M: Dbar_1 T = 0 and Dbar_2 T = M v_mid = M dq/h, so
   /// R = (2/h) M dq, K = (2/h) M.
   void evaluate_constant_inertia(const UnitRef& ref, UnitOutput& out) const {
-    const LocalVector dq = local_values(dq_, ref, scratch().dq);
+    const LocalVector dq = local_values(natural_x(), ref, scratch().dq);
     const double s = 2.0 / h_;
     Eigen::Map<Vector>& R = out.residual();
     if (!out.with_matrix()) {
@@ -436,7 +441,7 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
     const LocalVector q0 = local_values(state_->q, ref, w.q0);
     const LocalVector q1 = local_values(q1_, ref, w.q1);
     const LocalVector q_mid = midpoint(q0, q1, w.q_mid);
-    const LocalVector dq = local_values(dq_, ref, w.dq);
+    const LocalVector dq = local_values(natural_x(), ref, w.dq);
     e.element->add_damping_force(q_mid, dq, 1.0, out.residual());
     if (!out.with_matrix()) return;
     e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
@@ -502,7 +507,8 @@ class LivensEnergyMomentum::StepSystem final : public StepSystemBase {
   std::vector<SparseEntries> constant_masses_;
   std::vector<std::optional<SparseQuadraticConstraint>> quadratic_constraints_;
   Vector constant_gradient_;
-  Vector dq_, q1_, v1_;  ///< of the last evaluate
+  Vector state_rows_;  ///< of the current step (prepare_step), Newton order
+  Vector q1_, v1_;     ///< of the last evaluate; dq is natural_x()'s head
 };
 
 LivensEnergyMomentum::LivensEnergyMomentum(const System& system, const StepperOptions& options)

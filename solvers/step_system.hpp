@@ -30,6 +30,7 @@ class StepSystemBase : public NewtonSystem {
     state_ = &state;
     if (h != h_) assembler().invalidate_constants();
     h_ = h;
+    prepare_step();
   }
   /// Runs newton on this system from x, given and returned in natural order (size pattern().n).
   NewtonReport solve(NewtonSolver& newton, VectorRef x, const std::string& context);
@@ -46,14 +47,20 @@ class StepSystemBase : public NewtonSystem {
   /// Builds the assembly from the units added to units_ (dofs in natural order of an unknown
   /// vector with the given fields); called once by the derived constructor.
   void set_plan(const System& system, const std::vector<FieldKind>& fields);
-  /// residual(position(i)) += term(i) for every coordinate i of the system (the first unknowns of
-  /// the natural order), term(i) depending on i alone: terms no unit owns, added after the units.
+  /// Per-step data of the derived system, called by set_step once state_ and h_ are set.
+  virtual void prepare_step() {}
+  /// rows (pattern().n, Newton order): term(i) in the row of every coordinate i of the system (the
+  /// first unknowns of the natural order), 0 in the others; term(i) depends on i alone. For terms
+  /// no unit owns, as the start of an assembly (Assembler::assemble).
   template <class Term>
-  void add_to_coordinate_rows(VectorRef residual, Term&& term) const {
+  void place_at_coordinate_rows(Term&& term, Vector& rows) const {
+    rows.setZero(static_cast<Index>(position_.size()));
     for_each_index_range(num_coordinates_, [&](Index begin, Index end) {
-      for (Index i = begin; i < end; ++i) residual(position_[static_cast<std::size_t>(i)]) += term(i);
+      for (Index i = begin; i < end; ++i) rows(position_[static_cast<std::size_t>(i)]) = term(i);
     });
   }
+  /// x of the last evaluate, natural order.
+  const Vector& natural_x() const { return natural_x_; }
   /// newton[position(i)] = natural[i], and back; both of size pattern().n.
   void to_newton_order(ConstVectorRef natural, VectorRef newton) const;
   void to_natural_order(ConstVectorRef newton, VectorRef natural) const;
