@@ -153,6 +153,7 @@ void set_step_counters(benchmark::State& bench, const StepCase& c, const Steppin
   if (base.klu && t.factorizations > 0)
     k["klu_refactor_fraction"] = (base.klu->refactorizations() - base.klu_refactorizations) / t.factorizations;
   if (base.klu) k["klu_ordering"] = klu_ordering_code(base.klu->ordering().method);
+  if (base.klu) k["lu_nnz"] = base.klu->factor_entries();
 }
 
 }  // namespace

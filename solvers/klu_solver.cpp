@@ -123,6 +123,8 @@ FactorizationStatus KluSolver::factorize(std::span<const double> values) {
   return {};
 }
 
+Index KluSolver::factor_entries() const { return numeric_ ? numeric_->lnz + numeric_->unz - pattern_->n : 0; }
+
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
   check_solve_sizes("klu", pattern_->n, b, x);

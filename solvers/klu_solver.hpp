@@ -27,6 +27,9 @@ class KluSolver final : public LinearSolver {
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }
+  /// Nonzeros of L + U of the current factorization, the unit diagonal of L not counted (0 before
+  /// the first); KLU stores each with its row index, 12 bytes (the diagonal of U 8).
+  Index factor_entries() const;
 
   /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/lu_column_ordering.hpp).
   struct OrderingRecord {

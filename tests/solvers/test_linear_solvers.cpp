@@ -209,6 +209,27 @@ TEST_CASE("KLU falls back to a fresh factorization when the old pivot order has 
   }
 }
 
+TEST_CASE("KLU counts the nonzeros of its factors: L + U without L's unit diagonal") {
+  // An arrow matrix: dense last row and column. Eliminated last it fills in nothing (L: the last
+  // row, U: the last column, 3 n - 2 entries with the diagonal); eliminated first it fills in all.
+  const Index n = 6;
+  Triplets t;
+  for (Index i = 0; i < n; ++i) t.emplace_back(i, i, 4.0);
+  for (Index i = 0; i + 1 < n; ++i) {
+    t.emplace_back(n - 1, i, 1.0);
+    t.emplace_back(i, n - 1, 1.0);
+  }
+  const SparseSystem s = to_csc(from_triplets(n, t));
+  KluSolver klu;
+  klu.analyze_pattern(s.pattern);
+  CHECK(klu.factor_entries() == 0);  // nothing factorized yet
+  REQUIRE(klu.factorize(s.values).ok);
+  MESSAGE("arrow matrix of ", n, ": ", s.values.size(), " nonzeros, L + U ", klu.factor_entries());
+  CHECK(klu.factor_entries() >= static_cast<Index>(s.values.size()));  // the factors hold A's pattern at least
+  CHECK(klu.factor_entries() <= n * n);
+  CHECK(klu.factor_entries() == 3 * n - 2);  // COLAMD puts the dense column last: no fill
+}
+
 TEST_CASE("a singular matrix is a failed status with a message, then the solver recovers") {
   // Two exactly singular matrices: (a) a diagonally dominant one with column 7 zeroed (the zeros
   // stay in the pattern); (b) the identity with rows 3 and 7 both (1, 1) in columns 3 and 7,
