@@ -1,6 +1,7 @@
 #include "benchmarks/cases.hpp"
 
 #include "apps/mechanisms/generators.hpp"
+#include "apps/mechanisms/memory_budget.hpp"
 #include "solvers/cholmod_solver.hpp"
 #include "solvers/eigen_lu_solver.hpp"
 #include "solvers/klu_solver.hpp"
@@ -38,8 +39,8 @@ double estimated_bodies(MechanismKind kind, Index size) {
     case MechanismKind::chain2d:
     case MechanismKind::chain3d:
     case MechanismKind::chain3d_revolute: return s;
-    case MechanismKind::nfourbar: return 2.0 * s + 1.0;        // n + 1 cranks, n couplers
-    case MechanismKind::grid2d: return 2.0 * s * s + s;         // per row k + 1 verticals, k horizontals
+    case MechanismKind::nfourbar: return bar_lattice_size(s, 1.0);
+    case MechanismKind::grid2d: return bar_lattice_size(s, s);
   }
   return s;
 }
@@ -59,12 +60,12 @@ double estimated_unknowns(MechanismKind kind, Index size) {
 double estimated_peak_bytes_per_body(MechanismKind kind) {
   switch (kind) {
     case MechanismKind::chain2d:
-    case MechanismKind::nfourbar: return 14e3;
+    case MechanismKind::nfourbar: return kPlanarBarPeakBytes;
     case MechanismKind::chain3d:
-    case MechanismKind::chain3d_revolute: return 26e3;
-    case MechanismKind::grid2d: return 30e3;
+    case MechanismKind::chain3d_revolute: return k3dBarPeakBytes;
+    case MechanismKind::grid2d: return kLatticeBarPeakBytes;
   }
-  return 30e3;
+  return kLatticeBarPeakBytes;
 }
 
 std::string_view to_string(Backend backend) {

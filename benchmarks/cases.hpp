@@ -26,10 +26,8 @@ std::string_view size_name(MechanismKind kind);
 double estimated_bodies(MechanismKind kind, Index size);
 double estimated_unknowns(MechanismKind kind, Index size);
 
-/// Peak bytes per body of building and stepping: the memory/ benchmarks' peak with UMFPACK, which
-/// exceeds KLU's (docs/performance/report.md of 2026-11-22: chain2d 12.2 KB, chain3d 22.6 KB), plus
-/// about 15 %; grid2d, whose fill grows with k, is not measured and keeps a generous 30 KB. Guards
-/// the largest sizes against exhausting the machine's memory.
+/// Peak bytes per body of building and stepping (apps/mechanisms/memory_budget.hpp). Guards the
+/// largest sizes against exhausting the machine's memory.
 double estimated_peak_bytes_per_body(MechanismKind kind);
 
 /// klu: KLU with klu_refactor (the default backend); umfpack: UMFPACK's automatic strategy;

@@ -25,18 +25,6 @@ ProcessMemory read_process_memory() {
   return memory;
 }
 
-std::int64_t available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    std::int64_t kibibytes = 0;
-    if (fields >> key >> kibibytes && key == "MemAvailable:") return kibibytes * 1024;
-  }
-  return 0;
-}
-
 bool reset_peak_memory() {
   malloc_trim(0);
   std::ofstream clear_refs("/proc/self/clear_refs");

@@ -12,9 +12,6 @@ struct ProcessMemory {
 /// Throws std::runtime_error when /proc/self/status cannot be read.
 ProcessMemory read_process_memory();
 
-/// MemAvailable from /proc/meminfo: what can be allocated without swapping (0 when unknown).
-std::int64_t available_memory_bytes();
-
 /// Returns freed heap memory to the system (malloc_trim) and resets VmHWM to the current VmRSS
 /// (writes 5 to /proc/self/clear_refs). False when the kernel refused the reset; VmHWM then keeps
 /// the earlier peak.

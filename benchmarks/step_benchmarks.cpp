@@ -13,6 +13,7 @@
 #include <tbb/global_control.h>
 
 #include "benchmarks/block_tridiagonal_floor.hpp"
+#include "apps/mechanisms/memory_budget.hpp"
 #include "benchmarks/process_memory.hpp"
 #include "solvers/klu_solver.hpp"
 #include "solvers/projection.hpp"
@@ -81,14 +82,15 @@ std::uint64_t hash_state(const State& s, std::uint64_t hash) {
 
 void report_error(benchmark::State& bench, const std::exception& e) { bench.SkipWithError(e.what()); }
 
-/// Throws std::runtime_error when building and stepping the case would likely need more than
-/// 80 % of the memory available now.
+/// Throws std::runtime_error ("skipped: ...") when building and stepping the case would likely
+/// need more than 80 % of the memory available now.
 void require_memory_for(const StepCase& c) {
-  const double needed = estimated_bodies(c.mechanism, c.size) * estimated_peak_bytes_per_body(c.mechanism);
-  const double available = static_cast<double>(available_memory_bytes());
-  if (available > 0 && needed > 0.8 * available)
-    throw std::runtime_error("skipped: needs about " + std::to_string(std::lround(needed / 1e9)) + " GB, " +
-                             std::to_string(std::lround(available / 1e9)) + " GB available");
+  try {
+    require_memory_for_bars(estimated_bodies(c.mechanism, c.size), estimated_peak_bytes_per_body(c.mechanism),
+                            std::string(to_string(c.mechanism)) + " of size " + std::to_string(c.size));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("skipped: ") + e.what());
+  }
 }
 
 /// The solver record after the untimed first step.

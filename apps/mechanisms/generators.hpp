@@ -40,4 +40,7 @@ Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed = 0.1, const 
 /// The first body added is v0_1, so mechanism.bodies()[0] carries probe B0 at X = (l/2, 0).
 Mechanism make_bar_lattice(Index columns, Index rows, double top_speed = 1.0, const BarProperties& bars = {});
 
+/// Bars of make_bar_lattice(columns, rows): per row columns + 1 verticals and columns couplers.
+inline double bar_lattice_size(double columns, double rows) { return rows * (2.0 * columns + 1.0); }
+
 }  // namespace noether

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "apps/mechanisms/generators.hpp"
+#include "apps/mechanisms/memory_budget.hpp"
 #include "apps/scenarios/scenario.hpp"
 #include "apps/scenarios/body_probe.hpp"
 
@@ -16,6 +17,21 @@ Index count_parameter(const ParameterValues& p, const std::string& key) {
     throw std::invalid_argument("parameter '" + key + "' must be a whole number >= 1, got " + std::to_string(value));
   return static_cast<Index>(value);
 }
+
+/// count_parameter(p, key), once the mechanism of `bars` bars (a function of it) of
+/// `bytes_per_bar` is known to fit in memory (apps/mechanisms/memory_budget.hpp).
+template <class Bars>
+Index size_that_fits(const ParameterValues& p, const std::string& scenario, const std::string& key, Bars&& bars,
+                     double bytes_per_bar) {
+  const Index size = count_parameter(p, key);
+  require_memory_for_bars(bars(static_cast<double>(size)), bytes_per_bar,
+                          "scenario '" + scenario + "' with " + key + " = " + std::to_string(size));
+  return size;
+}
+
+double chain_bars(double n) { return n; }
+double nfourbar_bars(double n) { return bar_lattice_size(n, 1.0); }
+double grid_bars(double k) { return bar_lattice_size(k, k); }
 
 Model model_of(Mechanism mechanism, std::vector<Probe> probes = {}) {
   Model model;
@@ -44,7 +60,7 @@ Scenario chain2d_scenario() {
   parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
   return {"chain2d", "planar chain of n bars on revolute joints, pinned to the ground, released horizontally",
           parameters, [](const ParameterValues& p) {
-            Mechanism m = make_chain2d(count_parameter(p, "n"));
+            Mechanism m = make_chain2d(size_that_fits(p, "chain2d", "n", chain_bars, kPlanarBarPeakBytes));
             const BodyRef last = m.bodies().back();
             Model model = model_of(std::move(m));
             model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector2d(0.5, 0.0))));
@@ -62,7 +78,8 @@ Scenario chain3d_scenario() {
             const ChainJoint joint = p.at("joint") == 0 ? ChainJoint::spherical : ChainJoint::revolute;
             if (p.at("joint") != 0 && p.at("joint") != 1)
               throw std::invalid_argument("parameter 'joint' must be spherical or revolute");
-            Mechanism m = make_chain3d(count_parameter(p, "n"), joint, p.at("tip_speed"));
+            Mechanism m =
+                make_chain3d(size_that_fits(p, "chain3d", "n", chain_bars, k3dBarPeakBytes), joint, p.at("tip_speed"));
             const BodyRef last = m.bodies().back();
             Model model = model_of(std::move(m));
             model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector3d(0.5, 0, 0))));
@@ -75,7 +92,9 @@ Scenario nfourbar_scenario() {
   parameters.push_back({"n", 10, "number of square cells (2n+1 bars)"});
   parameters.push_back({"top_speed", 1.0, "initial speed of B0, the top of the first crank, in +x"});
   return {"nfourbar", "IFToMM N-four-bar: n cells, cranks hinged 1 m apart, singular every half turn", parameters,
-          [](const ParameterValues& p) { return build_lattice(count_parameter(p, "n"), 1, p); }};
+          [](const ParameterValues& p) {
+            return build_lattice(size_that_fits(p, "nfourbar", "n", nfourbar_bars, kPlanarBarPeakBytes), 1, p);
+          }};
 }
 
 Scenario grid2d_scenario() {
@@ -84,7 +103,7 @@ Scenario grid2d_scenario() {
   parameters.push_back({"top_speed", 1.0, "initial shear speed of the first row's tops in +x"});
   return {"grid2d", "planar k x k grid of bars joined at their ends (many closed loops)", parameters,
           [](const ParameterValues& p) {
-            const Index k = count_parameter(p, "k");
+            const Index k = size_that_fits(p, "grid2d", "k", grid_bars, kLatticeBarPeakBytes);
             return build_lattice(k, k, p);
           }};
 }

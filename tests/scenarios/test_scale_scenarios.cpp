@@ -1,0 +1,33 @@
+/// The scaling scenarios refuse, before building anything, a size the machine's memory cannot hold.
+#include <doctest/doctest.h>
+
+#include "apps/mechanisms/generators.hpp"
+#include "apps/mechanisms/memory_budget.hpp"
+#include "apps/scenarios/scenario.hpp"
+
+using namespace noether;
+
+TEST_CASE("bar_lattice_size counts the bars make_bar_lattice builds") {
+  for (const auto& [columns, rows] : {std::pair<Index, Index>{1, 1}, {4, 1}, {3, 3}, {5, 2}}) {
+    CAPTURE(columns);
+    CAPTURE(rows);
+    CHECK(bar_lattice_size(columns, rows) == static_cast<double>(make_bar_lattice(columns, rows).bodies().size()));
+  }
+}
+
+TEST_CASE("a scaling scenario too large for the memory is refused before it is built, naming its size") {
+  REQUIRE(available_memory_bytes() > 0);  // Linux: /proc/meminfo
+  // 10^8 bars need over a terabyte at the measured peak per bar, more than any machine that runs
+  // the tests has; building them would be cut short by the kernel with no message.
+  for (const std::string name : {"chain2d", "chain3d", "nfourbar"}) {
+    CAPTURE(name);
+    const Scenario& scenario = find_scenario(name);
+    CHECK_THROWS_WITH_AS(scenario.build(resolve_parameters(scenario, {{"n", 1e8}})),
+                         doctest::Contains(("scenario '" + name + "' with n = 100000000 needs about").c_str()),
+                         std::invalid_argument);
+  }
+  const Scenario& grid = find_scenario("grid2d");
+  CHECK_THROWS_WITH_AS(grid.build(resolve_parameters(grid, {{"k", 1e5}})),
+                       doctest::Contains("GB are available: choose a smaller size"), std::invalid_argument);
+  CHECK_NOTHROW(grid.build(resolve_parameters(grid, {{"k", 3}})));
+}
