@@ -18,9 +18,9 @@ constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
-/// Throws std::invalid_argument, naming `what` (e.g. "scenario 'chain2d' with n = 100000000"), the estimated
-/// need and the available memory, when `bars` bars of `bytes_per_bar` need more than 80 % of the
-/// available memory. Does nothing when the available memory is unknown.
+/// Throws std::invalid_argument, naming `what` (e.g. "scenario 'chain2d' with n = 100000000"),
+/// the estimated need and the available memory, when `bars` bars of `bytes_per_bar` need more than
+/// 80 % of the available memory. Does nothing when the available memory is unknown.
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
 }  // namespace noether
