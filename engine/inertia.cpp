@@ -2,11 +2,22 @@
 
 namespace noether {
 
+namespace {
+
+/// Local sizes up to this (a 3D director body has 12 coordinates) keep M on the stack.
+constexpr Index kStackMassSize = 12;
+
+}  // namespace
+
 double Inertia::kinetic_energy(ConstVectorRef q, ConstVectorRef v) const {
   const Index n = local_size();
-  Matrix M = Matrix::Zero(n, n);
-  do_add_mass_matrix(q, 1.0, M);
-  return 0.5 * v.dot(M * v);
+  const auto half_v_M_v = [&](auto M) {  // M: a zero n x n matrix
+    do_add_mass_matrix(q, 1.0, M);
+    return 0.5 * v.dot(M * v);
+  };
+  using StackMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kStackMassSize, kStackMassSize>;
+  if (n <= kStackMassSize) return half_v_M_v(StackMatrix(StackMatrix::Zero(n, n)));
+  return half_v_M_v(Matrix(Matrix::Zero(n, n)));
 }
 
 void Inertia::add_kinetic_gradient(ConstVectorRef q, ConstVectorRef v, double s, VectorRef grad_q,

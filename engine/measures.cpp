@@ -1,46 +1,105 @@
 #include "engine/measures.hpp"
 
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 namespace noether {
+namespace {
+
+/// Elements per block of the parallel loops below. Fixed, so that the blocks, and the order in
+/// which a sum adds their partial sums, do not depend on the number of threads.
+constexpr std::size_t kElementsPerBlock = 256;
+
+/// One task's buffers for an element's local coordinates, velocities and Jacobian. They grow to
+/// the largest element seen and are then reused, so elements of different sizes cost no allocation.
+struct LocalScratch {
+  Vector q, v;
+  Matrix jacobian;
+};
+
+/// x[dofs], written to the head of buffer (grown when shorter than dofs).
+Eigen::Map<const Vector> gather_into(ConstVectorRef x, std::span<const Index> dofs, Vector& buffer) {
+  const auto size = static_cast<Index>(dofs.size());
+  if (buffer.size() < size) buffer.resize(size);
+  for (Index i = 0; i < size; ++i) buffer(i) = x(dofs[static_cast<std::size_t>(i)]);
+  return {buffer.data(), size};
+}
+
+/// The rows x cols top-left corner of buffer (grown when smaller), for an element to overwrite.
+Eigen::Block<Matrix> corner_of(Matrix& buffer, Index rows, Index cols) {
+  if (buffer.rows() < rows || buffer.cols() < cols)
+    buffer.resize(std::max<Index>(rows, buffer.rows()), std::max<Index>(cols, buffer.cols()));
+  return buffer.topLeftCorner(rows, cols);
+}
+
+/// Calls visit(i_begin, i_end, scratch) on the fixed blocks of [0, count), concurrently; scratch
+/// is the calling task's own.
+template <class Visit>
+void for_each_block(std::size_t count, Visit&& visit) {
+  const std::size_t blocks = (count + kElementsPerBlock - 1) / kElementsPerBlock;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& range) {
+    LocalScratch scratch;
+    for (std::size_t b = range.begin(); b != range.end(); ++b)
+      visit(b * kElementsPerBlock, std::min(count, (b + 1) * kElementsPerBlock), scratch);
+  });
+}
+
+/// Sum over elements of term(element, scratch): each fixed block adds its elements' terms in
+/// element order, then the block sums are added in block order. Bitwise the same for any number
+/// of threads; for fewer than kElementsPerBlock elements, the plain sum in element order.
+template <class ElementKind, class Term>
+double sum_over(std::span<const Placed<ElementKind>> elements, Term&& term) {
+  std::vector<double> block_sums((elements.size() + kElementsPerBlock - 1) / kElementsPerBlock, 0.0);
+  for_each_block(elements.size(), [&](std::size_t begin, std::size_t end, LocalScratch& scratch) {
+    double sum = 0.0;
+    for (std::size_t i = begin; i < end; ++i) sum += term(elements[i], scratch);
+    block_sums[begin / kElementsPerBlock] = sum;
+  });
+  double total = 0.0;
+  for (double block_sum : block_sums) total += block_sum;
+  return total;
+}
+
+}  // namespace
 
 double kinetic_energy(const System& system, ConstVectorRef q, ConstVectorRef v) {
-  double sum = 0.0;
-  Vector q_local, v_local;
-  for (const Placed<Inertia>& e : system.inertias()) {
-    gather(q, e.dofs, q_local);
-    gather(v, e.dofs, v_local);
-    sum += e.element->kinetic_energy(q_local, v_local);
-  }
-  return sum;
+  return sum_over(system.inertias(), [&](const Placed<Inertia>& e, LocalScratch& s) {
+    return e.element->kinetic_energy(gather_into(q, e.dofs, s.q), gather_into(v, e.dofs, s.v));
+  });
 }
 
 double potential_energy(const System& system, ConstVectorRef q) {
-  double sum = 0.0;
-  Vector q_local;
-  for (const Placed<Potential>& e : system.potentials()) {
-    gather(q, e.dofs, q_local);
-    sum += e.element->energy(q_local);
-  }
-  return sum;
+  return sum_over(system.potentials(), [&](const Placed<Potential>& e, LocalScratch& s) {
+    return e.element->energy(gather_into(q, e.dofs, s.q));
+  });
 }
 
 void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g) {
-  Vector q_local;
-  for (const Placed<Constraint>& e : system.constraints()) {
-    gather(q, e.dofs, q_local);
-    e.element->calc_value(q_local, g.segment(e.first_multiplier, e.element->num_equations()));
-  }
+  const std::span<const Placed<Constraint>> constraints = system.constraints();
+  for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Placed<Constraint>& e = constraints[i];
+      e.element->calc_value(gather_into(q, e.dofs, s.q), g.segment(e.first_multiplier, e.element->num_equations()));
+    }
+  });
 }
 
 void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv) {
-  Vector q_local, v_local;
-  Matrix G;
-  for (const Placed<Constraint>& e : system.constraints()) {
-    gather(q, e.dofs, q_local);
-    gather(v, e.dofs, v_local);
-    G.resize(e.element->num_equations(), q_local.size());
-    e.element->calc_jacobian(q_local, G);
-    gv.segment(e.first_multiplier, e.element->num_equations()) = G * v_local;
-  }
+  const std::span<const Placed<Constraint>> constraints = system.constraints();
+  for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Placed<Constraint>& e = constraints[i];
+      const Index rows = e.element->num_equations();
+      const auto cols = static_cast<Index>(e.dofs.size());
+      Eigen::Block<Matrix> jacobian = corner_of(s.jacobian, rows, cols);
+      e.element->calc_jacobian(gather_into(q, e.dofs, s.q), jacobian);
+      gv.segment(e.first_multiplier, rows).noalias() = jacobian * gather_into(v, e.dofs, s.v);
+    }
+  });
 }
 
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p) {

@@ -1,6 +1,8 @@
 #pragma once
 /// Whole-system quantities evaluated from a state: energies and constraint residuals.
-/// Sums run over the elements in their fixed order, so results do not depend on threads.
+/// Each runs over the elements in parallel, in fixed blocks of consecutive elements: a sum adds
+/// each block's terms in element order and then the block sums in block order, so every result is
+/// bitwise the same for any number of threads.
 #include "engine/system.hpp"
 
 namespace noether {
