@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/parallel_ranges.hpp"
 #include "solvers/lu_column_ordering.hpp"
 
 namespace noether {
@@ -11,9 +12,6 @@ namespace {
 /// fraction of the one of the last fresh (pivoting) factorization is redone with pivoting: the old
 /// pivot sequence has gone bad for the new values.
 constexpr double kMaxConditionDeterioration = 1e-3;
-
-/// KLU only reads the values; its interface takes them non-const.
-double* klu_values(std::span<const double> values) { return const_cast<double*>(values.data()); }
 
 std::string klu_status(const klu_common& common) {
   switch (common.status) {
@@ -80,22 +78,39 @@ void KluSolver::free_numeric() {
   factorized_ = false;
 }
 
+void KluSolver::find_elimination_order(const CscPattern& pattern) {
+  std::vector<Index> column_starts = pattern.column_starts, row_indices = pattern.row_indices;  // KLU: non-const
+  ordering_ = {};
+  common_.btf = 1;
+  klu_symbolic* symbolic = klu_analyze(pattern.n, column_starts.data(), row_indices.data(), &common_);
+  if (!symbolic)
+    throw LinearSolverError("klu: symbolic analysis failed: " +
+                            (ordering_.failure.empty() ? klu_status(common_) : "ordering: " + ordering_.failure));
+  row_order_.assign(symbolic->P, symbolic->P + pattern.n);
+  column_order_.assign(symbolic->Q, symbolic->Q + pattern.n);
+  // One block: KLU eliminates A(P, Q) as a whole, and so will B. Several: B is block upper
+  // triangular, and BTF on it again keeps the off-diagonal blocks out of the factors.
+  common_.btf = symbolic->nblocks > 1 ? 1 : 0;
+  klu_free_symbolic(&symbolic, &common_);
+}
+
 void KluSolver::analyze_pattern(const CscPattern& pattern) {
   free_numeric();
   if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
   pattern_ = &pattern;
-  column_starts_ = pattern.column_starts;
-  row_indices_ = pattern.row_indices;
-  ordering_ = {};
-  symbolic_ = klu_analyze(pattern.n, column_starts_.data(), row_indices_.data(), &common_);
+  find_elimination_order(pattern);
+  layout_ = permute_csc(pattern, row_order_, column_order_);
+  values_.assign(layout_.row_indices.size(), 0.0);
+  work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
+  symbolic_ = klu_analyze_given(pattern.n, layout_.column_starts.data(), layout_.row_indices.data(), nullptr,
+                                nullptr, &common_);
   if (!symbolic_)
-    throw LinearSolverError("klu: symbolic analysis failed: " +
-                            (ordering_.failure.empty() ? klu_status(common_) : "ordering: " + ordering_.failure));
+    throw LinearSolverError("klu: symbolic analysis of the reordered matrix failed: " + klu_status(common_));
 }
 
-FactorizationStatus KluSolver::factor_fresh(std::span<const double> values) {
+FactorizationStatus KluSolver::factor_fresh() {
   free_numeric();
-  numeric_ = klu_factor(column_starts_.data(), row_indices_.data(), klu_values(values), symbolic_, &common_);
+  numeric_ = klu_factor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(), symbolic_, &common_);
   if (!numeric_ || common_.status == KLU_SINGULAR) {
     free_numeric();
     if (common_.status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
@@ -109,15 +124,16 @@ FactorizationStatus KluSolver::factor_fresh(std::span<const double> values) {
 
 FactorizationStatus KluSolver::factorize(std::span<const double> values) {
   if (!symbolic_) throw LinearSolverError("klu: factorize called before analyze_pattern");
-  if (values.size() != row_indices_.size())
-    throw LinearSolverError("klu: expected " + std::to_string(row_indices_.size()) + " values, got " +
+  if (values.size() != values_.size())
+    throw LinearSolverError("klu: expected " + std::to_string(values_.size()) + " values, got " +
                             std::to_string(values.size()));
-  if (!numeric_) return factor_fresh(values);
-  const bool refactored = klu_refactor(column_starts_.data(), row_indices_.data(), klu_values(values), symbolic_,
-                                       numeric_, &common_) != 0;
+  gather_permuted_values(layout_, values, values_);
+  if (!numeric_) return factor_fresh();
+  const bool refactored = klu_refactor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(),
+                                       symbolic_, numeric_, &common_) != 0;
   const bool pivots_fine = refactored && klu_rcond(symbolic_, numeric_, &common_) != 0 &&
                            common_.rcond > kMaxConditionDeterioration * fresh_rcond_;
-  if (!pivots_fine) return factor_fresh(values);
+  if (!pivots_fine) return factor_fresh();
   ++refactorizations_;
   factorized_ = true;
   return {};
@@ -128,9 +144,16 @@ Index KluSolver::factor_entries() const { return numeric_ ? numeric_->lnz + nume
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
   check_solve_sizes("klu", pattern_->n, b, x);
-  std::copy(b.begin(), b.end(), x.begin());
-  if (!klu_solve(symbolic_, numeric_, pattern_->n, 1, x.data(), &common_))
+  // A x = b  <=>  B y = b(P) with x(Q) = y.
+  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
+  for_each_index_range(pattern_->n, [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(row_order_[at(k)])];
+  });
+  if (!klu_solve(symbolic_, numeric_, pattern_->n, 1, work_.data(), &common_))
     throw LinearSolverError("klu: solve failed: " + klu_status(common_));
+  for_each_index_range(pattern_->n, [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) x[at(column_order_[at(k)])] = work_[at(k)];
+  });
 }
 
 }  // namespace noether

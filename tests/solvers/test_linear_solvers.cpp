@@ -209,6 +209,40 @@ TEST_CASE("KLU falls back to a fresh factorization when the old pivot order has 
   }
 }
 
+TEST_CASE("KLU solves and refactorizes a reducible matrix (several blocks of its block triangular form)") {
+  // [S1 C; 0 S2], two saddle-point blocks coupled one way, then symmetrically permuted so that
+  // the blocks are interleaved: KLU's analysis finds them, and factors the reordered matrix block
+  // by block.
+  const SparseMatrix S1 = saddle_point_matrix(30, 9, 5), S2 = saddle_point_matrix(24, 7, 6);
+  const Index n1 = S1.rows(), n = n1 + S2.rows();
+  Triplets t;
+  for (const auto& [S, offset] : {std::pair{&S1, Index{0}}, std::pair{&S2, n1}})
+    for (Index j = 0; j < S->outerSize(); ++j)
+      for (SparseMatrix::InnerIterator it(*S, j); it; ++it) t.emplace_back(offset + it.row(), offset + j, it.value());
+  for (Index i = 0; i < n1; i += 4) t.emplace_back(i, n1 + (i % S2.rows()), 0.5);  // C
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, Index> interleave(n);
+  for (Index k = 0; k < n; ++k) interleave.indices()(k) = (k * 37) % n;  // 37 and n = 70 are coprime
+  REQUIRE(n == 70);
+  const SparseMatrix A = interleave * from_triplets(n, t) * interleave.transpose();
+  const SparseSystem s = to_csc(A);
+  const Vector x_true = testing::random_vector(n, 21, 1.0);
+
+  KluSolver klu;
+  klu.analyze_pattern(s.pattern);
+  for (unsigned round = 0; round < 3; ++round) {
+    CAPTURE(round);
+    const std::vector<double> values = round == 0 ? s.values : perturbed(s.values, 30 + round);
+    REQUIRE(klu.factorize(values).ok);
+    SparseMatrix A_round = A;
+    std::copy(values.begin(), values.end(), A_round.valuePtr());
+    const Vector b = A_round * x_true;
+    Vector x(n);
+    klu.solve(as_span(b), as_span(x));
+    CHECK((x - x_true).cwiseAbs().maxCoeff() <= 1e-12);
+  }
+  CHECK(klu.refactorizations() == 2);
+}
+
 TEST_CASE("KLU counts the nonzeros of its factors: L + U without L's unit diagonal") {
   // An arrow matrix: dense last row and column. Eliminated last it fills in nothing (L: the last
   // row, U: the last column, 3 n - 2 entries with the diagonal); eliminated first it fills in all.
