@@ -243,6 +243,17 @@ TEST_CASE("KLU solves and refactorizes a reducible matrix (several blocks of its
   CHECK(klu.refactorizations() == 2);
 }
 
+TEST_CASE("KLU reports a structurally singular pattern (an empty column) as a failed factorization") {
+  // Column 1 holds no entry, so no order of rows and columns gives a zero-free diagonal. The
+  // analysis and the reordered copy must still be made, and the factorization must report it.
+  const CscPattern pattern{3, {0, 2, 2, 4}, {0, 1, 0, 1}};
+  KluSolver klu;
+  klu.analyze_pattern(pattern);
+  const FactorizationStatus status = klu.factorize(std::vector<double>{1.0, 2.0, 3.0, 4.0});
+  CHECK_FALSE(status.ok);
+  CHECK(status.message == "klu: the matrix is singular");
+}
+
 TEST_CASE("KLU counts the nonzeros of its factors: L + U without L's unit diagonal") {
   // An arrow matrix: dense last row and column. Eliminated last it fills in nothing (L: the last
   // row, U: the last column, 3 n - 2 entries with the diagonal); eliminated first it fills in all.
