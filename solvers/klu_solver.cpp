@@ -97,7 +97,6 @@ void KluSolver::find_elimination_order(const CscPattern& pattern) {
 void KluSolver::analyze_pattern(const CscPattern& pattern) {
   free_numeric();
   if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
-  pattern_ = &pattern;
   find_elimination_order(pattern);
   layout_ = permute_csc(pattern, row_order_, column_order_);
   values_.assign(layout_.row_indices.size(), 0.0);
@@ -139,19 +138,19 @@ FactorizationStatus KluSolver::factorize(std::span<const double> values) {
   return {};
 }
 
-Index KluSolver::factor_entries() const { return numeric_ ? numeric_->lnz + numeric_->unz - pattern_->n : 0; }
+Index KluSolver::factor_entries() const { return numeric_ ? numeric_->lnz + numeric_->unz - size() : 0; }
 
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
-  check_solve_sizes("klu", pattern_->n, b, x);
+  check_solve_sizes("klu", size(), b, x);
   // A x = b  <=>  B y = b(P) with x(Q) = y.
   const auto at = [](Index k) { return static_cast<std::size_t>(k); };
-  for_each_index_range(pattern_->n, [&](Index begin, Index end) {
+  for_each_index_range(size(), [&](Index begin, Index end) {
     for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(row_order_[at(k)])];
   });
-  if (!klu_solve(symbolic_, numeric_, pattern_->n, 1, work_.data(), &common_))
+  if (!klu_solve(symbolic_, numeric_, size(), 1, work_.data(), &common_))
     throw LinearSolverError("klu: solve failed: " + klu_status(common_));
-  for_each_index_range(pattern_->n, [&](Index begin, Index end) {
+  for_each_index_range(size(), [&](Index begin, Index end) {
     for (Index k = begin; k < end; ++k) x[at(column_order_[at(k)])] = work_[at(k)];
   });
 }

@@ -53,8 +53,9 @@ class KluSolver final : public LinearSolver {
   /// Factors values_ (B's layout) afresh.
   FactorizationStatus factor_fresh();
   void free_numeric();
+  /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
+  Index size() const { return static_cast<Index>(row_order_.size()); }
 
-  const CscPattern* pattern_ = nullptr;
   std::vector<Index> row_order_, column_order_;  ///< P, Q: B = A(P, Q)
   PermutedCsc layout_;                           ///< B's pattern (KLU takes it non-const)
   std::vector<double> values_;                   ///< B's values of the last factorize
