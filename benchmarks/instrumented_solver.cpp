@@ -38,29 +38,9 @@ void InstrumentedSolver::analyze_pattern(const CscPattern& pattern) {
 FactorizationStatus InstrumentedSolver::factorize(std::span<const double> values) {
   const auto start = std::chrono::steady_clock::now();
   FactorizationStatus status = inner_->factorize(values);
-  record_factorization(start, values, {});
-  return status;
-}
-
-FactorizationStatus InstrumentedSolver::factorize_laid_out(std::span<const double> values) {
-  const auto start = std::chrono::steady_clock::now();
-  FactorizationStatus status = inner_->factorize_laid_out(values);
-  record_factorization(start, values, inner_->value_layout().positions);
-  return status;
-}
-
-void InstrumentedSolver::record_factorization(std::chrono::steady_clock::time_point start,
-                                              std::span<const double> values, std::span<const Index> positions) {
   record_.factorization_seconds.push_back(seconds_since(start));
-  if (!record_.hash_values) return;
-  if (positions.empty()) {
-    record_.values_hash = hash_bytes(values, record_.values_hash);
-    return;
-  }
-  std::vector<double> in_pattern_order(values.size());
-  for (std::size_t k = 0; k < positions.size(); ++k)
-    in_pattern_order[k] = values[static_cast<std::size_t>(positions[k])];
-  record_.values_hash = hash_bytes(in_pattern_order, record_.values_hash);
+  if (record_.hash_values) record_.values_hash = hash_bytes(values, record_.values_hash);
+  return status;
 }
 
 }  // namespace noether::bench

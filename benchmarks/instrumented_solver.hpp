@@ -1,6 +1,5 @@
 #pragma once
 /// A LinearSolver that forwards to another and records what the benchmarks report.
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -23,7 +22,6 @@ struct SolverRecord {
   const LinearSolver* inner = nullptr;  ///< the wrapped backend (to read backend statistics)
 };
 
-/// Times each factorization, in either layout, and hashes the values in pattern order.
 class InstrumentedSolver final : public LinearSolver {
  public:
   InstrumentedSolver(std::unique_ptr<LinearSolver> inner, SolverRecord& record);
@@ -32,15 +30,9 @@ class InstrumentedSolver final : public LinearSolver {
   bool needs_symmetric_positive_definite() const override { return inner_->needs_symmetric_positive_definite(); }
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
-  ValueLayout value_layout() const override { return inner_->value_layout(); }
-  FactorizationStatus factorize_laid_out(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override { inner_->solve(b, x); }
 
  private:
-  /// Records the time since start and, when asked, the hash of values in pattern order.
-  void record_factorization(std::chrono::steady_clock::time_point start, std::span<const double> values,
-                            std::span<const Index> positions);
-
   std::unique_ptr<LinearSolver> inner_;
   SolverRecord& record_;
 };

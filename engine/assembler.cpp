@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/permutation.hpp"
-
 namespace noether {
 namespace {
 
@@ -190,16 +188,6 @@ void Assembler::scatter_constants(std::size_t k, const UnitScratch& scratch) {
   const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
   for (Index i = visit.constant_begin; i < visit.first_constant_add; ++i) slot(entries[i]) = local(entries[i]);
   for (Index i = visit.first_constant_add; i < next.constant_begin; ++i) slot(entries[i]) += local(entries[i]);
-}
-
-void Assembler::lay_out(std::span<const Index> positions) {
-  inverse_permutation(positions, static_cast<Index>(values_.size()), "Assembler::lay_out: positions");  // the check
-  const auto moved = [&](Index slot) { return positions[static_cast<std::size_t>(slot)]; };
-  for (ScatterEntry& e : plan_.scatter_) e.slot = moved(e.slot);
-  for (ScatterEntry& e : plan_.constant_scatter_) e.slot = moved(e.slot);
-  for (Index& slot : plan_.mixed_slots_) slot = moved(slot);
-  std::fill(values_.begin(), values_.end(), 0.0);  // slots no unit writes stay 0
-  constants_written_ = false;
 }
 
 void Assembler::keep_mixed_constants() {

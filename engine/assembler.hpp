@@ -168,15 +168,8 @@ class Assembler {
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix);
 
-  /// The matrix of the last assembly with a matrix (pattern().nnz()): entry k of the pattern at
-  /// values()[k], or at values()[positions[k]] after lay_out(positions).
+  /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
-
-  /// Has every later assembly write entry k of the pattern at values()[positions[k]] (e.g. a linear
-  /// solver's own layout, so that it needs no copy), and the next one with a matrix write the
-  /// constant blocks again there. positions: a permutation of [0, nnz); throws
-  /// std::invalid_argument naming the first bad entry otherwise. Costs one pass over the plan.
-  void lay_out(std::span<const Index> positions);
 
   /// The constant blocks will change: the next assembly with a matrix writes them again.
   void invalidate_constants() { constants_written_ = false; }
@@ -210,7 +203,7 @@ class Assembler {
   void keep_mixed_constants();
 
   AssemblyPlan plan_;
-  std::vector<double> values_;           ///< the matrix, in pattern order or as lay_out placed it
+  std::vector<double> values_;           ///< the matrix, pattern order
   std::vector<double> mixed_constants_;  ///< constant part of plan_.mixed_slots_
   bool constants_written_ = false;       ///< values_ holds the current constant blocks
   UnitScratch empty_scratch_;            ///< sized for the largest unit, copied for each thread

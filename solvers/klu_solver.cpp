@@ -99,8 +99,7 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
   find_elimination_order(pattern);
   layout_ = permute_csc(pattern, row_order_, column_order_);
-  layout_id_ = new_value_layout_id();
-  values_ = {};  // allocated by the first factorize in pattern order
+  values_.assign(layout_.row_indices.size(), 0.0);
   work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
   symbolic_ = klu_analyze_given(pattern.n, layout_.column_starts.data(), layout_.row_indices.data(), nullptr,
                                 nullptr, &common_);
@@ -108,9 +107,9 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
     throw LinearSolverError("klu: symbolic analysis of the reordered matrix failed: " + klu_status(common_));
 }
 
-FactorizationStatus KluSolver::factor_fresh(double* values) {
+FactorizationStatus KluSolver::factor_fresh() {
   free_numeric();
-  numeric_ = klu_factor(layout_.column_starts.data(), layout_.row_indices.data(), values, symbolic_, &common_);
+  numeric_ = klu_factor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(), symbolic_, &common_);
   if (!numeric_ || common_.status == KLU_SINGULAR) {
     free_numeric();
     if (common_.status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
@@ -122,33 +121,18 @@ FactorizationStatus KluSolver::factor_fresh(double* values) {
   return {};
 }
 
-void KluSolver::check_value_count(std::span<const double> values, const char* caller) const {
-  if (!symbolic_) throw LinearSolverError(std::string("klu: ") + caller + " called before analyze_pattern");
-  if (values.size() != layout_.position.size())
-    throw LinearSolverError(std::string("klu: ") + caller + " expected " + std::to_string(layout_.position.size()) +
-                            " values, got " + std::to_string(values.size()));
-}
-
 FactorizationStatus KluSolver::factorize(std::span<const double> values) {
-  check_value_count(values, "factorize");
-  values_.resize(layout_.position.size());
-  permute_values(layout_, values, values_);
-  return factor_laid_out_values(values_.data());
-}
-
-FactorizationStatus KluSolver::factorize_laid_out(std::span<const double> values) {
-  check_value_count(values, "factorize_laid_out");
-  // KLU's C interface takes the values non-const; klu_factor and klu_refactor only read them.
-  return factor_laid_out_values(const_cast<double*>(values.data()));
-}
-
-FactorizationStatus KluSolver::factor_laid_out_values(double* values) {
-  if (!numeric_) return factor_fresh(values);
-  const bool refactored =
-      klu_refactor(layout_.column_starts.data(), layout_.row_indices.data(), values, symbolic_, numeric_, &common_) != 0;
+  if (!symbolic_) throw LinearSolverError("klu: factorize called before analyze_pattern");
+  if (values.size() != values_.size())
+    throw LinearSolverError("klu: expected " + std::to_string(values_.size()) + " values, got " +
+                            std::to_string(values.size()));
+  gather_permuted_values(layout_, values, values_);
+  if (!numeric_) return factor_fresh();
+  const bool refactored = klu_refactor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(),
+                                       symbolic_, numeric_, &common_) != 0;
   const bool pivots_fine = refactored && klu_rcond(symbolic_, numeric_, &common_) != 0 &&
                            common_.rcond > kMaxConditionDeterioration * fresh_rcond_;
-  if (!pivots_fine) return factor_fresh(values);
+  if (!pivots_fine) return factor_fresh();
   ++refactorizations_;
   factorized_ = true;
   return {};

@@ -16,11 +16,10 @@ namespace noether {
 ///
 /// KLU's analysis of a pattern A yields the row and column orders P, Q (block triangular form and
 /// fill-reducing ordering) in which it eliminates. The solver then keeps B = A(P, Q) and has KLU
-/// factor B in its given order, so that KLU reads its columns one after the other instead of
-/// jumping through A. Out of the caches this makes the refactorization of the spherical chain3d
-/// 1.35 to 1.5 times faster than one of A (docs/performance.md). B's layout is the solver's
-/// value_layout(): a caller that assembles straight into it hands the values to
-/// factorize_laid_out; factorize copies values given in A's order into B's layout first.
+/// factor B in its given order: each factorization first gathers A's values into B's layout, so
+/// that KLU reads its columns one after the other instead of jumping through A. Out of the caches
+/// this makes gather plus refactorization of the spherical chain3d 1.35 to 1.5 times faster than a
+/// refactorization of A (docs/performance.md).
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -32,8 +31,6 @@ class KluSolver final : public LinearSolver {
   bool needs_symmetric_positive_definite() const override { return false; }
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
-  ValueLayout value_layout() const override { return {layout_.position, layout_id_}; }
-  FactorizationStatus factorize_laid_out(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
@@ -53,21 +50,15 @@ class KluSolver final : public LinearSolver {
  private:
   /// KLU's analysis of the pattern: row_order_ and column_order_ (P and Q), and ordering_.
   void find_elimination_order(const CscPattern& pattern);
-  /// Throws LinearSolverError unless analysed and values holds one entry per nonzero.
-  void check_value_count(std::span<const double> values, const char* caller) const;
-  /// Refactors values (B's layout, nnz) on the last pivot sequence, or factors them afresh when
-  /// there is none or it went bad.
-  FactorizationStatus factor_laid_out_values(double* values);
-  /// Factors values (B's layout) afresh.
-  FactorizationStatus factor_fresh(double* values);
+  /// Factors values_ (B's layout) afresh.
+  FactorizationStatus factor_fresh();
   void free_numeric();
   /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
   Index size() const { return static_cast<Index>(row_order_.size()); }
 
   std::vector<Index> row_order_, column_order_;  ///< P, Q: B = A(P, Q)
   PermutedCsc layout_;                           ///< B's pattern (KLU takes it non-const)
-  std::uint64_t layout_id_ = 0;                  ///< value_layout().id
-  std::vector<double> values_;                   ///< B's values of the last factorize (in pattern order)
+  std::vector<double> values_;                   ///< B's values of the last factorize
   std::vector<double> work_;                     ///< right-hand side and solution in B's order
   OrderingRecord ordering_;
   double fresh_rcond_ = 0.0;  ///< klu_rcond of the last fresh factorization

@@ -1,7 +1,5 @@
 #include "solvers/linear_solver.hpp"
 
-#include <atomic>
-
 #include "solvers/cholmod_solver.hpp"
 #include "solvers/eigen_lu_solver.hpp"
 #include "solvers/klu_solver.hpp"
@@ -24,16 +22,6 @@ std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name) 
                                 LinearSolverKind::eigen})
     if (to_string(kind) == name) return kind;
   return std::nullopt;
-}
-
-std::uint64_t new_value_layout_id() {
-  static std::atomic<std::uint64_t> last{0};
-  return ++last;
-}
-
-FactorizationStatus LinearSolver::factorize_laid_out(std::span<const double>) {
-  throw LinearSolverError(std::string(to_string(kind())) +
-                          ": factorize_laid_out called on a solver that reads its values in pattern order only");
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {

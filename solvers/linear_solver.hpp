@@ -1,6 +1,5 @@
 #pragma once
 /// Sparse direct linear solvers behind one interface with explicit phases.
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,18 +32,6 @@ class LinearSolverError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Where a solver that factors the matrix in an order of its own keeps each value: entry k of the
-/// analysed pattern is entry positions[k] of its layout (nnz positions, a permutation of [0, nnz)).
-/// A caller that writes the values there directly saves the solver the copy into its layout.
-struct ValueLayout {
-  std::span<const Index> positions;  ///< empty: the solver reads the values in pattern order only
-  /// Tells layouts apart: unique to one analysis of one solver (new_value_layout_id), 0 for none.
-  std::uint64_t id = 0;
-};
-
-/// A value never handed out before (thread-safe), for ValueLayout::id.
-std::uint64_t new_value_layout_id();
-
 /// Phases: analyze_pattern once per sparsity pattern (ordering, symbolic factorization);
 /// factorize for each new set of values (same pattern, values in pattern order); solve as often
 /// as wanted with the last successful factorization.
@@ -59,12 +46,6 @@ class LinearSolver {
   virtual void analyze_pattern(const CscPattern& pattern) = 0;
   /// values: pattern.nnz() entries in pattern order.
   virtual FactorizationStatus factorize(std::span<const double> values) = 0;
-  /// The layout of the last analyze_pattern in which factorize_laid_out takes the values (none by
-  /// default; valid until the next analyze_pattern or the solver's end).
-  virtual ValueLayout value_layout() const { return {}; }
-  /// factorize, with values in value_layout(): values[positions[k]] is entry k of the pattern.
-  /// Throws LinearSolverError for a solver without a layout.
-  virtual FactorizationStatus factorize_laid_out(std::span<const double> values);
   /// x = A^{-1} b  (n each). Throws LinearSolverError without a successful factorization.
   virtual void solve(std::span<const double> b, std::span<double> x) = 0;
 };

@@ -70,16 +70,8 @@ void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const 
   throw NewtonError(context, reason, report.history, owner, value);
 }
 
-bool NewtonSolver::lay_out_matrix(NewtonSystem& system) {
-  const ValueLayout layout = linear_solver_->value_layout();
-  if (layout.id == 0) return false;
-  if (system.matrix_layout() == layout.id) return true;
-  return system.set_matrix_layout(layout);
-}
-
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
   NewtonReport report;
-  const bool laid_out = lay_out_matrix(system);
   const bool reuse = options_.modified && has_factorization_;
   NewtonTimings& time = report.timings;
   timed(time.assembly, [&] { system.evaluate(x, residual_, !reuse); });
@@ -106,9 +98,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     if (refresh) {
       if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, true); });
       FactorizationStatus status;
-      timed(time.factorization, [&] {
-        status = laid_out ? linear_solver_->factorize_laid_out(system.matrix()) : linear_solver_->factorize(system.matrix());
-      });
+      timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
       ++report.factorizations;
       has_factorization_ = status.ok;
       if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);

@@ -19,21 +19,9 @@ class NewtonSystem {
   virtual const CscPattern& pattern() const = 0;
   /// Overwrites residual with R(x) (n) and, when with_matrix, the system's matrix() with dR/dx.
   virtual void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) = 0;
-  /// dR/dx at the x of the last evaluate with_matrix (pattern().nnz() values), in pattern order or
-  /// in the layout set_matrix_layout accepted. The system owns it, so it may keep the entries that
-  /// do not depend on x from one evaluate to the next.
+  /// dR/dx at the x of the last evaluate with_matrix, in pattern order (pattern().nnz()). The
+  /// system owns it, so it may keep the entries that do not depend on x from one evaluate to the next.
   virtual std::span<const double> matrix() const = 0;
-  /// The id of the layout matrix() is written in: that of the ValueLayout set_matrix_layout last
-  /// accepted, 0 for pattern order.
-  virtual std::uint64_t matrix_layout() const { return 0; }
-  /// From the next evaluate with_matrix on, writes entry k of pattern() at layout.positions[k] of
-  /// matrix() (a linear solver's own layout: solvers/linear_solver.hpp), so that the solver
-  /// factors the values without copying them. Returns false and changes nothing when the system
-  /// writes in pattern order only (the default).
-  virtual bool set_matrix_layout(const ValueLayout& layout) {
-    static_cast<void>(layout);
-    return false;
-  }
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
 };
@@ -108,17 +96,13 @@ class NewtonSolver {
   NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options);
 
   /// Solves R(x) = 0 starting from x (overwritten with the solution). context names the step
-  /// ("step 812, t = 8.12") in a NewtonError; x is left at the last iterate on failure. When the
-  /// linear solver has a value layout of its own, the system is asked to write its matrix there
-  /// (NewtonSystem::set_matrix_layout; once, the first solve that finds it in another layout).
+  /// ("step 812, t = 8.12") in a NewtonError; x is left at the last iterate on failure.
   NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context);
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return linear_solver_->kind(); }
 
  private:
-  /// Whether system.matrix() is, or has now agreed to be, written in the linear solver's layout.
-  bool lay_out_matrix(NewtonSystem& system);
   [[noreturn]] void fail(NewtonSystem& system, const std::string& context, const std::string& reason,
                          const NewtonReport& report) const;
 

@@ -23,13 +23,6 @@ class StepSystemBase : public NewtonSystem {
   const CscPattern& pattern() const override { return assembler().pattern(); }
   void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) final;
   std::span<const double> matrix() const final { return assembler().values(); }
-  std::uint64_t matrix_layout() const final { return matrix_layout_; }
-  /// Lays the assembler's values out as asked (Assembler::lay_out); always accepts.
-  bool set_matrix_layout(const ValueLayout& layout) final {
-    assembler().lay_out(layout.positions);
-    matrix_layout_ = layout.id;
-    return true;
-  }
   std::string describe_row(Index row) const final;
   /// The step to solve next: from `state` (kept by reference until the next set_step) by h.
   /// Constant blocks may depend on h (LocalBlock::constant): a new h has them written again.
@@ -84,7 +77,6 @@ class StepSystemBase : public NewtonSystem {
   std::vector<Index> position_;  ///< natural index -> Newton index
   std::vector<Index> natural_;   ///< Newton index -> natural index
   Vector natural_x_;             ///< x of the last evaluate, natural order (describe_row re-evaluates there)
-  std::uint64_t matrix_layout_ = 0;  ///< id of the layout of assembler().values(), 0: pattern order
 };
 
 /// The initial state of a momentum-based stepper: p = M(q) v, lambda = 0.

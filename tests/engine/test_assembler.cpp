@@ -167,33 +167,6 @@ TEST_CASE("constant blocks are written once and after each invalidation, and the
   CHECK(std::memcmp(fresh.values().data(), reused.data(), sizeof(double) * reused.size()) == 0);
 }
 
-TEST_CASE("an assembler laid out in another order writes every entry at its position, bit for bit") {
-  const Index n = 40;
-  auto layouts = overlapping_units(n, 60);
-  for (std::size_t u = 0; u < layouts.size(); u += 3) layouts[u].blocks[0].constant = true;  // mixed entries too
-  Assembler in_pattern_order{AssemblyPlan(n, layouts)}, laid_out{AssemblyPlan(n, layouts)};
-  Vector residual(n), laid_out_residual(n);
-  in_pattern_order.assemble(fill, residual, true);
-  laid_out.assemble(fill, laid_out_residual, true);  // constants written in pattern order, then moved
-  const auto nnz = static_cast<std::size_t>(in_pattern_order.pattern().nnz());
-  std::vector<Index> positions(nnz);
-  for (std::size_t k = 0; k < nnz; ++k) positions[k] = static_cast<Index>((7 * k + 3) % nnz);  // nnz is not a multiple of 7
-  REQUIRE(nnz % 7 != 0);
-  laid_out.lay_out(positions);
-  for (int assembly = 0; assembly < 2; ++assembly) {  // writing the constants, then reusing them
-    laid_out.assemble(fill, laid_out_residual, true);
-    for (std::size_t k = 0; k < nnz; ++k)
-      CHECK(std::memcmp(&laid_out.values()[static_cast<std::size_t>(positions[k])], &in_pattern_order.values()[k],
-                        sizeof(double)) == 0);
-    CHECK(std::memcmp(laid_out_residual.data(), residual.data(), sizeof(double) * static_cast<std::size_t>(n)) == 0);
-  }
-  positions[1] = positions[0];
-  CHECK_THROWS_WITH_AS(laid_out.lay_out(positions), doctest::Contains("positions[1] = 3 is out of range or repeated"),
-                       std::invalid_argument);
-  CHECK_THROWS_WITH_AS(laid_out.lay_out(std::vector<Index>(3, 0)), doctest::Contains("holds 3 entries"),
-                       std::invalid_argument);
-}
-
 TEST_CASE("assembly is bitwise identical with 1, 2 and 8 threads") {
   const Index n = 500;
   auto layouts = overlapping_units(n, 4000);

@@ -1,5 +1,4 @@
 #include <cmath>
-#include <cstring>
 #include <random>
 
 #include <Eigen/Eigenvalues>
@@ -184,45 +183,6 @@ TEST_CASE("refactorizing new values on the same pattern matches a fresh solver (
       CHECK((x - x_fresh).cwiseAbs().maxCoeff() <= 1e-13);
     }
     if (kind == LinearSolverKind::klu) CHECK(dynamic_cast<const KluSolver&>(*reused).refactorizations() == 3);
-  }
-}
-
-TEST_CASE("KLU factors values given in its own layout as it factors them in pattern order, bit for bit") {
-  const SparseSystem s = to_csc(unsymmetric_matrix(200, 5));
-  const Vector b = testing::random_vector(s.pattern.n, 6, 1.0);
-  KluSolver in_pattern_order, laid_out;
-  in_pattern_order.analyze_pattern(s.pattern);
-  laid_out.analyze_pattern(s.pattern);
-  const ValueLayout layout = laid_out.value_layout();
-  REQUIRE(layout.positions.size() == s.values.size());
-  CHECK(layout.id != 0);
-  CHECK(layout.id != in_pattern_order.value_layout().id);  // each analysis has a layout of its own
-  for (unsigned round = 0; round < 3; ++round) {  // the first factorization, then refactorizations
-    const std::vector<double> values = perturbed(s.values, 20 + round);
-    std::vector<double> moved(values.size());
-    for (std::size_t k = 0; k < values.size(); ++k) moved[static_cast<std::size_t>(layout.positions[k])] = values[k];
-    REQUIRE(in_pattern_order.factorize(values).ok);
-    REQUIRE(laid_out.factorize_laid_out(moved).ok);
-    Vector x(s.pattern.n), y(s.pattern.n);
-    in_pattern_order.solve(as_span(b), as_span(x));
-    laid_out.solve(as_span(b), as_span(y));
-    CHECK(std::memcmp(x.data(), y.data(), sizeof(double) * static_cast<std::size_t>(x.size())) == 0);
-  }
-  CHECK(laid_out.refactorizations() == 2);
-  CHECK_THROWS_WITH_AS(laid_out.factorize_laid_out(std::vector<double>(3, 1.0)),
-                       doctest::Contains("factorize_laid_out expected"), LinearSolverError);
-}
-
-TEST_CASE("solvers without a layout of their own refuse factorize_laid_out") {
-  const SparseSystem s = to_csc(spd_matrix(3));
-  for (LinearSolverKind kind : {LinearSolverKind::umfpack, LinearSolverKind::eigen, LinearSolverKind::cholmod}) {
-    CAPTURE(to_string(kind));
-    auto solver = make_linear_solver(kind);
-    solver->analyze_pattern(s.pattern);
-    CHECK(solver->value_layout().id == 0);
-    CHECK(solver->value_layout().positions.empty());
-    CHECK_THROWS_WITH_AS(solver->factorize_laid_out(s.values), doctest::Contains("pattern order only"),
-                         LinearSolverError);
   }
 }
 

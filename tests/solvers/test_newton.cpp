@@ -1,5 +1,4 @@
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <sstream>
 
@@ -9,7 +8,6 @@
 #include "bodies/generic_inertia.hpp"
 #include "joints/function_constraint.hpp"
 #include "joints/function_potential.hpp"
-#include "solvers/klu_solver.hpp"
 #include "solvers/livens_em.hpp"
 #include "solvers/newton.hpp"
 #include "solvers/stepper_registry.hpp"
@@ -92,33 +90,6 @@ LivensRun run_livens(const std::string& scenario_name, double h, int steps, bool
   }
   return run;
 }
-
-/// KLU behind a wrapper that offers KLU's own value layout or hides it (the Newton solver then
-/// hands the matrix over in pattern order), and counts the factorizations of each kind.
-class KluWithOptionalLayout final : public LinearSolver {
- public:
-  KluWithOptionalLayout(bool offer_layout, int& laid_out_factorizations, int& pattern_order_factorizations)
-      : offer_layout_(offer_layout), laid_out_(laid_out_factorizations), pattern_order_(pattern_order_factorizations) {}
-  LinearSolverKind kind() const override { return LinearSolverKind::klu; }
-  bool needs_symmetric_positive_definite() const override { return false; }
-  void analyze_pattern(const CscPattern& pattern) override { klu_.analyze_pattern(pattern); }
-  FactorizationStatus factorize(std::span<const double> values) override {
-    ++pattern_order_;
-    return klu_.factorize(values);
-  }
-  ValueLayout value_layout() const override { return offer_layout_ ? klu_.value_layout() : ValueLayout{}; }
-  FactorizationStatus factorize_laid_out(std::span<const double> values) override {
-    ++laid_out_;
-    return klu_.factorize_laid_out(values);
-  }
-  void solve(std::span<const double> b, std::span<double> x) override { klu_.solve(b, x); }
-
- private:
-  KluSolver klu_;
-  bool offer_layout_;
-  int& laid_out_;
-  int& pattern_order_;
-};
 
 }  // namespace
 
@@ -367,35 +338,4 @@ TEST_CASE("an element that barely moves under a non-zero force keeps an accurate
   // Harmonic about x*: v = v0 cos(omega t) at t = 0.1, a change of 4.4e-13 from v0.
   MESSAGE("v error ", state.v(0) - 1e-10 * std::cos(omega * 0.1));
   CHECK(std::abs(state.v(0) - 1e-10 * std::cos(omega * 0.1)) <= 1e-15);
-}
-
-TEST_CASE("every stepper gives the same bits whether KLU takes the Newton matrix in its own layout or in pattern order") {
-  const Scenario& scenario = find_scenario("chain3d");
-  const Model model = scenario.build(resolve_parameters(scenario, {{"n", 5}, {"joint", 1}}));
-  for (const StepperInfo& info : steppers()) {
-    CAPTURE(info.name);
-    auto run = [&](bool offer_layout, int& laid_out, int& pattern_order) {
-      StepperOptions options;
-      options.newton.linear_solver_factory = [&, offer_layout] {
-        return std::make_unique<KluWithOptionalLayout>(offer_layout, laid_out, pattern_order);
-      };
-      const std::unique_ptr<Stepper> stepper = info.make(*model.system, options);
-      State state = model.initial;
-      stepper->initialize(state);
-      for (int n = 0; n < 8; ++n) stepper->step(state, 0.01);
-      return state;
-    };
-    int laid_out = 0, pattern_order = 0, hidden_laid_out = 0, hidden_pattern_order = 0;
-    const State direct = run(true, laid_out, pattern_order);
-    const State copied = run(false, hidden_laid_out, hidden_pattern_order);
-    CHECK(laid_out > 0);  // the stepper's system accepted the layout ...
-    CHECK(pattern_order == 0);
-    CHECK(hidden_laid_out == 0);  // ... and without one, every matrix went over in pattern order
-    CHECK(hidden_pattern_order == laid_out);
-    const auto bytes = [](const Vector& x) { return sizeof(double) * static_cast<std::size_t>(x.size()); };
-    CHECK(std::memcmp(direct.q.data(), copied.q.data(), bytes(direct.q)) == 0);
-    CHECK(std::memcmp(direct.v.data(), copied.v.data(), bytes(direct.v)) == 0);
-    CHECK(std::memcmp(direct.p.data(), copied.p.data(), bytes(direct.p)) == 0);
-    CHECK(std::memcmp(direct.lambda.data(), copied.lambda.data(), bytes(direct.lambda)) == 0);
-  }
 }

@@ -17,7 +17,7 @@ CscPattern pattern_of(const SparseMatrix& A) {
 
 }  // namespace
 
-TEST_CASE("permute_csc lays A out as B = A(rows, columns), rows sorted in each column, values moved to their positions") {
+TEST_CASE("permute_csc lays A out as B = A(rows, columns), rows sorted in each column, values gathered") {
   // 5 x 5 with distinct values (value 10 i + j at (i, j)) and an empty row 4 in column 2.
   std::vector<Eigen::Triplet<double, Index>> t;
   for (const auto& [i, j] : {std::pair{0, 0}, {2, 0}, {4, 0}, {1, 1}, {3, 1}, {0, 2}, {3, 3}, {4, 3}, {1, 4}, {4, 4}})
@@ -30,7 +30,7 @@ TEST_CASE("permute_csc lays A out as B = A(rows, columns), rows sorted in each c
 
   const PermutedCsc b = permute_csc(pattern, rows, columns);
   std::vector<double> values(static_cast<std::size_t>(b.row_indices.size()));
-  permute_values(b, std::span<const double>(A.valuePtr(), static_cast<std::size_t>(A.nonZeros())), values);
+  gather_permuted_values(b, std::span<const double>(A.valuePtr(), static_cast<std::size_t>(A.nonZeros())), values);
 
   REQUIRE(b.column_starts.size() == 6);
   REQUIRE(b.row_indices.size() == static_cast<std::size_t>(A.nonZeros()));
