@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -90,6 +91,16 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
   recorder.finish();
 }
 
+/// Creates dir and its parents if missing; throws std::runtime_error naming the directory and
+/// why it cannot be made (a std::filesystem message names neither the option nor the fix).
+void create_output_directory(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    throw std::runtime_error("cannot create the output directory '" + dir.string() + "' (" + error.message() +
+                             "): choose a writable --out directory");
+}
+
 }  // namespace
 
 int all_cores() { return tbb::info::default_concurrency(); }
@@ -97,7 +108,7 @@ int all_cores() { return tbb::info::default_concurrency(); }
 RunResult run(const RunOptions& options) {
   RunResult result = plan_run(options);
   const Model model = find_scenario(options.scenario).build(result.parameters);
-  if (options.output_dir) std::filesystem::create_directories(*options.output_dir);
+  if (options.output_dir) create_output_directory(*options.output_dir);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));
   const auto start = std::chrono::steady_clock::now();

@@ -2,7 +2,6 @@
 #include "apps/scenarios/rod_chain3d.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -14,13 +13,6 @@
 
 namespace noether {
 namespace {
-
-/// value as operator<< prints it ("2.5", not "2.500000").
-std::string text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
 
 /// The spin gauge d1 . n = 0 of a rod (n a world direction): one linear equation on the rod's block.
 std::shared_ptr<Constraint> make_spin_gauge(const std::string& name, const BodyRef& rod, const Vector& n) {
@@ -82,7 +74,7 @@ Model build(const ParameterValues& values) {
   const double n = values.at("n");
   if (!(n >= 1.0) || n != std::floor(n) || n > 100000.0)
     throw std::invalid_argument("scenario 'rod-chain3d': n must be a whole number of rods >= 1, got " +
-                                text(n));
+                                format_parameter_value(n));
   return build_rod_chain3d({.rods = static_cast<int>(n),
                             .mass = values.at("m"),
                             .length = values.at("l"),

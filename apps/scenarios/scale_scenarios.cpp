@@ -13,8 +13,9 @@ namespace {
 /// A positive whole number from a parameter value, or std::invalid_argument naming it.
 Index count_parameter(const ParameterValues& p, const std::string& key) {
   const double value = p.at(key);
-  if (value < 1 || value != std::floor(value) || value > 1e8)
-    throw std::invalid_argument("parameter '" + key + "' must be a whole number >= 1, got " + std::to_string(value));
+  if (!(value >= 1 && value <= 1e8) || value != std::floor(value))
+    throw std::invalid_argument("parameter '" + key + "' must be a whole number from 1 to 100000000, got " +
+                                format_parameter_value(value));
   return static_cast<Index>(value);
 }
 

@@ -2,7 +2,6 @@
 #include "apps/scenarios/top.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -12,16 +11,6 @@
 #include "joints/spherical.hpp"
 
 namespace noether {
-namespace {
-
-/// value as operator<< prints it ("2.5", not "2.500000").
-std::string text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
-}  // namespace
 
 double steady_precession_spin_rate(const GyroscopicTopParameters& p) {
   const double m = p.mass, l = p.tip_distance, J1 = p.transverse_inertia, J3 = p.axial_inertia;
@@ -33,7 +22,7 @@ double steady_precession_height(const GyroscopicTopParameters& p) { return p.tip
 
 Model build_gyroscopic_top(const GyroscopicTopParameters& p) {
   if (!(p.tip_distance > 0.0))
-    throw std::invalid_argument("top: the tip distance l must be > 0, got " + text(p.tip_distance));
+    throw std::invalid_argument("top: the tip distance l must be > 0, got " + format_parameter_value(p.tip_distance));
   if (p.precession_rate == 0.0)
     throw std::invalid_argument("top: steady precession needs a precession rate omega_p != 0 (eq. 66 divides by it)");
   const RigidBodyProperties properties{

@@ -219,3 +219,21 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   o.output_every = 0;
   rejects(o, "at least 1 step, got 0");
 }
+
+TEST_CASE("an output directory that cannot be made is an error naming it and the option, before any step") {
+  TempDir dir("runner_bad_out");
+  fs::create_directories(dir.path);
+  const fs::path file = dir.path / "a-file";
+  std::ofstream(file) << "not a directory\n";
+  REQUIRE(fs::is_regular_file(file));
+  RunOptions options = options_for("double-pendulum", file / "out");  // a directory below a regular file
+  try {
+    run(options);
+    FAIL("accepted");
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    CHECK(message.find("cannot create the output directory '" + (file / "out").string() + "'") != std::string::npos);
+    CHECK(message.find("choose a writable --out directory") != std::string::npos);
+  }
+  CHECK(read_file(file) == "not a directory\n");  // nothing lost
+}

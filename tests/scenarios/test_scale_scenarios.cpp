@@ -31,3 +31,17 @@ TEST_CASE("a scaling scenario too large for the memory is refused before it is b
                        doctest::Contains("GB are available: choose a smaller size"), std::invalid_argument);
   CHECK_NOTHROW(grid.build(resolve_parameters(grid, {{"k", 3}})));
 }
+
+TEST_CASE("a scaling scenario's size must be a whole number from 1 to 10^8, and the message says which value it got") {
+  for (const std::string name : {"chain2d", "chain3d", "nfourbar"}) {
+    CAPTURE(name);
+    const Scenario& scenario = find_scenario(name);
+    for (const auto& [value, shown] : {std::pair<double, std::string>{0.0, "got 0"}, {-1.0, "got -1"},
+                                       {2.5, "got 2.5"}, {2e8, "got 2e+08"}}) {
+      CAPTURE(shown);
+      CHECK_THROWS_WITH_AS(scenario.build(resolve_parameters(scenario, {{"n", value}})),
+                           doctest::Contains(("parameter 'n' must be a whole number from 1 to 100000000, " + shown).c_str()),
+                           std::invalid_argument);
+    }
+  }
+}
