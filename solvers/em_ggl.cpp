@@ -237,9 +237,13 @@ EnergyMomentumGgl::EnergyMomentumGgl(const System& system, const StepperOptions&
 
 EnergyMomentumGgl::~EnergyMomentumGgl() = default;
 
-void EnergyMomentumGgl::initialize(State& state) const { initialize_momentum(system_, state); }
+void EnergyMomentumGgl::initialize(State& state) const {
+  check_initial_state(system_, state, name());
+  initialize_momentum(system_, state);
+}
 
 NewtonReport EnergyMomentumGgl::step(State& state, double h) {
+  check_step_input(system_, state, h, name());
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};
   const StepGuess guess = predictor_.predict(state, h);
   Vector x(f.size());
@@ -255,6 +259,7 @@ NewtonReport EnergyMomentumGgl::step(State& state, double h) {
 }
 
 double EnergyMomentumGgl::conserved_energy(const State& state) const {
+  check_state_sizes(system_, state, name());
   return kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
 }
 

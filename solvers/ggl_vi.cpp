@@ -230,9 +230,13 @@ GglVariationalIntegrator::GglVariationalIntegrator(const System& system, const S
 
 GglVariationalIntegrator::~GglVariationalIntegrator() = default;
 
-void GglVariationalIntegrator::initialize(State& state) const { initialize_momentum(system_, state); }
+void GglVariationalIntegrator::initialize(State& state) const {
+  check_initial_state(system_, state, name());
+  initialize_momentum(system_, state);
+}
 
 NewtonReport GglVariationalIntegrator::step(State& state, double h) {
+  check_step_input(system_, state, h, name());
   const Fields f{system_.num_coordinates(), system_.num_multipliers()};
   Vector x(f.size());
   x << state.v, state.v, state.q + h * state.v, h * state.lambda, Vector::Zero(f.m);
@@ -248,6 +252,7 @@ NewtonReport GglVariationalIntegrator::step(State& state, double h) {
 }
 
 double GglVariationalIntegrator::conserved_energy(const State& state) const {
+  check_state_sizes(system_, state, name());
   double kinetic = 0.0;
   Vector p;
   for (std::size_t i = 0; i < inverse_masses_.size(); ++i) {

@@ -519,9 +519,13 @@ LivensEnergyMomentum::LivensEnergyMomentum(const System& system, const StepperOp
 
 LivensEnergyMomentum::~LivensEnergyMomentum() = default;
 
-void LivensEnergyMomentum::initialize(State& state) const { initialize_momentum(system_, state); }
+void LivensEnergyMomentum::initialize(State& state) const {
+  check_initial_state(system_, state, name());
+  initialize_momentum(system_, state);
+}
 
 NewtonReport LivensEnergyMomentum::step(State& state, double h) {
+  check_step_input(system_, state, h, name());
   const Index d = system_.num_coordinates();
   const Index m = system_.num_multipliers();
   const StepGuess guess = predictor_.predict(state, h);
@@ -539,6 +543,7 @@ NewtonReport LivensEnergyMomentum::step(State& state, double h) {
 }
 
 double LivensEnergyMomentum::conserved_energy(const State& state) const {
+  check_state_sizes(system_, state, name());
   return state.p.dot(state.v) - kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
 }
 
