@@ -6,6 +6,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "engine/format.hpp"
+
 namespace noether {
 namespace {
 
@@ -15,12 +17,6 @@ constexpr double kRelativeTolerance = 1e-12;
 
 [[noreturn]] void reject(const std::string& body, const std::string& what) {
   throw std::invalid_argument("body '" + body + "': " + what);
-}
-
-std::string str(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
 }
 
 /// "(x, y[, z])" (a stream, not string concatenation: GCC 12 warns falsely on "(" + std::string&&).
@@ -34,7 +30,7 @@ std::string str(const Eigen::Matrix<double, n, 1>& v) {
 }
 
 void check_mass(const std::string& body, double mass) {
-  if (!std::isfinite(mass) || mass <= 0.0) reject(body, "mass is " + str(mass) + "; give a finite, positive mass");
+  if (!std::isfinite(mass) || mass <= 0.0) reject(body, "mass is " + format_number(mass) + "; give a finite, positive mass");
 }
 
 /// The principal moments of a symmetric, finite J_c (ascending), checked for J_i >= 0 and
@@ -62,7 +58,7 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   if (!J.allFinite()) reject(body, "the inertia tensor has a non-finite entry");
   const double asymmetry = (J - J.transpose()).cwiseAbs().maxCoeff();
   if (asymmetry > kRelativeTolerance * J.cwiseAbs().maxCoeff())
-    reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + str(asymmetry) + ")");
+    reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + format_number(asymmetry) + ")");
   const Eigen::Matrix3d J_sym = 0.5 * (J + J.transpose());
   checked_principal_moments(body, J_sym);
 
@@ -81,7 +77,7 @@ Eigen::Matrix3d director_mass_coefficients(const std::string& body, const Planar
   check_mass(body, m);
   if (!c.allFinite()) reject(body, "the centre of mass " + str(c) + " is not finite");
   if (!std::isfinite(properties.inertia) || properties.inertia < 0.0)
-    reject(body, "the moment of inertia is " + str(properties.inertia) + "; give a finite J_c >= 0");
+    reject(body, "the moment of inertia is " + format_number(properties.inertia) + "; give a finite J_c >= 0");
 
   Eigen::Matrix3d coefficients;
   coefficients(0, 0) = m;

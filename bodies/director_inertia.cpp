@@ -5,6 +5,8 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "engine/format.hpp"
+
 namespace noether {
 
 DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients)
@@ -21,7 +23,7 @@ DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimensio
   const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(coefficients_).eigenvalues()(0);
   if (smallest < -1e-12 * coefficients_.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar have the negative eigenvalue " +
-                                std::to_string(smallest) + "; a mass matrix is positive semi-definite");
+                                format_number(smallest) + "; a mass matrix is positive semi-definite");
 }
 
 void DirectorInertia::do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const {

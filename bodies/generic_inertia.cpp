@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
+
 namespace noether {
 
 ConstantInertia::ConstantInertia(std::string name, std::vector<BlockId> blocks, Matrix mass)
@@ -16,7 +18,7 @@ ConstantInertia::ConstantInertia(std::string name, std::vector<BlockId> blocks, 
   for (Index i = 0; i < mass_.rows(); ++i)
     if (mass_(i, i) < 0.0)
       throw std::invalid_argument("inertia '" + this->name() + "': diagonal entry " + std::to_string(i) + " is " +
-                                  std::to_string(mass_(i, i)) + "; a mass matrix is positive semi-definite");
+                                  format_number(mass_(i, i)) + "; a mass matrix is positive semi-definite");
 }
 
 ConfigurationInertia::ConfigurationInertia(std::string name, std::vector<BlockId> blocks, Index size, MassFunction mass)

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <initializer_list>
-#include <sstream>
 #include <stdexcept>
 
 #include <Eigen/Geometry>
@@ -10,6 +9,7 @@
 
 #include "bodies/director_constraint.hpp"
 #include "bodies/director_inertia.hpp"
+#include "engine/format.hpp"
 
 namespace noether {
 namespace {
@@ -18,12 +18,6 @@ namespace {
 /// quaternions is ~1e-16, typed-in truncated entries are far above.
 constexpr double kOrthonormalityTolerance = 1e-12;
 
-std::string str(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
-
 void check_pose(const std::string& body, const Pose3d& pose, const Twist3d& twist) {
   if (!pose.position.allFinite() || !pose.rotation.allFinite() || !twist.velocity.allFinite() ||
       !twist.angular_velocity.allFinite())
@@ -31,7 +25,7 @@ void check_pose(const std::string& body, const Pose3d& pose, const Twist3d& twis
   const double defect = (pose.rotation.transpose() * pose.rotation - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
   if (defect > kOrthonormalityTolerance)
     throw std::invalid_argument("body '" + body + "': the pose rotation is not orthonormal (max |R^T R - I| = " +
-                                str(defect) + "); give a rotation matrix, e.g. a unit quaternion's toRotationMatrix()");
+                                format_number(defect) + "); give a rotation matrix, e.g. a unit quaternion's toRotationMatrix()");
   if (pose.rotation.determinant() < 0.0)
     throw std::invalid_argument("body '" + body +
                                 "': the pose rotation is a reflection (det R = -1); give a proper rotation");

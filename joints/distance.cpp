@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
+
 namespace noether {
 namespace {
 
@@ -12,7 +14,7 @@ std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& X_b, double length) {
   if (!(length > 0.0) || !std::isfinite(length))
     throw std::invalid_argument(bodies.label() + ": the length must be positive and finite, got " +
-                                std::to_string(length));
+                                format_number(length));
   const AffineVector r = bodies.point_a(X_a) - bodies.point_b(X_b);
   return bodies.make_joint({dot_equation(r, r, 0.5, -0.5 * length * length)});
 }

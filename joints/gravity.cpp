@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
 #include "joints/force_point_pair.hpp"
 
 namespace noether {
@@ -11,7 +12,7 @@ Gravity::Gravity(std::string name, const BodyRef& body, double mass, const Vecto
                  const Vector& gravity)
     : Potential(std::move(name), {body.block}) {
   if (!std::isfinite(mass) || mass < 0.0)
-    throw std::invalid_argument("gravity '" + this->name() + "': mass " + std::to_string(mass) + " of body '" +
+    throw std::invalid_argument("gravity '" + this->name() + "': mass " + format_number(mass) + " of body '" +
                                 body.name + "' must be finite and non-negative");
   if (gravity.size() != body.kinematics.dimension() || !gravity.allFinite())
     throw std::invalid_argument("gravity '" + this->name() + "': the gravity vector needs " +

@@ -3,12 +3,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
+
 namespace noether {
 namespace {
 
 double checked_damping(const std::string& element, double damping) {
   if (!std::isfinite(damping) || damping < 0.0)
-    throw std::invalid_argument("damper '" + element + "': damping constant " + std::to_string(damping) +
+    throw std::invalid_argument("damper '" + element + "': damping constant " + format_number(damping) +
                                 " must be finite and non-negative");
   return damping;
 }

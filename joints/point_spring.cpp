@@ -3,12 +3,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
+
 namespace noether {
 namespace {
 
 void require_finite_non_negative(const char* law, const char* what, double value) {
   if (!std::isfinite(value) || value < 0.0)
-    throw std::invalid_argument(std::string(law) + ": " + what + " " + std::to_string(value) +
+    throw std::invalid_argument(std::string(law) + ": " + what + " " + format_number(value) +
                                 " must be finite and non-negative");
 }
 

@@ -3,13 +3,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine/format.hpp"
 #include "engine/gonzalez.hpp"
 
 namespace noether {
 
 ScalarFunction torsion_spring_law(double stiffness) {
   if (!std::isfinite(stiffness) || stiffness < 0.0)
-    throw std::invalid_argument("torsion spring law: stiffness " + std::to_string(stiffness) +
+    throw std::invalid_argument("torsion spring law: stiffness " + format_number(stiffness) +
                                 " must be finite and non-negative");
   return [k = stiffness](double theta) { return ScalarJet{0.5 * k * theta * theta, k * theta, k}; };
 }
@@ -72,7 +73,7 @@ RotationalDamper::RotationalDamper(std::string name, HingeAngle angle, double da
     : Dissipation(std::move(name), angle.blocks()), angle_(std::move(angle)), damping_(damping) {
   if (!std::isfinite(damping) || damping < 0.0)
     throw std::invalid_argument("rotational damper '" + this->name() + "': damping constant " +
-                                std::to_string(damping) + " must be finite and non-negative");
+                                format_number(damping) + " must be finite and non-negative");
 }
 
 void RotationalDamper::do_add_damping_matrix(ConstVectorRef q, double s, MatrixRef C) const {

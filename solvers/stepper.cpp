@@ -2,10 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "engine/format.hpp"
 #include "engine/measures.hpp"
 #include "solvers/step_system.hpp"
 
@@ -18,13 +18,6 @@ std::string describe_step(const State& state, double h) {
 }
 
 namespace {
-
-/// value as operator<< prints it, for messages: "0.01", "-1", "nan", "inf".
-std::string text(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
 
 /// Throws unless `field` holds `expected` entries; `hint` follows the message when given.
 void require_size(std::string_view stepper, const char* field, const Vector& values, Index expected,
@@ -41,12 +34,12 @@ void require_finite(std::string_view stepper, const char* field, const Vector& v
   for (Index i = 0; i < values.size(); ++i)
     if (!std::isfinite(values(i)))
       throw std::invalid_argument(std::string(stepper) + ": state." + field + " is not finite at " + label(i) + " (" +
-                                  text(values(i)) + ")");
+                                  format_number(values(i)) + ")");
 }
 
 void require_finite_time(std::string_view stepper, const State& state) {
   if (!std::isfinite(state.t))
-    throw std::invalid_argument(std::string(stepper) + ": state.t must be finite, got " + text(state.t));
+    throw std::invalid_argument(std::string(stepper) + ": state.t must be finite, got " + format_number(state.t));
 }
 
 }  // namespace
@@ -73,7 +66,7 @@ void check_state_sizes(const System& system, const State& state, std::string_vie
 void check_step_input(const System& system, const State& state, double h, std::string_view stepper) {
   if (!std::isfinite(h) || h == 0.0)
     throw std::invalid_argument(std::string(stepper) + ": the time step h must be finite and non-zero, got " +
-                                text(h));
+                                format_number(h));
   check_state_sizes(system, state, stepper);
   const auto coordinate = [&](Index i) { return system.coordinate_label(i); };
   require_finite(stepper, "q", state.q, coordinate);

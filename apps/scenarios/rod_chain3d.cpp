@@ -7,6 +7,7 @@
 
 #include "apps/scenarios/body_probe.hpp"
 #include "bodies/mechanism.hpp"
+#include "engine/format.hpp"
 #include "joints/gravity.hpp"
 #include "joints/joint_bodies.hpp"
 #include "joints/spherical.hpp"
@@ -74,7 +75,7 @@ Model build(const ParameterValues& values) {
   const double n = values.at("n");
   if (!(n >= 1.0) || n != std::floor(n) || n > 100000.0)
     throw std::invalid_argument("scenario 'rod-chain3d': n must be a whole number of rods >= 1, got " +
-                                format_parameter_value(n));
+                                format_number(n));
   return build_rod_chain3d({.rods = static_cast<int>(n),
                             .mass = values.at("m"),
                             .length = values.at("l"),

@@ -6,6 +6,7 @@
 #include "apps/mechanisms/memory_budget.hpp"
 #include "apps/scenarios/scenario.hpp"
 #include "apps/scenarios/body_probe.hpp"
+#include "engine/format.hpp"
 
 namespace noether {
 namespace {
@@ -15,7 +16,7 @@ Index count_parameter(const ParameterValues& p, const std::string& key) {
   const double value = p.at(key);
   if (!(value >= 1 && value <= 1e8) || value != std::floor(value))
     throw std::invalid_argument("parameter '" + key + "' must be a whole number from 1 to 100000000, got " +
-                                format_parameter_value(value));
+                                format_number(value));
   return static_cast<Index>(value);
 }
 

@@ -2,16 +2,11 @@
 
 #include <charconv>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
-namespace noether {
+#include "engine/format.hpp"
 
-std::string format_parameter_value(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
+namespace noether {
 
 std::span<const Scenario> scenarios() {
   static const std::vector<Scenario> all{singular_mass_spring_scenario(), spring_pendulum_scenario(),
@@ -41,7 +36,7 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
       throw std::invalid_argument("scenario '" + scenario.name + "' has no parameter '" + key + "'; it accepts: " + known);
     }
     if (!std::isfinite(value))
-      throw std::invalid_argument("parameter '" + key + "' must be a finite number, got " + format_parameter_value(value));
+      throw std::invalid_argument("parameter '" + key + "' must be a finite number, got " + format_number(value));
     values[key] = value;
   }
   return values;

@@ -59,9 +59,6 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
 /// key exists is checked by resolve_parameters.
 double parse_parameter_value(const Scenario& scenario, const std::string& key, const std::string& text);
 
-/// A parameter value for messages, as operator<< prints it: "2.5", "-1", "nan", "1e+300".
-std::string format_parameter_value(double value);
-
 /// The individual scenario definitions (one file each).
 Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();

@@ -7,6 +7,7 @@
 
 #include "apps/scenarios/body_probe.hpp"
 #include "bodies/mechanism.hpp"
+#include "engine/format.hpp"
 #include "joints/gravity.hpp"
 #include "joints/spherical.hpp"
 
@@ -22,7 +23,7 @@ double steady_precession_height(const GyroscopicTopParameters& p) { return p.tip
 
 Model build_gyroscopic_top(const GyroscopicTopParameters& p) {
   if (!(p.tip_distance > 0.0))
-    throw std::invalid_argument("top: the tip distance l must be > 0, got " + format_parameter_value(p.tip_distance));
+    throw std::invalid_argument("top: the tip distance l must be > 0, got " + format_number(p.tip_distance));
   if (p.precession_rate == 0.0)
     throw std::invalid_argument("top: steady precession needs a precession rate omega_p != 0 (eq. 66 divides by it)");
   const RigidBodyProperties properties{
