@@ -72,6 +72,13 @@ struct SteppingRun {
     stepper->initialize(state);
   }
   Index bodies() const { return static_cast<Index>(mechanism.bodies().size()); }
+  /// Back to the initial state, then the first step from it (the stepper keeps its solver, so no
+  /// pattern is analysed again).
+  void release() {
+    state = mechanism.initial_state();
+    stepper->initialize(state);
+    stepper->step(state, kTimeStep);
+  }
 };
 
 std::uint64_t hash_state(const State& s, std::uint64_t hash) {
@@ -93,24 +100,21 @@ void require_memory_for(const StepCase& c) {
   }
 }
 
-/// The solver record after the untimed first step.
+/// What the first, untimed step left: its (fresh) numeric factorization.
 struct StepBaseline {
   explicit StepBaseline(const SolverRecord& record)
       : first_factorization(record.factorization_seconds.empty() ? 0.0 : record.factorization_seconds.front()),
-        timed_from(record.factorization_seconds.size()),
-        klu(dynamic_cast<const KluSolver*>(record.inner)),
-        klu_refactorizations(klu ? klu->refactorizations() : 0) {}
+        klu(dynamic_cast<const KluSolver*>(record.inner)) {}
   double first_factorization;
-  std::size_t timed_from;  ///< first factorization_seconds entry of the timed steps
-  const KluSolver* klu;    ///< the backend when it is KLU
-  int klu_refactorizations;
+  const KluSolver* klu;  ///< the backend when it is KLU
 };
 
 /// Sums over the timed steps.
 struct StepTotals {
   NewtonTimings phases;
-  double steps = 0, iterations = 0, factorizations = 0, wall = 0;
+  double steps = 0, iterations = 0, factorizations = 0, wall = 0, klu_refactorizations = 0;
   double fastest_step = std::numeric_limits<double>::infinity(), fastest_assembly = fastest_step;
+  std::vector<double> factorization_seconds;  ///< each numeric factorization of the timed steps
 
   void add(const NewtonReport& report, double seconds) {
     wall += seconds;
@@ -124,6 +128,19 @@ struct StepTotals {
     steps += 1;
   }
 };
+
+/// One timed step of run, added to totals with the factorizations it made.
+void take_timed_step(SteppingRun& run, const StepBaseline& base, StepTotals& totals) {
+  const std::size_t factorizations_before = run.record.factorization_seconds.size();
+  const int klu_before = base.klu ? base.klu->refactorizations() : 0;
+  const auto start = Clock::now();
+  const NewtonReport report = run.stepper->step(run.state, kTimeStep);
+  totals.add(report, seconds_since(start));
+  const auto& all = run.record.factorization_seconds;
+  totals.factorization_seconds.insert(totals.factorization_seconds.end(),
+                                      all.begin() + static_cast<std::ptrdiff_t>(factorizations_before), all.end());
+  if (base.klu) totals.klu_refactorizations += base.klu->refactorizations() - klu_before;
+}
 
 void set_step_counters(benchmark::State& bench, const StepCase& c, const SteppingRun& run, const StepBaseline& base,
                        const StepTotals& t) {
@@ -151,9 +168,8 @@ void set_step_counters(benchmark::State& bench, const StepCase& c, const Steppin
   k["analysis_s"] = run.record.analysis_seconds;
   k["analyses"] = run.record.analyses;
   k["first_factorization_s"] = base.first_factorization;
-  k["refactorization_s"] = mean(run.record.factorization_seconds, base.timed_from);
-  if (base.klu && t.factorizations > 0)
-    k["klu_refactor_fraction"] = (base.klu->refactorizations() - base.klu_refactorizations) / t.factorizations;
+  k["refactorization_s"] = mean(t.factorization_seconds, 0);
+  if (base.klu && t.factorizations > 0) k["klu_refactor_fraction"] = t.klu_refactorizations / t.factorizations;
   if (base.klu) k["klu_ordering"] = klu_ordering_code(base.klu->ordering().method);
   if (base.klu) k["lu_nnz"] = base.klu->factor_entries();
 }
@@ -172,10 +188,16 @@ void run_step(benchmark::State& bench, const StepCase& c) {
     run.stepper->step(run.state, kTimeStep);  // untimed: holds the first numeric factorization
     const StepBaseline baseline(run.record);
     StepTotals totals;
+    int timed_since_release = 0;
     for (auto _ : bench) {
-      const auto start = Clock::now();
-      const NewtonReport report = run.stepper->step(run.state, kTimeStep);
-      totals.add(report, seconds_since(start));
+      if (timed_since_release == kTimedStepsPerRelease) {
+        bench.PauseTiming();
+        run.release();
+        timed_since_release = 0;
+        bench.ResumeTiming();
+      }
+      take_timed_step(run, baseline, totals);
+      ++timed_since_release;
     }
     if (totals.steps > 0) set_step_counters(bench, c, run, baseline, totals);
   } catch (const std::exception& e) {

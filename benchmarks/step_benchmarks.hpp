@@ -27,7 +27,13 @@ struct StepCase {
 /// "step/<stepper>/<mechanism>/<n|k>:<size>/<backend>/<full|modified>/threads:<t>"
 std::string benchmark_name(const StepCase& c);
 
-/// Times steps (one benchmark iteration = one step) after an untimed first step. Counters:
+/// Every size times the same stretch of motion: the kTimedStepsPerRelease steps that follow the
+/// first step after the release (which is untimed: it holds the first numeric factorization), so
+/// that t(8n)/t(n) compares like with like. A benchmark of more timed steps (small systems, for
+/// the timer's resolution) releases the mechanism again after each stretch, untimed.
+constexpr int kTimedStepsPerRelease = 3;
+
+/// Times steps (one benchmark iteration = one step; kTimedStepsPerRelease per release). Counters:
 /// n (size), bodies, unknowns, nnz, threads; per step: step_s, assembly_s, factorization_s,
 /// solve_s, newton_iterations, factorizations, and the fastest timed step and step assembly
 /// (step_min_s, assembly_min_s: less sensitive to other load on the machine); per Newton iteration: iteration_s and the phases
@@ -35,7 +41,7 @@ std::string benchmark_name(const StepCase& c);
 /// setup_s (stepper construction: assembly plan + pattern analysis), analysis_s (analyze_pattern
 /// alone), analyses (calls to it, over setup and all steps), first_factorization_s (the first
 /// numeric factorization); refactorization_s (mean numeric factorization in the timed steps);
-/// klu_refactor_fraction (KLU only: share of factorizations done by klu_refactor);
+/// klu_refactor_fraction (KLU only: share of the timed steps' factorizations done by klu_refactor);
 /// residual_tolerance (Newton's).
 void run_step(benchmark::State& bench, const StepCase& c);
 

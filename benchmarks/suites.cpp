@@ -26,10 +26,17 @@ bool first_registration(const std::string& name) {
   return registered.insert(name).second;
 }
 
+/// Timed steps of a step benchmark: repetitions(...) rounded up to whole stretches of
+/// kTimedStepsPerRelease steps (run_step).
+benchmark::IterationCount timed_steps(const StepCase& c) {
+  const benchmark::IterationCount stretch = kTimedStepsPerRelease;
+  return (repetitions(estimated_unknowns(c.mechanism, c.size)) + stretch - 1) / stretch * stretch;
+}
+
 void add_step(const StepCase& c) {
   if (!first_registration(benchmark_name(c))) return;
   benchmark::RegisterBenchmark(benchmark_name(c).c_str(), [c](benchmark::State& s) { run_step(s, c); })
-      ->Iterations(repetitions(estimated_unknowns(c.mechanism, c.size)))
+      ->Iterations(timed_steps(c))
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
 }
