@@ -30,7 +30,8 @@ std::string str(const Eigen::Matrix<double, n, 1>& v) {
 }
 
 void check_mass(const std::string& body, double mass) {
-  if (!std::isfinite(mass) || mass <= 0.0) reject(body, "mass is " + format_number(mass) + "; give a finite, positive mass");
+  if (!std::isfinite(mass) || mass <= 0.0)
+    reject(body, "mass is " + format_number(mass) + "; give a finite, positive mass");
 }
 
 /// The principal moments of a symmetric, finite J_c (ascending), checked for J_i >= 0 and

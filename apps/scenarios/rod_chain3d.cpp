@@ -74,7 +74,7 @@ namespace {
 Model build(const ParameterValues& values) {
   const double n = values.at("n");
   if (!(n >= 1.0) || n != std::floor(n) || n > 100000.0)
-    throw std::invalid_argument("scenario 'rod-chain3d': n must be a whole number of rods >= 1, got " +
+    throw std::invalid_argument("scenario 'rod-chain3d': n must be a whole number of rods from 1 to 100000, got " +
                                 format_number(n));
   return build_rod_chain3d({.rods = static_cast<int>(n),
                             .mass = values.at("m"),

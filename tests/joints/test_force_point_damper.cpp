@@ -45,6 +45,6 @@ TEST_CASE("axial point damper: C(q) = eta J^T e e^T J, its q-derivative, power a
   CHECK(net.force.norm() <= 1e-14 * f.norm());
   CHECK(net.moment.norm() <= 1e-14 * f.norm());
   CHECK_THROWS_AS(AxialPointDamper("bad", points, -1.0), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(AxialPointDamper("tiny", points, -1e-9), "damper 'tiny': damping constant -1e-09 must be finite and non-negative",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(AxialPointDamper("tiny", points, -1e-9),
+                       "damper 'tiny': damping constant -1e-09 must be finite and non-negative", std::invalid_argument);
 }

@@ -39,9 +39,9 @@ TEST_CASE("a scaling scenario's size must be a whole number from 1 to 10^8, and 
     for (const auto& [value, shown] : {std::pair<double, std::string>{0.0, "got 0"}, {-1.0, "got -1"},
                                        {2.5, "got 2.5"}, {2e8, "got 2e+08"}}) {
       CAPTURE(shown);
+      const std::string expected = "parameter 'n' must be a whole number from 1 to 100000000, " + shown;
       CHECK_THROWS_WITH_AS(scenario.build(resolve_parameters(scenario, {{"n", value}})),
-                           doctest::Contains(("parameter 'n' must be a whole number from 1 to 100000000, " + shown).c_str()),
-                           std::invalid_argument);
+                           doctest::Contains(expected.c_str()), std::invalid_argument);
     }
   }
 }

@@ -35,7 +35,8 @@ void check_refused(const State& state, const std::string& fragment, const std::f
   State copy = state;
   CHECK_THROWS_WITH_AS(f(copy), doctest::Contains(fragment.c_str()), std::invalid_argument);
   const auto same = [](const Vector& a, const Vector& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+    const auto bytes = sizeof(double) * static_cast<std::size_t>(a.size());
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), bytes) == 0;
   };
   CHECK(same(copy.q, state.q));
   CHECK(same(copy.v, state.v));
