@@ -24,8 +24,8 @@ void require_size(std::string_view stepper, const char* field, const Vector& val
                   const char* what, const char* hint = nullptr) {
   if (values.size() == expected) return;
   throw std::invalid_argument(std::string(stepper) + ": state." + field + " holds " + std::to_string(values.size()) +
-                              " entries, the system has " + std::to_string(expected) + " " + what +
-                              (hint ? std::string("; ") + hint : std::string()));
+                              (values.size() == 1 ? " entry" : " entries") + ", the system has " +
+                              std::to_string(expected) + " " + what + (hint ? std::string("; ") + hint : std::string()));
 }
 
 /// Throws naming the first non-finite entry of `field`, labelled by label(i).

@@ -80,6 +80,9 @@ TEST_CASE("every stepper refuses a state of the wrong size or not initialized, n
     check_refused(bad_initial, "state.q holds 2 entries, the system has 18 coordinates",
                   [&](State& s) { chain.stepper->initialize(s); });
     check_refused(long_v, "state.v holds 19 entries", [&](State& s) { chain.stepper->conserved_energy(s); });
+    State one_v = chain.initialized;
+    one_v.v = Vector::Zero(1);
+    check_refused(one_v, "state.v holds 1 entry, the system has 18 coordinates", step);
   }
 }
 
