@@ -111,8 +111,12 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     x -= increment_;
     increment_norm = max_abs(increment_);
     if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
-    timed(time.assembly, [&] { system.evaluate(x, residual_, !options_.modified); });
-    matrix_is_current = !options_.modified;
+    // After a chord step the next iterate is in the tolerance too, almost always, and is accepted
+    // or takes another chord step: its matrix would go unused. Should it fall outside the
+    // tolerance, the refresh above evaluates the matrix at it first.
+    const bool matrix_wanted = !options_.modified && refresh;
+    timed(time.assembly, [&] { system.evaluate(x, residual_, matrix_wanted); });
+    matrix_is_current = matrix_wanted;
   }
 }
 

@@ -38,7 +38,10 @@ struct NewtonOptions {
   /// the last factorization (chord steps): there the old and new tangents differ by the size of the
   /// last increment, so a chord increment equals Newton's up to that relative amount, and the
   /// acceptance tests are the same. On the scale benchmarks this saves a quarter to a third of the
-  /// factorizations; the iterations per step changed by 1 % at most (docs/performance.md).
+  /// factorizations; the iterations per step changed by 1 % at most (docs/performance.md). The
+  /// iterate after a chord step is evaluated without the matrix: it is accepted or takes another
+  /// chord step, and should its residual leave the tolerance, the matrix is evaluated there before
+  /// the refactorization.
   double residual_tolerance = 1e-10;
   double increment_tolerance = 1e-10;
   int max_iterations = 30;

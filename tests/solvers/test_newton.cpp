@@ -27,6 +27,7 @@ class CircleHyperbola final : public NewtonSystem {
   const CscPattern& pattern() const override { return pattern_; }
   void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
     ++evaluations;
+    matrix_evaluations += with_matrix;
     residual(0) = x(0) * x(0) + x(1) * x(1) - 4.0;
     residual(1) = x(0) * x(1) - 1.0 + (poison_row_1 ? std::numeric_limits<double>::quiet_NaN() : 0.0);
     if (!with_matrix) return;
@@ -39,7 +40,7 @@ class CircleHyperbola final : public NewtonSystem {
   std::string describe_row(Index row) const override { return row == 0 ? "circle" : "hyperbola"; }
 
   bool poison_row_1 = false;
-  int evaluations = 0;
+  int evaluations = 0, matrix_evaluations = 0;
 
  private:
   CscPattern pattern_;
@@ -104,6 +105,10 @@ TEST_CASE("Newton alone: the circle-hyperbola system converges quadratically") {
   for (std::size_t k = 0; k + 1 < report.history.size(); ++k) above_tolerance += report.history[k].residual_norm > 1e-10;
   CHECK(report.factorizations == above_tolerance);
   CHECK(report.factorizations < report.iterations);
+  // Each matrix evaluated was factorized, but the one at the first chord step's start: the
+  // evaluations after a chord step compute the residual alone.
+  CHECK(system.evaluations == report.iterations + 1);
+  CHECK(system.matrix_evaluations == report.factorizations + 1);
   CHECK(report.history.size() == static_cast<std::size_t>(report.iterations) + 1);
   CHECK(report.history.front().increment_norm == 0.0);
   CHECK(report.history.back().residual_norm <= 1e-10);
