@@ -220,7 +220,7 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   rejects(o, "at least 1 step, got 0");
 }
 
-TEST_CASE("an output directory that cannot be made is an error naming it and the option, before any step") {
+TEST_CASE("an output directory that cannot be made is an error naming it and the option") {
   TempDir dir("runner_bad_out");
   fs::create_directories(dir.path);
   const fs::path file = dir.path / "a-file";
