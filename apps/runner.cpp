@@ -55,6 +55,8 @@ RunResult plan_run(const RunOptions& options) {
   result.t_end = result.parameters.at("t_end");
   require(result.h > 0.0, "time step h must be > 0, got " + shortest_text(result.h));
   require(result.t_end >= 0.0, "end time t_end must be >= 0, got " + shortest_text(result.t_end));
+  require(result.parameters.at("newton_tol") > 0.0, "Newton tolerance newton_tol must be > 0 (e.g. 1e-10), got " +
+                                                        shortest_text(result.parameters.at("newton_tol")));
   require(result.t_end / result.h <= std::numeric_limits<int>::max(),
           "t_end / h = " + shortest_text(result.t_end / result.h) + " steps is too many; at most " +
               std::to_string(std::numeric_limits<int>::max()));

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/format.hpp"
 #include "engine/measures.hpp"
 
 namespace noether {
@@ -53,11 +54,28 @@ NewtonError::NewtonError(std::string context, std::string reason, std::vector<Ne
       worst_row_(std::move(worst_row)),
       worst_value_(worst_value) {}
 
+void check_newton_options(const NewtonOptions& options) {
+  const auto positive = [](double value, const char* name, const char* example) {
+    if (!(std::isfinite(value) && value > 0.0))
+      throw std::invalid_argument(std::string("Newton option ") + name + " must be a finite number > 0 (e.g. " +
+                                  example + "), got " + format_number(value));
+  };
+  positive(options.residual_tolerance, "residual_tolerance", "1e-10");
+  positive(options.increment_tolerance, "increment_tolerance", "1e-10");
+  if (options.max_iterations < 1)
+    throw std::invalid_argument("Newton option max_iterations must be at least 1, got " +
+                                std::to_string(options.max_iterations));
+  if (!(options.refresh_contraction > 0.0 && options.refresh_contraction < 1.0))
+    throw std::invalid_argument("Newton option refresh_contraction must lie strictly between 0 and 1 (e.g. 0.25), got " +
+                                format_number(options.refresh_contraction));
+}
+
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options)
     : options_(options),
       linear_solver_(options.linear_solver_factory ? options.linear_solver_factory() : make_linear_solver(kind)),
       residual_(pattern.n),
       increment_(pattern.n) {
+  check_newton_options(options_);
   if (!linear_solver_) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   linear_solver_->analyze_pattern(pattern);
 }

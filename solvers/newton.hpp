@@ -93,9 +93,15 @@ class NewtonError : public std::runtime_error {
   double worst_value_;
 };
 
+/// Throws std::invalid_argument naming the option and its value unless the tolerances are finite
+/// and > 0, max_iterations >= 1 and 0 < refresh_contraction < 1. (A tolerance of 0 could only be
+/// met by a residual of exactly 0: Newton would run to its iteration limit at the rounding floor.)
+void check_newton_options(const NewtonOptions& options);
+
 /// Owns the linear solver for one pattern (analyzed once at construction) and runs Newton.
 class NewtonSolver {
  public:
+  /// Throws std::invalid_argument for options check_newton_options refuses.
   NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options);
 
   /// Solves R(x) = 0 starting from x (overwritten with the solution). context names the step

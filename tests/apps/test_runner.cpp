@@ -213,6 +213,9 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   o.overrides = {{"t_end", -1.0}};
   rejects(o, "t_end must be >= 0, got -1");
   o = good;
+  o.overrides = {{"newton_tol", 0.0}};  // only a residual of exactly 0 would meet it
+  rejects(o, "newton_tol must be > 0 (e.g. 1e-10), got 0");
+  o = good;
   o.threads = 0;
   rejects(o, "threads must be at least 1, got 0");
   o = good;

@@ -179,6 +179,34 @@ TEST_CASE("Newton alone: singular tangent, no convergence and a NaN residual are
                        NewtonError);
 }
 
+TEST_CASE("Newton options that cannot work are refused, naming the option and the value") {
+  CircleHyperbola system;
+  const auto refuses = [&](NewtonOptions options, const std::string& message) {
+    CAPTURE(message);
+    CHECK_THROWS_WITH_AS(NewtonSolver(system.pattern(), LinearSolverKind::klu, options), message.c_str(),
+                         std::invalid_argument);
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  NewtonOptions options;
+  options.residual_tolerance = 0.0;
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-10), got 0");
+  options.residual_tolerance = nan;
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-10), got nan");
+  options = {};
+  options.increment_tolerance = -1e-10;
+  refuses(options, "Newton option increment_tolerance must be a finite number > 0 (e.g. 1e-10), got -1e-10");
+  options = {};
+  options.max_iterations = 0;
+  refuses(options, "Newton option max_iterations must be at least 1, got 0");
+  options = {};
+  options.refresh_contraction = 1.0;
+  refuses(options, "Newton option refresh_contraction must lie strictly between 0 and 1 (e.g. 0.25), got 1");
+
+  NewtonOptions tiny;  // small but positive: allowed, the caller may want to see the rounding floor
+  tiny.residual_tolerance = 1e-300;
+  CHECK_NOTHROW(NewtonSolver(system.pattern(), LinearSolverKind::klu, tiny));
+}
+
 TEST_CASE("livens-em Newton converges quadratically on the seed scenarios (exact tangents)") {
   // For exact tangents r_{k+1} <= C r_k^2 with a fixed C; here C ~ 2/h on the double pendulum
   // (the multiplier block of the inverse tangent scales like 1/h). An inexact tangent converges
