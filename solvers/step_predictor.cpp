@@ -1,5 +1,7 @@
 #include "solvers/step_predictor.hpp"
 
+#include <utility>
+
 namespace noether {
 
 bool StepPredictor::continues_last_step(const State& state, double h) const {
@@ -9,10 +11,16 @@ bool StepPredictor::continues_last_step(const State& state, double h) const {
 
 StepGuess StepPredictor::predict(const State& state, double h) const {
   if (!continues_last_step(state, h)) return {state.v, state.lambda};
-  return {2.0 * state.v - start_v_, 2.0 * state.lambda - start_lambda_};
+  if (!recorded_two_) return {2.0 * state.v - start_v_, 2.0 * state.lambda - start_lambda_};
+  return {3.0 * (state.v - start_v_) + earlier_v_, 3.0 * (state.lambda - start_lambda_) + earlier_lambda_};
 }
 
 void StepPredictor::record(const State& before, const State& after, double h) {
+  recorded_two_ = continues_last_step(before, h);
+  if (recorded_two_) {
+    std::swap(earlier_v_, start_v_);
+    std::swap(earlier_lambda_, start_lambda_);
+  }
   recorded_ = true;
   h_ = h;
   step_ = after.step;

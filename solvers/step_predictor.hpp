@@ -10,19 +10,24 @@ struct StepGuess {
   Vector lambda;  ///< the step's constraint multipliers (m)
 };
 
-/// Extrapolates the velocities and multipliers of a step linearly from the last two steps of one
-/// stepper: v1 = 2 v0 - v_{-1}, lambda = 2 lambda_0 - lambda_{-1}, where v_{-1} and lambda_{-1}
-/// are those the previous step started from. Both are second-order schemes' quantities that are
-/// smooth in t, so the guess is off by O(h^2) instead of the O(h) of v1 = v0, lambda = lambda_0:
-/// Newton starts with a residual 5 to 10 times smaller (on nfourbar, grid2d and the double four-bar
-/// a step then needs 10 to 33 % fewer iterations; docs/performance.md).
+/// Extrapolates the velocities and multipliers of a step from the steps of one stepper before it,
+/// through the values at t - 2h, t - h and t (f = v or lambda; f_{-k} is what the step k steps back
+/// started from):
+///   quadratic, when the last two steps followed one another:  f(t + h) ~ 3 f_0 - 3 f_{-1} + f_{-2},
+///   linear, when only the last step is known:                 f(t + h) ~ 2 f_0 - f_{-1}.
+/// Both are second-order schemes' quantities that are smooth in t, so the guess is off by O(h^3)
+/// (O(h^2) for the linear one) instead of the O(h) of v1 = v0, lambda = lambda_0. Against v1 = v0
+/// the linear guess saved 10 to 33 % of the Newton iterations on nfourbar, grid2d and the double
+/// four-bar; the quadratic one saves another 10 to 26 % with livens-em on nfourbar, the top and
+/// the spring pendulum, and at most 4 % elsewhere (docs/performance.md, "Warm start").
 ///
-/// The extrapolation is used only when the state to advance is, bitwise, the one the recorded step
-/// returned (same step, t, v and lambda) and h is unchanged; otherwise (first step, a state the
-/// user changed or rebuilt, a new h) the guess is v1 = v0, lambda = lambda_0. The guess changes no
-/// result beyond the Newton tolerance: Newton solves the same equations from another start.
+/// A step "follows" the recorded one when the state to advance is, bitwise, the one the recorded
+/// step returned (same step, t, v and lambda) and h is unchanged. Otherwise (first step, a state
+/// the user changed or rebuilt, a new h) the guess is v1 = v0, lambda = lambda_0, and the history
+/// starts again. The guess changes no result beyond the Newton tolerance: Newton solves the same
+/// equations from another start.
 ///
-/// Holds four vectors of the state's size (the last step's start and result).
+/// Holds six vectors of the state's size (the last two steps' starts and the last result).
 class StepPredictor {
  public:
   /// The guess for advancing `state` by h.
@@ -35,11 +40,13 @@ class StepPredictor {
   bool continues_last_step(const State& state, double h) const;
 
   bool recorded_ = false;
+  bool recorded_two_ = false;  ///< the recorded step followed the one before it (earlier_* are set)
   double h_ = 0.0;
   Index step_ = 0;
   double t_ = 0.0;
-  Vector start_v_, start_lambda_;    ///< v and lambda the recorded step started from
-  Vector result_v_, result_lambda_;  ///< v and lambda it returned
+  Vector earlier_v_, earlier_lambda_;  ///< v and lambda the step before the recorded one started from
+  Vector start_v_, start_lambda_;      ///< v and lambda the recorded step started from
+  Vector result_v_, result_lambda_;    ///< v and lambda it returned
 };
 
 }  // namespace noether
