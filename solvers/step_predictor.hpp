@@ -10,16 +10,18 @@ struct StepGuess {
   Vector lambda;  ///< the step's constraint multipliers (m)
 };
 
-/// Extrapolates the velocities and multipliers of a step from the steps of one stepper before it,
-/// through the values at t - 2h, t - h and t (f = v or lambda; f_{-k} is what the step k steps back
-/// started from):
-///   quadratic, when the last two steps followed one another:  f(t + h) ~ 3 f_0 - 3 f_{-1} + f_{-2},
-///   linear, when only the last step is known:                 f(t + h) ~ 2 f_0 - f_{-1}.
-/// Both are second-order schemes' quantities that are smooth in t, so the guess is off by O(h^3)
-/// (O(h^2) for the linear one) instead of the O(h) of v1 = v0, lambda = lambda_0. Against v1 = v0
-/// the linear guess saved 10 to 33 % of the Newton iterations on nfourbar, grid2d and the double
-/// four-bar; the quadratic one saves another 10 to 26 % with livens-em on nfourbar, the top and
-/// the spring pendulum, and at most 4 % elsewhere (docs/performance.md, "Warm start").
+/// Extrapolates the end velocities and the multipliers of a step from the k steps of one stepper
+/// that led, one after another, to the state it advances. Velocities are samples at the step
+/// points, v_0 at t, v_{-1} at t - h, ...; multipliers belong to steps, lambda_0 to the last one,
+/// lambda_{-1} to the one before. With f = v or lambda, the guess for the next value is
+///   quadratic, from the last three samples:  3 (f_0 - f_{-1}) + f_{-2},
+///   linear, from the last two:               2 f_0 - f_{-1},
+///   f_0 from one sample.
+/// The k steps give k + 1 velocities (the first step's start counts) but only k multipliers: a
+/// state the stepper did not make carries no step's multipliers (initialize sets lambda = 0), so
+/// its lambda is never extrapolated from. Both quantities are smooth in t in second-order schemes,
+/// so the quadratic guess is off by O(h^3), against O(h) for v1 = v0, lambda = lambda_0.
+/// docs/performance.md ("Warm start") gives the Newton iterations it saves.
 ///
 /// A step "follows" the recorded one when the state to advance is, bitwise, the one the recorded
 /// step returned (same step, t, v and lambda) and h is unchanged. Otherwise (first step, a state
@@ -27,7 +29,7 @@ struct StepGuess {
 /// starts again. The guess changes no result beyond the Newton tolerance: Newton solves the same
 /// equations from another start.
 ///
-/// Holds six vectors of the state's size (the last two steps' starts and the last result).
+/// Holds six vectors of the state's size (the last three velocities and multipliers).
 class StepPredictor {
  public:
   /// The guess for advancing `state` by h.
@@ -39,14 +41,13 @@ class StepPredictor {
  private:
   bool continues_last_step(const State& state, double h) const;
 
-  bool recorded_ = false;
-  bool recorded_two_ = false;  ///< the recorded step followed the one before it (earlier_* are set)
+  int followed_steps_ = 0;  ///< k: the steps recorded one after another up to result_* (0: none)
   double h_ = 0.0;
   Index step_ = 0;
   double t_ = 0.0;
-  Vector earlier_v_, earlier_lambda_;  ///< v and lambda the step before the recorded one started from
-  Vector start_v_, start_lambda_;      ///< v and lambda the recorded step started from
-  Vector result_v_, result_lambda_;    ///< v and lambda it returned
+  Vector earlier_v_, earlier_lambda_;  ///< what the step before the last one started from
+  Vector start_v_, start_lambda_;      ///< what the last recorded step started from
+  Vector result_v_, result_lambda_;    ///< what it returned
 };
 
 }  // namespace noether

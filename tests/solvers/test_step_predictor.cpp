@@ -59,7 +59,7 @@ TEST_CASE("the step predictor extrapolates only from the state its stepper retur
   predictor.record(before, after, 0.01);
   const StepGuess guess = predictor.predict(after, 0.01);
   CHECK(guess.v1 == Vector(Eigen::Vector2d(2.0, -3.0)));  // 2 v0 - v_{-1}
-  CHECK(guess.lambda == Vector::Constant(1, 14.0));      // 2 lambda_0 - lambda_{-1}
+  CHECK(guess.lambda == after.lambda);                    // one step's multipliers: lambda_0
 
   State changed_v = after;
   changed_v.v(1) = -2.4;
@@ -79,34 +79,46 @@ TEST_CASE("the step predictor extrapolates only from the state its stepper retur
   CHECK(new_h.lambda == after.lambda);
 }
 
-TEST_CASE("the step predictor extrapolates quadratically once two steps followed one another") {
-  // Three samples of quadratics in t (constant second differences: v 1, 1.5, 1.75 and 8, 6, 3;
-  // lambda 0, 1, 4), exact in binary, so the quadratic guesses are exact and compare with ==.
-  const State first = make_state(4, 0.04, 1.0, 8.0, 0.0);
+TEST_CASE("the step predictor raises the order with each step that follows, velocities one sample ahead") {
+  // Samples of quadratics in t (constant second differences: v 1, 1.5, 1.75, 1.75 and 8, 6, 3, -1;
+  // lambda 1, 4, 9 for the three steps), exact in binary, so the guesses compare with ==. The first
+  // state's lambda (100) stands for what initialize leaves: no step's multipliers, never used.
+  const State first = make_state(4, 0.04, 1.0, 8.0, 100.0);
   const State second = make_state(5, 0.05, 1.5, 6.0, 1.0);
   const State third = make_state(6, 0.06, 1.75, 3.0, 4.0);
+  const State fourth = make_state(7, 0.07, 1.75, -1.0, 9.0);
   StepPredictor predictor;
-  predictor.record(first, second, 0.01);
-  predictor.record(second, third, 0.01);
-  const StepGuess guess = predictor.predict(third, 0.01);
-  CHECK(guess.v1 == Vector(Eigen::Vector2d(1.75, -1.0)));  // 3 (v0 - v_{-1}) + v_{-2}
-  CHECK(guess.lambda == Vector::Constant(1, 9.0));         // 3 (lambda_0 - lambda_{-1}) + lambda_{-2}
 
-  // A step that does not follow the recorded one starts the history again: linear next.
-  StepPredictor restarted;
-  restarted.record(first, second, 0.01);
-  State elsewhere = second;
+  predictor.record(first, second, 0.01);
+  StepGuess guess = predictor.predict(second, 0.01);
+  CHECK(guess.v1 == Vector(Eigen::Vector2d(2.0, 4.0)));  // linear: 2 v0 - v_{-1}
+  CHECK(guess.lambda == Vector::Constant(1, 1.0));       // lambda_0 alone
+
+  predictor.record(second, third, 0.01);
+  guess = predictor.predict(third, 0.01);
+  CHECK(guess.v1 == Vector(Eigen::Vector2d(1.75, -1.0)));  // quadratic: 3 (v0 - v_{-1}) + v_{-2}
+  CHECK(guess.lambda == Vector::Constant(1, 7.0));         // linear: 2 lambda_0 - lambda_{-1}
+
+  predictor.record(third, fourth, 0.01);
+  guess = predictor.predict(fourth, 0.01);
+  CHECK(guess.v1 == Vector(Eigen::Vector2d(1.5, -6.0)));
+  CHECK(guess.lambda == Vector::Constant(1, 16.0));  // quadratic
+
+  // A step that does not follow the recorded one starts the history again.
+  State elsewhere = third;
   elsewhere.v(0) = 1.25;
-  restarted.record(elsewhere, third, 0.01);
-  const StepGuess linear = restarted.predict(third, 0.01);
-  CHECK(linear.v1 == Vector(Eigen::Vector2d(2.25, 0.0)));  // 2 v0 - v_{-1}
-  CHECK(linear.lambda == Vector::Constant(1, 7.0));
+  predictor.record(elsewhere, fourth, 0.01);
+  guess = predictor.predict(fourth, 0.01);
+  CHECK(guess.v1 == Vector(Eigen::Vector2d(2.25, -5.0)));
+  CHECK(guess.lambda == fourth.lambda);
 
   // So does a new h.
   StepPredictor new_h;
   new_h.record(first, second, 0.01);
   new_h.record(second, third, 0.02);
-  CHECK(new_h.predict(third, 0.02).v1 == Vector(Eigen::Vector2d(2.0, 0.0)));
+  guess = new_h.predict(third, 0.02);
+  CHECK(guess.v1 == Vector(Eigen::Vector2d(2.0, 0.0)));
+  CHECK(guess.lambda == third.lambda);
 }
 
 TEST_CASE("livens-em and em-ggl: the warm start saves Newton iterations and moves no result beyond the tolerance") {
