@@ -1,4 +1,4 @@
-#include "apps/cli_arguments.hpp"
+#include <noether/apps/cli_arguments.hpp>
 
 #include <charconv>
 #include <stdexcept>

@@ -5,8 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "apps/runner.hpp"
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/runner.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
 

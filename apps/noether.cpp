@@ -11,10 +11,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "apps/cli_arguments.hpp"
-#include "apps/runner.hpp"
-#include "apps/summary_text.hpp"
-#include "solvers/stepper_registry.hpp"
+#include <noether/apps/cli_arguments.hpp>
+#include <noether/apps/runner.hpp>
+#include <noether/apps/summary_text.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "apps/progress_line.hpp"
+#include <noether/apps/progress_line.hpp>
 
 #include <sstream>
 

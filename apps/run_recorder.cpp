@@ -1,10 +1,10 @@
-#include "apps/run_recorder.hpp"
+#include <noether/apps/run_recorder.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 
-#include "engine/measures.hpp"
+#include <noether/engine/measures.hpp>
 
 namespace noether {
 

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <optional>
 
-#include "apps/progress_line.hpp"
-#include "apps/runner.hpp"
-#include "apps/timeseries_csv.hpp"
-#include "solvers/newton.hpp"
+#include <noether/apps/progress_line.hpp>
+#include <noether/apps/runner.hpp>
+#include <noether/apps/timeseries_csv.hpp>
+#include <noether/solvers/newton.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "apps/runner.hpp"
+#include <noether/apps/runner.hpp>
 
 #include <array>
 #include <charconv>
@@ -12,9 +12,9 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
-#include "apps/run_recorder.hpp"
-#include "apps/summary_json.hpp"
-#include "solvers/stepper_registry.hpp"
+#include <noether/apps/run_recorder.hpp>
+#include <noether/apps/summary_json.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
 namespace {

@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "apps/scenarios/scenario.hpp"
-#include "solvers/stepper.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/stepper.hpp>
 
 namespace noether {
 

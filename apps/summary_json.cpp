@@ -1,4 +1,4 @@
-#include "apps/summary_json.hpp"
+#include <noether/apps/summary_json.hpp>
 
 #include <fstream>
 #include <stdexcept>

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/runner.hpp"
+#include <noether/apps/runner.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "apps/summary_text.hpp"
+#include <noether/apps/summary_text.hpp>
 
 #include <cmath>
 #include <iomanip>

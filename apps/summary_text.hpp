@@ -2,7 +2,7 @@
 /// The human-readable end-of-run summary: one aligned "key  value" line per summary field.
 #include <ostream>
 
-#include "apps/runner.hpp"
+#include <noether/apps/runner.hpp>
 
 namespace noether {
 

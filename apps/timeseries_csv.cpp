@@ -1,10 +1,10 @@
-#include "apps/timeseries_csv.hpp"
+#include <noether/apps/timeseries_csv.hpp>
 
 #include <array>
 #include <charconv>
 #include <stdexcept>
 
-#include "engine/measures.hpp"
+#include <noether/engine/measures.hpp>
 
 namespace noether {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
 

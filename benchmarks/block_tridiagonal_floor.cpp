@@ -1,4 +1,4 @@
-#include "benchmarks/block_tridiagonal_floor.hpp"
+#include "block_tridiagonal_floor.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 /// The dense block-tridiagonal floor of one Newton iteration on a chain.
 #include <memory>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether::bench {
 

@@ -1,11 +1,11 @@
-#include "benchmarks/cases.hpp"
+#include "cases.hpp"
 
-#include "apps/mechanisms/generators.hpp"
-#include "apps/mechanisms/memory_budget.hpp"
-#include "solvers/cholmod_solver.hpp"
-#include "solvers/eigen_lu_solver.hpp"
-#include "solvers/klu_solver.hpp"
-#include "solvers/umfpack_solver.hpp"
+#include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/mechanisms/memory_budget.hpp>
+#include <noether/solvers/linear/cholmod_solver.hpp>
+#include <noether/solvers/linear/eigen_lu_solver.hpp>
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/linear/umfpack_solver.hpp>
 
 namespace noether::bench {
 

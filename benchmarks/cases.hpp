@@ -5,10 +5,10 @@
 #include <string>
 #include <string_view>
 
-#include "bodies/mechanism.hpp"
-#include "solvers/linear_solver.hpp"
-#include "benchmarks/instrumented_solver.hpp"
-#include "solvers/stepper.hpp"
+#include <noether/bodies/mechanism.hpp>
+#include <noether/solvers/linear/linear_solver.hpp>
+#include "instrumented_solver.hpp"
+#include <noether/steppers/stepper.hpp>
 
 namespace noether::bench {
 

@@ -1,4 +1,4 @@
-#include "benchmarks/instrumented_solver.hpp"
+#include "instrumented_solver.hpp"
 
 #include <chrono>
 #include <cstring>

@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "solvers/linear_solver.hpp"
+#include <noether/solvers/linear/linear_solver.hpp>
 
 namespace noether::bench {
 

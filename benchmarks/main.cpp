@@ -11,7 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "benchmarks/suites.hpp"
+#include "suites.hpp"
 
 namespace {
 

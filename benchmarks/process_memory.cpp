@@ -1,4 +1,4 @@
-#include "benchmarks/process_memory.hpp"
+#include "process_memory.hpp"
 
 #include <malloc.h>
 

@@ -1,4 +1,4 @@
-#include "benchmarks/step_benchmarks.hpp"
+#include "step_benchmarks.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +12,12 @@
 
 #include <tbb/global_control.h>
 
-#include "benchmarks/block_tridiagonal_floor.hpp"
-#include "apps/mechanisms/memory_budget.hpp"
-#include "benchmarks/process_memory.hpp"
-#include "solvers/klu_solver.hpp"
-#include "solvers/projection.hpp"
-#include "solvers/stepper_registry.hpp"
+#include "block_tridiagonal_floor.hpp"
+#include <noether/apps/mechanisms/memory_budget.hpp>
+#include "process_memory.hpp"
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/projection.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace noether::bench {
 namespace {

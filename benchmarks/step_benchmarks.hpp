@@ -5,7 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "benchmarks/cases.hpp"
+#include "cases.hpp"
 
 namespace noether::bench {
 

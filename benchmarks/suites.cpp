@@ -1,4 +1,4 @@
-#include "benchmarks/suites.hpp"
+#include "suites.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmarks/step_benchmarks.hpp"
+#include "step_benchmarks.hpp"
 
 namespace noether::bench {
 namespace {

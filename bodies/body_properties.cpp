@@ -1,4 +1,4 @@
-#include "bodies/body_properties.hpp"
+#include <noether/bodies/body_properties.hpp>
 
 #include <cmath>
 #include <sstream>
@@ -6,7 +6,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

@@ -1,4 +1,4 @@
-#include "bodies/body_state.hpp"
+#include <noether/bodies/body_state.hpp>
 
 #include <span>
 #include <stdexcept>

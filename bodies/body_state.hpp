@@ -3,9 +3,9 @@
 /// q and v are global (system.num_coordinates()); body is a BodyRef of that system.
 #include <Eigen/Core>
 
-#include "bodies/director_inertia.hpp"
-#include "bodies/kinematics.hpp"
-#include "engine/system.hpp"
+#include <noether/bodies/director_inertia.hpp>
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/system.hpp>
 
 namespace noether {
 

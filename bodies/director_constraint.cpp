@@ -1,4 +1,4 @@
-#include "bodies/director_constraint.hpp"
+#include <noether/bodies/director_constraint.hpp>
 
 #include <stdexcept>
 

@@ -3,7 +3,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/constraint.hpp"
+#include <noether/engine/constraint.hpp>
 
 namespace noether {
 

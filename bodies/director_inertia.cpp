@@ -1,11 +1,11 @@
-#include "bodies/director_inertia.hpp"
+#include <noether/bodies/director_inertia.hpp>
 
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 

@@ -2,7 +2,7 @@
 /// The inertia of a director body or a point mass: a constant mass matrix with Kronecker structure.
 #include <Eigen/Core>
 
-#include "engine/inertia.hpp"
+#include <noether/engine/inertia.hpp>
 
 namespace noether {
 

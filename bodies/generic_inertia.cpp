@@ -1,9 +1,9 @@
-#include "bodies/generic_inertia.hpp"
+#include <noether/bodies/generic_inertia.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 

@@ -2,7 +2,7 @@
 /// Generic inertia elements: a mass matrix given as a constant or as a function of q.
 #include <functional>
 
-#include "engine/inertia.hpp"
+#include <noether/engine/inertia.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "bodies/kinematics.hpp"
+#include <noether/bodies/kinematics.hpp>
 
 #include <stdexcept>
 

@@ -11,7 +11,7 @@
 /// d_i are its orthonormal body axes (kept orthonormal by the body's internal constraints).
 #include <string>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

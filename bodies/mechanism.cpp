@@ -1,4 +1,4 @@
-#include "bodies/mechanism.hpp"
+#include <noether/bodies/mechanism.hpp>
 
 #include <cmath>
 #include <initializer_list>
@@ -7,9 +7,9 @@
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 
-#include "bodies/director_constraint.hpp"
-#include "bodies/director_inertia.hpp"
-#include "engine/format.hpp"
+#include <noether/bodies/director_constraint.hpp>
+#include <noether/bodies/director_inertia.hpp>
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

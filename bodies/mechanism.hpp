@@ -16,10 +16,10 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
-#include "bodies/body_properties.hpp"
-#include "bodies/kinematics.hpp"
-#include "engine/system.hpp"
-#include "engine/state.hpp"
+#include <noether/bodies/body_properties.hpp>
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/system.hpp>
+#include <noether/engine/state.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/assembler.hpp"
+#include <noether/engine/assembler.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -26,9 +26,9 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
-#include "engine/sparse_pattern.hpp"
-#include "engine/assembly_schedule.hpp"
-#include "engine/parallel_ranges.hpp"
+#include <noether/engine/sparse_pattern.hpp>
+#include <noether/engine/assembly_schedule.hpp>
+#include <noether/engine/parallel_ranges.hpp>
 
 namespace noether {
 

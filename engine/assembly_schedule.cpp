@@ -1,4 +1,4 @@
-#include "engine/assembly_schedule.hpp"
+#include <noether/engine/assembly_schedule.hpp>
 
 #include <algorithm>
 #include <bit>

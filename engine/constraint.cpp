@@ -1,6 +1,6 @@
-#include "engine/constraint.hpp"
+#include <noether/engine/constraint.hpp>
 
-#include "engine/gonzalez.hpp"
+#include <noether/engine/gonzalez.hpp>
 
 namespace noether {
 

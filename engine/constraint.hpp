@@ -1,6 +1,6 @@
 #pragma once
 /// Holonomic constraint elements g(q) = 0.
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/discrete_derivative.hpp"
+#include <noether/engine/discrete_derivative.hpp>
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 /// because Dpi(q_mid).(q_b - q_a) = pi(q_b) - pi(q_a) holds exactly for quadratic pi.
 #include <functional>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

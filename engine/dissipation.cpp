@@ -1,4 +1,4 @@
-#include "engine/dissipation.hpp"
+#include <noether/engine/dissipation.hpp>
 
 namespace noether {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// Viscous dissipation elements F = -C(q) v.
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 namespace noether {
 

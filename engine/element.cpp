@@ -1,4 +1,4 @@
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 #include <stdexcept>
 #include <utility>

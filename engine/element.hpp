@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// Prescribed external loads: generalized forces given as functions of time.
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 namespace noether {
 

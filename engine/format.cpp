@@ -1,4 +1,4 @@
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 #include <sstream>
 

@@ -1,4 +1,4 @@
-#include "engine/gonzalez.hpp"
+#include <noether/engine/gonzalez.hpp>
 
 #include <cmath>
 #include <limits>

@@ -4,7 +4,7 @@
 /// is already exact); every other element gets directionality from these functions.
 #include <optional>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/inertia.hpp"
+#include <noether/engine/inertia.hpp>
 
 namespace noether {
 

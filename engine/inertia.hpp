@@ -1,6 +1,6 @@
 #pragma once
 /// Inertia elements: the kinetic energy of the coordinates of their blocks.
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/measures.hpp"
+#include <noether/engine/measures.hpp>
 
 #include <algorithm>
 #include <span>

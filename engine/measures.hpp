@@ -3,7 +3,7 @@
 /// Each runs over the elements in parallel, in fixed blocks of consecutive elements: a sum adds
 /// each block's terms in element order and then the block sums in block order, so every result is
 /// bitwise the same for any number of threads.
-#include "engine/system.hpp"
+#include <noether/engine/system.hpp>
 
 namespace noether {
 

@@ -3,7 +3,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

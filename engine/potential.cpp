@@ -1,6 +1,6 @@
-#include "engine/potential.hpp"
+#include <noether/engine/potential.hpp>
 
-#include "engine/gonzalez.hpp"
+#include <noether/engine/gonzalez.hpp>
 
 namespace noether {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// Potential elements: conservative forces -dV/dq.
-#include "engine/element.hpp"
+#include <noether/engine/element.hpp>
 
 namespace noether {
 

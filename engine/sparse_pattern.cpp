@@ -1,4 +1,4 @@
-#include "engine/sparse_pattern.hpp"
+#include <noether/engine/sparse_pattern.hpp>
 
 #include <algorithm>
 

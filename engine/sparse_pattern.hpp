@@ -2,7 +2,7 @@
 /// Compressed-column sparsity pattern of a square matrix.
 #include <vector>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The state a stepper advances and a mechanism builder starts from.
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/structure.hpp"
+#include <noether/engine/structure.hpp>
 
 namespace noether {
 namespace {

@@ -3,8 +3,8 @@
 /// constant mass matrix and for constraints of degree <= 2 the structure does not depend on q.
 /// Steppers pass them to the assembly so that entries that are zero for every q never enter the
 /// sparse pattern (a director body's 12 x 12 mass block has 12 to 48 nonzeros, not 144).
-#include "engine/constraint.hpp"
-#include "engine/inertia.hpp"
+#include <noether/engine/constraint.hpp>
+#include <noether/engine/inertia.hpp>
 
 namespace noether {
 

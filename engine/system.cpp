@@ -1,4 +1,4 @@
-#include "engine/system.hpp"
+#include <noether/engine/system.hpp>
 
 #include <algorithm>
 #include <stdexcept>

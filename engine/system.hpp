@@ -6,11 +6,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "engine/constraint.hpp"
-#include "engine/dissipation.hpp"
-#include "engine/external_load.hpp"
-#include "engine/inertia.hpp"
-#include "engine/potential.hpp"
+#include <noether/engine/constraint.hpp>
+#include <noether/engine/dissipation.hpp>
+#include <noether/engine/external_load.hpp>
+#include <noether/engine/inertia.hpp>
+#include <noether/engine/potential.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "engine/unknown_ordering.hpp"
+#include <noether/engine/unknown_ordering.hpp>
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/system.hpp"
+#include <noether/engine/system.hpp>
 
 namespace noether {
 

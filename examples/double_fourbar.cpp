@@ -1,13 +1,13 @@
 /// Seed 001's double four-bar linkage (Sec. 5.2), the same model as `noether run double-fourbar`,
 /// with the paper's two dampers (eta = 0.5 N s/m). The Livens energy-momentum stepper passes the
 /// horizontal (singular) configurations; each step's energy loss equals the dampers' work.
-#include "apps/scenarios/double_fourbar.hpp"
+#include <noether/apps/scenarios/double_fourbar.hpp>
 
 #include <cmath>
 #include <cstdio>
 
-#include "engine/measures.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/engine/measures.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 

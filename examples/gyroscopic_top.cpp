@@ -4,10 +4,10 @@
 /// l cos(alpha0) = 0.0375 m for the exact motion, and the energy and vertical angular momentum.
 #include <cstdio>
 
-#include "apps/scenarios/top.hpp"
-#include "bodies/body_state.hpp"
-#include "solvers/em_ggl.hpp"
-#include "solvers/ggl_vi.hpp"
+#include <noether/apps/scenarios/top.hpp>
+#include <noether/bodies/body_state.hpp>
+#include <noether/steppers/em_ggl.hpp>
+#include <noether/steppers/ggl_vi.hpp>
 
 using namespace noether;
 

@@ -2,9 +2,9 @@
 /// energy-momentum stepper. Prints the energy before and after 100 steps.
 #include <cstdio>
 
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_potential.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 

@@ -1,11 +1,11 @@
 /// A hanging chain of five slender rods (no axial inertia: the mass matrix is singular), the same
 /// model as `noether run rod-chain3d`. Only the Livens stepper treats it; the GGL steppers refuse.
-#include "apps/scenarios/rod_chain3d.hpp"
+#include <noether/apps/scenarios/rod_chain3d.hpp>
 
 #include <cstdio>
 
-#include "solvers/ggl_vi.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/steppers/ggl_vi.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 

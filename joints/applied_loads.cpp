@@ -1,8 +1,8 @@
-#include "joints/applied_loads.hpp"
+#include <noether/joints/applied_loads.hpp>
 
 #include <stdexcept>
 
-#include "joints/force_point_pair.hpp"
+#include <noether/joints/force_point_pair.hpp>
 
 namespace noether {
 namespace {

@@ -2,8 +2,8 @@
 /// Prescribed loads on one body: a force at a body-fixed point and a torque, both given in time.
 #include <functional>
 
-#include "bodies/kinematics.hpp"
-#include "engine/external_load.hpp"
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/external_load.hpp>
 
 namespace noether {
 

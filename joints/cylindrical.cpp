@@ -1,4 +1,4 @@
-#include "joints/cylindrical.hpp"
+#include <noether/joints/cylindrical.hpp>
 
 namespace noether {
 namespace {

@@ -7,7 +7,7 @@
 /// axis_normal_pair() on B, x_A = x_A(X_a), x_B = x_B(X_b). 4 equations; 2 relative DOF (slide along
 /// and turn about the axis). The line equations have full rank everywhere; the axis equations are
 /// full rank at a_A = +-a_B and singular only for perpendicular axes. Director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

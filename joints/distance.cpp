@@ -1,9 +1,9 @@
-#include "joints/distance.hpp"
+#include <noether/joints/distance.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

@@ -4,7 +4,7 @@
 /// Removes 1 DOF (5 relative DOF in 3D). G = (x_A - x_B)^T (P_A, -P_B) has full rank wherever the
 /// points are apart; the form is singular only at x_A = x_B, which L > 0 keeps away. Works with
 /// director bodies and point masses (attached at X = 0) of one dimension.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/fixed.hpp"
+#include <noether/joints/fixed.hpp>
 
 namespace noether {
 namespace {

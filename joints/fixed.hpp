@@ -6,7 +6,7 @@
 /// 6 equations; 0 relative DOF. Full rank at aligned frames (and at the other isolated solutions,
 /// relative half-turns about a frame axis); singular at a relative quarter turn about any frame
 /// axis. Director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/fixed_planar.hpp"
+#include <noether/joints/fixed_planar.hpp>
 
 namespace noether {
 namespace {

@@ -4,7 +4,7 @@
 ///   u_A . m_B = 0               (1 bilinear: u = axis_a/|axis_a|, m = planar_normal(axis_b/|axis_b|))
 /// 3 equations; 0 relative DOF. With the relative angle theta from w_B = u_A the last equation is
 /// -sin(theta): full rank at theta = 0 (and pi), singular at theta = +-pi/2. Planar director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

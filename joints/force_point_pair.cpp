@@ -1,4 +1,4 @@
-#include "joints/force_point_pair.hpp"
+#include <noether/joints/force_point_pair.hpp>
 
 #include <stdexcept>
 

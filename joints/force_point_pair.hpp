@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bodies/kinematics.hpp"
+#include <noether/bodies/kinematics.hpp>
 
 namespace noether {
 

@@ -2,7 +2,7 @@
 /// A holonomic constraint given by user functions: g(q), its Jacobian and Hessian contraction.
 #include <functional>
 
-#include "engine/constraint.hpp"
+#include <noether/engine/constraint.hpp>
 
 namespace noether {
 

@@ -2,7 +2,7 @@
 /// A potential given by user functions: V(q), its gradient and its Hessian.
 #include <functional>
 
-#include "engine/potential.hpp"
+#include <noether/engine/potential.hpp>
 
 namespace noether {
 

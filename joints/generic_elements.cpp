@@ -1,8 +1,8 @@
 #include <stdexcept>
 
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/viscous_damper.hpp"
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/viscous_damper.hpp>
 
 namespace noether {
 

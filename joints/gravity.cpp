@@ -1,10 +1,10 @@
-#include "joints/gravity.hpp"
+#include <noether/joints/gravity.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
-#include "joints/force_point_pair.hpp"
+#include <noether/engine/format.hpp>
+#include <noether/joints/force_point_pair.hpp>
 
 namespace noether {
 

@@ -1,7 +1,7 @@
 #pragma once
 /// Uniform gravity on one body: a linear potential.
-#include "bodies/kinematics.hpp"
-#include "engine/potential.hpp"
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/potential.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/hinge_angle.hpp"
+#include <noether/joints/hinge_angle.hpp>
 
 #include <cmath>
 #include <stdexcept>

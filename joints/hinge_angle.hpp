@@ -3,7 +3,7 @@
 /// Rotational springs and dampers are written against it.
 #include <vector>
 
-#include "bodies/kinematics.hpp"
+#include <noether/bodies/kinematics.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/joint_bodies.hpp"
+#include <noether/joints/joint_bodies.hpp>
 
 #include <cmath>
 #include <sstream>

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "bodies/kinematics.hpp"
-#include "joints/quadratic_joint.hpp"
+#include <noether/bodies/kinematics.hpp>
+#include <noether/joints/quadratic_joint.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 #include <Eigen/Geometry>
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "joints/joint_bodies.hpp"
+#include <noether/joints/joint_bodies.hpp>
 
 namespace noether {
 

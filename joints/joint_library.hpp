@@ -1,12 +1,12 @@
 #pragma once
 /// The joint library: every joint family, each a QuadraticJoint built by a make_* factory.
-#include "joints/cylindrical.hpp"
-#include "joints/distance.hpp"
-#include "joints/fixed.hpp"
-#include "joints/fixed_planar.hpp"
-#include "joints/prismatic.hpp"
-#include "joints/prismatic_planar.hpp"
-#include "joints/revolute.hpp"
-#include "joints/revolute_planar.hpp"
-#include "joints/spherical.hpp"
-#include "joints/universal.hpp"
+#include <noether/joints/cylindrical.hpp>
+#include <noether/joints/distance.hpp>
+#include <noether/joints/fixed.hpp>
+#include <noether/joints/fixed_planar.hpp>
+#include <noether/joints/prismatic.hpp>
+#include <noether/joints/prismatic_planar.hpp>
+#include <noether/joints/revolute.hpp>
+#include <noether/joints/revolute_planar.hpp>
+#include <noether/joints/spherical.hpp>
+#include <noether/joints/universal.hpp>

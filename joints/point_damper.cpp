@@ -1,9 +1,9 @@
-#include "joints/point_damper.hpp"
+#include <noether/joints/point_damper.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

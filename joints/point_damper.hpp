@@ -1,7 +1,7 @@
 #pragma once
 /// Viscous dampers between two points (a body-fixed point and another body's point or the ground).
-#include "engine/dissipation.hpp"
-#include "joints/force_point_pair.hpp"
+#include <noether/engine/dissipation.hpp>
+#include <noether/joints/force_point_pair.hpp>
 
 namespace noether {
 

@@ -1,9 +1,9 @@
-#include "joints/point_spring.hpp"
+#include <noether/joints/point_spring.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

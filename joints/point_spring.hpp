@@ -1,8 +1,8 @@
 #pragma once
 /// Point-to-point springs with the invariant-based discrete gradient (schemes.md section 1, seed 003).
-#include "engine/discrete_derivative.hpp"
-#include "engine/potential.hpp"
-#include "joints/force_point_pair.hpp"
+#include <noether/engine/discrete_derivative.hpp>
+#include <noether/engine/potential.hpp>
+#include <noether/joints/force_point_pair.hpp>
 
 namespace noether {
 

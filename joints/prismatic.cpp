@@ -1,4 +1,4 @@
-#include "joints/prismatic.hpp"
+#include <noether/joints/prismatic.hpp>
 
 namespace noether {
 namespace {

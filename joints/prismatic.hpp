@@ -8,7 +8,7 @@
 /// x_A, x_B the frame origins. 5 equations; 1 relative DOF (the slide). Full rank at aligned frames
 /// (and at the other isolated solutions, relative half-turns about a frame axis); the orientation
 /// equations become singular at a relative quarter turn about e1, e2 or e3. Director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

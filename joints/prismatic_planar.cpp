@@ -1,4 +1,4 @@
-#include "joints/prismatic_planar.hpp"
+#include <noether/joints/prismatic_planar.hpp>
 
 namespace noether {
 namespace {

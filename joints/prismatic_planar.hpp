@@ -7,7 +7,7 @@
 /// 2 equations; 1 relative DOF (the slide). With the relative angle theta from w_B = u_A, the second
 /// equation is -sin(theta): full rank at theta = 0 (and pi), singular at theta = +-pi/2. Planar
 /// director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

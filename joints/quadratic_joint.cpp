@@ -1,4 +1,4 @@
-#include "joints/quadratic_joint.hpp"
+#include <noether/joints/quadratic_joint.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/constraint.hpp"
+#include <noether/engine/constraint.hpp>
 
 namespace noether {
 

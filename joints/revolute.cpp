@@ -1,4 +1,4 @@
-#include "joints/revolute.hpp"
+#include <noether/joints/revolute.hpp>
 
 namespace noether {
 namespace {

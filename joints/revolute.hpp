@@ -6,7 +6,7 @@
 /// triad of B from axis_normal_pair(). 5 equations; 1 relative DOF (rotation about the axis).
 /// Assembled configurations have a_A = +-a_B, where the Jacobian has full rank 5; the axis
 /// equations become singular only when a_A is perpendicular to a_B. Director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

@@ -1,4 +1,4 @@
-#include "joints/revolute_planar.hpp"
+#include <noether/joints/revolute_planar.hpp>
 
 namespace noether {
 namespace {

@@ -3,7 +3,7 @@
 ///   g = x_B(X_b) - x_A(X_a) = 0     (2 linear equations, x = phi + X_1 d1 + X_2 d2),
 /// leaving the relative rotation free. Full rank in every configuration. Works with planar
 /// director bodies and 2D point masses (attached at X = 0).
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

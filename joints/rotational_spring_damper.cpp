@@ -1,10 +1,10 @@
-#include "joints/rotational_spring_damper.hpp"
+#include <noether/joints/rotational_spring_damper.hpp>
 
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
-#include "engine/gonzalez.hpp"
+#include <noether/engine/format.hpp>
+#include <noether/engine/gonzalez.hpp>
 
 namespace noether {
 

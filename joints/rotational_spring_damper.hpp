@@ -1,9 +1,9 @@
 #pragma once
 /// A rotational spring and a rotational damper acting on the relative angle of a hinge (HingeAngle).
-#include "engine/discrete_derivative.hpp"
-#include "engine/dissipation.hpp"
-#include "engine/potential.hpp"
-#include "joints/hinge_angle.hpp"
+#include <noether/engine/discrete_derivative.hpp>
+#include <noether/engine/dissipation.hpp>
+#include <noether/engine/potential.hpp>
+#include <noether/joints/hinge_angle.hpp>
 
 namespace noether {
 

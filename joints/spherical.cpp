@@ -1,4 +1,4 @@
-#include "joints/spherical.hpp"
+#include <noether/joints/spherical.hpp>
 
 namespace noether {
 namespace {

@@ -3,7 +3,7 @@
 ///   g = x_B(X_b) - x_A(X_a) = 0     (3 linear equations, x = phi + X_i d_i),
 /// leaving the 3 relative rotations free. Full rank in every configuration. Works with director
 /// bodies and with 3D point masses (attached at X = 0).
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

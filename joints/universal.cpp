@@ -1,4 +1,4 @@
-#include "joints/universal.hpp"
+#include <noether/joints/universal.hpp>
 
 namespace noether {
 namespace {

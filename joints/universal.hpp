@@ -7,7 +7,7 @@
 /// (rotations about a_A and about b_B). Precondition of the assembled configuration: a_A is
 /// perpendicular to b_B, where the Jacobian has full rank 4. The axis equation is singular when
 /// a_A is parallel to b_B (gimbal lock, a quarter turn away). Director bodies only.
-#include "joints/joint_equations.hpp"
+#include <noether/joints/joint_equations.hpp>
 
 namespace noether {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// Generic viscous dissipation F = -C v with a constant damping matrix.
-#include "engine/dissipation.hpp"
+#include <noether/engine/dissipation.hpp>
 
 namespace noether {
 

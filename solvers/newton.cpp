@@ -1,12 +1,13 @@
-#include "solvers/newton.hpp"
+#include <noether/solvers/newton.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 
-#include "engine/format.hpp"
-#include "engine/measures.hpp"
+#include <noether/engine/format.hpp>
+#include <noether/engine/measures.hpp>
 
 namespace noether {
 namespace {

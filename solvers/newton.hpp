@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/sparse_pattern.hpp"
-#include "solvers/linear_solver.hpp"
+#include <noether/engine/sparse_pattern.hpp>
+#include <noether/solvers/linear/linear_solver.hpp>
 
 namespace noether {
 

@@ -1,4 +1,5 @@
-#include "solvers/projection.hpp"
+#include <noether/solvers/projection.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +8,7 @@
 
 #include <Eigen/SparseCholesky>
 
-#include "engine/measures.hpp"
+#include <noether/engine/measures.hpp>
 
 namespace noether {
 namespace {

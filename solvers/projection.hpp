@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "engine/system.hpp"
-#include "solvers/linear_solver.hpp"
+#include <noether/engine/system.hpp>
+#include <noether/solvers/linear/linear_solver.hpp>
 
 namespace noether {
 

@@ -1,14 +1,14 @@
-#include "apps/mechanisms/generators.hpp"
+#include <noether/apps/mechanisms/generators.hpp>
 
 #include <cmath>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
-#include "joints/gravity.hpp"
-#include "joints/revolute.hpp"
-#include "joints/revolute_planar.hpp"
-#include "joints/spherical.hpp"
+#include <noether/joints/gravity.hpp>
+#include <noether/joints/revolute.hpp>
+#include <noether/joints/revolute_planar.hpp>
+#include <noether/joints/spherical.hpp>
 
 namespace noether {
 namespace {

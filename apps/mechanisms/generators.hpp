@@ -4,7 +4,7 @@
 /// bar ends are the body points X = (-l/2, 0[, 0]) and (l/2, 0[, 0]).
 #include <Eigen/Core>
 
-#include "bodies/mechanism.hpp"
+#include <noether/bodies/mechanism.hpp>
 
 namespace noether {
 

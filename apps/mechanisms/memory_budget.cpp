@@ -1,4 +1,4 @@
-#include "apps/mechanisms/memory_budget.hpp"
+#include <noether/apps/mechanisms/memory_budget.hpp>
 
 #include <cmath>
 #include <fstream>

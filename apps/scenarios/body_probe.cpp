@@ -1,4 +1,4 @@
-#include "apps/scenarios/body_probe.hpp"
+#include <noether/apps/scenarios/body_probe.hpp>
 
 namespace noether {
 

@@ -2,8 +2,8 @@
 /// Probes on body-fixed points, for scenarios built with Mechanism.
 #include <string>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/kinematics.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/kinematics.hpp>
 
 namespace noether {
 

@@ -1,17 +1,17 @@
 /// The scenario "double-fourbar": seed 001's double four-bar linkage (Sec. 5.2), optionally damped.
-#include "apps/scenarios/double_fourbar.hpp"
+#include <noether/apps/scenarios/double_fourbar.hpp>
 
 #include <array>
 #include <numbers>
 #include <string>
 #include <vector>
 
-#include "apps/scenarios/body_probe.hpp"
-#include "bodies/mechanism.hpp"
-#include "joints/force_point_pair.hpp"
-#include "joints/gravity.hpp"
-#include "joints/point_damper.hpp"
-#include "joints/revolute_planar.hpp"
+#include <noether/apps/scenarios/body_probe.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/joints/force_point_pair.hpp>
+#include <noether/joints/gravity.hpp>
+#include <noether/joints/point_damper.hpp>
+#include <noether/joints/revolute_planar.hpp>
 
 namespace noether {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 /// Seed 001, Sec. 5.2: the double four-bar linkage, a closed planar chain that passes singular
 /// (horizontal) configurations.
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
 

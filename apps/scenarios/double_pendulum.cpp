@@ -2,11 +2,11 @@
 /// g1 = 1/2 (x1^2 + y1^2 - l1^2), g2 = 1/2 ((x2 - x1)^2 + (y2 - y1)^2 - l2^2), gravity in -y.
 #include <cmath>
 
-#include "apps/scenarios/planar_rod.hpp"
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
+#include <noether/apps/scenarios/planar_rod.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
 
 namespace noether {
 namespace {

@@ -1,4 +1,4 @@
-#include "apps/scenarios/planar_rod.hpp"
+#include <noether/apps/scenarios/planar_rod.hpp>
 
 namespace noether {
 

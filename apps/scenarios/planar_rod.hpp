@@ -1,7 +1,7 @@
 #pragma once
 /// The rigid rod between planar point masses in Cartesian coordinates, as a generic
 /// FunctionConstraint (seed 002's double pendulum; also used by the projection tests).
-#include "joints/function_constraint.hpp"
+#include <noether/joints/function_constraint.hpp>
 
 namespace noether {
 

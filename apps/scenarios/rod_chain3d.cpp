@@ -1,16 +1,16 @@
 /// The scenario "rod-chain3d": a hanging chain of slender rods, M singular (livens-em only).
-#include "apps/scenarios/rod_chain3d.hpp"
+#include <noether/apps/scenarios/rod_chain3d.hpp>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "apps/scenarios/body_probe.hpp"
-#include "bodies/mechanism.hpp"
-#include "engine/format.hpp"
-#include "joints/gravity.hpp"
-#include "joints/joint_bodies.hpp"
-#include "joints/spherical.hpp"
+#include <noether/apps/scenarios/body_probe.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/format.hpp>
+#include <noether/joints/gravity.hpp>
+#include <noether/joints/joint_bodies.hpp>
+#include <noether/joints/spherical.hpp>
 
 namespace noether {
 namespace {

@@ -3,7 +3,7 @@
 /// Livens stepper integrates.
 #include <Eigen/Core>
 
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
 

@@ -2,11 +2,11 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "apps/mechanisms/generators.hpp"
-#include "apps/mechanisms/memory_budget.hpp"
-#include "apps/scenarios/scenario.hpp"
-#include "apps/scenarios/body_probe.hpp"
-#include "engine/format.hpp"
+#include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/mechanisms/memory_budget.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/apps/scenarios/body_probe.hpp>
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {

@@ -1,10 +1,10 @@
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
 
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 namespace noether {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/system.hpp"
-#include "solvers/stepper.hpp"
+#include <noether/engine/system.hpp>
+#include <noether/steppers/stepper.hpp>
 
 namespace noether {
 

@@ -3,10 +3,10 @@
 /// T = 1/2 m1 v1^2 + 1/2 m2 (v2 + v3)^2 has a singular mass matrix.
 #include <cmath>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
 
 namespace noether {
 namespace {

@@ -2,9 +2,9 @@
 /// M(q) = m diag(1, r^2, r^2 sin^2 theta), V = 1/2 EA eps^2 with eps = (r^2 - l0^2)/(2 l0^2).
 #include <cmath>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_potential.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_potential.hpp>
 
 namespace noether {
 namespace {

@@ -1,15 +1,15 @@
 /// The scenario "top": seed 001's gyroscopic top (Sec. 5.1), parameters as in the paper.
-#include "apps/scenarios/top.hpp"
+#include <noether/apps/scenarios/top.hpp>
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "apps/scenarios/body_probe.hpp"
-#include "bodies/mechanism.hpp"
-#include "engine/format.hpp"
-#include "joints/gravity.hpp"
-#include "joints/spherical.hpp"
+#include <noether/apps/scenarios/body_probe.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/format.hpp>
+#include <noether/joints/gravity.hpp>
+#include <noether/joints/spherical.hpp>
 
 namespace noether {
 

@@ -2,7 +2,7 @@
 /// Seed 001, Sec. 5.1: a heavy symmetric top with its tip fixed, in steady precession.
 #include <numbers>
 
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
 

@@ -5,11 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "bodies/mechanism.hpp"
-#include "engine/measures.hpp"
-#include "joints/gravity.hpp"
-#include "joints/joint_library.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/noether.hpp>
 
 using namespace noether;
 

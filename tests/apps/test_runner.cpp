@@ -14,9 +14,9 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include "apps/runner.hpp"
+#include <noether/apps/runner.hpp>
 #include "support/temp_dir.hpp"
-#include "apps/timeseries_csv.hpp"
+#include <noether/apps/timeseries_csv.hpp>
 
 using namespace noether;
 using testing::read_file;

@@ -2,7 +2,7 @@
 /// Reproducible random rigid-body data for the body tests.
 #include <Eigen/Geometry>
 
-#include "bodies/body_properties.hpp"
+#include <noether/bodies/body_properties.hpp>
 #include "support/finite_differences.hpp"
 
 namespace noether::testing {

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "bodies/director_constraint.hpp"
+#include <noether/bodies/director_constraint.hpp>
 #include "random_bodies.hpp"
 #include "support/finite_differences.hpp"
 

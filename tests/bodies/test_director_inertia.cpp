@@ -7,10 +7,10 @@
 #include <Eigen/Eigenvalues>
 #include <doctest/doctest.h>
 
-#include "bodies/body_state.hpp"
-#include "bodies/director_inertia.hpp"
-#include "bodies/mechanism.hpp"
-#include "engine/measures.hpp"
+#include <noether/bodies/body_state.hpp>
+#include <noether/bodies/director_inertia.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/measures.hpp>
 #include "random_bodies.hpp"
 
 using namespace noether;

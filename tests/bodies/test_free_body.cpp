@@ -7,11 +7,11 @@
 
 #include <doctest/doctest.h>
 
-#include "bodies/body_state.hpp"
-#include "bodies/mechanism.hpp"
-#include "engine/measures.hpp"
+#include <noether/bodies/body_state.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/measures.hpp>
 #include "random_bodies.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 using noether::testing::random_rigid_body;

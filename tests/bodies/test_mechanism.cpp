@@ -5,10 +5,10 @@
 
 #include <doctest/doctest.h>
 
-#include "bodies/body_state.hpp"
-#include "bodies/director_constraint.hpp"
-#include "bodies/mechanism.hpp"
-#include "engine/measures.hpp"
+#include <noether/bodies/body_state.hpp>
+#include <noether/bodies/director_constraint.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/measures.hpp>
 #include "random_bodies.hpp"
 
 using namespace noether;

@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 #include <tbb/task_arena.h>
 
-#include "engine/assembler.hpp"
+#include <noether/engine/assembler.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

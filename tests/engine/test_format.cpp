@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/format.hpp"
+#include <noether/engine/format.hpp>
 
 using namespace noether;
 

@@ -3,11 +3,11 @@
 
 #include <doctest/doctest.h>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/viscous_damper.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/viscous_damper.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

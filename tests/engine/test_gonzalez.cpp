@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "engine/gonzalez.hpp"
+#include <noether/engine/gonzalez.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

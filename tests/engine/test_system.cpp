@@ -6,12 +6,12 @@
 
 #include <doctest/doctest.h>
 
-#include "bodies/generic_inertia.hpp"
-#include "engine/measures.hpp"
-#include "engine/unknown_ordering.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/viscous_damper.hpp"
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/engine/unknown_ordering.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/viscous_damper.hpp>
 
 using namespace noether;
 

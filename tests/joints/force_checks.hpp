@@ -7,9 +7,9 @@
 #include <Eigen/Geometry>
 #include <vector>
 
-#include "bodies/kinematics.hpp"
-#include "engine/dissipation.hpp"
-#include "engine/potential.hpp"
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/dissipation.hpp>
+#include <noether/engine/potential.hpp>
 #include "support/finite_differences.hpp"
 
 namespace noether::testing {

@@ -3,7 +3,7 @@
 #include <Eigen/Geometry>
 
 #include "force_checks.hpp"
-#include "joints/applied_loads.hpp"
+#include <noether/joints/applied_loads.hpp>
 
 using namespace noether;
 using namespace noether::testing;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "engine/discrete_derivative.hpp"
+#include <noether/engine/discrete_derivative.hpp>
 
 using namespace noether;
 

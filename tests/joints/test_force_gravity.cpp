@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "force_checks.hpp"
-#include "joints/gravity.hpp"
+#include <noether/joints/gravity.hpp>
 
 using namespace noether;
 using namespace noether::testing;

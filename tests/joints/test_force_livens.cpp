@@ -4,12 +4,12 @@
 
 #include <Eigen/Geometry>
 
-#include "bodies/generic_inertia.hpp"
-#include "engine/measures.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/point_damper.hpp"
-#include "joints/point_spring.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/point_damper.hpp>
+#include <noether/joints/point_spring.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 

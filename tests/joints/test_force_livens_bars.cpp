@@ -4,11 +4,11 @@
 
 #include <cmath>
 
-#include "bodies/generic_inertia.hpp"
-#include "joints/applied_loads.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/rotational_spring_damper.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/applied_loads.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/rotational_spring_damper.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "force_checks.hpp"
-#include "joints/point_damper.hpp"
+#include <noether/joints/point_damper.hpp>
 
 using namespace noether;
 using namespace noether::testing;

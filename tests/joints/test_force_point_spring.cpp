@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "force_checks.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/point_spring.hpp"
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/point_spring.hpp>
 
 using namespace noether;
 using namespace noether::testing;

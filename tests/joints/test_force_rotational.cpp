@@ -4,8 +4,8 @@
 #include <numbers>
 
 #include "force_checks.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/rotational_spring_damper.hpp"
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/rotational_spring_damper.hpp>
 
 using namespace noether;
 using namespace noether::testing;

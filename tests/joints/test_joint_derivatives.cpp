@@ -1,7 +1,7 @@
 /// Derivative checks of every joint of the library and every ground variant (see check_derivatives).
 #include <algorithm>
 
-#include "joints/joint_library.hpp"
+#include <noether/joints/joint_library.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

@@ -4,12 +4,12 @@
 /// make the scheme conserve the energy to the Newton tolerance.
 #include <cmath>
 
-#include "bodies/generic_inertia.hpp"
-#include "engine/measures.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
-#include "joints/joint_library.hpp"
-#include "solvers/livens_em.hpp"
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/joints/joint_library.hpp>
+#include <noether/steppers/livens_em.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

@@ -1,7 +1,7 @@
 /// Bad input to the joint factories: each throws std::invalid_argument naming the joint.
 #include <limits>
 
-#include "joints/joint_library.hpp"
+#include <noether/joints/joint_library.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

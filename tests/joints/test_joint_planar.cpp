@@ -2,7 +2,7 @@
 /// ground: allowed motions keep g = 0, forbidden ones do not, and the DOF count (check_invariants).
 #include <cmath>
 
-#include "joints/joint_library.hpp"
+#include <noether/joints/joint_library.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

@@ -1,7 +1,7 @@
 /// The singular configurations named in the joints' doc comments: there the joint Jacobian, stacked
 /// with the bodies' orthonormality constraints, loses rank (the reference
 /// configurations of the same joints have full rank: test_joint_spatial.cpp, test_joint_planar.cpp).
-#include "joints/joint_library.hpp"
+#include <noether/joints/joint_library.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

@@ -1,7 +1,7 @@
 /// Invariants of the 3D joints, body to body and body to ground: the motions a joint allows keep
 /// g = 0, the ones it forbids do not, and stacked with the bodies' orthonormality constraints the
 /// joint removes exactly the expected degrees of freedom (see check_invariants).
-#include "joints/joint_library.hpp"
+#include <noether/joints/joint_library.hpp>
 #include "test_joint_support.hpp"
 
 using namespace noether;

@@ -10,9 +10,9 @@
 #include <Eigen/SVD>
 #include <doctest/doctest.h>
 
-#include "bodies/kinematics.hpp"
-#include "engine/constraint.hpp"
-#include "joints/quadratic_joint.hpp"
+#include <noether/bodies/kinematics.hpp>
+#include <noether/engine/constraint.hpp>
+#include <noether/joints/quadratic_joint.hpp>
 #include "support/finite_differences.hpp"
 
 namespace noether::joint_testing {

@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "apps/scenarios/scenario.hpp"
-#include "engine/measures.hpp"
-#include "solvers/stepper_registry.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace noether::scenario_testing {
 

@@ -9,7 +9,7 @@
 #include <numbers>
 #include <string>
 
-#include "apps/scenarios/double_fourbar.hpp"
+#include <noether/apps/scenarios/double_fourbar.hpp>
 #include "scenario_support.hpp"
 
 using namespace noether;

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <string>
 
-#include "bodies/body_state.hpp"
-#include "bodies/mechanism.hpp"
-#include "joints/revolute.hpp"
-#include "joints/spherical.hpp"
+#include <noether/bodies/body_state.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/joints/revolute.hpp>
+#include <noether/joints/spherical.hpp>
 #include "scenario_support.hpp"
 
 using namespace noether;

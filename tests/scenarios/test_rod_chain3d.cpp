@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "apps/scenarios/rod_chain3d.hpp"
+#include <noether/apps/scenarios/rod_chain3d.hpp>
 #include "scenario_support.hpp"
 
 using namespace noether;

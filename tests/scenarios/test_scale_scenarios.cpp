@@ -1,9 +1,9 @@
 /// The scaling scenarios refuse, before building anything, a size the machine's memory cannot hold.
 #include <doctest/doctest.h>
 
-#include "apps/mechanisms/generators.hpp"
-#include "apps/mechanisms/memory_budget.hpp"
-#include "apps/scenarios/scenario.hpp"
+#include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/mechanisms/memory_budget.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
 
 using namespace noether;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/runner.hpp"
+#include <noether/apps/runner.hpp>
 #include "support/temp_dir.hpp"
 
 using namespace noether;

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "apps/scenarios/top.hpp"
-#include "bodies/body_state.hpp"
+#include <noether/apps/scenarios/top.hpp>
+#include <noether/bodies/body_state.hpp>
 #include "scenario_support.hpp"
 
 using namespace noether;

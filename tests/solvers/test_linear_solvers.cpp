@@ -6,8 +6,9 @@
 
 #include <doctest/doctest.h>
 
-#include "solvers/klu_solver.hpp"
-#include "solvers/linear_solver.hpp"
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
+#include <noether/solvers/linear/linear_solver.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

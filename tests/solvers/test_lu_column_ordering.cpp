@@ -6,10 +6,10 @@
 
 #include <doctest/doctest.h>
 
-#include "apps/scenarios/scenario.hpp"
-#include "solvers/klu_solver.hpp"
-#include "solvers/livens_em.hpp"
-#include "solvers/lu_column_ordering.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/steppers/livens_em.hpp>
+#include <noether/solvers/linear/lu_column_ordering.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

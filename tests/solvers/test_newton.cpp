@@ -4,13 +4,13 @@
 
 #include <doctest/doctest.h>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "joints/function_constraint.hpp"
-#include "joints/function_potential.hpp"
-#include "solvers/livens_em.hpp"
-#include "solvers/newton.hpp"
-#include "solvers/stepper_registry.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/joints/function_potential.hpp>
+#include <noether/steppers/livens_em.hpp>
+#include <noether/solvers/newton.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 using namespace noether;
 

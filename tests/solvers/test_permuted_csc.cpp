@@ -2,7 +2,7 @@
 
 #include <Eigen/SparseCore>
 
-#include "solvers/permuted_csc.hpp"
+#include <noether/solvers/linear/permuted_csc.hpp>
 
 using namespace noether;
 

@@ -5,14 +5,14 @@
 
 #include <doctest/doctest.h>
 
-#include "apps/scenarios/planar_rod.hpp"
+#include <noether/apps/scenarios/planar_rod.hpp>
 
-#include "apps/scenarios/scenario.hpp"
-#include "bodies/generic_inertia.hpp"
-#include "engine/measures.hpp"
-#include "joints/function_constraint.hpp"
-#include "solvers/klu_solver.hpp"
-#include "solvers/projection.hpp"
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/joints/function_constraint.hpp>
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/projection.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

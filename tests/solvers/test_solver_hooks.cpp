@@ -1,8 +1,8 @@
 /// The two hooks the benchmarks use: NewtonOptions::linear_solver_factory and UMFPACK's strategy.
 #include <doctest/doctest.h>
 
-#include "solvers/newton.hpp"
-#include "solvers/umfpack_solver.hpp"
+#include <noether/solvers/newton.hpp>
+#include <noether/solvers/linear/umfpack_solver.hpp>
 
 using namespace noether;
 

@@ -2,7 +2,7 @@
 /// Central finite differences for derivative tests of elements.
 #include <functional>
 
-#include "engine/types.hpp"
+#include <noether/engine/types.hpp>
 
 namespace noether::testing {
 

@@ -1,0 +1,56 @@
+#pragma once
+/// Sparse direct linear solvers behind one interface with explicit phases.
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <noether/engine/sparse_pattern.hpp>
+
+namespace noether {
+
+enum class LinearSolverKind { umfpack, klu, cholmod, eigen };
+
+/// "umfpack", "klu", "cholmod", "eigen".
+std::string_view to_string(LinearSolverKind kind);
+/// Inverse of to_string; std::nullopt for an unknown name.
+std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name);
+
+/// Outcome of a numeric factorization. A failed one (numerically singular matrix, or not
+/// positive definite for CHOLMOD) is a status, not an exception: Newton reports it with context.
+struct FactorizationStatus {
+  bool ok = true;
+  std::string message;  ///< what went wrong, from the backend, when !ok
+};
+
+/// Thrown for misuse (solve before factorize, wrong sizes) and backend failures other than a
+/// singular matrix (out of memory).
+class LinearSolverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Phases: analyze_pattern once per sparsity pattern (ordering, symbolic factorization);
+/// factorize for each new set of values (same pattern, values in pattern order); solve as often
+/// as wanted with the last successful factorization.
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  virtual LinearSolverKind kind() const = 0;
+  /// CHOLMOD: the matrix must be symmetric positive definite (only its upper triangle is read).
+  virtual bool needs_symmetric_positive_definite() const = 0;
+
+  /// The pattern must stay alive and unchanged until the next analyze_pattern.
+  virtual void analyze_pattern(const CscPattern& pattern) = 0;
+  /// values: pattern.nnz() entries in pattern order.
+  virtual FactorizationStatus factorize(std::span<const double> values) = 0;
+  /// x = A^{-1} b  (n each). Throws LinearSolverError without a successful factorization.
+  virtual void solve(std::span<const double> b, std::span<double> x) = 0;
+};
+
+/// For backends' solve: throws LinearSolverError naming the backend unless b and x both hold n entries.
+void check_solve_sizes(std::string_view backend, Index n, std::span<const double> b, std::span<double> x);
+
+}  // namespace noether

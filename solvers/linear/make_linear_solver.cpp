@@ -1,0 +1,20 @@
+#include <noether/solvers/linear/make_linear_solver.hpp>
+
+#include <noether/solvers/linear/cholmod_solver.hpp>
+#include <noether/solvers/linear/eigen_lu_solver.hpp>
+#include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/linear/umfpack_solver.hpp>
+
+namespace noether {
+
+std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
+  switch (kind) {
+    case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>();
+    case LinearSolverKind::klu: return std::make_unique<KluSolver>();
+    case LinearSolverKind::cholmod: return std::make_unique<CholmodSolver>();
+    case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
+  }
+  throw LinearSolverError("unknown linear solver kind");
+}
+
+}  // namespace noether

@@ -1,0 +1,61 @@
+#pragma once
+/// Energy-momentum scheme for the GGL equations (schemes.md section 3b; Kinon, Betsch & Schneider,
+/// Nonlinear Dynamics 2023, "EMS_ggl" in their metis code).
+#include <memory>
+
+#include <noether/steppers/step_predictor.hpp>
+#include <noether/steppers/stepper.hpp>
+
+namespace noether {
+
+/// The GGL equations are Hamiltonian with H_GGL = H(q, p) + lambda.g(q) + gamma.g_v(q, p),
+/// H = 1/2 p.M^{-1} p + V(q), g_v = G(q) M^{-1} p. For constraints of degree <= 2, g and g_v are
+/// at most quadratic in z = (q, p), so midpoint gradients are exact discrete gradients and one step
+/// (unknowns q1, p1, lambda, gamma; a_mid = (a0 + a1)/2, H_k = D^2 g_k constant) reads
+///
+///   q1 - q0 = h M^{-1} p_mid + h M^{-1} G(q_mid)^T gamma
+///   p1 - p0 = -h Dbar V(q0, q1) - h G(q_mid)^T lambda - h sum_k gamma_k H_k M^{-1} p_mid
+///             - C(q_mid)(q1 - q0) + h f(t_mid, q_mid)
+///   g(q1) = 0,     G(q1) M^{-1} p1 = 0.
+///
+/// Energy identity. Without damping and loads the first two lines are z1 - z0 = h J Dbar H_GGL
+/// (J the symplectic matrix, lambda and gamma frozen), so Dbar H_GGL.(z1 - z0) = 0, and by
+/// directionality H_GGL(z1) - H_GGL(z0) = 0 = [H(z1) - H(z0)] + lambda.[g(q1) - g(q0)]
+/// + gamma.[g_v(z1) - g_v(z0)]. Both constraint levels vanish at every node, so H(z1) = H(z0)
+/// exactly. Damping adds -Dbar_p H_GGL.C (q1 - q0) = -(q1 - q0).C(q_mid)(q1 - q0)/h, the work of the
+/// dampers over the step with the mean velocity (q1 - q0)/h; a load adds f.(q1 - q0).
+/// Momentum maps: every term is a midpoint gradient of an invariant function, so linear and
+/// angular momentum of symmetric systems are conserved exactly.
+///
+/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (dq, u1, mu, gamma), q1 = q0 + dq (dq, not
+/// q1, so that M dq/h carries no rounding from large |q|), u = M^{-1} p the velocity (u0 = v0),
+/// mu = h lambda. The position update is multiplied by M/h:
+///
+///   R_q = M (q1 - q0)/h - M u_mid - G(q_mid)^T gamma                                     (d)
+///   R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T mu + h sum_k gamma_k H_k u_mid + C(q_mid)(q1 - q0) - h f   (d)
+///   R_g = g(q1),    R_gv = G(q1) u1                                                     (m each)
+///
+/// Requirements as ggl-vi (solvers/ggl_support.hpp): constant invertible M per inertia element,
+/// constraints of degree <= 2, a solver other than CHOLMOD. Second order. After a step:
+/// q = q1, v = u1, p = M u1, lambda = mu / h; g(q) = 0 and G(q) v = 0 at Newton tolerance.
+class EnergyMomentumGgl final : public Stepper {
+ public:
+  EnergyMomentumGgl(const System& system, const StepperOptions& options);
+  ~EnergyMomentumGgl() override;
+
+  std::string_view name() const override { return "em-ggl"; }
+  /// p = M v, lambda = 0.
+  void initialize(State& state) const override;
+  NewtonReport step(State& state, double h) override;
+  /// H = 1/2 v.M v + V(q) (= 1/2 p.M^{-1} p + V), conserved exactly without damping or loads.
+  double conserved_energy(const State& state) const override;
+
+ private:
+  class StepSystem;
+  const System& system_;
+  std::unique_ptr<StepSystem> step_system_;
+  std::unique_ptr<NewtonSolver> newton_;
+  StepPredictor predictor_;  ///< Newton's initial guess (v1, lambda) from the last steps
+};
+
+}  // namespace noether

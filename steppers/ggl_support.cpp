@@ -1,0 +1,91 @@
+#include <noether/steppers/ggl_support.hpp>
+
+#include <Eigen/Cholesky>
+
+namespace noether {
+namespace {
+
+/// Pivots of the LDLT of M below this fraction of the largest one count as zero.
+constexpr double kRelativePivotTolerance = 1e-12;
+
+Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
+  const std::string what = std::string(stepper) + " needs a constant invertible mass matrix, but inertia '" +
+                           inertia.name() + "' ";
+  if (!inertia.has_constant_mass())
+    throw StepperRefusal(what + "depends on the configuration; use livens-em, which takes configuration-dependent "
+                                "and singular M");
+  const Index n = inertia.local_size();
+  Matrix M = Matrix::Zero(n, n);
+  inertia.add_mass_matrix(Vector::Zero(n), 1.0, M);
+  const Eigen::LDLT<Matrix> ldlt(M);
+  const Vector pivots = ldlt.vectorD();
+  const double threshold = kRelativePivotTolerance * (n > 0 ? pivots.cwiseAbs().maxCoeff() : 0.0);
+  if ((pivots.array() < -threshold).any())
+    throw StepperRefusal(what + "is indefinite; check the element's mass data");
+  const auto rank = static_cast<Index>((pivots.array() > threshold).count());
+  if (ldlt.info() != Eigen::Success || rank < n)
+    throw StepperRefusal(what + "is singular (rank " + std::to_string(rank) + " of " + std::to_string(n) +
+                         "); use livens-em, which never inverts M");
+  return ldlt.solve(Matrix::Identity(n, n));
+}
+
+}  // namespace
+
+void require_quadratic_constraints(std::string_view stepper, const System& system) {
+  for (const Placed<Constraint>& e : system.constraints())
+    if (!is_at_most_quadratic(e.element->nonlinearity()))
+      throw StepperRefusal(std::string(stepper) + " needs constraints of degree <= 2 (constant D^2 g, no third "
+                           "derivatives), but constraint '" + e.element->name() + "' is of general nonlinearity; "
+                           "use livens-em, which takes any constraint");
+}
+
+void require_one_inertia_per_coordinate(std::string_view stepper, const System& system) {
+  std::vector<int> owner(static_cast<std::size_t>(system.num_coordinates()), -1);
+  const auto inertias = system.inertias();
+  for (std::size_t i = 0; i < inertias.size(); ++i)
+    for (Index dof : inertias[i].dofs) {
+      int& o = owner[static_cast<std::size_t>(dof)];
+      if (o >= 0)
+        throw StepperRefusal(std::string(stepper) + " inverts M per inertia element, but coordinate " +
+                             system.coordinate_label(dof) + " belongs to inertias '" +
+                             inertias[static_cast<std::size_t>(o)].element->name() + "' and '" +
+                             inertias[i].element->name() + "'; merge them into one inertia element, "
+                             "or use livens-em, which never inverts M");
+      o = static_cast<int>(i);
+    }
+  for (Index dof = 0; dof < system.num_coordinates(); ++dof)
+    if (owner[static_cast<std::size_t>(dof)] < 0)
+      throw StepperRefusal(std::string(stepper) + " needs an invertible mass matrix, but coordinate " +
+                           system.coordinate_label(dof) +
+                           " has no inertia element; give it a mass, or use livens-em, which never inverts M");
+}
+
+std::vector<Matrix> invert_masses(std::string_view stepper, const System& system) {
+  std::vector<Matrix> inverses;
+  for (const Placed<Inertia>& e : system.inertias()) inverses.push_back(invert_mass(stepper, *e.element));
+  return inverses;
+}
+
+std::vector<Matrix> constant_masses(const System& system) {
+  std::vector<Matrix> masses;
+  for (const Placed<Inertia>& e : system.inertias()) {
+    const Index n = e.element->local_size();
+    masses.push_back(Matrix::Zero(n, n));
+    e.element->add_mass_matrix(Vector::Zero(n), 1.0, masses.back());
+  }
+  return masses;
+}
+
+Matrix hessians_times(const Constraint& c, ConstVectorRef q, ConstVectorRef u) {
+  const Index n = c.local_size(), m = c.num_equations();
+  Matrix out(n, m);
+  Matrix H(n, n);
+  for (Index k = 0; k < m; ++k) {
+    H.setZero();
+    c.add_hessian_contraction(q, Vector::Unit(m, k), 1.0, H);
+    out.col(k) = H * u;
+  }
+  return out;
+}
+
+}  // namespace noether

@@ -1,0 +1,81 @@
+#pragma once
+/// The GGL variational integrator (Kinon, Betsch & Schneider, seed 001 eqs. (39)-(41), (57);
+/// schemes.md section 3).
+#include <memory>
+#include <vector>
+
+#include <noether/steppers/stepper.hpp>
+
+namespace noether {
+
+/// First-order symplectic integrator from the discrete GGL action (seed 001, eq. 39), with
+/// L = 1/2 v.M v - V(q), qbar = q^n + h v^n and S_d = sum_n S_n,
+///
+///   S_n = h L(q^n, v^n) - h lambda^{n+1}.g(q^{n+1})
+///         + p^{n+1}.(q^{n+1} - q^n - h v^n - h M^{-1} G(qbar)^T gamma^{n+1}).
+///
+/// Derivation of the momentum balance. q^n enters S_n directly and through qbar (dqbar/dq^n = I),
+/// with d/dqbar [p.M^{-1} G(qbar)^T gamma] = sum_k gamma_k D^2 g_k(qbar) M^{-1} p; it enters
+/// S_{n-1} through -h lambda^n.g(q^n) + p^n.q^n. Hence dS_d/dq^n = 0 reads
+///
+///   p^{n+1} - p^n = h D_1 L(q^n, v^n) - h G(q^n)^T lambda^n - h sum_k gamma_k D^2 g_k(qbar) M^{-1} p^{n+1},
+///
+/// with p^{n+1}, as in eq. (40b): the M^{-1} p^n of the extracted eq. (41b) (and (57b)) is a
+/// misprint. The test "ggl-vi conserves angular momentum" decides it: with p^{n+1},
+/// J = sum_i x_i x p_i at the nodes is conserved exactly for rotationally symmetric systems
+/// (J^{n+1} - J^n reduces to h (M v^n) x v^n = 0 using eq. (41c)); with p^n it is not.
+/// dS_d/dv^n = 0 gives (41c): M v^n = (I + h H M^{-1}) p^{n+1}, H = sum_k gamma_k D^2 g_k.
+///
+/// One step, with viscous damping F = -C(q) v and external loads f(t, q) at t^n (eq. 57), solves
+///
+///   (41a)  q^{n+1} - q^n = h v^n + h M^{-1} G(qbar)^T gamma
+///   (41b)  p^{n+1} - p^n = -h DV(q^n) - h G(q^n)^T lambda^n - h H M^{-1} p^{n+1} - h C(q^n) v^n + h f(t^n, q^n)
+///   (41c)  M v^n = (I + h H M^{-1}) p^{n+1}
+///   (41d)  g(q^{n+1}) = 0,    (41e)  G(qbar) M^{-1} p^{n+1} = 0.
+///
+/// Unknowns (3d + 2m, M^{-1} never applied inside Newton): x = (v^n, u, q^{n+1}, mu, gamma) with
+/// u = M^{-1} p^{n+1} (so p^{n+1} = M u), mu = h lambda^n (an impulse) and gamma unscaled
+/// (G^T gamma is already a momentum). (41b) minus (41c) eliminates H; (41a) is multiplied by M/h.
+/// Residual, all momentum balances in momentum units:
+///
+///   R_v   = (M + h C(q^n)) v^n - p^n + h DV(q^n) + G(q^n)^T mu - h f(t^n, q^n)     (d)
+///   R_u   = M v^n - M u - h H u                                                   (d)
+///   R_q   = M (q^{n+1} - q^n)/h - M v^n - G(qbar)^T gamma                          (d)
+///   R_g   = g(q^{n+1}),     R_gv = G(qbar) u                                      (m each)
+///
+/// Every term is local to one element, so the Newton matrix keeps the sparsity of the elements.
+///
+/// Requirements (else StepperRefusal naming the element and the alternative): every coordinate in
+/// exactly one inertia element, each with a constant, symmetric positive definite M (checked by
+/// LDLT with a relative pivot threshold; M^{-1} is built per element once, for the energy);
+/// constraints of degree <= 2 (D^2 g_k constant: no third derivatives); a solver other than
+/// CHOLMOD (the Newton matrix is unsymmetric and indefinite).
+///
+/// Properties: symplectic; momentum maps of symmetric systems conserved exactly (to Newton
+/// tolerance); g(q^{n+1}) = 0 and G(qbar) M^{-1} p^{n+1} = 0 at Newton tolerance, so G(q) v is
+/// zero at the nodes only for linear constraints; first order. The energy
+/// H = 1/2 p.M^{-1} p + V(q) is not conserved exactly, but without damping its error stays
+/// bounded (O(h), no drift) over long times; with damping it decays by the dissipated work.
+/// State after a step: q = q^{n+1}, p = p^{n+1}, v = M^{-1} p^{n+1} = u, lambda = lambda^n.
+class GglVariationalIntegrator final : public Stepper {
+ public:
+  /// Throws StepperRefusal for a system or solver outside the scheme (see above).
+  GglVariationalIntegrator(const System& system, const StepperOptions& options);
+  ~GglVariationalIntegrator() override;
+
+  std::string_view name() const override { return "ggl-vi"; }
+  /// p = M v, lambda = 0.
+  void initialize(State& state) const override;
+  NewtonReport step(State& state, double h) override;
+  /// H = 1/2 p.M^{-1} p + V(q) (bounded error, not conserved exactly).
+  double conserved_energy(const State& state) const override;
+
+ private:
+  class StepSystem;
+  const System& system_;
+  std::vector<Matrix> inverse_masses_;  ///< M_e^{-1} per inertia element, in system order
+  std::unique_ptr<StepSystem> step_system_;
+  std::unique_ptr<NewtonSolver> newton_;
+};
+
+}  // namespace noether

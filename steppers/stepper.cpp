@@ -1,0 +1,85 @@
+#include <noether/steppers/stepper.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include <noether/engine/format.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/steppers/step_system.hpp>
+
+namespace noether {
+
+std::string describe_step(const State& state, double h) {
+  char buffer[96];
+  std::snprintf(buffer, sizeof buffer, "step %d (t = %.6g -> %.6g)", state.step + 1, state.t, state.t + h);
+  return buffer;
+}
+
+namespace {
+
+/// Throws unless `field` holds `expected` entries; `hint` follows the message when given.
+void require_size(std::string_view stepper, const char* field, const Vector& values, Index expected,
+                  const char* what, const char* hint = nullptr) {
+  if (values.size() == expected) return;
+  throw std::invalid_argument(std::string(stepper) + ": state." + field + " holds " + std::to_string(values.size()) +
+                              (values.size() == 1 ? " entry" : " entries") + ", the system has " +
+                              std::to_string(expected) + " " + what + (hint ? std::string("; ") + hint : std::string()));
+}
+
+/// Throws naming the first non-finite entry of `field`, labelled by label(i).
+template <class Label>
+void require_finite(std::string_view stepper, const char* field, const Vector& values, Label&& label) {
+  for (Index i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values(i)))
+      throw std::invalid_argument(std::string(stepper) + ": state." + field + " is not finite at " + label(i) + " (" +
+                                  format_number(values(i)) + ")");
+}
+
+void require_finite_time(std::string_view stepper, const State& state) {
+  if (!std::isfinite(state.t))
+    throw std::invalid_argument(std::string(stepper) + ": state.t must be finite, got " + format_number(state.t));
+}
+
+}  // namespace
+
+void check_initial_state(const System& system, const State& state, std::string_view stepper) {
+  const Index d = system.num_coordinates();
+  require_size(stepper, "q", state.q, d, "coordinates");
+  require_size(stepper, "v", state.v, d, "coordinates");
+  const auto coordinate = [&](Index i) { return system.coordinate_label(i); };
+  require_finite(stepper, "q", state.q, coordinate);
+  require_finite(stepper, "v", state.v, coordinate);
+  require_finite_time(stepper, state);
+}
+
+void check_state_sizes(const System& system, const State& state, std::string_view stepper) {
+  const Index d = system.num_coordinates();
+  require_size(stepper, "q", state.q, d, "coordinates");
+  require_size(stepper, "v", state.v, d, "coordinates");
+  require_size(stepper, "p", state.p, d, "coordinates", "call initialize(state) first");
+  require_size(stepper, "lambda", state.lambda, system.num_multipliers(), "constraint equations",
+               "call initialize(state) first");
+}
+
+void check_step_input(const System& system, const State& state, double h, std::string_view stepper) {
+  if (!std::isfinite(h) || h == 0.0)
+    throw std::invalid_argument(std::string(stepper) + ": the time step h must be finite and non-zero, got " +
+                                format_number(h));
+  check_state_sizes(system, state, stepper);
+  const auto coordinate = [&](Index i) { return system.coordinate_label(i); };
+  require_finite(stepper, "q", state.q, coordinate);
+  require_finite(stepper, "v", state.v, coordinate);
+  require_finite(stepper, "p", state.p, coordinate);
+  require_finite(stepper, "lambda", state.lambda, [&](Index r) { return system.multiplier_label(r); });
+  require_finite_time(stepper, state);
+}
+
+void initialize_momentum(const System& system, State& state) {
+  state.p.resize(system.num_coordinates());
+  calc_momentum(system, state.q, state.v, state.p);
+  state.lambda = Vector::Zero(system.num_multipliers());
+}
+
+}  // namespace noether

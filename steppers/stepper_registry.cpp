@@ -1,0 +1,36 @@
+#include <noether/steppers/stepper_registry.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+#include <noether/steppers/em_ggl.hpp>
+#include <noether/steppers/ggl_vi.hpp>
+#include <noether/steppers/livens_em.hpp>
+
+namespace noether {
+
+std::span<const StepperInfo> steppers() {
+  static const std::vector<StepperInfo> all{
+      {"livens-em", "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
+      {"ggl-vi",
+       "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
+      {"em-ggl",
+       "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
+       "needs constant invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
+  };
+  return all;
+}
+
+const StepperInfo& find_stepper(const std::string& name) {
+  std::string known;
+  for (const StepperInfo& s : steppers()) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw std::invalid_argument("unknown stepper '" + name + "'; known steppers: " + known);
+}
+
+}  // namespace noether

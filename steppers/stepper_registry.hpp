@@ -1,0 +1,24 @@
+#pragma once
+/// The steppers users can choose by name.
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include <noether/steppers/stepper.hpp>
+
+namespace noether {
+
+struct StepperInfo {
+  std::string name;
+  std::string description;
+  /// Builds the stepper for a system; throws StepperRefusal when the scheme cannot treat it.
+  std::function<std::unique_ptr<Stepper>(const System&, const StepperOptions&)> make;
+};
+
+/// All steppers, in the order `noether list` prints them.
+std::span<const StepperInfo> steppers();
+/// Throws std::invalid_argument naming the stepper and listing the known ones.
+const StepperInfo& find_stepper(const std::string& name);
+
+}  // namespace noether
