@@ -1,45 +1,42 @@
 #include <noether/bodies/director_constraint.hpp>
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace noether {
 
-DirectorOrthonormality::DirectorOrthonormality(std::string name, BlockId block, Index dimension)
-    : Constraint(std::move(name), {block}), dimension_(dimension) {
-  if (dimension_ != 2 && dimension_ != 3)
-    throw std::invalid_argument("constraint '" + this->name() + "': dimension is " + std::to_string(dimension_) +
+namespace {
+
+/// The rows (i, i) for i = 1..dim, then (i, j) for i < j: g = 1/2 (d_i.d_i - 1) or d_i.d_j, with
+/// d_i at local coordinates dim (i + 1) ... (phi first).
+QuadraticForm orthonormality_form(const std::string& name, Index dimension) {
+  if (dimension != 2 && dimension != 3)
+    throw std::invalid_argument("constraint '" + name + "': dimension is " + std::to_string(dimension) +
                                 "; give 2 or 3");
-  for (Index i = 0; i < dimension_; ++i) pairs_.emplace_back(i, i);
-  for (Index i = 0; i < dimension_; ++i)
-    for (Index j = i + 1; j < dimension_; ++j) pairs_.emplace_back(i, j);
+  std::vector<std::pair<Index, Index>> pairs;
+  for (Index i = 0; i < dimension; ++i) pairs.emplace_back(i, i);
+  for (Index i = 0; i < dimension; ++i)
+    for (Index j = i + 1; j < dimension; ++j) pairs.emplace_back(i, j);
+  const Index n = dimension * (dimension + 1), m = static_cast<Index>(pairs.size());
+  const auto director = [&](Index i) { return dimension * (i + 1); };
+  Vector constants = Vector::Zero(m);
+  std::vector<Matrix> hessians;
+  for (Index k = 0; k < m; ++k) {
+    const auto [i, j] = pairs[static_cast<std::size_t>(k)];
+    Matrix H = Matrix::Zero(n, n);
+    H.block(director(i), director(j), dimension, dimension).diagonal().array() += 1.0;
+    if (i != j) H.block(director(j), director(i), dimension, dimension).diagonal().array() += 1.0;
+    else constants(k) = -0.5;
+    hessians.push_back(std::move(H));
+  }
+  return QuadraticForm("constraint '" + name + "'", constants, Matrix::Zero(m, n), hessians);
 }
 
-void DirectorOrthonormality::do_calc_value(ConstVectorRef q, VectorRef g) const {
-  for (Index k = 0; k < num_equations(); ++k) {
-    const auto [i, j] = pairs_[static_cast<std::size_t>(k)];
-    const double product = q.segment(director_offset(i), dimension_).dot(q.segment(director_offset(j), dimension_));
-    g(k) = (i == j) ? 0.5 * (product - 1.0) : product;
-  }
-}
+}  // namespace
 
-void DirectorOrthonormality::do_calc_jacobian(ConstVectorRef q, MatrixRef G) const {
-  G.setZero();
-  for (Index k = 0; k < num_equations(); ++k) {
-    const auto [i, j] = pairs_[static_cast<std::size_t>(k)];
-    G.row(k).segment(director_offset(i), dimension_) += q.segment(director_offset(j), dimension_).transpose();
-    if (i != j)
-      G.row(k).segment(director_offset(j), dimension_) += q.segment(director_offset(i), dimension_).transpose();
-  }
-}
-
-void DirectorOrthonormality::do_add_hessian_contraction(ConstVectorRef, ConstVectorRef lambda, double s,
-                                                        MatrixRef K) const {
-  for (Index k = 0; k < num_equations(); ++k) {
-    const auto [i, j] = pairs_[static_cast<std::size_t>(k)];
-    const double weight = s * lambda(k);
-    K.block(director_offset(i), director_offset(j), dimension_, dimension_).diagonal().array() += weight;
-    if (i != j) K.block(director_offset(j), director_offset(i), dimension_, dimension_).diagonal().array() += weight;
-  }
-}
+DirectorOrthonormality::DirectorOrthonormality(std::string name, BlockId block, Index dimension)
+    : QuadraticConstraint(name, {block}, dimension * (dimension + 1), orthonormality_form(name, dimension)) {}
 
 }  // namespace noether

@@ -9,30 +9,36 @@
 
 namespace noether {
 
-DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients)
-    : Inertia(std::move(name), {block}), dimension_(dimension), coefficients_(std::move(mass_coefficients)) {
-  const std::string who = "inertia '" + this->name() + "': ";
-  if (dimension_ != 2 && dimension_ != 3)
-    throw std::invalid_argument(who + "dimension is " + std::to_string(dimension_) + "; give 2 or 3");
-  if (coefficients_.rows() == 0 || coefficients_.rows() != coefficients_.cols())
+namespace {
+
+/// kron(Mbar, I_dim) after the checks DirectorInertia documents.
+Matrix checked_director_mass(const std::string& name, Index dimension, const Matrix& coefficients) {
+  const std::string who = "inertia '" + name + "': ";
+  if (dimension != 2 && dimension != 3)
+    throw std::invalid_argument(who + "dimension is " + std::to_string(dimension) + "; give 2 or 3");
+  if (coefficients.rows() == 0 || coefficients.rows() != coefficients.cols())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be square and non-empty, got " +
-                                std::to_string(coefficients_.rows()) + " x " + std::to_string(coefficients_.cols()));
-  if (!coefficients_.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
-  if ((coefficients_ - coefficients_.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients_.cwiseAbs().maxCoeff())
+                                std::to_string(coefficients.rows()) + " x " + std::to_string(coefficients.cols()));
+  if (!coefficients.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
+  if ((coefficients - coefficients.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be symmetric");
-  const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(coefficients_).eigenvalues()(0);
-  if (smallest < -1e-12 * coefficients_.cwiseAbs().maxCoeff())
+  const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(coefficients).eigenvalues()(0);
+  if (smallest < -1e-12 * coefficients.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar have the negative eigenvalue " +
                                 format_number(smallest) + "; a mass matrix is positive semi-definite");
-}
-
-void DirectorInertia::do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const {
-  const Index k = static_cast<Index>(coefficients_.rows());
+  const Index k = static_cast<Index>(coefficients.rows());
+  Matrix M = Matrix::Zero(dimension * k, dimension * k);
   for (Index b = 0; b < k; ++b)
     for (Index a = 0; a < k; ++a)
-      if (coefficients_(a, b) != 0.0)
-        M.block(dimension_ * a, dimension_ * b, dimension_, dimension_).diagonal().array() += s * coefficients_(a, b);
+      M.block(dimension * a, dimension * b, dimension, dimension).diagonal().setConstant(coefficients(a, b));
+  return M;
 }
+
+}  // namespace
+
+DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients)
+    : ConstantMassInertia(name, {block}, checked_director_mass(name, dimension, mass_coefficients)),
+      dimension_(dimension), coefficients_(std::move(mass_coefficients)) {}
 
 Eigen::Vector3d DirectorInertia::point(ConstVectorRef x, Index a) const {
   Eigen::Vector3d p = Eigen::Vector3d::Zero();

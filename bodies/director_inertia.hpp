@@ -10,16 +10,14 @@ namespace noether {
 /// x_0, ..., x_{k-1} in R^dim stacked as q = (x_0, ..., x_{k-1}) (n = k dim): M = kron(Mbar, I_dim).
 /// A 3D director body has k = 4 (phi, d1, d2, d3), a planar one k = 3, a point mass k = 1
 /// (see body_properties.hpp for Mbar from physical data). Mbar is symmetric positive
-/// semi-definite and may be singular.
-class DirectorInertia final : public Inertia {
+/// semi-definite and may be singular. M(dim a + i, dim b + i) = Mbar_ab.
+class DirectorInertia final : public ConstantMassInertia {
  public:
   /// Throws std::invalid_argument naming the element if dimension is not 2 or 3, or Mbar is
   /// empty, not square, not finite, not symmetric or has a negative eigenvalue (below
   /// -1e-12 max|Mbar|). The block must have k * dimension coordinates.
   DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients);
 
-  Index local_size() const override { return dimension_ * static_cast<Index>(coefficients_.rows()); }
-  bool has_constant_mass() const override { return true; }
   Index dimension() const { return dimension_; }
   /// Mbar (k x k).
   const Matrix& mass_coefficients() const { return coefficients_; }
@@ -29,12 +27,6 @@ class DirectorInertia final : public Inertia {
   /// J = sum_ab Mbar_ab x_a x x_b' = int rho x x x' dV about the world origin   (q, v: n);
   /// in the plane only J_z is non-zero.
   Eigen::Vector3d angular_momentum(ConstVectorRef q, ConstVectorRef v) const;
-
- protected:
-  /// M(dim a + i, dim b + i) += s Mbar_ab.
-  void do_add_mass_matrix(ConstVectorRef q, double s, MatrixRef M) const override;
-  void do_add_kinetic_gradient_q(ConstVectorRef, ConstVectorRef, double, VectorRef) const override {}
-  void do_add_kinetic_hessian_q(ConstVectorRef, ConstVectorRef, double, MatrixRef, MatrixRef) const override {}
 
  private:
   /// x_a of q (or x_a' of v) embedded in R^3.

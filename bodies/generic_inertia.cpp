@@ -7,19 +7,28 @@
 
 namespace noether {
 
-ConstantInertia::ConstantInertia(std::string name, std::vector<BlockId> blocks, Matrix mass)
-    : Inertia(std::move(name), std::move(blocks)), mass_(std::move(mass)) {
-  if (mass_.rows() != mass_.cols() || mass_.rows() == 0)
-    throw std::invalid_argument("inertia '" + this->name() + "': the mass matrix must be square and non-empty, got " +
-                                std::to_string(mass_.rows()) + " x " + std::to_string(mass_.cols()));
-  if (!mass_.allFinite()) throw std::invalid_argument("inertia '" + this->name() + "': the mass matrix has a non-finite entry");
-  if ((mass_ - mass_.transpose()).cwiseAbs().maxCoeff() > 1e-14 * (1.0 + mass_.cwiseAbs().maxCoeff()))
-    throw std::invalid_argument("inertia '" + this->name() + "': the mass matrix must be symmetric");
-  for (Index i = 0; i < mass_.rows(); ++i)
-    if (mass_(i, i) < 0.0)
-      throw std::invalid_argument("inertia '" + this->name() + "': diagonal entry " + std::to_string(i) + " is " +
-                                  format_number(mass_(i, i)) + "; a mass matrix is positive semi-definite");
+namespace {
+
+/// M after the checks ConstantInertia documents.
+const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
+  const std::string who = "inertia '" + name + "': ";
+  if (mass.rows() != mass.cols() || mass.rows() == 0)
+    throw std::invalid_argument(who + "the mass matrix must be square and non-empty, got " +
+                                std::to_string(mass.rows()) + " x " + std::to_string(mass.cols()));
+  if (!mass.allFinite()) throw std::invalid_argument(who + "the mass matrix has a non-finite entry");
+  if ((mass - mass.transpose()).cwiseAbs().maxCoeff() > 1e-14 * (1.0 + mass.cwiseAbs().maxCoeff()))
+    throw std::invalid_argument(who + "the mass matrix must be symmetric");
+  for (Index i = 0; i < mass.rows(); ++i)
+    if (mass(i, i) < 0.0)
+      throw std::invalid_argument(who + "diagonal entry " + std::to_string(i) + " is " + format_number(mass(i, i)) +
+                                  "; a mass matrix is positive semi-definite");
+  return mass;
 }
+
+}  // namespace
+
+ConstantInertia::ConstantInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass)
+    : ConstantMassInertia(name, std::move(blocks), checked_mass(name, mass)) {}
 
 ConfigurationInertia::ConfigurationInertia(std::string name, std::vector<BlockId> blocks, Index size, MassFunction mass)
     : Inertia(std::move(name), std::move(blocks)), size_(size), mass_(std::move(mass)) {

@@ -7,23 +7,11 @@
 namespace noether {
 
 /// T = 1/2 v.M v with a constant symmetric positive semi-definite M (n x n; may be singular).
-class ConstantInertia final : public Inertia {
+class ConstantInertia final : public ConstantMassInertia {
  public:
   /// Throws std::invalid_argument if M is not square, does not match the blocks' size (checked
   /// when added to a System), is not symmetric, or has a negative or non-finite entry on the diagonal.
-  ConstantInertia(std::string name, std::vector<BlockId> blocks, Matrix mass);
-
-  Index local_size() const override { return static_cast<Index>(mass_.rows()); }
-  bool has_constant_mass() const override { return true; }
-  const Matrix& mass() const { return mass_; }
-
- protected:
-  void do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const override { M.noalias() += s * mass_; }
-  void do_add_kinetic_gradient_q(ConstVectorRef, ConstVectorRef, double, VectorRef) const override {}
-  void do_add_kinetic_hessian_q(ConstVectorRef, ConstVectorRef, double, MatrixRef, MatrixRef) const override {}
-
- private:
-  Matrix mass_;
+  ConstantInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 };
 
 /// T = 1/2 v.M(q) v with M given as a function of q with its first and second derivatives
@@ -39,7 +27,6 @@ class ConfigurationInertia final : public Inertia {
   ConfigurationInertia(std::string name, std::vector<BlockId> blocks, Index size, MassFunction mass);
 
   Index local_size() const override { return size_; }
-  bool has_constant_mass() const override { return false; }
 
  protected:
   void do_add_mass_matrix(ConstVectorRef q, double s, MatrixRef M) const override;

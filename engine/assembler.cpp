@@ -143,12 +143,13 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
   constant_scatter_.shrink_to_fit();
 }
 
-Assembler::Assembler(AssemblyPlan plan)
+Assembler::Assembler(AssemblyPlan plan, Index workspace_size)
     : plan_(std::move(plan)),
       values_(static_cast<std::size_t>(plan_.pattern().nnz()), 0.0),  // slots no unit writes stay 0
       mixed_constants_(plan_.mixed_slots_.size()),
       empty_scratch_{std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
-                     std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_))},
+                     std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_)),
+                     std::vector<double>(static_cast<std::size_t>(workspace_size))},
       scratch_(empty_scratch_) {}
 
 UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const {
@@ -159,7 +160,7 @@ UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& sc
   if (with_matrix) std::fill_n(scratch.matrix.begin(), visit.matrix_size, 0.0);
   const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
                                            static_cast<std::size_t>(next.block_begin - visit.block_begin));
-  return UnitOutput(scratch.residual.data(), size, scratch.matrix.data(), blocks, with_matrix);
+  return UnitOutput(scratch.residual.data(), size, scratch.matrix.data(), blocks, with_matrix, scratch.workspace);
 }
 
 void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual,

@@ -65,8 +65,10 @@ struct BlockShape {
 /// accumulate with add_ methods.
 class UnitOutput {
  public:
-  UnitOutput(double* residual, Index size, double* matrix, std::span<const BlockShape> blocks, bool with_matrix)
-      : residual_(residual, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix) {}
+  UnitOutput(double* residual, Index size, double* matrix, std::span<const BlockShape> blocks, bool with_matrix,
+             std::span<double> workspace)
+      : residual_(residual, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix),
+        workspace_(workspace) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
   /// Local block k as declared in the unit's layout (rows x cols, column-major).
@@ -76,12 +78,16 @@ class UnitOutput {
   /// False when only the residual is wanted (also when every block of the unit is constant and
   /// already in the matrix): units may then skip their tangent work.
   bool with_matrix() const { return with_matrix_; }
+  /// The calling thread's workspace (Assembler's workspace_size doubles): scratch for the unit's
+  /// evaluation, with nothing carried from one unit to the next.
+  std::span<double> workspace() const { return workspace_; }
 
  private:
   Eigen::Map<Vector> residual_;
   double* matrix_;
   std::span<const BlockShape> blocks_;
   bool with_matrix_;
+  std::span<double> workspace_;
 };
 
 /// A structural local entry of a unit and where it goes: position in the unit's local matrix
@@ -144,15 +150,17 @@ class AssemblyPlan {
   Index max_residual_size_ = 0;  ///< of the largest unit's local residual
 };
 
-/// A unit's local residual and matrix, written by its evaluation, then scattered; one per thread.
+/// A unit's local residual and matrix, written by its evaluation, then scattered, and the
+/// workspace of its evaluation; one per thread.
 struct UnitScratch {
-  std::vector<double> residual, matrix;
+  std::vector<double> residual, matrix, workspace;
 };
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
 class Assembler {
  public:
-  explicit Assembler(AssemblyPlan plan);
+  /// workspace_size: doubles of each thread's workspace (UnitOutput::workspace), allocated once.
+  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0);
 
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }

@@ -9,6 +9,9 @@ constexpr Index kStackMassSize = 12;
 
 }  // namespace
 
+ConstantMassInertia::ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass)
+    : Inertia(std::move(name), std::move(blocks)), local_size_(static_cast<Index>(mass.rows())), mass_(mass) {}
+
 double Inertia::kinetic_energy(ConstVectorRef q, ConstVectorRef v) const {
   const Index n = local_size();
   const auto half_v_M_v = [&](auto M) {  // M: a zero n x n matrix

@@ -1,6 +1,7 @@
 #pragma once
 /// Inertia elements: the kinetic energy of the coordinates of their blocks.
 #include <noether/engine/element.hpp>
+#include <noether/engine/exact_form.hpp>
 
 namespace noether {
 
@@ -8,12 +9,17 @@ namespace noether {
 /// M is symmetric positive semi-definite and may be singular (Livens-based steppers accept that;
 /// steppers that need M^{-1} check invertibility and refuse). z = (q, v) denotes the stacked
 /// 2n-vector on which the discrete gradient of T is taken.
+///
+/// An inertia whose M does not depend on q states M once, at construction (constant_mass());
+/// ConstantMassInertia evaluates from it. The structure analysis and the steppers read it.
 class Inertia : public Element {
  public:
   using Element::Element;
 
+  /// M (n x n) when it does not depend on q, else nullptr. It lives as long as the element.
+  const SparseEntries* constant_mass() const { return do_constant_mass(); }
   /// True when M does not depend on q: T is then quadratic in v alone.
-  virtual bool has_constant_mass() const = 0;
+  bool has_constant_mass() const { return constant_mass() != nullptr; }
 
   /// M += s * M(q)   (n x n).
   void add_mass_matrix(ConstVectorRef q, double s, MatrixRef M) const { do_add_mass_matrix(q, s, M); }
@@ -27,6 +33,7 @@ class Inertia : public Element {
   void add_kinetic_hessian(ConstVectorRef q, ConstVectorRef v, double s, MatrixRef H) const;
 
  protected:
+  virtual const SparseEntries* do_constant_mass() const { return nullptr; }
   virtual void do_add_mass_matrix(ConstVectorRef q, double s, MatrixRef M) const = 0;
   /// grad_q += s * 1/2 v.(dM/dq_i) v; constant-mass elements leave it untouched.
   virtual void do_add_kinetic_gradient_q(ConstVectorRef q, ConstVectorRef v, double s,
@@ -35,6 +42,25 @@ class Inertia : public Element {
   /// constant-mass elements leave both untouched.
   virtual void do_add_kinetic_hessian_q(ConstVectorRef q, ConstVectorRef v, double s, MatrixRef H_qq,
                                         MatrixRef H_qv) const = 0;
+};
+
+/// An inertia with a constant mass matrix M, given at construction.
+class ConstantMassInertia : public Inertia {
+ public:
+  /// mass: n x n, n = local_size().
+  ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
+
+  Index local_size() const final { return local_size_; }
+
+ protected:
+  const SparseEntries* do_constant_mass() const final { return &mass_; }
+  void do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const final { mass_.add_to(s, M); }
+  void do_add_kinetic_gradient_q(ConstVectorRef, ConstVectorRef, double, VectorRef) const final {}
+  void do_add_kinetic_hessian_q(ConstVectorRef, ConstVectorRef, double, MatrixRef, MatrixRef) const final {}
+
+ private:
+  Index local_size_;
+  ConstantMatrix mass_;
 };
 
 }  // namespace noether

@@ -1,6 +1,7 @@
 #pragma once
 /// Potential elements: conservative forces -dV/dq.
 #include <noether/engine/element.hpp>
+#include <noether/engine/exact_form.hpp>
 
 namespace noether {
 
@@ -9,11 +10,22 @@ namespace noether {
 /// exact midpoint gradient when nonlinearity() is at most quadratic; elements with a better
 /// discrete gradient (for example the invariant-based one of springs, which also conserves
 /// angular momentum) override both discrete-gradient methods together.
+///
+/// A potential of degree <= 2 states its exact form V = c + l.q + 1/2 q^T H q once, at construction
+/// (quadratic_form(), one function).
 class Potential : public Element {
  public:
   using Element::Element;
 
-  virtual Nonlinearity nonlinearity() const { return Nonlinearity::general; }
+  /// general without an exact form; linear when the form has no Hessian, quadratic otherwise.
+  Nonlinearity nonlinearity() const {
+    const QuadraticFormView* form = quadratic_form();
+    if (!form) return Nonlinearity::general;
+    return form->is_linear() ? Nonlinearity::linear : Nonlinearity::quadratic;
+  }
+  /// The exact form (one function of the n local coordinates), or nullptr for a general potential.
+  /// It lives as long as the element.
+  const QuadraticFormView* quadratic_form() const { return do_quadratic_form(); }
 
   /// V(q).
   double energy(ConstVectorRef q) const { return do_energy(q); }
@@ -29,6 +41,7 @@ class Potential : public Element {
                                               MatrixRef K) const;
 
  protected:
+  virtual const QuadraticFormView* do_quadratic_form() const { return nullptr; }
   virtual double do_energy(ConstVectorRef q) const = 0;
   virtual void do_add_gradient(ConstVectorRef q, double s, VectorRef g) const = 0;
   virtual void do_add_hessian(ConstVectorRef q, double s, MatrixRef K) const = 0;

@@ -3,46 +3,40 @@
 namespace noether {
 namespace {
 
-Structure nonzeros(const Matrix& A) { return A.array() != 0.0; }
-
-/// H_k = D^2 g_k (constant for a quadratic constraint), n x n.
-Matrix hessian_row(const Constraint& c, Index k) {
-  const Index n = c.local_size();
-  Matrix H = Matrix::Zero(n, n);
-  c.add_hessian_contraction(Vector::Zero(n), Vector::Unit(c.num_equations(), k), 1.0, H);
-  return H;
+/// Marks the entries of `entries` in s.
+void mark(const SparseEntries& entries, Structure& s) {
+  for (const Nonzero& e : entries.entries()) s(e.row, e.col) = true;
 }
 
 }  // namespace
 
 Structure mass_structure(const Inertia& inertia) {
   const Index n = inertia.local_size();
-  if (!inertia.has_constant_mass()) return Structure::Constant(n, n, true);
-  Matrix M = Matrix::Zero(n, n);
-  inertia.add_mass_matrix(Vector::Zero(n), 1.0, M);
-  return nonzeros(M);
+  const SparseEntries* mass = inertia.constant_mass();
+  if (!mass) return Structure::Constant(n, n, true);
+  Structure s = Structure::Constant(n, n, false);
+  mark(*mass, s);
+  return s;
 }
 
 Structure jacobian_structure(const Constraint& c) {
   const Index n = c.local_size(), m = c.num_equations();
-  if (c.nonlinearity() == Nonlinearity::general) return Structure::Constant(m, n, true);
-  Matrix G0(m, n);
-  c.calc_jacobian(Vector::Zero(n), G0);
-  Structure s = nonzeros(G0);
-  if (c.nonlinearity() == Nonlinearity::linear) return s;
-  for (Index k = 0; k < m; ++k) {
-    const Structure h = nonzeros(hessian_row(c, k));
-    s.row(k) = s.row(k).array() || h.rowwise().any().transpose().array();
-  }
+  const QuadraticFormView* form = c.quadratic_form();
+  if (!form) return Structure::Constant(m, n, true);
+  Structure s = Structure::Constant(m, n, false);
+  mark(form->linear_part(), s);
+  for (Index k = 0; k < m; ++k)  // G(q)_kj has H_k q in column j = the rows of H_k
+    for (const Nonzero& e : form->hessian(k)) s(k, e.row) = true;
   return s;
 }
 
 Structure hessian_structure(const Constraint& c) {
   const Index n = c.local_size();
-  if (c.nonlinearity() == Nonlinearity::general) return Structure::Constant(n, n, true);
+  const QuadraticFormView* form = c.quadratic_form();
+  if (!form) return Structure::Constant(n, n, true);
   Structure s = Structure::Constant(n, n, false);
-  if (c.nonlinearity() == Nonlinearity::linear) return s;
-  for (Index k = 0; k < c.num_equations(); ++k) s = s.array() || nonzeros(hessian_row(c, k)).array();
+  for (Index k = 0; k < c.num_equations(); ++k)
+    for (const Nonzero& e : form->hessian(k)) s(e.row, e.col) = true;
   return s;
 }
 

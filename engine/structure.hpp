@@ -1,5 +1,5 @@
 #pragma once
-/// Structural nonzeros of element matrices, derived exactly from the element interfaces: for a
+/// Structural nonzeros of element matrices, read off the elements' exact forms: for a
 /// constant mass matrix and for constraints of degree <= 2 the structure does not depend on q.
 /// Steppers pass them to the assembly so that entries that are zero for every q never enter the
 /// sparse pattern (a director body's 12 x 12 mass block has 12 to 48 nonzeros, not 144).

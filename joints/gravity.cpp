@@ -8,17 +8,21 @@
 
 namespace noether {
 
-Gravity::Gravity(std::string name, const BodyRef& body, double mass, const Vector& centre_of_mass,
-                 const Vector& gravity)
-    : Potential(std::move(name), {body.block}) {
+Vector Gravity::checked_weight(const std::string& name, const BodyRef& body, double mass,
+                              const Vector& centre_of_mass, const Vector& gravity) {
   if (!std::isfinite(mass) || mass < 0.0)
-    throw std::invalid_argument("gravity '" + this->name() + "': mass " + format_number(mass) + " of body '" +
-                                body.name + "' must be finite and non-negative");
+    throw std::invalid_argument("gravity '" + name + "': mass " + format_number(mass) + " of body '" + body.name +
+                                "' must be finite and non-negative");
   if (gravity.size() != body.kinematics.dimension() || !gravity.allFinite())
-    throw std::invalid_argument("gravity '" + this->name() + "': the gravity vector needs " +
+    throw std::invalid_argument("gravity '" + name + "': the gravity vector needs " +
                                 std::to_string(body.kinematics.dimension()) + " finite entries for body '" + body.name +
                                 "', got " + std::to_string(gravity.size()));
-  weight_ = mass * point_map_of("gravity '" + this->name() + "'", body, centre_of_mass).transpose() * gravity;
+  return mass * point_map_of("gravity '" + name + "'", body, centre_of_mass).transpose() * gravity;
 }
+
+Gravity::Gravity(std::string name, const BodyRef& body, double mass, const Vector& centre_of_mass,
+                 const Vector& gravity)
+    : Potential(name, {body.block}), weight_(checked_weight(name, body, mass, centre_of_mass, gravity)),
+      form_("gravity '" + name + "'", Vector::Zero(1), -weight_.transpose()) {}
 
 }  // namespace noether

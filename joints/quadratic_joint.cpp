@@ -24,41 +24,39 @@ std::vector<QuadraticEquation> component_equations(const AffineVector& y) {
   return equations;
 }
 
-QuadraticJoint::QuadraticJoint(std::string name, std::vector<BlockId> blocks,
-                               std::vector<QuadraticEquation> equations)
-    : Constraint(std::move(name), std::move(blocks)), nonlinearity_(Nonlinearity::linear) {
-  if (equations.empty()) throw std::invalid_argument("joint '" + this->name() + "': no equations");
+namespace {
+
+/// The joint's equations as one quadratic form, after the checks QuadraticJoint documents.
+QuadraticForm joint_form(const std::string& name, const std::vector<QuadraticEquation>& equations) {
+  if (equations.empty()) throw std::invalid_argument("joint '" + name + "': no equations");
   const Index m = static_cast<Index>(equations.size());
   const Index n = static_cast<Index>(equations.front().linear.size());
-  constants_.resize(m);
-  linear_.resize(m, n);
+  Vector constants(m);
+  Matrix linear(m, n);
+  std::vector<Matrix> hessians(static_cast<std::size_t>(m));
   for (Index k = 0; k < m; ++k) {
-    const QuadraticEquation& e = equations[k];
+    const QuadraticEquation& e = equations[static_cast<std::size_t>(k)];
     if (e.linear.size() != n || e.hessian.rows() != n || e.hessian.cols() != n)
-      throw std::invalid_argument("joint '" + this->name() + "': equation " + std::to_string(k) +
+      throw std::invalid_argument("joint '" + name + "': equation " + std::to_string(k) +
                                   " does not have the size of the joint's coordinates (" + std::to_string(n) + ")");
     if (e.hessian != e.hessian.transpose())
-      throw std::invalid_argument("joint '" + this->name() + "': the Hessian of equation " + std::to_string(k) +
+      throw std::invalid_argument("joint '" + name + "': the Hessian of equation " + std::to_string(k) +
                                   " is not symmetric");
-    constants_(k) = e.constant;
-    linear_.row(k) = e.linear.transpose();
-    if (!e.hessian.isZero(0.0)) second_order_.push_back({k, e.hessian});
+    constants(k) = e.constant;
+    linear.row(k) = e.linear.transpose();
+    if (!e.hessian.isZero(0.0)) hessians[static_cast<std::size_t>(k)] = e.hessian;
   }
-  if (!second_order_.empty()) nonlinearity_ = Nonlinearity::quadratic;
+  return QuadraticForm("joint '" + name + "'", constants, linear, hessians);
 }
 
-void QuadraticJoint::do_calc_value(ConstVectorRef q, VectorRef g) const {
-  g.noalias() = constants_ + linear_ * q;
-  for (const SecondOrderTerm& t : second_order_) g(t.equation) += 0.5 * q.dot(t.hessian * q);
+Index local_size_of(const std::vector<QuadraticEquation>& equations) {
+  return equations.empty() ? 0 : static_cast<Index>(equations.front().linear.size());
 }
 
-void QuadraticJoint::do_calc_jacobian(ConstVectorRef q, MatrixRef G) const {
-  G = linear_;
-  for (const SecondOrderTerm& t : second_order_) G.row(t.equation).noalias() += (t.hessian * q).transpose();
-}
+}  // namespace
 
-void QuadraticJoint::do_add_hessian_contraction(ConstVectorRef, ConstVectorRef lambda, double s, MatrixRef K) const {
-  for (const SecondOrderTerm& t : second_order_) K.noalias() += (s * lambda(t.equation)) * t.hessian;
-}
+QuadraticJoint::QuadraticJoint(std::string name, std::vector<BlockId> blocks,
+                               const std::vector<QuadraticEquation>& equations)
+    : QuadraticConstraint(name, std::move(blocks), local_size_of(equations), joint_form(name, equations)) {}
 
 }  // namespace noether

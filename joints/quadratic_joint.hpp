@@ -41,31 +41,13 @@ std::vector<QuadraticEquation> component_equations(const AffineVector& y);
 /// A holonomic constraint of m quadratic equations on the blocks it names:
 ///   g_k(q) = c_k + l_k.q + 1/2 q^T H_k q,   G = L + [ (H_k q)^T ]_k  (m x n),
 ///   sum_k lambda_k D^2 g_k = sum_k lambda_k H_k  (constant).
-/// nonlinearity() is linear when every H_k vanishes, quadratic otherwise.
-class QuadraticJoint final : public Constraint {
+/// The equations are its exact form (engine/exact_form.hpp); nonlinearity() is linear when every
+/// H_k vanishes, quadratic otherwise.
+class QuadraticJoint final : public QuadraticConstraint {
  public:
   /// Throws std::invalid_argument (naming the joint) if there are no equations or their sizes
   /// disagree, or a Hessian is not symmetric.
-  QuadraticJoint(std::string name, std::vector<BlockId> blocks, std::vector<QuadraticEquation> equations);
-
-  Index local_size() const override { return static_cast<Index>(linear_.cols()); }
-  Index num_equations() const override { return static_cast<Index>(constants_.size()); }
-  Nonlinearity nonlinearity() const override { return nonlinearity_; }
-
- protected:
-  void do_calc_value(ConstVectorRef q, VectorRef g) const override;
-  void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const override;
-  void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const override;
-
- private:
-  struct SecondOrderTerm {
-    Index equation;  ///< k
-    Matrix hessian;  ///< H_k (n x n), nonzero
-  };
-  Vector constants_;                          ///< c (m)
-  Matrix linear_;                             ///< L, rows l_k^T (m x n)
-  std::vector<SecondOrderTerm> second_order_; ///< the equations with H_k != 0
-  Nonlinearity nonlinearity_;
+  QuadraticJoint(std::string name, std::vector<BlockId> blocks, const std::vector<QuadraticEquation>& equations);
 };
 
 }  // namespace noether

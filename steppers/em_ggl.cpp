@@ -1,266 +1,188 @@
 #include <noether/steppers/em_ggl.hpp>
 
+#include <array>
+
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
-#include <noether/steppers/livens_em.hpp>
-#include <noether/steppers/step_system.hpp>
+#include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
-namespace {
 
-enum class UnitKind { inertia, potential, constraint, dissipation, load };
-struct UnitRef {
-  UnitKind kind;
-  std::size_t index;
-};
+/// The equations of em_ggl.hpp, as kernels: x = (dq, u1, mu, gamma), q1 = q0 + dq, rows
+/// (R_q, R_u, R_g, R_gv). M is constant (admission), g of degree <= 2: every constraint has its
+/// exact form, H(a) = sum_k a_k H_k.
+struct EmGglScheme {
+  static constexpr std::string_view name = "em-ggl";
+  static constexpr bool warm_start = true;
+  enum Field { q, u, mu, gamma };
+  static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
+                                     FieldKind::multipliers};
+  enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, u0_slot, u1_slot, u_mid_slot, workspace_slots };
 
-/// Offsets of the fields of x = (dq, u1, mu, gamma), q1 = q0 + dq: d + d + m + m.
-struct Fields {
-  Index d, m;
-  Index q() const { return 0; }
-  Index u() const { return d; }
-  Index mu() const { return 2 * d; }
-  Index gamma() const { return 2 * d + m; }
-  Index size() const { return 2 * d + 2 * m; }
-};
+  /// q1 = q0 + dq of the current iterate (d).
+  struct Data {
+    Vector q1;
+  };
+  struct Iterate {
+    const StepInput& in;
+    ConstVectorRef dq, u1, mu, gamma;  ///< the fields of x
+    const Vector& q1;
+  };
 
-std::vector<Index> concatenate(std::vector<Index> a, const std::vector<Index>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
+  EmGglScheme(const System& system, const StepperOptions& options);
 
-}  // namespace
-
-/// The Newton system of one em-ggl step; rows (R_q, R_u, R_g, R_gv) on the fields (q, u, mu, gamma).
-class EnergyMomentumGgl::StepSystem final : public StepSystemBase {
- public:
-  StepSystem(const System& system, std::vector<Matrix> masses)
-      : system_(system), fields_{system.num_coordinates(), system.num_multipliers()}, masses_(std::move(masses)) {
-    make_plan();
-  }
-
-
-  void evaluate_natural(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
-    q1_.resize(fields_.d);
-    for_each_index_range(fields_.d, [&](Index begin, Index end) {
-      q1_.segment(begin, end - begin) = state_->q.segment(begin, end - begin) + x.segment(fields_.q() + begin, end - begin);
+  Iterate iterate(const StepInput& in, ConstVectorRef x, Data& data) const {
+    const Index d = system_.num_coordinates(), m = system_.num_multipliers();
+    data.q1.resize(d);
+    for_each_index_range(d, [&](Index begin, Index end) {
+      data.q1.segment(begin, end - begin) = in.state.q.segment(begin, end - begin) + x.segment(begin, end - begin);
     });
-    assembler().assemble([&](Index u, UnitOutput& out) { evaluate_unit(u, x, out); }, residual, with_matrix);
+    return {in, x.segment(0, d), x.segment(d, d), x.segment(2 * d, m), x.segment(2 * d + m, m), data.q1};
   }
+  void add_step_rows(const StepInput&, VectorRef) const {}
+  /// dq = h v_mid, u1 = v1, mu = h lambda, gamma = 0 (v1 and lambda from the warm start).
+  Vector initial_guess(const StepInput& in, const StepGuess& guess) const {
+    Vector x(2 * system_.num_coordinates() + 2 * system_.num_multipliers());
+    x << 0.5 * in.h * (in.state.v + guess.v1), guess.v1, in.h * guess.lambda, Vector::Zero(system_.num_multipliers());
+    return x;
+  }
+  /// q = q0 + dq, v = u1, p = M u1, lambda = mu / h.
+  State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<EmGglScheme>&) const {
+    const Index d = system_.num_coordinates();
+    State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.segment(0, d), x.segment(d, d), Vector(d),
+               x.segment(2 * d, system_.num_multipliers()) / in.h};
+    calc_momentum(system_, next.q, next.v, next.p);
+    return next;
+  }
+  /// H = 1/2 v.M v + V(q).
+  double conserved_energy(const State& state) const {
+    return kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+  }
+  std::string row_label(int field, Index i) const;
 
- private:
-  std::string row_label(Index row) const override {
-    const Index d = fields_.d;
-    if (row < fields_.u()) return "position update of coordinate " + system_.coordinate_label(row);
-    if (row < fields_.mu()) return "momentum balance of coordinate " + system_.coordinate_label(row - d);
-    if (row < fields_.gamma()) return system_.multiplier_label(row - fields_.mu()) + ", position level g(q1)";
-    return system_.multiplier_label(row - fields_.gamma()) + ", velocity level G(q1) v1";
+  TermShape shape(const Inertia&) const {  // M/h, -M/2, M: constant (M/h rewritten for a new h)
+    return TermShape{q, u}
+        .block(q, q, Pattern::mass, true)
+        .block(q, u, Pattern::mass, true)
+        .block(u, u, Pattern::mass, true);
   }
+  /// The force elements act in the momentum balance R_u, as functions of q1.
+  TermShape shape(const Potential&) const { return TermShape{u, q}.block(u, q); }
+  TermShape shape(const Constraint& e) const {
+    const bool linear = e.nonlinearity() == Nonlinearity::linear;  // then every G is L, constant
+    TermShape s{q, u, mu, gamma};
+    s.block(q, gamma, Pattern::jacobian_transpose, linear)
+        .block(u, mu, Pattern::jacobian_transpose, linear)
+        .block(mu, q, Pattern::jacobian, linear)
+        .block(gamma, u, Pattern::jacobian, linear);
+    if (linear) return s;
+    return s.block(q, q, Pattern::hessian)
+        .block(u, q, Pattern::hessian)
+        .block(u, u, Pattern::hessian)
+        .block(u, gamma, Pattern::jacobian_transpose)
+        .block(gamma, q, Pattern::jacobian);
+  }
+  TermShape shape(const Dissipation&) const { return TermShape{u, q}.block(u, q); }
+  TermShape shape(const ExternalLoad&) const { return TermShape{u, q}.block(u, q); }
 
-  void add_unit(UnitLayout layout, std::string owner, UnitKind kind, std::size_t index) {
-    units_.add(std::move(layout), std::move(owner));
-    refs_.push_back({kind, index});
-  }
-
-  /// Units whose residual lives in the momentum balance and whose tangent is d/dq1: local dofs
-  /// (u-field rows, q-field columns), one n x n block.
-  UnitLayout momentum_unit(const std::vector<Index>& dofs, Index n) const {
-    return {concatenate(shifted(dofs, fields_.u()), shifted(dofs, fields_.q())), {{0, n, n, n}}};
-  }
-
-  /// Adds the units to units_ and builds the assembly.
-  void make_plan() {
-    for (std::size_t i = 0; i < system_.inertias().size(); ++i) {
-      const auto& e = system_.inertias()[i];
-      const Index n = e.element->local_size();
-      // M/h, -M/2, M: constant (a new h has them rewritten: StepSystemBase::set_step).
-      add_unit({concatenate(shifted(e.dofs, fields_.q()), shifted(e.dofs, fields_.u())),
-                {{0, n, 0, n, {}, true}, {0, n, n, n, {}, true}, {n, n, n, n, {}, true}}},
-               "inertia '" + e.element->name() + "'", UnitKind::inertia, i);
-    }
-    for (std::size_t i = 0; i < system_.potentials().size(); ++i) {
-      const auto& e = system_.potentials()[i];
-      add_unit(momentum_unit(e.dofs, e.element->local_size()), "potential '" + e.element->name() + "'",
-               UnitKind::potential, i);
-    }
-    for (std::size_t i = 0; i < system_.constraints().size(); ++i) add_constraint_unit(i);
-    for (std::size_t i = 0; i < system_.dissipations().size(); ++i) {
-      const auto& e = system_.dissipations()[i];
-      add_unit(momentum_unit(e.dofs, e.element->local_size()), "dissipation '" + e.element->name() + "'",
-               UnitKind::dissipation, i);
-    }
-    for (std::size_t i = 0; i < system_.external_loads().size(); ++i) {
-      const auto& e = system_.external_loads()[i];
-      add_unit(momentum_unit(e.dofs, e.element->local_size()), "external load '" + e.element->name() + "'",
-               UnitKind::load, i);
-    }
-    using enum FieldKind;
-    set_plan(system_, {coordinates, coordinates, multipliers, multipliers});
-  }
-
-  /// Local unknowns q, u (n each), mu, gamma (m each) at 0, n, 2n, 2n + m; blocks in the order
-  /// evaluate_constraint writes them, the last five only for quadratic constraints.
-  void add_constraint_unit(std::size_t i) {
-    const auto& e = system_.constraints()[i];
-    const Index n = e.element->local_size(), m = e.element->num_equations();
-    std::vector<Index> dofs = concatenate(shifted(e.dofs, fields_.q()), shifted(e.dofs, fields_.u()));
-    dofs = concatenate(dofs, index_range(e.first_multiplier, m, fields_.mu()));
-    dofs = concatenate(dofs, index_range(e.first_multiplier, m, fields_.gamma()));
-    const Index q = 0, u = n, mu = 2 * n, gamma = 2 * n + m;
-    std::vector<LocalBlock> blocks{{q, n, gamma, m}, {u, n, mu, m}, {mu, m, q, n}, {gamma, m, u, n}};
-    if (e.element->nonlinearity() != Nonlinearity::linear)
-      blocks.insert(blocks.end(), {{q, n, q, n}, {u, n, q, n}, {u, n, u, n}, {u, n, gamma, m}, {gamma, m, q, n}});
-    add_unit({std::move(dofs), std::move(blocks)}, "constraint '" + e.element->name() + "'", UnitKind::constraint, i);
-  }
-
-  void evaluate_unit(Index u, ConstVectorRef x, UnitOutput& out) const override {
-    const UnitRef ref = refs_[static_cast<std::size_t>(u)];
-    switch (ref.kind) {
-      case UnitKind::inertia: return evaluate_inertia(ref.index, x, out);
-      case UnitKind::potential: return evaluate_potential(system_.potentials()[ref.index], out);
-      case UnitKind::constraint: return evaluate_constraint(system_.constraints()[ref.index], x, out);
-      case UnitKind::dissipation: return evaluate_dissipation(system_.dissipations()[ref.index], x, out);
-      case UnitKind::load: return evaluate_load(system_.external_loads()[ref.index], out);
-    }
-  }
-
-  /// q0, q1, u0, u1 of an element.
-  void gather_step(const std::vector<Index>& dofs, ConstVectorRef x, Vector& q0, Vector& q1, Vector& u0,
-                   Vector& u1) const {
-    gather(state_->q, dofs, q0);
-    gather(q1_, dofs, q1);
-    gather(state_->v, dofs, u0);
-    gather(x.segment(fields_.u(), fields_.d), dofs, u1);
-  }
-
-  /// R_q += M (q1 - q0)/h - M u_mid,  R_u += M (u1 - u0).
-  void evaluate_inertia(std::size_t i, ConstVectorRef x, UnitOutput& out) const {
-    const Matrix& M = masses_[i];
-    const Index n = M.rows();
-    Vector q0, q1, u0, u1;
-    gather_step(system_.inertias()[i].dofs, x, q0, q1, u0, u1);
-    Vector dq;
-    gather(x.segment(fields_.q(), fields_.d), system_.inertias()[i].dofs, dq);
-    out.residual().head(n) = M * (dq / h_ - 0.5 * (u0 + u1));
-    out.residual().tail(n) = M * (u1 - u0);
-    if (!out.with_matrix()) return;
-    out.block(0) = M / h_;
-    out.block(1) = -0.5 * M;
-    out.block(2) = M;
-  }
-
-  /// R_u += h Dbar V(q0, q1).
-  void evaluate_potential(const Placed<Potential>& e, UnitOutput& out) const {
-    const Index n = e.element->local_size();
-    Vector q0, q1;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1);
-    e.element->add_discrete_gradient(q0, q1, h_, out.residual().head(n));
-    if (out.with_matrix()) e.element->add_discrete_gradient_jacobian(q0, q1, h_, out.block(0));
-  }
-
-  /// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1,
-  /// H(a) = sum_k a_k D^2 g_k (constant).
-  void evaluate_constraint(const Placed<Constraint>& e, ConstVectorRef x, UnitOutput& out) const {
-    const Constraint& c = *e.element;
-    const Index n = c.local_size(), m = c.num_equations();
-    Vector q0, q1, u0, u1;
-    gather_step(e.dofs, x, q0, q1, u0, u1);
-    const Vector mu = x.segment(fields_.mu() + e.first_multiplier, m);
-    const Vector gamma = x.segment(fields_.gamma() + e.first_multiplier, m);
-    const Vector q_mid = 0.5 * (q0 + q1), u_mid = 0.5 * (u0 + u1);
-    Matrix G_mid(m, n), G1(m, n), H_gamma = Matrix::Zero(n, n);
-    c.calc_jacobian(q_mid, G_mid);
-    c.calc_jacobian(q1, G1);
-    c.add_hessian_contraction(q_mid, gamma, 1.0, H_gamma);
-    auto r = out.residual();
-    r.segment(0, n) = -G_mid.transpose() * gamma;
-    r.segment(n, n) = G_mid.transpose() * mu + h_ * (H_gamma * u_mid);
-    c.calc_value(q1, r.segment(2 * n, m));
-    r.segment(2 * n + m, m) = G1 * u1;
-    if (!out.with_matrix()) return;
-    out.block(0) = -G_mid.transpose();
-    out.block(1) = G_mid.transpose();
-    out.block(2) = G1;
-    out.block(3) = G1;
-    if (c.nonlinearity() == Nonlinearity::linear) return;
-    out.block(4) = -0.5 * H_gamma;
-    c.add_hessian_contraction(q_mid, mu, 0.5, out.block(5));
-    out.block(6) = 0.5 * h_ * H_gamma;
-    out.block(7) = h_ * hessians_times(c, q_mid, u_mid);
-    out.block(8) = hessians_times(c, q1, u1).transpose();
-  }
-
-  /// R_u += C(q_mid)(q1 - q0);  d/dq1 = C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
-  void evaluate_dissipation(const Placed<Dissipation>& e, ConstVectorRef x, UnitOutput& out) const {
-    const Index n = e.element->local_size();
-    Vector q0, q1;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1);
-    Vector dq;
-    gather(x.segment(fields_.q(), fields_.d), e.dofs, dq);
-    const Vector q_mid = 0.5 * (q0 + q1);
-    e.element->add_damping_force(q_mid, dq, 1.0, out.residual().head(n));
-    if (!out.with_matrix()) return;
-    e.element->add_damping_matrix(q_mid, 1.0, out.block(0));
-    e.element->add_damping_force_q_jacobian(q_mid, dq, 0.5, out.block(0));
-  }
-
-  /// R_u -= h f(t_mid, q_mid);  d/dq1 = -h/2 df/dq.
-  void evaluate_load(const Placed<ExternalLoad>& e, UnitOutput& out) const {
-    const Index n = e.element->local_size();
-    Vector q0, q1;
-    gather(state_->q, e.dofs, q0);
-    gather(q1_, e.dofs, q1);
-    const Vector q_mid = 0.5 * (q0 + q1);
-    const double t_mid = state_->t + 0.5 * h_;
-    e.element->add_generalized_force(t_mid, q_mid, -h_, out.residual().head(n));
-    if (out.with_matrix()) e.element->add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * h_, out.block(0));
-  }
+  void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
-  Fields fields_;
-  std::vector<Matrix> masses_;
-  std::vector<UnitRef> refs_;
-  Vector q1_;  ///< q0 + dq of the last evaluate
 };
 
-EnergyMomentumGgl::EnergyMomentumGgl(const System& system, const StepperOptions& options) : system_(system) {
-  require_unsymmetric_capable_solver(name(), options.solver);
-  require_quadratic_constraints(name(), system);
-  require_one_inertia_per_coordinate(name(), system);
-  invert_masses(name(), system);  // refuses singular or configuration-dependent M
-  step_system_ = std::make_unique<StepSystem>(system, constant_masses(system));
-  newton_ = std::make_unique<NewtonSolver>(step_system_->pattern(), options.solver, options.newton);
+EmGglScheme::EmGglScheme(const System& system, const StepperOptions& options) : system_(system) {
+  require_unsymmetric_capable_solver(name, options.solver);
+  require_quadratic_constraints(name, system);
+  require_one_inertia_per_coordinate(name, system);
+  invert_masses(name, system);  // refuses singular or configuration-dependent M
 }
 
-EnergyMomentumGgl::~EnergyMomentumGgl() = default;
-
-void EnergyMomentumGgl::initialize(State& state) const {
-  check_initial_state(system_, state, name());
-  initialize_momentum(system_, state);
+std::string EmGglScheme::row_label(int field, Index i) const {
+  switch (field) {
+    case q: return "position update of coordinate " + system_.coordinate_label(i);
+    case u: return "momentum balance of coordinate " + system_.coordinate_label(i);
+    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
+    default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
+  }
 }
 
-NewtonReport EnergyMomentumGgl::step(State& state, double h) {
-  check_step_input(system_, state, h, name());
-  const Fields f{system_.num_coordinates(), system_.num_multipliers()};
-  const StepGuess guess = predictor_.predict(state, h);
-  Vector x(f.size());
-  x << 0.5 * h * (state.v + guess.v1), guess.v1, h * guess.lambda, Vector::Zero(f.m);  // dq = h v_mid
-  step_system_->set_step(state, h);
-  const NewtonReport report = step_system_->solve(*newton_, x, describe_step(state, h));
-  State after{state.step + 1, state.t + h, state.q + x.segment(f.q(), f.d), x.segment(f.u(), f.d), Vector(f.d),
-              x.segment(f.mu(), f.m) / h};
-  calc_momentum(system_, after.q, after.v, after.p);
-  predictor_.record(state, after, h);
-  state = std::move(after);
-  return report;
+/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0).
+void EmGglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
+  const SparseEntries& M = *t.mass();
+  const LocalVector dq = t.coordinates(it.dq, dq_slot);
+  const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
+  auto R_q = out.residual(q), R_u = out.residual(u);
+  for (const Nonzero& e : M.entries()) {
+    R_q(e.row) += e.value * (dq(e.col) / it.in.h - 0.5 * (u0(e.col) + u1(e.col)));
+    R_u(e.row) += e.value * (u1(e.col) - u0(e.col));
+  }
+  if (!out.with_matrix()) return;
+  M.add_to(1.0 / it.in.h, out.block(q, q));
+  M.add_to(-0.5, out.block(q, u));
+  M.add_to(1.0, out.block(u, u));
 }
 
-double EnergyMomentumGgl::conserved_energy(const State& state) const {
-  check_state_sizes(system_, state, name());
-  return kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+/// R_u += h Dbar V(q0, q1);  K_uq += h d/dq1 Dbar V.
+void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const {
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  t.element().add_discrete_gradient(q0, q1, it.in.h, out.residual(u));
+  if (out.with_matrix()) t.element().add_discrete_gradient_jacobian(q0, q1, it.in.h, out.block(u, q));
 }
+
+/// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1.
+void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const QuadraticFormView& g = *t.form();
+  const double h = it.in.h;
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q_mid = t.midpoint(q0, q1, mid_slot);
+  const LocalVector u1 = t.coordinates(it.u1, u1_slot);
+  const LocalVector u_mid = t.midpoint(t.coordinates(it.in.state.v, u0_slot), u1, u_mid_slot);
+  const LocalVector mu_local = t.multipliers(it.mu), gamma_local = t.multipliers(it.gamma);
+  g.add_jacobian_transpose_product(q_mid, gamma_local, -1.0, out.residual(q));
+  auto R_u = out.residual(u);
+  g.add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_u);
+  for (Index k = 0; k < t.equations(); ++k)
+    for (const Nonzero& e : g.hessian(k)) R_u(e.row) += h * gamma_local(k) * e.value * u_mid(e.col);
+  g.calc_value(q1, out.residual(mu));
+  g.add_jacobian_product(q1, u1, 1.0, out.residual(gamma));
+  if (!out.with_matrix()) return;
+  g.add_jacobian(q_mid, -1.0, out.block(q, gamma).transpose());
+  g.add_jacobian(q_mid, 1.0, out.block(u, mu).transpose());
+  g.add_jacobian(q1, 1.0, out.block(mu, q));
+  g.add_jacobian(q1, 1.0, out.block(gamma, u));
+  if (g.is_linear()) return;
+  g.add_hessian_contraction(gamma_local, -0.5, out.block(q, q));
+  g.add_hessian_contraction(mu_local, 0.5, out.block(u, q));
+  g.add_hessian_contraction(gamma_local, 0.5 * h, out.block(u, u));
+  g.add_hessians_times(u_mid, h, out.block(u, gamma));
+  g.add_hessians_times(u1, 1.0, out.block(gamma, q).transpose());
+}
+
+/// R_u += C(q_mid)(q1 - q0);  K_uq += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
+void EmGglScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
+  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
+  const LocalVector dq = t.coordinates(it.dq, dq_slot);
+  t.element().add_damping_force(q_mid, dq, 1.0, out.residual(u));
+  if (!out.with_matrix()) return;
+  t.element().add_damping_matrix(q_mid, 1.0, out.block(u, q));
+  t.element().add_damping_force_q_jacobian(q_mid, dq, 0.5, out.block(u, q));
+}
+
+/// R_u -= h f(t_mid, q_mid);  K_uq -= h/2 df/dq.
+void EmGglScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
+  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
+  const double t_mid = it.in.state.t + 0.5 * it.in.h;
+  t.element().add_generalized_force(t_mid, q_mid, -it.in.h, out.residual(u));
+  if (out.with_matrix()) t.element().add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * it.in.h, out.block(u, q));
+}
+
+template class SchemeStepper<EmGglScheme>;
 
 }  // namespace noether

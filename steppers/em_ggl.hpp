@@ -1,10 +1,7 @@
 #pragma once
-/// Energy-momentum scheme for the GGL equations (schemes.md section 3b; Kinon, Betsch & Schneider,
-/// Nonlinear Dynamics 2023, "EMS_ggl" in their metis code).
-#include <memory>
-
-#include <noether/steppers/step_predictor.hpp>
-#include <noether/steppers/stepper.hpp>
+/// Energy-momentum scheme for the GGL equations [KinonBetschSchneider2023]: their midpoint
+/// discrete gradients [Gonzalez1996] ("EMS_ggl" in the authors' metis code).
+#include <noether/steppers/scheme_stepper.hpp>
 
 namespace noether {
 
@@ -35,27 +32,12 @@ namespace noether {
 ///   R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T mu + h sum_k gamma_k H_k u_mid + C(q_mid)(q1 - q0) - h f   (d)
 ///   R_g = g(q1),    R_gv = G(q1) u1                                                     (m each)
 ///
-/// Requirements as ggl-vi (solvers/ggl_support.hpp): constant invertible M per inertia element,
+/// Requirements as ggl-vi (steppers/ggl_support.hpp): constant invertible M per inertia element,
 /// constraints of degree <= 2, a solver other than CHOLMOD. Second order. After a step:
 /// q = q1, v = u1, p = M u1, lambda = mu / h; g(q) = 0 and G(q) v = 0 at Newton tolerance.
-class EnergyMomentumGgl final : public Stepper {
- public:
-  EnergyMomentumGgl(const System& system, const StepperOptions& options);
-  ~EnergyMomentumGgl() override;
-
-  std::string_view name() const override { return "em-ggl"; }
-  /// p = M v, lambda = 0.
-  void initialize(State& state) const override;
-  NewtonReport step(State& state, double h) override;
-  /// H = 1/2 v.M v + V(q) (= 1/2 p.M^{-1} p + V), conserved exactly without damping or loads.
-  double conserved_energy(const State& state) const override;
-
- private:
-  class StepSystem;
-  const System& system_;
-  std::unique_ptr<StepSystem> step_system_;
-  std::unique_ptr<NewtonSolver> newton_;
-  StepPredictor predictor_;  ///< Newton's initial guess (v1, lambda) from the last steps
-};
+/// Newton starts from v1 and lambda extrapolated from the last steps (steppers/step_predictor.hpp).
+/// The energy it conserves: H = 1/2 v.M v + V(q) (= 1/2 p.M^{-1} p + V).
+struct EmGglScheme;
+using EnergyMomentumGgl = SchemeStepper<EmGglScheme>;
 
 }  // namespace noether

@@ -16,7 +16,7 @@ Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
                                 "and singular M");
   const Index n = inertia.local_size();
   Matrix M = Matrix::Zero(n, n);
-  inertia.add_mass_matrix(Vector::Zero(n), 1.0, M);
+  inertia.constant_mass()->add_to(1.0, M);
   const Eigen::LDLT<Matrix> ldlt(M);
   const Vector pivots = ldlt.vectorD();
   const double threshold = kRelativePivotTolerance * (n > 0 ? pivots.cwiseAbs().maxCoeff() : 0.0);
@@ -64,28 +64,6 @@ std::vector<Matrix> invert_masses(std::string_view stepper, const System& system
   std::vector<Matrix> inverses;
   for (const Placed<Inertia>& e : system.inertias()) inverses.push_back(invert_mass(stepper, *e.element));
   return inverses;
-}
-
-std::vector<Matrix> constant_masses(const System& system) {
-  std::vector<Matrix> masses;
-  for (const Placed<Inertia>& e : system.inertias()) {
-    const Index n = e.element->local_size();
-    masses.push_back(Matrix::Zero(n, n));
-    e.element->add_mass_matrix(Vector::Zero(n), 1.0, masses.back());
-  }
-  return masses;
-}
-
-Matrix hessians_times(const Constraint& c, ConstVectorRef q, ConstVectorRef u) {
-  const Index n = c.local_size(), m = c.num_equations();
-  Matrix out(n, m);
-  Matrix H(n, n);
-  for (Index k = 0; k < m; ++k) {
-    H.setZero();
-    c.add_hessian_contraction(q, Vector::Unit(m, k), 1.0, H);
-    out.col(k) = H * u;
-  }
-  return out;
 }
 
 }  // namespace noether

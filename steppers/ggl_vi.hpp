@@ -1,14 +1,10 @@
 #pragma once
-/// The GGL variational integrator (Kinon, Betsch & Schneider, seed 001 eqs. (39)-(41), (57);
-/// schemes.md section 3).
-#include <memory>
-#include <vector>
-
-#include <noether/steppers/stepper.hpp>
+/// The GGL variational integrator [KinonBetschSchneider2023, eqs. (39)-(41), (57)].
+#include <noether/steppers/scheme_stepper.hpp>
 
 namespace noether {
 
-/// First-order symplectic integrator from the discrete GGL action (seed 001, eq. 39), with
+/// First-order symplectic integrator from the discrete GGL action [KinonBetschSchneider2023, eq. (39)], with
 /// L = 1/2 v.M v - V(q), qbar = q^n + h v^n and S_d = sum_n S_n,
 ///
 ///   S_n = h L(q^n, v^n) - h lambda^{n+1}.g(q^{n+1})
@@ -57,25 +53,7 @@ namespace noether {
 /// H = 1/2 p.M^{-1} p + V(q) is not conserved exactly, but without damping its error stays
 /// bounded (O(h), no drift) over long times; with damping it decays by the dissipated work.
 /// State after a step: q = q^{n+1}, p = p^{n+1}, v = M^{-1} p^{n+1} = u, lambda = lambda^n.
-class GglVariationalIntegrator final : public Stepper {
- public:
-  /// Throws StepperRefusal for a system or solver outside the scheme (see above).
-  GglVariationalIntegrator(const System& system, const StepperOptions& options);
-  ~GglVariationalIntegrator() override;
-
-  std::string_view name() const override { return "ggl-vi"; }
-  /// p = M v, lambda = 0.
-  void initialize(State& state) const override;
-  NewtonReport step(State& state, double h) override;
-  /// H = 1/2 p.M^{-1} p + V(q) (bounded error, not conserved exactly).
-  double conserved_energy(const State& state) const override;
-
- private:
-  class StepSystem;
-  const System& system_;
-  std::vector<Matrix> inverse_masses_;  ///< M_e^{-1} per inertia element, in system order
-  std::unique_ptr<StepSystem> step_system_;
-  std::unique_ptr<NewtonSolver> newton_;
-};
+struct GglScheme;
+using GglVariationalIntegrator = SchemeStepper<GglScheme>;
 
 }  // namespace noether

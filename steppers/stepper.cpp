@@ -7,7 +7,6 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
-#include <noether/steppers/step_system.hpp>
 
 namespace noether {
 
@@ -74,6 +73,14 @@ void check_step_input(const System& system, const State& state, double h, std::s
   require_finite(stepper, "p", state.p, coordinate);
   require_finite(stepper, "lambda", state.lambda, [&](Index r) { return system.multiplier_label(r); });
   require_finite_time(stepper, state);
+}
+
+void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind) {
+  if (kind == LinearSolverKind::cholmod)
+    throw StepperRefusal(std::string(stepper) +
+                         ": CHOLMOD needs a symmetric positive definite matrix, and this stepper's Newton "
+                         "matrix is unsymmetric and indefinite; choose --solver klu (the default), umfpack or eigen "
+                         "(CHOLMOD serves the SPD projection of initial values)");
 }
 
 void initialize_momentum(const System& system, State& state) {

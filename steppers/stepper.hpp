@@ -64,4 +64,11 @@ void check_step_input(const System& system, const State& state, double h, std::s
 /// For Stepper::conserved_energy: the sizes check_step_input requires (the values may be anything).
 void check_state_sizes(const System& system, const State& state, std::string_view stepper);
 
+/// Throws StepperRefusal when `kind` needs a symmetric positive definite matrix, which the named
+/// stepper's Newton matrix (unsymmetric, indefinite) is not.
+void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind);
+
+/// The initial state of a momentum-based stepper: p = M(q) v, lambda = 0.
+void initialize_momentum(const System& system, State& state);
+
 }  // namespace noether

@@ -54,7 +54,6 @@ class EmptyConstraint final : public Constraint {
   EmptyConstraint() : Constraint("empty", {BlockId{0}}) {}
   Index local_size() const override { return 2; }
   Index num_equations() const override { return 0; }
-  Nonlinearity nonlinearity() const override { return Nonlinearity::linear; }
 
  protected:
   void do_calc_value(ConstVectorRef, VectorRef) const override {}

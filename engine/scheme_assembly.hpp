@@ -1,0 +1,119 @@
+#pragma once
+/// The residual and tangent of a scheme's step equations, assembled from its kernels, one per
+/// element kind, over the engine's TermLayout. The one place that turns a term into a kernel call.
+///
+/// A Scheme provides (steppers/*.cpp are the examples):
+///   static constexpr std::array<FieldKind, F> fields;  its unknown vector's fields, natural order
+///   static constexpr int workspace_slots;               TermWorkspace buffers its kernels use
+///   struct Iterate;                                     what every kernel reads at one Newton iterate
+///   TermShape shape(const Inertia&) const;              and for Potential, Constraint, Dissipation,
+///                                                       ExternalLoad: the fields and blocks of each
+///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
+///                                                       and for PotentialTerm, ConstraintTerm,
+///                                                       DissipationTerm, LoadTerm: R and dR/dx
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <noether/engine/term_layout.hpp>
+
+namespace noether {
+
+template <class Scheme>
+class SchemeAssembly {
+ public:
+  using Iterate = typename Scheme::Iterate;
+
+  /// Plans the scheme's terms on `system` (both must outlive this).
+  SchemeAssembly(const System& system, const Scheme& scheme)
+      : scheme_(scheme),
+        layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
+                Scheme::workspace_slots) {}
+
+  const TermLayout& layout() const { return layout_; }
+  const CscPattern& pattern() const { return layout_.pattern(); }
+  /// dR/dx of the last assembly with the matrix, in pattern order.
+  std::span<const double> matrix() const { return layout_.assembler().values(); }
+  /// The constant blocks changed (a new h): the next assembly with the matrix writes them again.
+  void invalidate_constants() { layout_.assembler().invalidate_constants(); }
+
+  /// residual (Newton order) = start (Newton order: rows no term owns) + the terms' residuals at
+  /// `it`; when with_matrix, also the matrix. Bitwise the same for any number of threads.
+  void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, bool with_matrix) {
+    layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual,
+                                 with_matrix);
+  }
+
+  /// The element whose residual in Newton row `row` at `it` has the largest magnitude ("" when no
+  /// term writes the row); for error messages.
+  std::string largest_contributor(const Iterate& it, Index row) const {
+    const Index term = layout_.assembler().largest_contributor(
+        [&](Index u, UnitOutput& out) { evaluate(u, it, out); }, row);
+    return term < 0 ? std::string() : layout_.owner(term);
+  }
+
+  /// Calls f(term) for every term of the given kind, in layout order, with a workspace of its own
+  /// (serial; for the state update after a step). Term: InertiaTerm, PotentialTerm, ...
+  template <class F>
+  void for_each(TermKind kind, F&& f) const;
+
+ private:
+  static std::array<std::vector<TermShape>, 5> shapes(const System& system, const Scheme& scheme) {
+    std::array<std::vector<TermShape>, 5> out;
+    const auto add = [&](TermKind kind, auto list) {
+      for (const auto& e : list) out[static_cast<std::size_t>(kind)].push_back(scheme.shape(*e.element));
+    };
+    add(TermKind::inertia, system.inertias());
+    add(TermKind::potential, system.potentials());
+    add(TermKind::constraint, system.constraints());
+    add(TermKind::dissipation, system.dissipations());
+    add(TermKind::load, system.external_loads());
+    return out;
+  }
+
+  /// Calls f with term `ref` as its kernel sees it (when f takes that kind of term).
+  template <class F>
+  void visit(const TermRef& ref, const TermWorkspace& workspace, F&& g) const {
+    const auto f = [&](const auto& term) {
+      if constexpr (std::is_invocable_v<F&, decltype(term)>) g(term);
+    };
+    const System& system = layout_.system();
+    const auto i = static_cast<std::size_t>(ref.element);
+    const std::span<const DofRun> runs = layout_.runs(ref);
+    switch (ref.kind) {
+      case TermKind::inertia:
+        return f(InertiaTerm({*system.inertias()[i].element, ref, runs, workspace}, layout_.mass(ref.element)));
+      case TermKind::potential:
+        return f(PotentialTerm({*system.potentials()[i].element, ref, runs, workspace},
+                               layout_.potential_form(ref.element)));
+      case TermKind::constraint:
+        return f(ConstraintTerm({*system.constraints()[i].element, ref, runs, workspace},
+                                layout_.constraint_form(ref.element)));
+      case TermKind::dissipation: return f(DissipationTerm(*system.dissipations()[i].element, ref, runs, workspace));
+      case TermKind::load: return f(LoadTerm(*system.external_loads()[i].element, ref, runs, workspace));
+    }
+  }
+
+  void evaluate(Index unit, const Iterate& it, UnitOutput& out) const {
+    const TermRef& ref = layout_.terms()[static_cast<std::size_t>(unit)];
+    TermOutput term_out(out, layout_.shape(ref), ref);
+    visit(ref, layout_.workspace(out), [&](const auto& term) { scheme_.evaluate(term, it, term_out); });
+  }
+
+  const Scheme& scheme_;
+  TermLayout layout_;
+};
+
+template <class Scheme>
+template <class F>
+void SchemeAssembly<Scheme>::for_each(TermKind kind, F&& f) const {
+  std::vector<double> memory(static_cast<std::size_t>(Scheme::workspace_slots * layout_.slot_size()));
+  const TermWorkspace workspace(memory, layout_.slot_size());
+  for (const TermRef& ref : layout_.terms())
+    if (ref.kind == kind) visit(ref, workspace, f);
+}
+
+}  // namespace noether

@@ -1,0 +1,42 @@
+#pragma once
+/// The Stepper of a scheme: a scheme (steppers/livens_em.cpp, ggl_vi.cpp, em_ggl.cpp) states its
+/// unknowns, one kernel per element kind and its state update; SchemeStepper does the rest, the
+/// same for every scheme: the checks of the input, the initial guess, Newton on the step
+/// equations assembled by the engine, the permutation to and from the Newton order.
+#include <memory>
+#include <string_view>
+
+#include <noether/steppers/stepper.hpp>
+
+namespace noether {
+
+/// What a step reads besides its unknowns: the state it starts from and its size h.
+struct StepInput {
+  const State& state;
+  double h;
+};
+
+/// Defined in steppers/scheme_stepper_impl.hpp, which a scheme's source file includes to
+/// instantiate it; users see only this declaration.
+template <class Scheme>
+class SchemeStepper final : public Stepper {
+ public:
+  /// Throws StepperRefusal when the scheme cannot treat the system or the solver.
+  SchemeStepper(const System& system, const StepperOptions& options);
+  ~SchemeStepper() override;
+
+  std::string_view name() const override;
+  /// p = M(q) v, lambda = 0 (the momentum of the initial velocities).
+  void initialize(State& state) const override;
+  NewtonReport step(State& state, double h) override;
+  double conserved_energy(const State& state) const override;
+
+ private:
+  class StepEquations;
+  const System& system_;
+  std::unique_ptr<const Scheme> scheme_;
+  std::unique_ptr<StepEquations> equations_;
+  std::unique_ptr<NewtonSolver> newton_;
+};
+
+}  // namespace noether

@@ -1,0 +1,124 @@
+#pragma once
+/// SchemeStepper's definitions, for the scheme's source file:
+///   #include <noether/steppers/scheme_stepper_impl.hpp>
+///   template class SchemeStepper<MyScheme>;
+///
+/// Beyond what SchemeAssembly needs (engine/scheme_assembly.hpp), a Scheme provides:
+///   static constexpr std::string_view name;
+///   static constexpr bool warm_start;  Newton starts from v1 and lambda extrapolated from the
+///                                       last steps (steppers/step_predictor.hpp)
+///   Scheme(const System&, const StepperOptions&);     refuses what it cannot treat
+///   struct Data;                                      per-step vectors its Iterate views
+///   Iterate iterate(const StepInput&, ConstVectorRef x, Data&) const;
+///   void add_step_rows(const StepInput&, VectorRef rows) const;
+///                                       rows no element owns, constant during the step (natural)
+///   Vector initial_guess(const StepInput&, const StepGuess&) const;  x (natural order)
+///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&) const;
+///   double conserved_energy(const State&) const;
+///   std::string row_label(int field, Index i) const;  what row i of a field balances
+#include <optional>
+#include <string>
+
+#include <noether/engine/scheme_assembly.hpp>
+#include <noether/steppers/scheme_stepper.hpp>
+#include <noether/steppers/step_predictor.hpp>
+
+namespace noether {
+
+/// The step equations R(x) = 0 of one step as Newton sees them (Newton order), and the data of the
+/// step being solved.
+template <class Scheme>
+class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
+ public:
+  StepEquations(const System& system, const Scheme& scheme) : scheme_(scheme), assembly_(system, scheme) {}
+
+  const CscPattern& pattern() const override { return assembly_.pattern(); }
+  std::span<const double> matrix() const override { return assembly_.matrix(); }
+
+  void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
+    assembly_.layout().to_natural_order(x, natural_x_);
+    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, with_matrix);
+  }
+
+  std::string describe_row(Index row) const override {
+    const auto [field, index] = assembly_.layout().field_of(assembly_.layout().natural_index(row));
+    std::string label = scheme_.row_label(field, index);
+    if (!input_) return label;
+    typename Scheme::Data data;
+    const std::string owner = assembly_.largest_contributor(scheme_.iterate(*input_, natural_x_, data), row);
+    return owner.empty() ? label : label + "; largest contribution from " + owner;
+  }
+
+  /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the
+  /// solution; left at the start on failure).
+  NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x) {
+    if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
+    h_ = h;
+    input_.emplace(StepInput{state, h});
+    const Index n = pattern().n;
+    Vector rows = Vector::Zero(n);
+    scheme_.add_step_rows(*input_, rows);
+    step_rows_.resize(n);
+    assembly_.layout().to_newton_order(rows, step_rows_);
+    natural_x_.resize(n);
+    Vector newton_x(n);
+    assembly_.layout().to_newton_order(x, newton_x);
+    const NewtonReport report = newton.solve(*this, newton_x, describe_step(state, h));
+    assembly_.layout().to_natural_order(newton_x, x);
+    return report;
+  }
+
+  const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
+  StepPredictor& predictor() { return predictor_; }
+
+ private:
+  const Scheme& scheme_;
+  SchemeAssembly<Scheme> assembly_;
+  typename Scheme::Data data_;
+  std::optional<StepInput> input_;  ///< the step being solved
+  double h_ = 0.0;
+  Vector step_rows_;  ///< Newton order
+  Vector natural_x_;  ///< the last evaluated x, natural order
+  StepPredictor predictor_;
+};
+
+template <class Scheme>
+SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
+    : system_(system), scheme_(std::make_unique<const Scheme>(system, options)),
+      equations_(std::make_unique<StepEquations>(system, *scheme_)),
+      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton)) {}
+
+template <class Scheme>
+SchemeStepper<Scheme>::~SchemeStepper() = default;
+
+template <class Scheme>
+std::string_view SchemeStepper<Scheme>::name() const {
+  return Scheme::name;
+}
+
+template <class Scheme>
+void SchemeStepper<Scheme>::initialize(State& state) const {
+  check_initial_state(system_, state, name());
+  initialize_momentum(system_, state);
+}
+
+template <class Scheme>
+NewtonReport SchemeStepper<Scheme>::step(State& state, double h) {
+  check_step_input(system_, state, h, name());
+  const StepInput input{state, h};
+  const StepGuess guess = Scheme::warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
+  Vector x = scheme_->initial_guess(input, guess);
+  const NewtonReport report = equations_->solve(*newton_, state, h, x);
+  State after = scheme_->next_state(input, x, equations_->assembly());
+  if (Scheme::warm_start) equations_->predictor().record(state, after, h);
+  state = std::move(after);
+  return report;
+}
+
+template <class Scheme>
+double SchemeStepper<Scheme>::conserved_energy(const State& state) const {
+  check_state_sizes(system_, state, name());
+  return scheme_->conserved_energy(state);
+}
+
+}  // namespace noether
