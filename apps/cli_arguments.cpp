@@ -1,9 +1,31 @@
 #include <noether/apps/cli_arguments.hpp>
 
+#include <array>
 #include <charconv>
 #include <stdexcept>
+#include <string_view>
 
 namespace noether {
+namespace {
+
+/// The run settings that were scenario parameters before they got their own options.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> run_setting_options{
+    {{"h", "--h"}, {"t_end", "--t"}, {"newton_tol", "--newton-tol"}}};
+
+/// The Newton settings among the arguments.
+void apply_newton_arguments(const RunArguments& arguments, RunOptions& options) {
+  if (arguments.newton_tol) options.newton_tolerance = parse_number("--newton-tol", *arguments.newton_tol);
+  if (arguments.newton_max_iterations)
+    options.newton_max_iterations = parse_positive_count("--newton-max-iterations", *arguments.newton_max_iterations);
+  if (arguments.newton) options.newton_modified = parse_newton_method(*arguments.newton);
+  if (!arguments.newton_refresh) return;
+  if (!options.newton_modified.value_or(false))
+    throw std::invalid_argument("--newton-refresh " + *arguments.newton_refresh +
+                                " acts on modified Newton only; add --newton modified");
+  options.newton_refresh_contraction = parse_number("--newton-refresh", *arguments.newton_refresh);
+}
+
+}  // namespace
 
 double parse_number(const std::string& what, const std::string& text) {
   double value = 0.0;
@@ -27,13 +49,28 @@ std::pair<std::string, double> parse_assignment(const Scenario& scenario, const 
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
     throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got '" + text + "'");
-  const std::string key = text.substr(0, equals);
-  return {key, parse_parameter_value(scenario, key, text.substr(equals + 1))};
+  const std::string key = text.substr(0, equals), value = text.substr(equals + 1);
+  for (const auto& [setting, option] : run_setting_options)
+    if (key == setting)
+      throw std::invalid_argument("--set " + text + ": " + key + " is a run setting, not a scenario parameter; use " +
+                                  std::string(option) + " " + value);
+  return {key, parse_parameter_value(scenario, key, value)};
 }
 
 LinearSolverKind parse_solver(const std::string& text) {
-  if (const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text)) return *kind;
-  throw std::invalid_argument("unknown solver '" + text + "'; accepted: klu, umfpack, cholmod, eigen");
+  if (text == to_string(LinearSolverKind::cholmod))
+    throw std::invalid_argument(
+        "--solver cholmod: CHOLMOD needs a symmetric positive definite matrix, and the steppers' Newton matrices "
+        "are unsymmetric and indefinite (CHOLMOD serves the projection of initial values); accepted: klu, umfpack, "
+        "eigen");
+  const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text);
+  if (!kind) throw std::invalid_argument("unknown solver '" + text + "'; accepted: klu, umfpack, eigen");
+  return *kind;
+}
+
+bool parse_newton_method(const std::string& text) {
+  if (text == "full" || text == "modified") return text == "modified";
+  throw std::invalid_argument("--newton expects full or modified, got '" + text + "'");
 }
 
 RunOptions to_run_options(const RunArguments& arguments) {
@@ -43,6 +80,7 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.h) options.h = parse_number("--h", *arguments.h);
   if (arguments.t_end) options.t_end = parse_number("--t", *arguments.t_end);
   if (arguments.solver) options.solver = parse_solver(*arguments.solver);
+  apply_newton_arguments(arguments, options);
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;

@@ -10,25 +10,29 @@
 
 namespace noether {
 
-/// Raw option texts; an absent option keeps the RunOptions default.
+/// Raw option texts; an absent option keeps its default (RunOptions).
 struct RunArguments {
   std::string scenario;
-  std::string stepper = "livens-em";
-  std::optional<std::string> h, t_end, solver, threads, out, every;
+  std::optional<std::string> stepper, h, t_end, solver, threads, out, every;
+  std::optional<std::string> newton_tol, newton_max_iterations, newton, newton_refresh;
   std::vector<std::string> assignments;  ///< each "key=value" from one --set
 };
 
 /// Converts and checks the texts; throws std::invalid_argument naming the option, the text and
-/// what is accepted (a number, a whole number >= 1, key=value, a known solver).
+/// what is accepted (a number, a whole number >= 1, key=value, a solver the steppers accept, full
+/// or modified; --newton-refresh only with --newton modified).
 RunOptions to_run_options(const RunArguments& arguments);
 
 /// The whole of text as a double; throws std::invalid_argument naming `what` otherwise.
 double parse_number(const std::string& what, const std::string& text);
 /// The whole of text as an integer >= 1; throws std::invalid_argument naming `what` otherwise.
 int parse_positive_count(const std::string& what, const std::string& text);
-/// "key=value" from --set: a number, or the name of a choice of that scenario parameter.
+/// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run
+/// settings once given as parameters (h, t_end, newton_tol) are refused with their option.
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);
-/// One of klu, umfpack, cholmod, eigen.
+/// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.
 LinearSolverKind parse_solver(const std::string& text);
+/// --newton: "full" (false) or "modified" (true).
+bool parse_newton_method(const std::string& text);
 
 }  // namespace noether

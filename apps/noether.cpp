@@ -14,6 +14,7 @@
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/summary_text.hpp>
+#include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace {
@@ -51,11 +52,22 @@ int run_command(const RunArguments& arguments) {
 }
 
 void add_run_options(CLI::App& run, RunArguments& a) {
+  const RunConfiguration defaults;
   run.add_option("scenario", a.scenario, "scenario name (noether list)")->required();
-  run.add_option("--stepper", a.stepper, "stepper name (noether list)")->capture_default_str();
-  run.add_option("--h", a.h, "time step (default: the scenario's h)");
-  run.add_option("--t", a.t_end, "end time (default: the scenario's t_end)");
-  run.add_option("--solver", a.solver, "linear solver: klu (default), umfpack, cholmod, eigen");
+  run.add_option("--stepper", a.stepper, "stepper name (noether list; default " + defaults.stepper + ")");
+  run.add_option("--h", a.h, "time step (default: the scenario's)");
+  run.add_option("--t", a.t_end, "end time (default: the scenario's)");
+  run.add_option("--solver", a.solver,
+                 "linear solver of the Newton matrices: klu, umfpack, eigen (default " +
+                     std::string(to_string(defaults.solver)) + ")");
+  run.add_option("--newton-tol", a.newton_tol, "Newton tolerance on max|R| (default: the scenario's)");
+  run.add_option("--newton-max-iterations", a.newton_max_iterations,
+                 "Newton iterations per step at most (default " + std::to_string(defaults.newton.max_iterations) + ")");
+  run.add_option("--newton", a.newton, "full (default) or modified: keep a factorization while max|R| contracts");
+  run.add_option("--newton-refresh", a.newton_refresh,
+                 "with --newton modified: refactorize when an iteration leaves max|R| above this fraction of the "
+                 "previous one (default " +
+                     format_number(defaults.newton.refresh_contraction) + ")");
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
   run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");

@@ -28,6 +28,7 @@ void RunRecorder::record_initial(const State& state, double energy) {
 void RunRecorder::record_step(const State& state, double energy, const NewtonReport& report) {
   result_.steps = state.step;
   result_.newton_iterations_total += report.iterations;
+  result_.newton_factorizations_total += report.factorizations;
   result_.phase_seconds.assembly += report.timings.assembly;
   result_.phase_seconds.factorization += report.timings.factorization;
   result_.phase_seconds.solve += report.timings.solve;

@@ -10,7 +10,7 @@
 
 namespace noether {
 
-/// Accumulates into a RunResult (steps, Newton counts, energies, constraint maxima) and, as
+/// Accumulates into a RunResult (steps, Newton iterations and factorizations, energies, constraint maxima) and, as
 /// options ask, writes timeseries.csv rows of steps 0, output_every, ... and draws progress.
 class RunRecorder {
  public:

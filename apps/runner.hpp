@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/stepper.hpp>
 
@@ -16,11 +17,16 @@ int all_cores();
 
 struct RunOptions {
   std::string scenario;
-  std::string stepper = "livens-em";
-  /// Linear solver of the Newton matrices; the steppers' default (KLU).
-  LinearSolverKind solver = StepperOptions{}.solver;
-  /// Override the scenario parameters "h" and "t_end" (and win over `overrides` for those keys).
+  /// The run settings chosen (`--stepper`, `--solver`, `--h`, `--t`, `--newton-tol`,
+  /// `--newton-max-iterations`, `--newton`, `--newton-refresh`); each one absent keeps its value in
+  /// default_run_configuration(scenario). newton_refresh_contraction acts on modified Newton only.
+  std::optional<std::string> stepper;
+  std::optional<LinearSolverKind> solver;
   std::optional<double> h, t_end;
+  std::optional<double> newton_tolerance;
+  std::optional<int> newton_max_iterations;
+  std::optional<bool> newton_modified;
+  std::optional<double> newton_refresh_contraction;
   /// Upper bound on the worker threads for the whole run (>= 1).
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
@@ -39,11 +45,15 @@ inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
 /// What a run did. Maxima run over every state reached, the initial one included. Quantities
 /// that were never computed (the stepper refused the system) are NaN.
 struct RunResult {
-  std::string scenario, stepper, solver;
-  double h = 0.0, t_end = 0.0;
+  std::string scenario;
+  /// The settings the run used: defaults with the options applied.
+  RunConfiguration configuration;
   std::int64_t steps = 0;  ///< steps completed
   std::int64_t newton_iterations_total = 0;
   int newton_iterations_max = 0;
+  /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
+  /// iterations with chord steps or modified Newton).
+  std::int64_t newton_factorizations_total = 0;
   /// Making the stepper, stepping and writing the time series.
   double wall_seconds = 0.0;
   /// Summed over all steps: Newton's time in assembly, numeric factorization and solves.
@@ -60,11 +70,15 @@ struct RunResult {
   int threads = 0;
 };
 
+/// default_run_configuration of options.scenario with the run settings options gives; throws
+/// std::invalid_argument for an unknown scenario or a configuration check_run_configuration refuses.
+RunConfiguration resolve_run_configuration(const RunOptions& options);
+
 /// Runs options.scenario for round(t_end / h) steps and writes the outputs (when asked) even
 /// when the run fails. A NewtonError or StepperRefusal ends the run with ok = false.
-/// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; h <= 0,
-/// t_end < 0, threads < 1, output_every < 1), naming the value and what is accepted, and
-/// std::runtime_error when an output file cannot be written.
+/// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; a run
+/// setting check_run_configuration refuses; threads < 1, output_every < 1), naming the value and
+/// what is accepted, and std::runtime_error when an output file cannot be written.
 RunResult run(const RunOptions& options);
 
 }  // namespace noether

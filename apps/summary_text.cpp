@@ -33,14 +33,20 @@ class AlignedLines {
 void print_summary(std::ostream& out, const RunResult& result) {
   AlignedLines lines(out);
   lines.line("scenario", result.scenario);
-  lines.line("stepper", result.stepper);
-  lines.line("solver", result.solver);
+  const RunConfiguration& run = result.configuration;
+  lines.line("stepper", run.stepper);
+  lines.line("solver", to_string(run.solver));
   lines.line("threads", result.threads);
-  lines.line("h", result.h);
-  lines.line("t_end", result.t_end);
+  lines.line("h", run.h);
+  lines.line("t_end", run.t_end);
+  lines.line("newton_method", newton_method_name(run.newton));
+  lines.line("newton_tolerance", run.newton.residual_tolerance);
+  lines.line("newton_max_iterations", run.newton.max_iterations);
+  lines.line("newton_refresh_contraction", run.newton.refresh_contraction);
   lines.line("steps", result.steps);
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
+  lines.line("newton_factorizations_total", result.newton_factorizations_total);
   lines.line("wall_seconds", result.wall_seconds);
   lines.line("assembly_seconds", result.phase_seconds.assembly);
   lines.line("factorization_seconds", result.phase_seconds.factorization);

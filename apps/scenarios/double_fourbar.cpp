@@ -70,10 +70,8 @@ Scenario double_fourbar_scenario() {
   return {
       "double-fourbar",
       "seed 001 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
-      {{"h", 1e-3, "time step (seed 001)"},
-       {"t_end", 10.0, "end time (seed 001)"},
-       {"newton_tol", 1e-10, "Newton tolerance on max|R|"},
-       {"m", paper.mass, "mass of each bar"},
+      {.h = 1e-3, .t_end = 10.0},  // [KinonBetschSchneider2023] Sec. 5.2
+      {{"m", paper.mass, "mass of each bar"},
        {"l", paper.length, "length of each bar and spacing of the ground pivots"},
        {"gravity", paper.gravity, "gravitational acceleration in -y"},
        {"v0", paper.coupler_speed, "initial velocity of the coupler bars in +x (grounded bars upright)"},

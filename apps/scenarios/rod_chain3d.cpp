@@ -91,10 +91,8 @@ Scenario rod_chain3d_scenario() {
   const RodChainParameters defaults;
   return {"rod-chain3d",
           "hanging 3D chain of slender rods (no axial inertia: M singular) with spherical joints (livens-em only)",
-          {{"h", 0.01, "time step"},
-           {"t_end", 5.0, "end time"},
-           {"newton_tol", 1e-10, "Newton tolerance on max|R|"},
-           {"n", static_cast<double>(defaults.rods), "number of rods"},
+          {.h = 0.01, .t_end = 5.0},
+          {{"n", static_cast<double>(defaults.rods), "number of rods"},
            {"m", defaults.mass, "mass of each rod"},
            {"l", defaults.length, "length of each rod"},
            {"gravity", defaults.gravity, "gravitational acceleration in -z"},

@@ -43,9 +43,8 @@ Model model_of(Mechanism mechanism, std::vector<Probe> probes = {}) {
   return model;
 }
 
-std::vector<ScenarioParameter> common_parameters(double h, double t_end) {
-  return {{"h", h, "time step"}, {"t_end", t_end, "end time"}, {"newton_tol", 1e-10, "Newton tolerance on max|R|"}};
-}
+/// Every scaling scenario runs 100 steps of 0.01 by default.
+constexpr ScenarioRunDefaults scale_run_defaults{.h = 0.01, .t_end = 1.0};
 
 Model build_lattice(Index columns, Index rows, const ParameterValues& p) {
   Mechanism mechanism = make_bar_lattice(columns, rows, p.at("top_speed"));
@@ -58,10 +57,8 @@ Model build_lattice(Index columns, Index rows, const ParameterValues& p) {
 }  // namespace
 
 Scenario chain2d_scenario() {
-  auto parameters = common_parameters(0.01, 1.0);
-  parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
   return {"chain2d", "planar chain of n bars on revolute joints, pinned to the ground, released horizontally",
-          parameters, [](const ParameterValues& p) {
+          scale_run_defaults, {{"n", 10, "number of bars (1 kg, 1 m each)"}}, [](const ParameterValues& p) {
             Mechanism m = make_chain2d(size_that_fits(p, "chain2d", "n", chain_bars, kPlanarBarPeakBytes));
             const BodyRef last = m.bodies().back();
             Model model = model_of(std::move(m));
@@ -71,12 +68,12 @@ Scenario chain2d_scenario() {
 }
 
 Scenario chain3d_scenario() {
-  auto parameters = common_parameters(0.01, 1.0);
-  parameters.push_back({"n", 10, "number of bars (1 kg, 1 m each)"});
-  parameters.push_back({"joint", 0, "joint type", {"spherical", "revolute"}});
-  parameters.push_back({"tip_speed", 0.1, "initial out-of-plane speed of the free tip (m/s)"});
+  const std::vector<ScenarioParameter> parameters{
+      {"n", 10, "number of bars (1 kg, 1 m each)"},
+      {"joint", 0, "joint type", {"spherical", "revolute"}},
+      {"tip_speed", 0.1, "initial out-of-plane speed of the free tip (m/s)"}};
   return {"chain3d", "3D chain of n rigid bars on spherical (or --set joint=revolute) joints, released horizontally",
-          parameters, [](const ParameterValues& p) {
+          scale_run_defaults, parameters, [](const ParameterValues& p) {
             const ChainJoint joint = p.at("joint") == 0 ? ChainJoint::spherical : ChainJoint::revolute;
             if (p.at("joint") != 0 && p.at("joint") != 1)
               throw std::invalid_argument("parameter 'joint' must be spherical or revolute");
@@ -90,21 +87,21 @@ Scenario chain3d_scenario() {
 }
 
 Scenario nfourbar_scenario() {
-  auto parameters = common_parameters(0.01, 1.0);
-  parameters.push_back({"n", 10, "number of square cells (2n+1 bars)"});
-  parameters.push_back({"top_speed", 1.0, "initial speed of B0, the top of the first crank, in +x"});
-  return {"nfourbar", "IFToMM N-four-bar: n cells, cranks hinged 1 m apart, singular every half turn", parameters,
-          [](const ParameterValues& p) {
+  const std::vector<ScenarioParameter> parameters{
+      {"n", 10, "number of square cells (2n+1 bars)"},
+      {"top_speed", 1.0, "initial speed of B0, the top of the first crank, in +x"}};
+  return {"nfourbar", "IFToMM N-four-bar: n cells, cranks hinged 1 m apart, singular every half turn",
+          scale_run_defaults, parameters, [](const ParameterValues& p) {
             return build_lattice(size_that_fits(p, "nfourbar", "n", nfourbar_bars, kPlanarBarPeakBytes), 1, p);
           }};
 }
 
 Scenario grid2d_scenario() {
-  auto parameters = common_parameters(0.01, 1.0);
-  parameters.push_back({"k", 10, "cells per side of the k x k grid"});
-  parameters.push_back({"top_speed", 1.0, "initial shear speed of the first row's tops in +x"});
-  return {"grid2d", "planar k x k grid of bars joined at their ends (many closed loops)", parameters,
-          [](const ParameterValues& p) {
+  const std::vector<ScenarioParameter> parameters{
+      {"k", 10, "cells per side of the k x k grid"},
+      {"top_speed", 1.0, "initial shear speed of the first row's tops in +x"}};
+  return {"grid2d", "planar k x k grid of bars joined at their ends (many closed loops)", scale_run_defaults,
+          parameters, [](const ParameterValues& p) {
             const Index k = size_that_fits(p, "grid2d", "k", grid_bars, kLatticeBarPeakBytes);
             return build_lattice(k, k, p);
           }};

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,10 +38,20 @@ struct Model {
 
 using ParameterValues = std::map<std::string, double>;
 
+/// The run a scenario is made for; the run driver (apps/run_configuration.hpp) starts from it.
+struct ScenarioRunDefaults {
+  double h = 0.0;      ///< time step (> 0)
+  double t_end = 0.0;  ///< end time (>= 0)
+  /// Newton's tolerance on max|R| where the scenario needs another than NewtonOptions' default.
+  std::optional<double> newton_tolerance = std::nullopt;
+};
+
 struct Scenario {
   std::string name;
   std::string description;
-  /// Every parameter the scenario accepts, including "h" (step), "t_end" and "newton_tol".
+  ScenarioRunDefaults run_defaults;
+  /// The physical and initial-value parameters the scenario accepts (`--set`); the run settings
+  /// (h, t_end, Newton) are not among them.
   std::vector<ScenarioParameter> parameters;
   /// Builds the model from a complete set of values (defaults merged with overrides).
   std::function<Model(const ParameterValues&)> build;

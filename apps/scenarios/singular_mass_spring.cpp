@@ -67,10 +67,8 @@ Model build(const ParameterValues& p) {
 Scenario singular_mass_spring_scenario() {
   return {"singular-mass-spring",
           "seed 000 Table 1: mass-spring system with a singular mass matrix (livens-em)",
-          {{"h", 0.1, "time step"},
-           {"t_end", 10.0, "end time"},
-           {"newton_tol", 1e-9, "Newton tolerance on max|R|"},
-           {"m1", 1.0, "mass 1"},
+          {.h = 0.1, .t_end = 10.0, .newton_tolerance = 1e-9},
+          {{"m1", 1.0, "mass 1"},
            {"m2", 1.0, "mass 2"},
            {"k1", 1.0, "stiffness of spring 1"},
            {"k2", 3.0, "stiffness of spring 2"},

@@ -75,10 +75,8 @@ Model build(const ParameterValues& p) {
 Scenario spring_pendulum_scenario() {
   return {"spring-pendulum",
           "seed 000 Table 2: nonlinear spring pendulum in spherical coordinates, M(q) singular at theta = k pi (livens-em)",
-          {{"h", 0.01, "time step"},
-           {"t_end", 1.0, "end time"},
-           {"newton_tol", 1e-9, "Newton tolerance on max|R|"},
-           {"m", 1.0, "mass"},
+          {.h = 0.01, .t_end = 1.0, .newton_tolerance = 1e-9},
+          {{"m", 1.0, "mass"},
            {"EA", 300.0, "axial stiffness"},
            {"l0", 1.0, "rest length"},
            {"r_0", 1.05, "initial r"},

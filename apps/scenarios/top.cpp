@@ -63,10 +63,8 @@ Scenario top_scenario() {
   const GyroscopicTopParameters paper;
   return {"top",
           "seed 001 Sec. 5.1: gyroscopic top in steady precession, tip fixed by a spherical joint (every stepper)",
-          {{"h", 0.002, "time step (seed 001)"},
-           {"t_end", 2.0, "end time (seed 001)"},
-           {"newton_tol", 1e-10, "Newton tolerance on max|R|"},
-           {"m", paper.mass, "mass"},
+          {.h = 0.002, .t_end = 2.0},  // [KinonBetschSchneider2023] Sec. 5.1
+          {{"m", paper.mass, "mass"},
            {"J1", paper.transverse_inertia, "J1 = J2, transverse moment of inertia about the centre of mass"},
            {"J3", paper.axial_inertia, "axial moment of inertia"},
            {"l", paper.tip_distance, "distance from the tip (fixed at the origin) to the centre of mass"},

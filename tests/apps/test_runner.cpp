@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,7 +65,8 @@ TEST_CASE("the runner integrates each small scenario with livens-em and writes c
             r.constraint_max_abs);
     REQUIRE(r.ok);
     CHECK(r.error.empty());
-    CHECK(r.steps == std::llround(r.t_end / r.h));
+    const RunConfiguration& run_settings = r.configuration;
+    CHECK(r.steps == std::llround(run_settings.t_end / run_settings.h));
     CHECK(r.newton_iterations_total >= r.steps);
     CHECK(r.newton_iterations_max <= r.newton_iterations_total);
     // livens-em conserves its energy to the Newton tolerance (1e-9 to 1e-10 on max|R|);
@@ -79,14 +81,14 @@ TEST_CASE("the runner integrates each small scenario with livens-em and writes c
     CHECK(rows.front() == header_of(scenario));
     for (const auto& row : rows) CHECK(row.size() == rows.front().size());
     CHECK(rows[1][0] == "0");
-    CHECK(std::abs(std::stod(rows.back()[0]) - r.t_end) <= 1e-12 * r.t_end);
+    CHECK(std::abs(std::stod(rows.back()[0]) - run_settings.t_end) <= 1e-12 * run_settings.t_end);
     const auto energy_column = static_cast<std::size_t>(
         std::find(rows.front().begin(), rows.front().end(), "energy") - rows.front().begin());
     CHECK(std::strtod(rows.back()[energy_column].c_str(), nullptr) == r.energy_final);  // 17 digits read back exactly
   }
 }
 
-TEST_CASE("summary.json holds exactly the summary keys in order, the parameters and the thread count") {
+TEST_CASE("summary.json holds exactly the summary keys in order, the run settings, the parameters and the thread count") {
   TempDir dir("runner_summary");
   RunOptions options = options_for("spring-pendulum", dir.path);
   options.t_end = 0.1;
@@ -95,36 +97,106 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the parameters 
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "steps",
-                                          "newton_iterations_total", "newton_iterations_max", "wall_seconds",
-                                          "energy_initial", "energy_final", "energy_max_abs_increment",
-                                          "constraint_max_abs", "velocity_constraint_max_abs", "ok", "parameters",
-                                          "threads",
+  const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "newton_method",
+                                          "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
+                                          "steps", "newton_iterations_total", "newton_iterations_max",
+                                          "newton_factorizations_total", "wall_seconds", "energy_initial",
+                                          "energy_final", "energy_max_abs_increment", "constraint_max_abs",
+                                          "velocity_constraint_max_abs", "ok", "parameters", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
   CHECK(j["stepper"] == "livens-em");
   CHECK(j["solver"] == "klu");  // the default
+  CHECK(j["h"].get<double>() == 0.01);
+  CHECK(j["t_end"].get<double>() == 0.1);
+  CHECK(j["newton_method"] == "full");
+  CHECK(j["newton_tolerance"].get<double>() == 1e-9);  // the scenario's
+  CHECK(j["newton_max_iterations"] == NewtonOptions{}.max_iterations);
+  CHECK(j["newton_refresh_contraction"].get<double>() == NewtonOptions{}.refresh_contraction);
   CHECK(j["steps"] == 10);
+  CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
+  CHECK(r.newton_factorizations_total >= r.steps);
+  CHECK(r.newton_factorizations_total <= r.newton_iterations_total);
   CHECK(j["threads"] == 1);
   CHECK(j["ok"] == true);
   CHECK(j["energy_final"].get<double>() == r.energy_final);
-  CHECK(j["parameters"]["t_end"].get<double>() == 0.1);
   CHECK(j["parameters"]["EA"].get<double>() == 300.0);
+  for (const char* run_setting : {"h", "t_end", "newton_tol"}) CHECK_FALSE(j["parameters"].contains(run_setting));
 }
 
-TEST_CASE("--h and --t override the scenario's h and t_end; --set overrides a parameter") {
+TEST_CASE("each run setting has one default: the scenario's h, t_end and Newton tolerance, the library's others") {
   RunOptions options;
   options.scenario = "singular-mass-spring";
+  const RunConfiguration c = resolve_run_configuration(options);
+  CHECK(c.stepper == "livens-em");
+  CHECK(c.solver == StepperOptions{}.solver);
+  CHECK(c.h == 0.1);
+  CHECK(c.t_end == 10.0);
+  CHECK(c.newton.residual_tolerance == 1e-9);  // singular-mass-spring's own
+  CHECK(c.newton.max_iterations == NewtonOptions{}.max_iterations);
+  CHECK_FALSE(c.newton.modified);
+  options.scenario = "double-pendulum";  // no tolerance of its own: the library's
+  CHECK(resolve_run_configuration(options).newton.residual_tolerance == NewtonOptions{}.residual_tolerance);
+}
+
+TEST_CASE("the run settings override the scenario's run defaults; --set overrides a parameter") {
+  RunOptions options;
+  options.scenario = "double-pendulum";
+  options.stepper = "em-ggl";
+  options.solver = LinearSolverKind::umfpack;
   options.h = 0.05;
   options.t_end = 0.5;
-  options.overrides = {{"h", 0.2}, {"k2", 5.0}};
+  options.newton_tolerance = 1e-11;
+  options.newton_max_iterations = 12;
+  options.overrides = {{"m2", 2.0}};
   const RunResult r = run(options);
   CHECK(r.ok);
-  CHECK(r.h == 0.05);
+  CHECK(r.configuration.stepper == "em-ggl");
+  CHECK(r.configuration.solver == LinearSolverKind::umfpack);
+  CHECK(r.configuration.h == 0.05);
   CHECK(r.steps == 10);
-  CHECK(r.parameters.at("h") == 0.05);
-  CHECK(r.parameters.at("k2") == 5.0);
+  CHECK(r.configuration.newton.residual_tolerance == 1e-11);
+  CHECK(r.configuration.newton.max_iterations == 12);
+  CHECK(r.newton_iterations_max <= 12);
+  CHECK(r.parameters.at("m2") == 2.0);
+}
+
+TEST_CASE("modified Newton (newton_modified) runs the same steps with fewer factorizations, as the summary says") {
+  TempDir dir("runner_modified");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  const RunResult full = run(options);
+  options.newton_modified = true;
+  options.newton_refresh_contraction = 0.5;
+  const RunResult modified = run(options);
+  MESSAGE("double-pendulum: factorizations ", full.newton_factorizations_total, " -> ",
+          modified.newton_factorizations_total, ", iterations ", full.newton_iterations_total, " -> ",
+          modified.newton_iterations_total);
+  REQUIRE(full.ok);
+  REQUIRE(modified.ok);
+  CHECK(modified.configuration.newton.modified);
+  CHECK(modified.configuration.newton.refresh_contraction == 0.5);
+  CHECK(modified.steps == full.steps);
+  CHECK(modified.newton_factorizations_total < full.newton_factorizations_total);
+  CHECK(modified.energy_max_abs_increment <= 1e-9);  // within the Newton tolerance 1e-10 on max|R|
+  const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["newton_method"] == "modified");
+  CHECK(j["newton_refresh_contraction"].get<double>() == 0.5);
+  CHECK(j["newton_factorizations_total"] == modified.newton_factorizations_total);
+}
+
+TEST_CASE("every scenario starts on its constraints: the program needs no projection of initial values") {
+  for (const Scenario& scenario : scenarios()) {
+    CAPTURE(scenario.name);
+    RunOptions options;
+    options.scenario = scenario.name;
+    options.t_end = 0.0;
+    options.threads = 1;
+    const RunResult r = run(options);
+    REQUIRE(r.ok);
+    CHECK(r.constraint_max_abs <= 1e-15);  // observed: 0 to 1.4e-16
+    CHECK(r.velocity_constraint_max_abs <= 1e-15);
+  }
 }
 
 TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
@@ -141,7 +213,7 @@ TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
 TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
   TempDir dir("runner_newton");
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.overrides = {{"newton_tol", 1e-300}};  // below round-off: Newton hits its iteration limit
+  options.newton_tolerance = 1e-300;  // below round-off: Newton hits its iteration limit
   const RunResult r = run(options);
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("Newton failed") != std::string::npos);
@@ -210,11 +282,26 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   o.h = 0.0;
   rejects(o, "h must be > 0, got 0");
   o = good;
-  o.overrides = {{"t_end", -1.0}};
+  o.h = std::numeric_limits<double>::infinity();
+  rejects(o, "time step h must be a finite number, got inf");
+  o = good;
+  o.t_end = -1.0;
   rejects(o, "t_end must be >= 0, got -1");
   o = good;
-  o.overrides = {{"newton_tol", 0.0}};  // only a residual of exactly 0 would meet it
-  rejects(o, "newton_tol must be > 0 (e.g. 1e-10), got 0");
+  o.t_end = 1e9;
+  rejects(o, "the step count t_end / h must be at most 2147483647, got 1e+11");
+  o = good;
+  o.overrides = {{"h", 0.1}};  // a run setting, not a scenario parameter
+  rejects(o, "scenario 'double-pendulum' has no parameter 'h'");
+  o = good;
+  o.newton_tolerance = 0.0;  // only a residual of exactly 0 would meet it
+  rejects(o, "Newton tolerance (--newton-tol) must be > 0 (e.g. 1e-10), got 0");
+  o = good;
+  o.newton_max_iterations = 0;
+  rejects(o, "Newton iteration limit (--newton-max-iterations) must be at least 1, got 0");
+  o = good;
+  o.newton_refresh_contraction = 1.0;
+  rejects(o, "refresh contraction (--newton-refresh) must be strictly between 0 and 1 (e.g. 0.25), got 1");
   o = good;
   o.threads = 0;
   rejects(o, "threads must be at least 1, got 0");

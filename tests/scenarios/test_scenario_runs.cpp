@@ -54,7 +54,7 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
     CHECK(summary["scenario"] == c.scenario);
     CHECK(summary["stepper"] == c.stepper);
     CHECK(summary["ok"] == true);
-    CHECK(summary["parameters"]["newton_tol"].get<double>() == 1e-10);
+    CHECK(summary["newton_tolerance"].get<double>() == 1e-10);
     const std::string header = first_line(dir.path / "timeseries.csv");
     std::string expected_probes;
     for (const std::string& column : c.probe_columns) expected_probes += "," + column;
@@ -78,10 +78,10 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
 }
 
 TEST_CASE("scenario defaults follow seed 001 where it gives them") {
-  const auto defaults = [](const std::string& name) { return resolve_parameters(find_scenario(name), {}); };
-  CHECK(defaults("top").at("h") == 0.002);  // Sec. 5.1
-  CHECK(defaults("top").at("t_end") == 2.0);
-  CHECK(defaults("double-fourbar").at("h") == 1e-3);  // Sec. 5.2
-  CHECK(defaults("double-fourbar").at("t_end") == 10.0);
-  CHECK(defaults("double-fourbar").at("damping") == 0.0);
+  const auto run_defaults = [](const std::string& name) { return find_scenario(name).run_defaults; };
+  CHECK(run_defaults("top").h == 0.002);  // Sec. 5.1
+  CHECK(run_defaults("top").t_end == 2.0);
+  CHECK(run_defaults("double-fourbar").h == 1e-3);  // Sec. 5.2
+  CHECK(run_defaults("double-fourbar").t_end == 10.0);
+  CHECK(resolve_parameters(find_scenario("double-fourbar"), {}).at("damping") == 0.0);
 }

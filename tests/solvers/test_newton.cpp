@@ -71,9 +71,8 @@ struct LivensRun {
 };
 
 LivensRun run_livens(const std::string& scenario_name, double h, int steps, bool modified,
-                     ParameterValues parameters = {}) {
+                     const ParameterValues& parameters = {}) {
   const Scenario& scenario = find_scenario(scenario_name);
-  parameters["h"] = h;
   const Model model = scenario.build(resolve_parameters(scenario, parameters));
   StepperOptions options;
   options.newton.residual_tolerance = 1e-12;

@@ -21,26 +21,27 @@ namespace {
 /// A scenario's model with a ggl-vi stepper on it, initialized.
 struct Run {
   Model model;
-  ParameterValues parameters;
   std::unique_ptr<GglVariationalIntegrator> stepper;
   State state;
-  double h = 0.0;
+  double h = 0.0, t_end = 0.0;  ///< the scenario's run defaults
 
   NewtonReport step() { return stepper->step(state, h); }
-  int steps_to_end() const { return static_cast<int>(std::lround(parameters.at("t_end") / h)); }
+  int steps_to_end() const { return static_cast<int>(std::lround(t_end / h)); }
 };
 
 Run make_run(const std::string& scenario_name, const ParameterValues& overrides = {}, double newton_tolerance = 0.0) {
   const Scenario& scenario = find_scenario(scenario_name);
   Run run;
-  run.parameters = resolve_parameters(scenario, overrides);
-  run.model = scenario.build(run.parameters);
+  run.model = scenario.build(resolve_parameters(scenario, overrides));
   StepperOptions options;
-  options.newton.residual_tolerance = newton_tolerance > 0.0 ? newton_tolerance : run.parameters.at("newton_tol");
+  options.newton.residual_tolerance =
+      newton_tolerance > 0.0 ? newton_tolerance
+                             : scenario.run_defaults.newton_tolerance.value_or(options.newton.residual_tolerance);
   run.stepper = std::make_unique<GglVariationalIntegrator>(*run.model.system, options);
   run.state = run.model.initial;
   run.stepper->initialize(run.state);
-  run.h = run.parameters.at("h");
+  run.h = scenario.run_defaults.h;
+  run.t_end = scenario.run_defaults.t_end;
   return run;
 }
 
@@ -126,8 +127,9 @@ TEST_CASE("ggl-vi holds position constraints g(q1) and velocity constraints G(qb
 }
 
 TEST_CASE("ggl-vi conserves angular momentum of the weightless double pendulum (decides eq. 41b: p^{n+1})") {
-  const ParameterValues weightless{{"gravity", 0.0}, {"omega1_0", 2.0}, {"omega2_0", -1.0}, {"t_end", 10.0}};
+  const ParameterValues weightless{{"gravity", 0.0}, {"omega1_0", 2.0}, {"omega2_0", -1.0}};
   Run run = make_run("double-pendulum", weightless, 1e-12);
+  run.t_end = 10.0;
   const double J0 = angular_momentum(run.state);
   double max_drift = 0;
   for (int n = 0; n < run.steps_to_end(); ++n) {
@@ -177,7 +179,8 @@ TEST_CASE("ggl-vi step map is symplectic on variations tangent to the constraint
 }
 
 TEST_CASE("ggl-vi energy error stays bounded: no drift over many steps") {
-  Run run = make_run("double-pendulum", {{"theta1_0", 1.0}, {"theta2_0", 0.5}, {"t_end", 40.0}});
+  Run run = make_run("double-pendulum", {{"theta1_0", 1.0}, {"theta2_0", 0.5}});
+  run.t_end = 40.0;
   const double H0 = run.stepper->conserved_energy(run.state);
   const int steps = run.steps_to_end();
   double first_half = 0, second_half = 0;

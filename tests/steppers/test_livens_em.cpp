@@ -22,14 +22,14 @@ RunSummary run_livens(const std::string& scenario_name, LinearSolverKind solver,
   Model model = scenario.build(p);
   StepperOptions options;
   options.solver = solver;
-  options.newton.residual_tolerance = p.at("newton_tol");
+  options.newton.residual_tolerance = scenario.run_defaults.newton_tolerance.value_or(options.newton.residual_tolerance);
   LivensEnergyMomentum stepper(*model.system, options);
   State state = model.initial;
   stepper.initialize(state);
   RunSummary summary;
   summary.energy_initial = stepper.conserved_energy(state);
-  const double h = p.at("h");
-  const int steps = static_cast<int>(std::lround(p.at("t_end") / h));
+  const double h = scenario.run_defaults.h;
+  const int steps = static_cast<int>(std::lround(scenario.run_defaults.t_end / h));
   Vector g(model.system->num_multipliers());
   double energy = summary.energy_initial;
   for (int n = 0; n < steps; ++n) {

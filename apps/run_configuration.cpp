@@ -1,0 +1,58 @@
+#include <noether/apps/run_configuration.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <noether/steppers/stepper_registry.hpp>
+
+namespace noether {
+namespace {
+
+/// The shortest text that reads back as value, for messages ("-0.1", not "-0.10000000000000001").
+std::string shortest_text(double value) {
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), end);
+}
+
+/// Throws std::invalid_argument "<what> must be <rule>, got <value>" unless value is finite and
+/// meets_rule ("a finite number" takes the place of the rule for inf and NaN).
+void require_number(double value, bool meets_rule, const std::string& what, const std::string& rule) {
+  if (!std::isfinite(value))
+    throw std::invalid_argument(what + " must be a finite number, got " + shortest_text(value));
+  if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + shortest_text(value));
+}
+
+}  // namespace
+
+RunConfiguration default_run_configuration(const Scenario& scenario) {
+  RunConfiguration configuration;
+  configuration.h = scenario.run_defaults.h;
+  configuration.t_end = scenario.run_defaults.t_end;
+  if (scenario.run_defaults.newton_tolerance)
+    configuration.newton.residual_tolerance = *scenario.run_defaults.newton_tolerance;
+  return configuration;
+}
+
+std::string_view newton_method_name(const NewtonOptions& newton) { return newton.modified ? "modified" : "full"; }
+
+void check_run_configuration(const RunConfiguration& c) {
+  find_stepper(c.stepper);
+  require_number(c.h, c.h > 0.0, "time step h", "> 0");
+  require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
+  require_number(c.t_end / c.h, c.t_end / c.h <= std::numeric_limits<int>::max(), "the step count t_end / h",
+                 "at most " + std::to_string(std::numeric_limits<int>::max()));
+  require_number(c.newton.residual_tolerance, c.newton.residual_tolerance > 0.0, "Newton tolerance (--newton-tol)",
+                 "> 0 (e.g. 1e-10)");
+  if (c.newton.max_iterations < 1)
+    throw std::invalid_argument("Newton iteration limit (--newton-max-iterations) must be at least 1, got " +
+                                std::to_string(c.newton.max_iterations));
+  const double refresh = c.newton.refresh_contraction;
+  require_number(refresh, refresh > 0.0 && refresh < 1.0, "modified Newton's refresh contraction (--newton-refresh)",
+                 "strictly between 0 and 1 (e.g. 0.25)");
+}
+
+}  // namespace noether

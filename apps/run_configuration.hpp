@@ -1,0 +1,42 @@
+#pragma once
+/// The typed settings of one run: the stepper, its linear solver and Newton options, the step and
+/// the end time. Each has one default: the stepper's here, the solver's in StepperOptions, Newton's
+/// in NewtonOptions, and h, t_end (and a Newton tolerance where a scenario needs another) in each
+/// scenario's run_defaults.
+#include <string>
+#include <string_view>
+
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/stepper.hpp>
+
+namespace noether {
+
+/// What one run integrates with; summary.json reports it.
+struct RunConfiguration {
+  /// A name from steppers() (`noether list`).
+  std::string stepper = "livens-em";
+  /// The linear solver of the Newton matrices (StepperOptions' default); the steppers refuse CHOLMOD.
+  LinearSolverKind solver = StepperOptions{}.solver;
+  double h = 0.0;      ///< time step (> 0); no default here: the scenario's
+  double t_end = 0.0;  ///< end time (>= 0), reached in round(t_end / h) steps; the scenario's
+  /// Newton's options; the run settings among them (command line, summaries) are
+  /// residual_tolerance, max_iterations, modified and refresh_contraction.
+  NewtonOptions newton;
+
+  /// What the stepper is made with: solver and newton.
+  StepperOptions stepper_options() const { return {solver, newton}; }
+};
+
+/// The configuration a scenario runs with when nothing is chosen: its h, t_end and Newton
+/// tolerance (if it gives one) over the defaults of RunConfiguration.
+RunConfiguration default_run_configuration(const Scenario& scenario);
+
+/// "full" or "modified" (NewtonOptions::modified), as the summaries and `--newton` spell it.
+std::string_view newton_method_name(const NewtonOptions& newton);
+
+/// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
+/// stepper is known, h is finite and > 0, t_end finite and >= 0, round(t_end / h) fits an int,
+/// the Newton tolerance is finite and > 0, max_iterations >= 1 and 0 < refresh_contraction < 1.
+void check_run_configuration(const RunConfiguration& configuration);
+
+}  // namespace noether
