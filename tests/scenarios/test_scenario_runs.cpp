@@ -77,7 +77,7 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
         std::string::npos);
 }
 
-TEST_CASE("scenario defaults follow seed 001 where it gives them") {
+TEST_CASE("scenario defaults follow KinonBetschSchneider2023 where it gives them") {
   const auto defaults = [](const std::string& name) { return resolve_parameters(find_scenario(name), {}); };
   CHECK(defaults("top").at("h") == 0.002);  // Sec. 5.1
   CHECK(defaults("top").at("t_end") == 2.0);
