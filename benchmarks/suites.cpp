@@ -50,8 +50,7 @@ void add_identical(const StepCase& c, int steps) {
 
 /// At least 12 pairs, up to 100 for small systems: the target reads the fastest step of each thread
 /// count, and on a shared machine a few pairs of short steps can all fall into one disturbed
-/// second (chain3d n = 6 400 with 7 pairs: 1.42 in one full run, 1.87 and 1.89 in two runs minutes
-/// earlier, 2026-11-23).
+/// second (an example with 7 pairs: docs/performance.md, 'Figures moved from code comments').
 void add_threads(const StepCase& c) {
   if (!first_registration(threads_name(c))) return;
   const benchmark::IterationCount pairs = std::max<benchmark::IterationCount>(

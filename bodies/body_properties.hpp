@@ -39,7 +39,8 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
 
 /// Mbar (3 x 3) of a planar director body. In the plane only tr(E_c) = J_c enters the motion
 /// (T_rot = 1/2 omega^2 tr(E_c) for orthonormal directors); we take the isotropic
-/// E_c = J_c/2 I (seed 001, Sec. 5.2), so M is regular whenever J_c > 0, and E_o = E_c + m c c^T.
+/// E_c = J_c/2 I ([KinonBetschSchneider2023, Sec. 5.2]), so M is regular whenever J_c > 0, and
+/// E_o = E_c + m c c^T.
 /// Throws std::invalid_argument naming `body` when m <= 0, J_c < 0 or a value is not finite.
 Eigen::Matrix3d director_mass_coefficients(const std::string& body, const PlanarBodyProperties& properties);
 

@@ -26,9 +26,9 @@ struct AssemblySchedule {
 /// 4096, so that there are about 64 chunks (with two or three colors, a thread of a small machine
 /// still gets many chunks per color) and each is as long as that allows. A long chunk streams: it
 /// sweeps the plan's arrays and the global vectors once, contiguously, while each jump to the next
-/// chunk of the same color skips memory and restarts the hardware prefetch of a dozen streams. One
-/// livens-em assembly of chain2d n = 51 200 on one thread (153 600 units; 2026-11-23): 19.7 ms with
-/// 32 units per chunk, 14.7 with 128, 13.4 with 256, 12.3 with 1024, 11.4 with 4096.
+/// chunk of the same color skips memory and restarts the hardware prefetch of a dozen streams, so
+/// out of the caches an assembly gets faster as the chunks get longer (figures per chunk length:
+/// docs/performance.md, 'Long assembly chunks').
 Index default_units_per_chunk(Index num_units);
 
 /// Schedule for units 0 .. num_units-1 whose global unknowns are dofs_of(u), all in [0, n).

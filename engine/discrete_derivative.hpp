@@ -1,6 +1,6 @@
 #pragma once
 /// The discrete derivative of a scalar function of one scalar: the building block of invariant-based
-/// discrete gradients (schemes.md section 1). A potential V(q) = W(pi(q)) written through a quadratic
+/// discrete gradients [DiscreteDerivativesEM]. A potential V(q) = W(pi(q)) written through a quadratic
 /// invariant pi gets Dbar V(q_a, q_b) = Dpi(q_mid)^T Wbar(pi(q_a), pi(q_b)), which is directional
 /// because Dpi(q_mid).(q_b - q_a) = pi(q_b) - pi(q_a) holds exactly for quadratic pi.
 #include <functional>

@@ -1,5 +1,6 @@
-/// Seed 001's double four-bar linkage (Sec. 5.2), the same model as `noether run double-fourbar`,
-/// with the paper's two dampers (eta = 0.5 N s/m). The Livens energy-momentum stepper passes the
+/// The double four-bar linkage of [KinonBetschSchneider2023, Sec. 5.2], the same model as
+/// `noether run double-fourbar`, with the paper's two dampers (eta = 0.5 N s/m). The Livens
+/// energy-momentum stepper passes the
 /// horizontal (singular) configurations; each step's energy loss equals the dampers' work.
 #include <noether/apps/scenarios/double_fourbar.hpp>
 

@@ -1,4 +1,5 @@
-/// Seed 001's gyroscopic top in steady precession (Sec. 5.1), the same model as `noether run top`:
+/// The gyroscopic top in steady precession of [KinonBetschSchneider2023, Sec. 5.1], the same
+/// model as `noether run top`:
 /// the symplectic GGL integrator (first order) against the energy-momentum scheme of the GGL
 /// equations (second order). Prints the height of the centre of mass, which stays at
 /// l cos(alpha0) = 0.0375 m for the exact motion, and the energy and vertical angular momentum.
@@ -34,6 +35,6 @@ void run(const char* title, double h, int steps) {
 }  // namespace
 
 int main() {
-  run<GglVariationalIntegrator>("ggl-vi (seed 001, eq. 41)", 0.002, 1000);
+  run<GglVariationalIntegrator>("ggl-vi (KinonBetschSchneider2023, eq. 41)", 0.002, 1000);
   run<EnergyMomentumGgl>("em-ggl", 0.002, 1000);
 }

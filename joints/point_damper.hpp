@@ -5,8 +5,9 @@
 
 namespace noether {
 
-/// The viscous element of seed 001, Sec. 5.2, eq. (77): Rayleigh function G = 1/2 eta v_rel.v_rel
-/// with v_rel = d/dt (x_a - x_b) = J v the full relative velocity of the two points, so
+/// The viscous element of [KinonBetschSchneider2023, Sec. 5.2, eq. (77)]: Rayleigh function
+/// G = 1/2 eta v_rel.v_rel with v_rel = d/dt (x_a - x_b) = J v the full relative velocity of the
+/// two points, so
 ///   C = eta J^T J   (n x n, constant, positive semi-definite),   F = -C v.
 /// For x_a = phi + l/2 d1 against a ground point, J = [I, l/2 I, 0] and C = eta [I, l/2 I, 0; l/2 I, l^2/4 I, 0;
 /// 0, 0, 0] (planar layout phi, d1, d2). The extracted eq. (80) prints this matrix with negative signs and

@@ -1,5 +1,6 @@
 #pragma once
-/// Point-to-point springs with the invariant-based discrete gradient (schemes.md section 1, seed 003).
+/// Point-to-point springs with the invariant-based discrete gradient [DiscreteDerivativesEM]:
+/// for V(q) = W(pi(q)) with a quadratic invariant pi, Dbar V(q_a, q_b) = Dpi(q_mid)^T Wbar(pi_a, pi_b).
 #include <noether/engine/discrete_derivative.hpp>
 #include <noether/engine/potential.hpp>
 #include <noether/joints/force_point_pair.hpp>
@@ -12,7 +13,8 @@ using SpringLaw = ScalarFunction;
 /// W = 1/2 k (sqrt(pi) - L0)^2: the linear spring of stiffness k >= 0 and rest length L0 >= 0.
 /// Precondition pi > 0 when L0 > 0 (the force direction is undefined at zero length).
 SpringLaw linear_spring_law(double stiffness, double rest_length);
-/// W = 1/2 EA eps^2, eps = (pi - L0^2) / (2 L0^2) (Green strain; seed 000's spring pendulum):
+/// W = 1/2 EA eps^2, eps = (pi - L0^2) / (2 L0^2) (Green strain; the spring pendulum of
+/// [KinonBetsch2023, Sec. 6.2]):
 /// quadratic in pi, so smooth at every length. EA >= 0, L0 > 0.
 SpringLaw green_strain_spring_law(double axial_stiffness, double rest_length);
 /// W(pi) = w(sqrt(pi)) from an energy w(L) of the length with its two derivatives:
@@ -21,7 +23,7 @@ SpringLaw spring_law_of_length(ScalarFunction energy_of_length);
 
 /// V(q) = W(pi(q)),  pi = |r|^2,  r = x_a - x_b = J q + r_0 (ForcePointPair), n = local_size():
 ///   DV = W'(pi) Dpi,  Dpi = 2 J^T r   (n);   D^2 V = W''(pi) Dpi Dpi^T + 2 W'(pi) J^T J   (n x n).
-/// Discrete gradient (invariant form, seed 003):
+/// Discrete gradient (invariant form, [DiscreteDerivativesEM]):
 ///   Dbar V(q_a, q_b) = Wbar Dpi(q_mid),   Wbar = (W(pi_b) - W(pi_a)) / (pi_b - pi_a)  (-> W'(pi) as they meet;
 ///   near-equal pi_a, pi_b use the midpoint Taylor form of scalar_discrete_derivative).
 /// pi is quadratic, so Dpi(q_mid).(q_b - q_a) = pi_b - pi_a exactly and the identity

@@ -13,7 +13,7 @@ ScalarFunction torsion_spring_law(double stiffness);
 /// V(q) = w(theta(q)) for the hinge angle theta in (-pi, pi) (HingeAngle; use HingeAngle::shifted to put
 /// theta = 0 at the rest angle), w a user function with two derivatives. n = local_size():
 ///   DV = w' D theta   (n),   D^2 V = w'' D theta D theta^T + w' D^2 theta   (n x n).
-/// Discrete gradient: Gonzalez's in the invariant plane pi = (c, s) (schemes.md section 1), chained
+/// Discrete gradient: Gonzalez's [Gonzalez1996] in the invariant plane pi = (c, s), chained
 /// through the exact midpoint gradient of the quadratic invariants:
 ///   Dbar V(q_a, q_b) = Dpi(q_mid)^T Wbar,   Wbar = Dbar_Gonzalez W(pi_a, pi_b),   W(pi) = w(atan2(s, c)).
 /// Dpi(q_mid).(q_b - q_a) = pi_b - pi_a exactly, so Dbar V.(q_b - q_a) = V(q_b) - V(q_a); and Dbar V is a

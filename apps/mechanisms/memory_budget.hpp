@@ -11,9 +11,9 @@ namespace noether {
 std::int64_t available_memory_bytes();
 
 /// Peak bytes per bar of building a generated mechanism and a livens-em stepper and stepping it:
-/// the memory benchmarks' peak with UMFPACK, which exceeds KLU's (2026-11-22: planar chains
-/// 12.2 KB, 3D chains 22.6 KB per bar; KLU's on 2026-11-23: 9.4 and 18.2 KB), plus about 15 %. The
-/// grids, whose fill grows with k, are not measured and get a generous 30 KB.
+/// the memory benchmarks' peak with UMFPACK, which exceeds KLU's, plus about 15 % (the measured
+/// peaks: docs/performance.md, 'Figures moved from code comments'). The grids, whose fill grows
+/// with k, are not measured and get a generous 30 KB.
 constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;

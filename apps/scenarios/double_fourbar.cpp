@@ -1,4 +1,5 @@
-/// The scenario "double-fourbar": seed 001's double four-bar linkage (Sec. 5.2), optionally damped.
+/// The scenario "double-fourbar": the double four-bar linkage of [KinonBetschSchneider2023,
+/// Sec. 5.2], optionally damped.
 #include <noether/apps/scenarios/double_fourbar.hpp>
 
 #include <array>
@@ -69,13 +70,13 @@ Scenario double_fourbar_scenario() {
   const DoubleFourbarParameters paper;
   return {
       "double-fourbar",
-      "seed 001 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
+      "KinonBetschSchneider2023 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
       {.h = 1e-3, .t_end = 10.0},  // [KinonBetschSchneider2023] Sec. 5.2
       {{"m", paper.mass, "mass of each bar"},
        {"l", paper.length, "length of each bar and spacing of the ground pivots"},
        {"gravity", paper.gravity, "gravitational acceleration in -y"},
        {"v0", paper.coupler_speed, "initial velocity of the coupler bars in +x (grounded bars upright)"},
-       {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; seed 001 uses 0.5)"}},
+       {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; KinonBetschSchneider2023 uses 0.5)"}},
       build};
 }
 

@@ -1,4 +1,4 @@
-/// Seed 002's planar double pendulum in Cartesian coordinates: two point masses, two rigid rods
+/// The planar double pendulum of [Kosmas2020] in Cartesian coordinates: two point masses, two rigid rods
 /// g1 = 1/2 (x1^2 + y1^2 - l1^2), g2 = 1/2 ((x2 - x1)^2 + (y2 - y1)^2 - l2^2), gravity in -y.
 #include <cmath>
 
@@ -49,7 +49,7 @@ Model build(const ParameterValues& p) {
 
 Scenario double_pendulum_scenario() {
   return {"double-pendulum",
-          "seed 002: planar double pendulum in Cartesian coordinates (every stepper)",
+          "Kosmas2020: planar double pendulum in Cartesian coordinates (every stepper)",
           {.h = 0.01, .t_end = 1.0},  // 100 steps, as in [Kosmas2020]
           {{"m1", 1.0, "mass 1"},
            {"m2", 1.0, "mass 2"},

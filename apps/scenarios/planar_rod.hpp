@@ -1,6 +1,6 @@
 #pragma once
 /// The rigid rod between planar point masses in Cartesian coordinates, as a generic
-/// FunctionConstraint (seed 002's double pendulum; also used by the projection tests).
+/// FunctionConstraint (the double pendulum of [Kosmas2020]; also used by the projection tests).
 #include <noether/joints/function_constraint.hpp>
 
 namespace noether {

@@ -1,4 +1,4 @@
-/// Seed 000, Sec. 6.1 (Table 1): two masses and two nonlinear springs described by the absolute
+/// [KinonBetsch2023, Sec. 6.1, Table 1]: two masses and two nonlinear springs described by the absolute
 /// coordinates x1, q2 and the relative coordinate x2 (elongation of spring 2), so that
 /// T = 1/2 m1 v1^2 + 1/2 m2 (v2 + v3)^2 has a singular mass matrix.
 #include <cmath>
@@ -66,7 +66,7 @@ Model build(const ParameterValues& p) {
 
 Scenario singular_mass_spring_scenario() {
   return {"singular-mass-spring",
-          "seed 000 Table 1: mass-spring system with a singular mass matrix (livens-em)",
+          "KinonBetsch2023 Table 1: mass-spring system with a singular mass matrix (livens-em)",
           {.h = 0.1, .t_end = 10.0, .newton_tolerance = 1e-9},
           {{"m1", 1.0, "mass 1"},
            {"m2", 1.0, "mass 2"},

@@ -1,4 +1,4 @@
-/// Seed 000, Sec. 6.2 (Table 2): a 3D spring pendulum in spherical coordinates (r, theta, phi),
+/// [KinonBetsch2023, Sec. 6.2, Table 2]: a 3D spring pendulum in spherical coordinates (r, theta, phi),
 /// M(q) = m diag(1, r^2, r^2 sin^2 theta), V = 1/2 EA eps^2 with eps = (r^2 - l0^2)/(2 l0^2).
 #include <cmath>
 
@@ -74,7 +74,7 @@ Model build(const ParameterValues& p) {
 
 Scenario spring_pendulum_scenario() {
   return {"spring-pendulum",
-          "seed 000 Table 2: nonlinear spring pendulum in spherical coordinates, M(q) singular at theta = k pi (livens-em)",
+          "KinonBetsch2023 Table 2: nonlinear spring pendulum in spherical coordinates, M(q) singular at theta = k pi (livens-em)",
           {.h = 0.01, .t_end = 1.0, .newton_tolerance = 1e-9},
           {{"m", 1.0, "mass"},
            {"EA", 300.0, "axial stiffness"},

@@ -1,4 +1,5 @@
-/// The scenario "top": seed 001's gyroscopic top (Sec. 5.1), parameters as in the paper.
+/// The scenario "top": the gyroscopic top of [KinonBetschSchneider2023, Sec. 5.1], parameters as in
+/// the paper.
 #include <noether/apps/scenarios/top.hpp>
 
 #include <cmath>
@@ -62,7 +63,7 @@ Model build(const ParameterValues& values) {
 Scenario top_scenario() {
   const GyroscopicTopParameters paper;
   return {"top",
-          "seed 001 Sec. 5.1: gyroscopic top in steady precession, tip fixed by a spherical joint (every stepper)",
+          "KinonBetschSchneider2023 Sec. 5.1: gyroscopic top in steady precession, tip fixed by a spherical joint (every stepper)",
           {.h = 0.002, .t_end = 2.0},  // [KinonBetschSchneider2023] Sec. 5.1
           {{"m", paper.mass, "mass"},
            {"J1", paper.transverse_inertia, "J1 = J2, transverse moment of inertia about the centre of mass"},
@@ -70,7 +71,7 @@ Scenario top_scenario() {
            {"l", paper.tip_distance, "distance from the tip (fixed at the origin) to the centre of mass"},
            {"alpha0", paper.tilt, "initial tilt of the symmetry axis about e1"},
            {"omega_p", paper.precession_rate,
-            "precession rate; the spin rate follows from seed 001 eq. (66) for steady precession"},
+            "precession rate; the spin rate follows from KinonBetschSchneider2023 eq. (66) for steady precession"},
            {"gravity", paper.gravity, "gravitational acceleration in -z"}},
           build};
 }

@@ -58,12 +58,12 @@ KluSolver::KluSolver() {
   common_.user_data = &ordering_;
   // No row scaling, and no re-check of the pattern at each factorization (klu_analyze checked it;
   // only the values change). KLU's default scaling (by each row's largest magnitude) costs a pass
-  // over the matrix at every factorization: a third of a refactorization of chain2d and nfourbar
-  // n = 6 400 (2.9 -> 1.9 ms, 8.8 -> 5.8 ms; 2026-11-23). Without it, the Newton iterations per
-  // step and the share of fresh (pivoting) factorizations (livens-em: chain2d, chain3d and nfourbar
-  // n = 6 400, chain3d-revolute n = 800, grid2d k = 25 and 50) and the whole test suite (singular
-  // four-bar configurations, singular mass matrices) were unchanged. Fresh factorizations are
-  // unscaled too, so that klu_rcond compares like with like.
+  // over the matrix at every factorization, a large share of a refactorization of the planar
+  // mechanisms (docs/performance.md, 'KLU without row scaling'). Without it, the Newton iterations
+  // per step and the share of fresh (pivoting) factorizations (livens-em: chain2d, chain3d and
+  // nfourbar n = 6 400, chain3d-revolute n = 800, grid2d k = 25 and 50) and the whole test suite
+  // (singular four-bar configurations, singular mass matrices) were unchanged. Fresh factorizations
+  // are unscaled too, so that klu_rcond compares like with like.
   common_.scale = -1;
 }
 

@@ -18,8 +18,8 @@ namespace noether {
 /// fill-reducing ordering) in which it eliminates. The solver then keeps B = A(P, Q) and has KLU
 /// factor B in its given order: each factorization first gathers A's values into B's layout, so
 /// that KLU reads its columns one after the other instead of jumping through A. Out of the caches
-/// this makes gather plus refactorization of the spherical chain3d 1.35 to 1.5 times faster than a
-/// refactorization of A (docs/performance.md).
+/// gather plus refactorization of the spherical chain3d is then faster than a refactorization of A
+/// (figures: docs/performance.md, 'KLU factors the matrix laid out in its own elimination order').
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();

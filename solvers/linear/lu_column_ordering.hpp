@@ -18,8 +18,8 @@ struct LuColumnOrdering {
 /// A column permutation Q of the n x n pattern A (compressed columns: column_starts n + 1, row
 /// indices sorted or not) for the LU factorization P A Q = L U with any row pivoting P.
 ///
-/// The nonzeros of L and U are bounded by those of the Cholesky factor of (A Q)^T (A Q) (George
-/// and Ng), whatever rows the pivoting picks, so the candidates are judged for A^T A:
+/// The nonzeros of L and U are bounded by those of the Cholesky factor of (A Q)^T (A Q)
+/// [GeorgeNg1987], whatever rows the pivoting picks, so the candidates are judged for A^T A:
 ///  - COLAMD's column ordering (cheap; best on most chains and other narrow-banded graphs);
 ///  - the given order, Q = I: the columns as numbered, which the steppers number body by body
 ///    (engine/unknown_ordering.hpp). On a chain with many multipliers per body (3D revolute joints)
@@ -28,7 +28,8 @@ struct LuColumnOrdering {
 ///    33 000 at each n);
 ///  - CHOLMOD's nested dissection of A^T A (METIS bisection with constrained minimum degree; best
 ///    where closed loops make the graph two-dimensional, e.g. grid2d), tried only when COLAMD's
-///    factor does 100 or more flops per nonzero, because its analysis costs 10 to 15 times COLAMD's.
+///    factor does 100 or more flops per nonzero, because its analysis costs an order of
+///    magnitude more than COLAMD's (docs/performance.md, 'Nested dissection for the grids').
 /// CHOLMOD's symbolic analysis of each candidate gives the flops of that Cholesky factorization;
 /// the cheapest candidate is returned (COLAMD on ties). An ordering of A + A^T (AMD) would assume
 /// diagonal pivots, which the zero block of a saddle-point Newton matrix does not have.

@@ -72,7 +72,8 @@ TEST_CASE("director orthonormality (3D): sizes, zero on a rotation, derivatives"
   q.tail<9>() = testing::random_rotation(6).reshaped();
   CHECK(value(c, q).cwiseAbs().maxCoeff() <= 1e-15);
 
-  // Row order of seed 001, eq. 61: 1/2(d1.d1 - 1), 1/2(d2.d2 - 1), 1/2(d3.d3 - 1), d1.d2, d1.d3, d2.d3.
+  // Row order of [KinonBetschSchneider2023, eq. (61)]:
+  // 1/2(d1.d1 - 1), 1/2(d2.d2 - 1), 1/2(d3.d3 - 1), d1.d2, d1.d3, d2.d3.
   Vector p = Vector::Zero(12);
   p.segment<3>(3) << 2, 0, 0;  // d1
   p.segment<3>(6) << 1, 1, 0;  // d2

@@ -62,7 +62,8 @@ TEST_CASE("rigid body from (m, c, J_c): kinetic energy and momenta match the clo
 }
 
 TEST_CASE("director mass coefficients: Mbar = [[m, m c^T], [m c, E_c + m c c^T]], E_c = 1/2 tr(J_c) I - J_c") {
-  // Principal data at the centre of mass gives seed 001's diag(m, E1, E2, E3), E_i = 1/2(J_j + J_k - J_i).
+  // Principal data at the centre of mass gives the diag(m, E1, E2, E3) of
+  // [KinonBetschSchneider2023, eq. (60)], E_i = 1/2(J_j + J_k - J_i).
   RigidBodyProperties body{2.0, Eigen::Vector3d::Zero(), Eigen::Vector3d(3.0, 4.0, 5.0).asDiagonal()};
   Eigen::Matrix4d expected = Eigen::Vector4d(2.0, 3.0, 2.0, 1.0).asDiagonal();
   CHECK((director_mass_coefficients("b", body) - expected).cwiseAbs().maxCoeff() <= 1e-15);

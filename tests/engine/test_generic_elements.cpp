@@ -275,7 +275,7 @@ TEST_CASE("FunctionConstraint, quadratic and linear: midpoint Gbar is exact; Hes
 }
 
 TEST_CASE("ConstantInertia: T, dT/dz and D^2 T over z = (q, v), with a singular mass matrix") {
-  const Matrix M{{1.0, 0.0, 0.0}, {0.0, 2.0, 2.0}, {0.0, 2.0, 2.0}};  // singular, as in seed 000 Table 1
+  const Matrix M{{1.0, 0.0, 0.0}, {0.0, 2.0, 2.0}, {0.0, 2.0, 2.0}};  // singular, as in [KinonBetsch2023, Table 1]
   const ConstantInertia inertia("masses", kOneBlock, M);
   CHECK(inertia.has_constant_mass());
   Matrix stated = Matrix::Zero(3, 3);  // the exact form the element states

@@ -1,6 +1,7 @@
 #pragma once
 /// Shared checks for the force-element tests: derivatives against central differences, the
-/// discrete-gradient identity and the momentum conditions of seed 003 (eq. 13-14).
+/// discrete-gradient identity and the momentum conditions of [DiscreteDerivativesEM, eq. (13)-(14)]:
+/// sum_i Dbar_i V = 0 (linear momentum) and sum_i x_i,mid x Dbar_i V = 0 (angular momentum).
 #include <doctest/doctest.h>
 
 #include <Eigen/Eigenvalues>
@@ -73,8 +74,8 @@ inline void check_discrete_gradient(const Potential& V, const Vector& q_a, const
 
 /// Net force and net moment about the origin of a generalized force f on the concatenated
 /// coordinates of bodies of the given kinds (all of one dimension): the momentum conditions of
-/// seed 003, eq. (13)-(14), in director coordinates. Translations move phi (or the point), rotations
-/// turn every dimension-vector of the layout, so
+/// [DiscreteDerivativesEM, eq. (13)-(14)], in director coordinates. Translations move phi (or the
+/// point), rotations turn every dimension-vector of the layout, so
 ///   net force = sum over bodies of f_phi,   net moment = sum over all vectors q_k of q_k x f_k.
 struct NetLoad {
   Vector force;

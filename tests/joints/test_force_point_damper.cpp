@@ -14,7 +14,7 @@ const BodyRef body_b{BlockId{1}, BodyKinematics(BodyKind::director3d), "body b"}
 
 }  // namespace
 
-TEST_CASE("seed 001 four-bar damper: C = eta J^T J from G = 1/2 eta |v_rel|^2 (eq. 77-80)") {
+TEST_CASE("KinonBetschSchneider2023 four-bar damper: C = eta J^T J from G = 1/2 eta |v_rel|^2 (eq. 77-80)") {
   // P1 = (0, 0) on the ground against x = phi4 + l/2 d1^(4), the point P5 on bar B4 (eq. 78a).
   const double eta = 0.5, l = 1.0;
   const PointDamper damper("P1-P5", ForcePointPair(bar, Eigen::Vector2d(l / 2, 0.0), Eigen::Vector2d::Zero()), eta);

@@ -128,7 +128,7 @@ TEST_CASE("invariant discrete gradient conserves linear and angular momentum; Ca
   CHECK(gonzalez_net.moment.norm() > 1e-3 * scale);
 }
 
-TEST_CASE("invariant discrete gradient conserves momentum between director bodies (seed 003 eq. 13-14)") {
+TEST_CASE("invariant discrete gradient conserves momentum between director bodies (DiscreteDerivativesEM eq. 13-14)") {
   const PointSpring spring("s",
                            ForcePointPair(rod_a, Eigen::Vector3d(0.5, 0.1, 0), body_b, Eigen::Vector3d(-0.3, 0, 0.2)),
                            linear_spring_law(50.0, 0.5));

@@ -1,4 +1,5 @@
-/// Seed 001, Sec. 5.2: the double four-bar linkage swings through its singular (horizontal)
+/// [KinonBetschSchneider2023, Sec. 5.2]: the double four-bar linkage swings through its singular
+/// (horizontal)
 /// configurations, where the constraint Jacobian loses rank and a scheme could drift off the
 /// constraints or switch to another branch of the configuration space.
 #include <doctest/doctest.h>
@@ -117,7 +118,7 @@ TEST_CASE("double-fourbar: every stepper passes the singular configurations for 
 }
 
 TEST_CASE("damped double-fourbar: the energy lost in each step is the work of the two dampers") {
-  const Model model = build_double_fourbar({.damping = 0.5});  // seed 001: eta = 0.5 N s/m
+  const Model model = build_double_fourbar({.damping = 0.5});  // [KinonBetschSchneider2023, Sec. 5.2]: eta = 0.5 N s/m
   REQUIRE(model.system->dissipations().size() == 2);
   for (const std::string stepper_name : {"livens-em", "em-ggl"}) {
     CAPTURE(stepper_name);

@@ -77,7 +77,7 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
         std::string::npos);
 }
 
-TEST_CASE("scenario defaults follow seed 001 where it gives them") {
+TEST_CASE("scenario defaults follow KinonBetschSchneider2023 where it gives them") {
   const auto run_defaults = [](const std::string& name) { return find_scenario(name).run_defaults; };
   CHECK(run_defaults("top").h == 0.002);  // Sec. 5.1
   CHECK(run_defaults("top").t_end == 2.0);

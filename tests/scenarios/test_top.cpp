@@ -1,5 +1,6 @@
-/// Seed 001, Sec. 5.1: the gyroscopic top in steady precession. The analytic reference is the
-/// constant height l cos(alpha0) = 0.0375 m of the centre of mass (eq. 66 makes the precession
+/// [KinonBetschSchneider2023, Sec. 5.1]: the gyroscopic top in steady precession. The analytic
+/// reference is the constant height l cos(alpha0) = 0.0375 m of the centre of mass (eq. 66 makes
+/// the precession
 /// steady); energy and the vertical angular momentum about the fixed tip are first integrals.
 #include <doctest/doctest.h>
 
@@ -27,7 +28,8 @@ double height_error(const std::string& stepper, double h, double t_end) {
   return worst;
 }
 
-/// |z_com(t) - l cos(alpha0)| at the end time t (seed 001 eq. 69 without the division by the height).
+/// |z_com(t) - l cos(alpha0)| at the end time t ([KinonBetschSchneider2023, eq. (69)] without the
+/// division by the height).
 double final_height_error(const std::string& stepper, double h, double t) {
   const GyroscopicTopParameters paper;
   const Model model = build_gyroscopic_top(paper);
@@ -42,7 +44,7 @@ double final_height_error(const std::string& stepper, double h, double t) {
 
 TEST_CASE("top: the paper's data give omega_s = 135.6/s, the centre of mass at 0.0375 m and consistent velocities") {
   const GyroscopicTopParameters paper;
-  CHECK(steady_precession_spin_rate(paper) == doctest::Approx(135.6).epsilon(5e-4));  // seed 001 after eq. (66)
+  CHECK(steady_precession_spin_rate(paper) == doctest::Approx(135.6).epsilon(5e-4));  // the paper, after eq. (66)
   CHECK(steady_precession_height(paper) == doctest::Approx(0.0375).epsilon(1e-12));
   const Model model = build_gyroscopic_top(paper);
   REQUIRE(model.probes.size() == 1);
@@ -54,7 +56,7 @@ TEST_CASE("top: the paper's data give omega_s = 135.6/s, the centre of mass at 0
 }
 
 TEST_CASE(
-    "top with ggl-vi: the centre of mass stays at l cos(alpha0) up to a first-order error (seed 001, Fig. 9-10)") {
+    "top with ggl-vi: the centre of mass stays at l cos(alpha0) up to a first-order error (KinonBetschSchneider2023, Fig. 9-10)") {
   // The paper's measure (eq. 69): the error at one early time, here t = 0.01 s (5 steps at h = 0.002).
   const double early_coarse = final_height_error("ggl-vi", 0.002, 0.01);
   const double early_fine = final_height_error("ggl-vi", 0.001, 0.01);

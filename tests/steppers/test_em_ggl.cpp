@@ -1,5 +1,5 @@
-/// em-ggl on the double pendulum (seed 002's common ground): energy exact, both constraint levels
-/// at every node, momentum maps, the damper energy balance, and its refusals.
+/// em-ggl on the double pendulum of [Kosmas2020] (the common ground of the steppers): energy
+/// exact, both constraint levels at every node, momentum maps, the damper energy balance, and its refusals.
 #include <cmath>
 
 #include <doctest/doctest.h>
