@@ -85,19 +85,20 @@ class SchemeAssembly {
     const std::span<const DofRun> runs = layout_.runs(ref);
     switch (ref.kind) {
       case TermKind::inertia:
-        return f(InertiaTerm({*system.inertias()[i].element, ref, runs, workspace}, layout_.mass(ref.element)));
+        return f(InertiaTerm({system.inertias()[i], ref, runs, workspace}, layout_.mass(ref.element)));
       case TermKind::potential:
-        return f(PotentialTerm({*system.potentials()[i].element, ref, runs, workspace},
-                               layout_.potential_form(ref.element)));
+        return f(PotentialTerm({system.potentials()[i], ref, runs, workspace}, layout_.potential_form(ref.element)));
       case TermKind::constraint:
-        return f(ConstraintTerm({*system.constraints()[i].element, ref, runs, workspace},
-                                layout_.constraint_form(ref.element)));
-      case TermKind::dissipation: return f(DissipationTerm(*system.dissipations()[i].element, ref, runs, workspace));
-      case TermKind::load: return f(LoadTerm(*system.external_loads()[i].element, ref, runs, workspace));
+        return f(ConstraintTerm({system.constraints()[i], ref, runs, workspace}, layout_.constraint_form(ref.element)));
+      case TermKind::dissipation: return f(DissipationTerm(system.dissipations()[i], ref, runs, workspace));
+      case TermKind::load: return f(LoadTerm(system.external_loads()[i], ref, runs, workspace));
     }
   }
 
-  void evaluate(Index unit, const Iterate& it, UnitOutput& out) const {
+  /// One function per term with the kernels inlined into it (flatten), so that a term's view is
+  /// built in registers, as a hand-written switch over the kinds would have it; without it the
+  /// views pass through memory to the out-of-line kernels (docs/performance.md, "Scheme kernels").
+  [[gnu::flatten, gnu::noinline]] void evaluate(Index unit, const Iterate& it, UnitOutput& out) const {
     const TermRef& ref = layout_.terms()[static_cast<std::size_t>(unit)];
     TermOutput term_out(out, layout_.shape(ref), ref);
     visit(ref, layout_.workspace(out), [&](const auto& term) { scheme_.evaluate(term, it, term_out); });

@@ -9,6 +9,7 @@
 /// element uses, the element's coordinates (coordinate field) or its multiplier rows (multiplier
 /// field, constraints only). A kernel writes the residual rows of those fields and the blocks
 /// named by a pair of fields (TermShape); it never sees a position.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -111,20 +112,25 @@ class TermWorkspace {
 /// A view of local values: a segment of a global vector, or a workspace buffer.
 using LocalVector = Eigen::Map<const Vector>;
 
+/// x[offset, offset + size) as a view (for a field of a scheme's unknown vector).
+inline LocalVector segment_view(ConstVectorRef x, Index offset, Index size) { return {x.data() + offset, size}; }
+
 /// An element as a kernel sees it: the element, its exact form (copied to shared storage) and
 /// the gathers of its local values. E is Inertia, Potential, Constraint, Dissipation or ExternalLoad.
 template <class E>
 class Term {
  public:
-  Term(const E& element, const TermRef& ref, std::span<const DofRun> runs, const TermWorkspace& workspace)
-      : element_(element), ref_(ref), runs_(runs), workspace_(workspace) {}
+  Term(const Placed<E>& placed, const TermRef& ref, std::span<const DofRun> runs, const TermWorkspace& workspace)
+      : placed_(placed), ref_(ref), runs_(runs), workspace_(workspace) {}
 
-  const E& element() const { return element_; }
+  /// The element (read only when asked: kernels that work from the exact form never touch it).
+  const E& element() const { return *placed_.element; }
   /// n, the element's local coordinates.
   Index size() const { return ref_.size; }
-  /// x (d, natural coordinate order) at the element's coordinates: a view into x when they are
-  /// consecutive, else gathered into workspace slot `slot`.
-  LocalVector coordinates(ConstVectorRef x, int slot) const;
+  /// x (d, natural coordinate order; a Vector or a view of one) at the element's coordinates: a
+  /// view into x when they are consecutive, else gathered into workspace slot `slot`.
+  template <class X>
+  LocalVector coordinates(const X& x, int slot) const;
   /// (a + b)/2 in workspace slot `slot`.
   LocalVector midpoint(const LocalVector& a, const LocalVector& b, int slot) const;
   /// global (d) += local (n) at the element's coordinates.
@@ -135,7 +141,7 @@ class Term {
   const TermRef& ref() const { return ref_; }
 
  private:
-  const E& element_;
+  const Placed<E>& placed_;
   const TermRef& ref_;
   std::span<const DofRun> runs_;
   const TermWorkspace& workspace_;
@@ -168,8 +174,11 @@ class ConstraintTerm : public Term<Constraint> {
   const QuadraticFormView* form() const { return form_; }
   /// m, the constraint's rows.
   Index equations() const { return ref().equations; }
-  /// A multiplier field (m_total entries) at the constraint's rows: a view (m).
-  LocalVector multipliers(ConstVectorRef field) const { return {field.data() + ref().first_multiplier, equations()}; }
+  /// A multiplier field (m_total entries; a Vector or a view of one) at the constraint's rows: a view (m).
+  template <class X>
+  LocalVector multipliers(const X& field) const {
+    return {field.data() + ref().first_multiplier, equations()};
+  }
 
  private:
   const QuadraticFormView* form_;
@@ -184,11 +193,11 @@ class TermOutput {
   TermOutput(UnitOutput& out, const ShapeTable& shape, const TermRef& ref) : out_(out), shape_(shape), ref_(ref) {}
 
   /// The rows of field f (n or m of them), zeroed before the kernel runs.
-  auto residual(int field) {
+  Eigen::Map<Vector> residual(int field) {
     const auto f = static_cast<std::size_t>(field);
     const Index coordinates = shape_.coordinate_fields_before[f], multipliers = shape_.multiplier_fields_before[f];
-    return out_.residual().segment(coordinates * ref_.size + multipliers * ref_.equations,
-                                   shape_.multiplier[f] ? ref_.equations : ref_.size);
+    return {out_.residual().data() + coordinates * ref_.size + multipliers * ref_.equations,
+            shape_.multiplier[f] ? ref_.equations : ref_.size};
   }
   /// The block d R(row field)/d x(col field) declared by the shape, zeroed before the kernel runs.
   Eigen::Map<Matrix> block(int row_field, int col_field) {
@@ -281,15 +290,13 @@ class TermLayout {
 };
 
 template <class E>
-LocalVector Term<E>::coordinates(ConstVectorRef x, int slot) const {
-  if (runs_.size() == 1) return {x.data() + runs_[0].first, size()};
-  Eigen::Map<Vector> local = workspace_.vector(slot, size());
-  Index offset = 0;
-  for (const DofRun& run : runs_) {
-    local.segment(offset, run.size) = x.segment(run.first, run.size);
-    offset += run.size;
-  }
-  return {local.data(), size()};
+template <class X>
+LocalVector Term<E>::coordinates(const X& x, int slot) const {
+  const double* global = x.data();
+  if (runs_.size() == 1) return {global + runs_[0].first, size()};
+  double* local = workspace_.vector(slot, size()).data();
+  for (const DofRun& run : runs_) local = std::copy_n(global + run.first, run.size, local);
+  return {local - size(), size()};
 }
 
 template <class E>

@@ -26,7 +26,7 @@ struct EmGglScheme {
   };
   struct Iterate {
     const StepInput& in;
-    ConstVectorRef dq, u1, mu, gamma;  ///< the fields of x
+    LocalVector dq, u1, mu, gamma;  ///< the fields of x
     const Vector& q1;
   };
 
@@ -38,7 +38,8 @@ struct EmGglScheme {
     for_each_index_range(d, [&](Index begin, Index end) {
       data.q1.segment(begin, end - begin) = in.state.q.segment(begin, end - begin) + x.segment(begin, end - begin);
     });
-    return {in, x.segment(0, d), x.segment(d, d), x.segment(2 * d, m), x.segment(2 * d + m, m), data.q1};
+    return {in, segment_view(x, 0, d), segment_view(x, d, d), segment_view(x, 2 * d, m), segment_view(x, 2 * d + m, m),
+            data.q1};
   }
   void add_step_rows(const StepInput&, VectorRef) const {}
   /// dq = h v_mid, u1 = v1, mu = h lambda, gamma = 0 (v1 and lambda from the warm start).

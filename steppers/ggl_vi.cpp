@@ -22,14 +22,15 @@ struct GglScheme {
   struct Data {};
   struct Iterate {
     const StepInput& in;
-    ConstVectorRef v, u, q1, mu, gamma;  ///< the fields of x
+    LocalVector v, u, q1, mu, gamma;  ///< the fields of x
   };
 
   GglScheme(const System& system, const StepperOptions& options);
 
   Iterate iterate(const StepInput& in, ConstVectorRef x, Data&) const {
     const Index d = system_.num_coordinates(), m = system_.num_multipliers();
-    return {in, x.segment(0, d), x.segment(d, d), x.segment(2 * d, d), x.segment(3 * d, m), x.segment(3 * d + m, m)};
+    return {in, segment_view(x, 0, d), segment_view(x, d, d), segment_view(x, 2 * d, d), segment_view(x, 3 * d, m),
+            segment_view(x, 3 * d + m, m)};
   }
   /// R_v's -p^n.
   void add_step_rows(const StepInput& in, VectorRef rows) const { rows.head(system_.num_coordinates()) = -in.state.p; }

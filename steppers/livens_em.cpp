@@ -23,7 +23,7 @@ struct LivensScheme {
   };
   struct Iterate {
     const StepInput& in;
-    ConstVectorRef dq, mu;  ///< the fields of x
+    LocalVector dq, mu;  ///< the fields of x
     const Vector& q1;
     const Vector& v1;
   };
@@ -39,7 +39,7 @@ struct LivensScheme {
       data.q1.segment(begin, size) = in.state.q.segment(begin, size) + x.segment(begin, size);
       data.v1.segment(begin, size) = 2.0 / in.h * x.segment(begin, size) - in.state.v.segment(begin, size);
     });
-    return {in, x.head(d), x.tail(system_.num_multipliers()), data.q1, data.v1};
+    return {in, segment_view(x, 0, d), segment_view(x, d, system_.num_multipliers()), data.q1, data.v1};
   }
   /// R_q's terms that do not depend on x: h DV of the linear potentials - 2 p0.
   void add_step_rows(const StepInput& in, VectorRef rows) const {
