@@ -20,8 +20,8 @@ class StepperRefusal : public std::invalid_argument {
 
 struct StepperOptions {
   /// The Newton matrices' linear solver. KLU by default: on the steppers' saddle-point matrices it
-  /// factors faster than UMFPACK (about 10x on chains, 1.5 to 4x on grids of closed loops) and
-  /// refactorizes new values in place (docs/performance.md).
+  /// factors faster than UMFPACK and refactorizes new values in place (docs/performance.md,
+  /// "Linear solvers"). CHOLMOD is refused: the Newton matrices are unsymmetric and indefinite.
   LinearSolverKind solver = LinearSolverKind::klu;
   NewtonOptions newton;
 };
@@ -32,7 +32,8 @@ class Stepper {
   virtual std::string_view name() const = 0;
 
   /// Completes a user-given state (q, v at t) into the scheme's initial state: sets p and
-  /// sizes lambda. q and v should satisfy the constraints (see engine projection helpers).
+  /// sizes lambda. q and v should satisfy g(q) = 0 and G(q) v = 0; ConstraintProjector,
+  /// project_positions and project_velocities (<noether/solvers/projection.hpp>) project them there.
   /// Throws std::invalid_argument for q or v of the wrong size or not finite (check_initial_state).
   virtual void initialize(State& state) const = 0;
 

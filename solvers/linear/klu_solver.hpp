@@ -39,7 +39,7 @@ class KluSolver final : public LinearSolver {
   /// the first); KLU stores each with its row index, 12 bytes (the diagonal of U 8).
   Index factor_entries() const;
 
-  /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/lu_column_ordering.hpp).
+  /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/linear/lu_column_ordering.hpp).
   struct OrderingRecord {
     std::string method;        ///< of the largest diagonal block KLU ordered ("" when all blocks were tiny)
     Index largest_block = 0;   ///< its size

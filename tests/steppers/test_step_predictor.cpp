@@ -1,4 +1,4 @@
-/// The steppers' warm start (solvers/step_predictor.hpp): when it extrapolates, and that it saves
+/// The steppers' warm start (steppers/step_predictor.hpp): when it extrapolates, and that it saves
 /// Newton iterations without moving the solution beyond the Newton tolerance.
 #include <memory>
 
