@@ -5,6 +5,7 @@
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
@@ -164,24 +165,12 @@ void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutpu
   g.add_hessians_times(u1, 1.0, out.block(gamma, q).transpose());
 }
 
-/// R_u += C(q_mid)(q1 - q0);  K_uq += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
+/// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_u.
 void EmGglScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
-  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  const LocalVector dq = t.coordinates(it.dq, dq_slot);
-  t.element().add_damping_force(q_mid, dq, 1.0, out.residual(u));
-  if (!out.with_matrix()) return;
-  t.element().add_damping_matrix(q_mid, 1.0, out.block(u, q));
-  t.element().add_damping_force_q_jacobian(q_mid, dq, 0.5, out.block(u, q));
+  add_midpoint_damping(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, u, q, out);
 }
-
-/// R_u -= h f(t_mid, q_mid);  K_uq -= h/2 df/dq.
 void EmGglScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
-  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  const double t_mid = it.in.state.t + 0.5 * it.in.h;
-  t.element().add_generalized_force(t_mid, q_mid, -it.in.h, out.residual(u));
-  if (out.with_matrix()) t.element().add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * it.in.h, out.block(u, q));
+  add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, u, q, out);
 }
 
 template class SchemeStepper<EmGglScheme>;

@@ -5,6 +5,7 @@
 #include <noether/engine/gonzalez.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
@@ -222,24 +223,12 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   }
 }
 
-/// R += C(q_mid)(q1 - q0);  K += C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid.
+/// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_q.
 void LivensScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
-  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
-  t.element().add_damping_force(q_mid, dq_local, 1.0, out.residual(dq));
-  if (!out.with_matrix()) return;
-  t.element().add_damping_matrix(q_mid, 1.0, out.block(dq, dq));
-  t.element().add_damping_force_q_jacobian(q_mid, dq_local, 0.5, out.block(dq, dq));
+  add_midpoint_damping(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
-
-/// R -= h f(t_mid, q_mid);  K -= h/2 df/dq.
 void LivensScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
-  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector q_mid = t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  const double t_mid = it.in.state.t + 0.5 * it.in.h;
-  t.element().add_generalized_force(t_mid, q_mid, -it.in.h, out.residual(dq));
-  if (out.with_matrix()) t.element().add_generalized_force_q_jacobian(t_mid, q_mid, -0.5 * it.in.h, out.block(dq, dq));
+  add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
 
 /// q1 = q0 + dq, v1 = 2 dq/h - v0, p1 = 2 Dbar_2 T(z0, z1) - p0, lambda = mu/h.
