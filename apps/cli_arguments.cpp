@@ -45,6 +45,16 @@ int parse_positive_count(const std::string& what, const std::string& text) {
   return value;
 }
 
+int parse_count_in(const std::string& what, const std::string& text, int low, int high) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc() || stop != end || value < low || value > high)
+    throw std::invalid_argument(what + " expects a whole number from " + std::to_string(low) + " to " +
+                                std::to_string(high) + ", got '" + text + "'");
+  return value;
+}
+
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
@@ -81,6 +91,7 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.t_end) options.t_end = parse_number("--t", *arguments.t_end);
   if (arguments.solver) options.solver = parse_solver(*arguments.solver);
   apply_newton_arguments(arguments, options);
+  if (arguments.refine_depth) options.max_refinement_depth = parse_count_in("--refine-depth", *arguments.refine_depth, 0, 30);
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;

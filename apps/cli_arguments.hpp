@@ -14,7 +14,7 @@ namespace noether {
 struct RunArguments {
   std::string scenario;
   std::optional<std::string> stepper, h, t_end, solver, threads, out, every;
-  std::optional<std::string> newton_tol, newton_max_iterations, newton, newton_refresh;
+  std::optional<std::string> newton_tol, newton_max_iterations, newton, newton_refresh, refine_depth;
   std::vector<std::string> assignments;  ///< each "key=value" from one --set
 };
 
@@ -27,6 +27,8 @@ RunOptions to_run_options(const RunArguments& arguments);
 double parse_number(const std::string& what, const std::string& text);
 /// The whole of text as an integer >= 1; throws std::invalid_argument naming `what` otherwise.
 int parse_positive_count(const std::string& what, const std::string& text);
+/// The whole of text as an integer in [low, high]; throws std::invalid_argument naming `what` otherwise.
+int parse_count_in(const std::string& what, const std::string& text, int low, int high);
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run
 /// settings once given as parameters (h, t_end, newton_tol) are refused with their option.
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);

@@ -68,6 +68,9 @@ void add_run_options(CLI::App& run, RunArguments& a) {
                  "with --newton modified: refactorize when an iteration leaves max|R| above this fraction of the "
                  "previous one (default " +
                      format_number(defaults.newton.refresh_contraction) + ")");
+  run.add_option("--refine-depth", a.refine_depth,
+                 "halve a step whose Newton fails, at most this many times in a row; 0: never (default " +
+                     std::to_string(defaults.max_refinement_depth) + ")");
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
   run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");

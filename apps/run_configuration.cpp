@@ -53,6 +53,9 @@ void check_run_configuration(const RunConfiguration& c) {
   const double refresh = c.newton.refresh_contraction;
   require_number(refresh, refresh > 0.0 && refresh < 1.0, "modified Newton's refresh contraction (--newton-refresh)",
                  "strictly between 0 and 1 (e.g. 0.25)");
+  if (c.max_refinement_depth < 0 || c.max_refinement_depth > 30)
+    throw std::invalid_argument("the step refinement depth (--refine-depth) must be 0 (off) to 30, got " +
+                                std::to_string(c.max_refinement_depth));
 }
 
 }  // namespace noether

@@ -22,9 +22,11 @@ struct RunConfiguration {
   /// Newton's options; the run settings among them (command line, summaries) are
   /// residual_tolerance, max_iterations, modified and refresh_contraction.
   NewtonOptions newton;
+  /// How many times in a row a step whose Newton fails may be halved (StepperOptions; 0: never).
+  int max_refinement_depth = StepperOptions{}.max_refinement_depth;
 
-  /// What the stepper is made with: solver and newton.
-  StepperOptions stepper_options() const { return {solver, newton}; }
+  /// What the stepper is made with: solver, newton and the refinement depth.
+  StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth}; }
 };
 
 /// The configuration a scenario runs with when nothing is chosen: its h, t_end and Newton
@@ -36,7 +38,8 @@ std::string_view newton_method_name(const NewtonOptions& newton);
 
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, round(t_end / h) fits an int,
-/// the Newton tolerance is finite and > 0, max_iterations >= 1 and 0 < refresh_contraction < 1.
+/// the Newton tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and
+/// the refinement depth is 0 to 30.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

@@ -25,8 +25,9 @@ void RunRecorder::record_initial(const State& state, double energy) {
   measure(state, energy);
 }
 
-void RunRecorder::record_step(const State& state, double energy, const NewtonReport& report) {
+void RunRecorder::record_step(const State& state, double energy, const StepReport& report) {
   result_.steps = state.step;
+  record_refinement(state, result_.configuration.h, report);
   result_.newton_iterations_total += report.iterations;
   result_.newton_factorizations_total += report.factorizations;
   result_.phase_seconds.assembly += report.timings.assembly;
@@ -40,6 +41,19 @@ void RunRecorder::record_step(const State& state, double energy, const NewtonRep
   if (progress_) progress_->update(state.step, state.t, report.iterations);
 }
 
+void RunRecorder::record_refinement(const State& state, double h, const StepReport& report) {
+  result_.smallest_substep = std::min(std::isnan(result_.smallest_substep) ? h : result_.smallest_substep,
+                                      report.smallest_substep);
+  if (report.substeps <= 1) return;
+  ++result_.refined_steps;
+  if (result_.refinements.size() < RunResult::kMaxListedRefinements)
+    result_.refinements.push_back({state.step, state.t - h, report.substeps, report.smallest_substep});
+}
+
+void RunRecorder::record_last_good(const State& state) {
+  if (csv_ && last_row_step_ != state.step) csv_->write_row(state, energy_last_, g_);
+}
+
 void RunRecorder::finish() {
   if (progress_) progress_->finish();
 }
@@ -49,7 +63,11 @@ void RunRecorder::measure(const State& state, double energy) {
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
   result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
   result_.velocity_constraint_max_abs = std::max(result_.velocity_constraint_max_abs, max_abs(gv_));
-  if (csv_ && state.step % output_every_ == 0) csv_->write_row(state, energy, g_);
+  energy_last_ = energy;
+  if (csv_ && state.step % output_every_ == 0) {
+    csv_->write_row(state, energy, g_);
+    last_row_step_ = state.step;
+  }
 }
 
 }  // namespace noether

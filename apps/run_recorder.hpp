@@ -21,17 +21,23 @@ class RunRecorder {
   /// The initialized state at step 0 and the stepper's conserved energy there.
   void record_initial(const State& state, double energy);
   /// A completed step: the new state, its conserved energy and the step's Newton report.
-  void record_step(const State& state, double energy, const NewtonReport& report);
+  void record_step(const State& state, double energy, const StepReport& report);
+  /// The last state reached before a failure: its row, unless it was written already.
+  void record_last_good(const State& state);
   /// Ends the progress line.
   void finish();
 
  private:
   /// Updates the constraint maxima at state and writes its row when one is due.
   void measure(const State& state, double energy);
+  /// The refinement of a completed step, when it took substeps.
+  void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;
   RunResult& result_;
   int output_every_;
+  double energy_last_ = 0.0;  ///< of the last state measured
+  std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   std::optional<TimeseriesCsv> csv_;
   std::optional<ProgressLine> progress_;

@@ -35,28 +35,33 @@ RunResult plan_run(const RunOptions& options) {
   return result;
 }
 
-/// Makes the stepper and advances the scenario's initial state round(t_end / h) times by h.
-void integrate(const Model& model, const RunConfiguration& run, RunRecorder& recorder) {
+/// Makes the stepper and advances `state` (the scenario's initial state) round(t_end / h) times
+/// by h; on a NewtonError state is the last good one.
+void integrate(const Model& model, const RunConfiguration& run, RunRecorder& recorder, State& state) {
   const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(*model.system, run.stepper_options());
-  State state = model.initial;
   stepper->initialize(state);
   recorder.record_initial(state, stepper->conserved_energy(state));
   const std::int64_t steps = std::llround(run.t_end / run.h);
   for (std::int64_t n = 0; n < steps; ++n) {
-    const NewtonReport report = stepper->step(state, run.h);
+    const StepReport report = stepper->step(state, run.h);
     recorder.record_step(state, stepper->conserved_energy(state), report);
   }
 }
 
-/// Runs integrate, turning a Newton failure or a stepper refusal into ok = false.
+/// Runs integrate, turning a Newton failure or a stepper refusal into ok = false; after a Newton
+/// failure the last good state closes the time series.
 void integrate_recording_failure(const Model& model, const RunOptions& options, RunResult& result) {
   const RunConfiguration& run = result.configuration;
   RunRecorder recorder(model, options, std::llround(run.t_end / run.h), result);
+  State state = model.initial;
   try {
-    integrate(model, run, recorder);
+    integrate(model, run, recorder, state);
     result.ok = true;
   } catch (const NewtonError& e) {
     result.error = e.what();
+    result.failed_step = state.step + 1;
+    result.failed_t = state.t;
+    recorder.record_last_good(state);
   } catch (const StepperRefusal& e) {
     result.error = e.what();
   }
@@ -87,6 +92,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   c.newton.max_iterations = options.newton_max_iterations.value_or(c.newton.max_iterations);
   c.newton.modified = options.newton_modified.value_or(c.newton.modified);
   c.newton.refresh_contraction = options.newton_refresh_contraction.value_or(c.newton.refresh_contraction);
+  c.max_refinement_depth = options.max_refinement_depth.value_or(c.max_refinement_depth);
   check_run_configuration(c);
   return c;
 }

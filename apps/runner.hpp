@@ -27,6 +27,8 @@ struct RunOptions {
   std::optional<int> newton_max_iterations;
   std::optional<bool> newton_modified;
   std::optional<double> newton_refresh_contraction;
+  /// `--refine-depth`: how many times in a row a failing step may be halved (0: never).
+  std::optional<int> max_refinement_depth;
   /// Upper bound on the worker threads for the whole run (>= 1).
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
@@ -58,6 +60,23 @@ struct RunResult {
   double wall_seconds = 0.0;
   /// Summed over all steps: Newton's time in assembly, numeric factorization and solves.
   NewtonTimings phase_seconds;
+  /// A step of the run's grid whose Newton failed and that was taken as substeps instead.
+  struct RefinedStep {
+    std::int64_t step;       ///< the step's number (its end)
+    double t;                ///< the time it started at
+    int substeps;            ///< steps of the scheme it took
+    double smallest_substep; ///< |h| of the smallest
+  };
+  /// The refined steps: how many, the first kMaxListedRefinements of them, and the smallest
+  /// substep of the run (h when nothing was refined).
+  static constexpr std::size_t kMaxListedRefinements = 100;
+  std::int64_t refined_steps = 0;
+  std::vector<RefinedStep> refinements;
+  double smallest_substep = not_computed;
+  /// When the run failed in a step: that step's number and start time (the last good state is
+  /// the one before it, written as the last row of timeseries.csv); -1 and NaN otherwise.
+  std::int64_t failed_step = -1;
+  double failed_t = not_computed;
   /// The stepper's conserved energy at step 0 and at the last step completed.
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.

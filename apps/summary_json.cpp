@@ -4,6 +4,17 @@
 #include <stdexcept>
 
 namespace noether {
+namespace {
+
+/// The refined steps listed in the result, each as {step, t, substeps, smallest_substep}.
+nlohmann::ordered_json refinements_json(const RunResult& result) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const RunResult::RefinedStep& r : result.refinements)
+    list.push_back({{"step", r.step}, {"t", r.t}, {"substeps", r.substeps}, {"smallest_substep", r.smallest_substep}});
+  return list;
+}
+
+}  // namespace
 
 nlohmann::ordered_json summary_json(const RunResult& result) {
   const RunConfiguration& run = result.configuration;
@@ -16,6 +27,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_tolerance", run.newton.residual_tolerance},
                               {"newton_max_iterations", run.newton.max_iterations},
                               {"newton_refresh_contraction", run.newton.refresh_contraction},
+                              {"max_refinement_depth", run.max_refinement_depth},
                               {"steps", result.steps},
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
@@ -26,8 +38,12 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"energy_max_abs_increment", result.energy_max_abs_increment},
                               {"constraint_max_abs", result.constraint_max_abs},
                               {"velocity_constraint_max_abs", result.velocity_constraint_max_abs},
+                              {"refined_steps", result.refined_steps},
+                              {"smallest_substep", result.smallest_substep},
+                              {"refinements", refinements_json(result)},
                               {"ok", result.ok}};
   if (!result.ok) j["error"] = result.error;
+  if (result.failed_step >= 0) j["failure"] = {{"step", result.failed_step}, {"t", result.failed_t}};
   j["parameters"] = result.parameters;
   j["threads"] = result.threads;
   j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},

@@ -56,6 +56,13 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("energy_max_abs_increment", result.energy_max_abs_increment);
   lines.line("constraint_max_abs", result.constraint_max_abs);
   lines.line("velocity_constraint_max_abs", result.velocity_constraint_max_abs);
+  lines.line("refined_steps", result.refined_steps);
+  lines.line("smallest_substep", result.smallest_substep);
+  if (!result.refinements.empty()) lines.line("first_refined_at_t", result.refinements.front().t);
+  if (result.failed_step >= 0) {
+    lines.line("failed_step", result.failed_step);
+    lines.line("failed_t", result.failed_t);
+  }
   lines.line("ok", result.ok);
   if (!result.ok) lines.line("error", result.error);
 }

@@ -2,7 +2,8 @@
 /// The Stepper of a scheme: a scheme (steppers/livens_em.cpp, ggl_vi.cpp, em_ggl.cpp) states its
 /// unknowns, one kernel per element kind and its state update; SchemeStepper does the rest, the
 /// same for every scheme: the checks of the input, the initial guess, Newton on the step
-/// equations assembled by the engine, the permutation to and from the Newton order.
+/// equations assembled by the engine, the permutation to and from the Newton order, and the
+/// refinement of a step whose Newton fails into half-steps.
 #include <memory>
 #include <string_view>
 
@@ -28,12 +29,19 @@ class SchemeStepper final : public Stepper {
   std::string_view name() const override;
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities).
   void initialize(State& state) const override;
-  NewtonReport step(State& state, double h) override;
+  StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
 
  private:
   class StepEquations;
+  struct Attempt;
+  /// One step of the scheme from state by h (state advanced on success).
+  NewtonReport advance_once(State& state, double h);
+  /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.
+  void advance(State& state, double h, int depth, StepReport& report, Attempt& last);
+
   const System& system_;
+  int max_refinement_depth_;
   std::unique_ptr<const Scheme> scheme_;
   std::unique_ptr<StepEquations> equations_;
   std::unique_ptr<NewtonSolver> newton_;

@@ -16,9 +16,12 @@
 ///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&) const;
 ///   double conserved_energy(const State&) const;
 ///   std::string row_label(int field, Index i) const;  what row i of a field balances
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 
+#include <noether/engine/format.hpp>
 #include <noether/engine/scheme_assembly.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
 #include <noether/steppers/step_predictor.hpp>
@@ -82,11 +85,20 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   StepPredictor predictor_;
 };
 
+/// The substep tried last: where a refinement that ran out of depth failed.
+template <class Scheme>
+struct SchemeStepper<Scheme>::Attempt {
+  double t = 0.0, h = 0.0;
+};
+
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
-    : system_(system), scheme_(std::make_unique<const Scheme>(system, options)),
+    : system_(system), max_refinement_depth_(options.max_refinement_depth),
+      scheme_(std::make_unique<const Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
-      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton)) {}
+      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton)) {
+  check_stepper_options(options);
+}
 
 template <class Scheme>
 SchemeStepper<Scheme>::~SchemeStepper() = default;
@@ -103,8 +115,52 @@ void SchemeStepper<Scheme>::initialize(State& state) const {
 }
 
 template <class Scheme>
-NewtonReport SchemeStepper<Scheme>::step(State& state, double h) {
+StepReport SchemeStepper<Scheme>::step(State& state, double h) {
   check_step_input(system_, state, h, name());
+  StepReport report;
+  report.substeps = 0;
+  report.smallest_substep = std::abs(h);
+  Attempt last;
+  State next = state;
+  try {
+    advance(next, h, max_refinement_depth_, report, last);
+  } catch (const NewtonError& e) {
+    if (report.refinements == 0) throw;
+    throw NewtonError(describe_step(state, h) + ", refined " + std::to_string(report.refinements) +
+                          " times, in its substep from t = " + format_number(last.t) + " by h = " +
+                          format_number(last.h),
+                      e.reason(), e.history(), e.worst_row(), e.worst_value());
+  }
+  next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
+  next.t = state.t + h;
+  state = std::move(next);
+  return report;
+}
+
+template <class Scheme>
+void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last) {
+  last = {state.t, h};
+  try {
+    const NewtonReport substep = advance_once(state, h);
+    report.iterations += substep.iterations;
+    report.factorizations += substep.factorizations;
+    report.timings.assembly += substep.timings.assembly;
+    report.timings.factorization += substep.timings.factorization;
+    report.timings.solve += substep.timings.solve;
+    report.history = substep.history;
+    ++report.substeps;
+    report.smallest_substep = std::min(report.smallest_substep, std::abs(h));
+  } catch (const NewtonError& e) {
+    report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
+    if (depth == 0) throw;
+    ++report.refinements;
+    advance(state, 0.5 * h, depth - 1, report, last);
+    advance(state, 0.5 * h, depth - 1, report, last);
+  }
+}
+
+template <class Scheme>
+NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   const StepInput input{state, h};
   const StepGuess guess = Scheme::warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
   Vector x = scheme_->initial_guess(input, guess);

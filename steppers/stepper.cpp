@@ -75,6 +75,12 @@ void check_step_input(const System& system, const State& state, double h, std::s
   require_finite_time(stepper, state);
 }
 
+void check_stepper_options(const StepperOptions& options) {
+  if (options.max_refinement_depth < 0 || options.max_refinement_depth > 30)
+    throw std::invalid_argument("the step refinement depth (max_refinement_depth) must be 0 (off) to 30, got " +
+                                std::to_string(options.max_refinement_depth));
+}
+
 void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind) {
   if (kind == LinearSolverKind::cholmod)
     throw StepperRefusal(std::string(stepper) +

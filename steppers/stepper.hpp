@@ -24,6 +24,23 @@ struct StepperOptions {
   /// "Linear solvers"). CHOLMOD is refused: the Newton matrices are unsymmetric and indefinite.
   LinearSolverKind solver = LinearSolverKind::klu;
   NewtonOptions newton;
+  /// Step refinement: a step whose Newton fails is taken as two half-steps of the same scheme,
+  /// each refined the same way, at most this many times in a row (smallest substep h / 2^depth);
+  /// 0 turns it off. Every substep is a full step of the scheme, so what the scheme keeps
+  /// (symplecticity, momentum maps, energy) it keeps over the refined step too. 0 to 30.
+  int max_refinement_depth = 8;
+};
+
+/// Throws std::invalid_argument naming the option and its value unless max_refinement_depth is in
+/// 0 .. 30 (Newton's options are NewtonSolver's to check).
+void check_stepper_options(const StepperOptions& options);
+
+/// What one step took. The NewtonReport part adds up its substeps: iterations (those of failed
+/// attempts too), factorizations and timings; history is the last substep's.
+struct StepReport : NewtonReport {
+  int substeps = 1;               ///< steps of the scheme taken (1: not refined)
+  int refinements = 0;            ///< failed attempts that were split in two
+  double smallest_substep = 0.0;  ///< |h| of the smallest substep (|h| when not refined)
 };
 
 class Stepper {
@@ -37,11 +54,12 @@ class Stepper {
   /// Throws std::invalid_argument for q or v of the wrong size or not finite (check_initial_state).
   virtual void initialize(State& state) const = 0;
 
-  /// Advances state by h (step += 1, t += h; a negative h steps back in time). On a NewtonError
-  /// the state is left unchanged; so it is on the std::invalid_argument thrown for an h that is
-  /// zero or not finite, or a state not complete and finite as initialize leaves it
+  /// Advances state by h (step += 1, t += h; a negative h steps back in time), refining the step
+  /// where Newton fails (StepperOptions::max_refinement_depth). On a NewtonError (the refinement
+  /// exhausted) the state is left unchanged; so it is on the std::invalid_argument thrown for an h
+  /// that is zero or not finite, or a state not complete and finite as initialize leaves it
   /// (check_step_input).
-  virtual NewtonReport step(State& state, double h) = 0;
+  virtual StepReport step(State& state, double h) = 0;
 
   /// The energy the scheme conserves (or balances against dissipation), at state:
   /// for Livens-type schemes the generalized energy p.v - T(q, v) + V(q).

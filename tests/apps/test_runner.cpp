@@ -99,10 +99,11 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   for (const auto& item : j.items()) keys.push_back(item.key());
   const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
-                                          "steps", "newton_iterations_total", "newton_iterations_max",
-                                          "newton_factorizations_total", "wall_seconds", "energy_initial",
-                                          "energy_final", "energy_max_abs_increment", "constraint_max_abs",
-                                          "velocity_constraint_max_abs", "ok", "parameters", "threads",
+                                          "max_refinement_depth", "steps", "newton_iterations_total",
+                                          "newton_iterations_max", "newton_factorizations_total", "wall_seconds",
+                                          "energy_initial", "energy_final", "energy_max_abs_increment",
+                                          "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
+                                          "smallest_substep", "refinements", "ok", "parameters", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
@@ -114,6 +115,10 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["newton_tolerance"].get<double>() == 1e-9);  // the scenario's
   CHECK(j["newton_max_iterations"] == NewtonOptions{}.max_iterations);
   CHECK(j["newton_refresh_contraction"].get<double>() == NewtonOptions{}.refresh_contraction);
+  CHECK(j["max_refinement_depth"] == StepperOptions{}.max_refinement_depth);
+  CHECK(j["refined_steps"] == 0);
+  CHECK(j["smallest_substep"].get<double>() == 0.01);  // nothing refined: h
+  CHECK(j["refinements"].empty());
   CHECK(j["steps"] == 10);
   CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
   CHECK(r.newton_factorizations_total >= r.steps);
