@@ -92,6 +92,12 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.solver) options.solver = parse_solver(*arguments.solver);
   apply_newton_arguments(arguments, options);
   if (arguments.refine_depth) options.max_refinement_depth = parse_count_in("--refine-depth", *arguments.refine_depth, 0, 30);
+  if (arguments.redundant) {
+    if (*arguments.redundant != "drop" && *arguments.redundant != "refuse")
+      throw std::invalid_argument("--redundant expects drop or refuse, got '" + *arguments.redundant + "'");
+    options.redundancy = *arguments.redundant == "drop" ? RunConfiguration::Redundancy::drop
+                                                        : RunConfiguration::Redundancy::refuse;
+  }
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;

@@ -71,6 +71,9 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("--refine-depth", a.refine_depth,
                  "halve a step whose Newton fails, at most this many times in a row; 0: never (default " +
                      std::to_string(defaults.max_refinement_depth) + ")");
+  run.add_option("--redundant", a.redundant,
+                 "constraint equations that depend on the others along the motion: drop them from the step "
+                 "equations (default; still monitored) or refuse the run");
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
   run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");

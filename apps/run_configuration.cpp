@@ -37,6 +37,10 @@ RunConfiguration default_run_configuration(const Scenario& scenario) {
   return configuration;
 }
 
+std::string_view redundancy_name(RunConfiguration::Redundancy redundancy) {
+  return redundancy == RunConfiguration::Redundancy::drop ? "drop" : "refuse";
+}
+
 std::string_view newton_method_name(const NewtonOptions& newton) { return newton.modified ? "modified" : "full"; }
 
 void check_run_configuration(const RunConfiguration& c) {

@@ -24,6 +24,11 @@ struct RunConfiguration {
   NewtonOptions newton;
   /// How many times in a row a step whose Newton fails may be halved (StepperOptions; 0: never).
   int max_refinement_depth = StepperOptions{}.max_refinement_depth;
+  /// Constraint equations that depend on the others along the motion (structural_redundancy,
+  /// solvers/redundancy.hpp), found before the first step: dropped from the step equations (and
+  /// still monitored in the outputs), or a refusal of the run.
+  enum class Redundancy { drop, refuse };
+  Redundancy redundancy = Redundancy::drop;
 
   /// What the stepper is made with: solver, newton and the refinement depth.
   StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth}; }
@@ -32,6 +37,9 @@ struct RunConfiguration {
 /// The configuration a scenario runs with when nothing is chosen: its h, t_end and Newton
 /// tolerance (if it gives one) over the defaults of RunConfiguration.
 RunConfiguration default_run_configuration(const Scenario& scenario);
+
+/// "drop" or "refuse", as the summaries and `--redundant` spell it.
+std::string_view redundancy_name(RunConfiguration::Redundancy redundancy);
 
 /// "full" or "modified" (NewtonOptions::modified), as the summaries and `--newton` spell it.
 std::string_view newton_method_name(const NewtonOptions& newton);

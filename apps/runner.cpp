@@ -11,6 +11,8 @@
 
 #include <noether/apps/run_recorder.hpp>
 #include <noether/apps/summary_json.hpp>
+#include <noether/engine/format.hpp>
+#include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -35,10 +37,34 @@ RunResult plan_run(const RunOptions& options) {
   return result;
 }
 
+/// The system the stepper integrates: the model's, or (Redundancy::drop) the model's without the
+/// equations that depend on the others along the motion, which result lists. Throws
+/// StepperRefusal naming them under Redundancy::refuse.
+std::shared_ptr<const System> step_system(const Model& model, const RunConfiguration& run, RunResult& result) {
+  const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
+  std::shared_ptr<const System> system(model.system.get(), [](const System*) {});  // the model's, not owned
+  if (redundancy.dependent.empty()) return system;
+  std::vector<Index> rows;
+  std::string list;
+  for (const DependentEquation& e : redundancy.dependent) {
+    rows.push_back(e.row);
+    result.dropped_equations.push_back(describe_dependency(*model.system, e));
+    list += (list.empty() ? "" : "; ") + result.dropped_equations.back();
+  }
+  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
+    result.dropped_equations.clear();
+    throw StepperRefusal(std::to_string(rows.size()) + " constraint equations depend on the others along the motion: " +
+                         list + "; remove them from the model, or run with --redundant drop");
+  }
+  return without_equations(*model.system, rows);
+}
+
 /// Makes the stepper and advances `state` (the scenario's initial state) round(t_end / h) times
 /// by h; on a NewtonError state is the last good one.
-void integrate(const Model& model, const RunConfiguration& run, RunRecorder& recorder, State& state) {
-  const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(*model.system, run.stepper_options());
+void integrate(const Model& model, const RunConfiguration& run, RunRecorder& recorder, State& state,
+               RunResult& result) {
+  const std::shared_ptr<const System> system = step_system(model, run, result);
+  const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(*system, run.stepper_options());
   stepper->initialize(state);
   recorder.record_initial(state, stepper->conserved_energy(state));
   const std::int64_t steps = std::llround(run.t_end / run.h);
@@ -55,10 +81,12 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
   RunRecorder recorder(model, options, std::llround(run.t_end / run.h), result);
   State state = model.initial;
   try {
-    integrate(model, run, recorder, state);
+    integrate(model, run, recorder, state, result);
     result.ok = true;
   } catch (const NewtonError& e) {
+    const std::string rank_loss = describe_rank_loss(*model.system, state.q);
     result.error = e.what();
+    if (!rank_loss.empty()) result.error += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
     result.failed_step = state.step + 1;
     result.failed_t = state.t;
     recorder.record_last_good(state);
@@ -93,6 +121,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   c.newton.modified = options.newton_modified.value_or(c.newton.modified);
   c.newton.refresh_contraction = options.newton_refresh_contraction.value_or(c.newton.refresh_contraction);
   c.max_refinement_depth = options.max_refinement_depth.value_or(c.max_refinement_depth);
+  c.redundancy = options.redundancy.value_or(c.redundancy);
   check_run_configuration(c);
   return c;
 }

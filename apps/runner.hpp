@@ -29,6 +29,8 @@ struct RunOptions {
   std::optional<double> newton_refresh_contraction;
   /// `--refine-depth`: how many times in a row a failing step may be halved (0: never).
   std::optional<int> max_refinement_depth;
+  /// `--redundant`: what to do with constraint equations that depend on the others.
+  std::optional<RunConfiguration::Redundancy> redundancy;
   /// Upper bound on the worker threads for the whole run (>= 1).
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
@@ -77,6 +79,9 @@ struct RunResult {
   /// the one before it, written as the last row of timeseries.csv); -1 and NaN otherwise.
   std::int64_t failed_step = -1;
   double failed_t = not_computed;
+  /// The constraint equations dropped from the step equations because they depend on the others
+  /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
+  std::vector<std::string> dropped_equations;
   /// The stepper's conserved energy at step 0 and at the last step completed.
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.

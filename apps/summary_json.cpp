@@ -28,6 +28,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_max_iterations", run.newton.max_iterations},
                               {"newton_refresh_contraction", run.newton.refresh_contraction},
                               {"max_refinement_depth", run.max_refinement_depth},
+                              {"redundant", redundancy_name(run.redundancy)},
                               {"steps", result.steps},
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
@@ -41,6 +42,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"refined_steps", result.refined_steps},
                               {"smallest_substep", result.smallest_substep},
                               {"refinements", refinements_json(result)},
+                              {"dropped_equations", result.dropped_equations},
                               {"ok", result.ok}};
   if (!result.ok) j["error"] = result.error;
   if (result.failed_step >= 0) j["failure"] = {{"step", result.failed_step}, {"t", result.failed_t}};

@@ -56,6 +56,8 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("energy_max_abs_increment", result.energy_max_abs_increment);
   lines.line("constraint_max_abs", result.constraint_max_abs);
   lines.line("velocity_constraint_max_abs", result.velocity_constraint_max_abs);
+  lines.line("dropped_equations", result.dropped_equations.size());
+  for (const std::string& dropped : result.dropped_equations) lines.line("dropped", dropped);
   lines.line("refined_steps", result.refined_steps);
   lines.line("smallest_substep", result.smallest_substep);
   if (!result.refinements.empty()) lines.line("first_refined_at_t", result.refinements.front().t);

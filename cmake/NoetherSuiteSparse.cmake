@@ -11,7 +11,7 @@ endif()
 
 if(NOT TARGET Noether::SuiteSparse)
   set(_noether_suitesparse_libraries)
-  foreach(part umfpack klu cholmod btf amd colamd camd ccolamd suitesparseconfig)
+  foreach(part spqr umfpack klu cholmod btf amd colamd camd ccolamd suitesparseconfig)
     find_library(NOETHER_${part}_LIBRARY NAMES ${part})
     noether_require_package(NOETHER_${part}_LIBRARY libsuitesparse-dev "SuiteSparse (${part})")
     list(APPEND _noether_suitesparse_libraries ${NOETHER_${part}_LIBRARY})

@@ -13,7 +13,8 @@ std::span<const Scenario> scenarios() {
                                          double_pendulum_scenario(),  top_scenario(),
                                          double_fourbar_scenario(),   rod_chain3d_scenario(),
                                          chain2d_scenario(),          chain3d_scenario(),
-                                         nfourbar_scenario(),         grid2d_scenario()};
+                                         nfourbar_scenario(),         grid2d_scenario(),
+                                         bricard_scenario()};
   return all;
 }
 

@@ -81,5 +81,6 @@ Scenario chain2d_scenario();
 Scenario chain3d_scenario();
 Scenario nfourbar_scenario();
 Scenario grid2d_scenario();
+Scenario bricard_scenario();
 
 }  // namespace noether

@@ -99,11 +99,12 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   for (const auto& item : j.items()) keys.push_back(item.key());
   const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
-                                          "max_refinement_depth", "steps", "newton_iterations_total",
+                                          "max_refinement_depth", "redundant", "steps", "newton_iterations_total",
                                           "newton_iterations_max", "newton_factorizations_total", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
-                                          "smallest_substep", "refinements", "ok", "parameters", "threads",
+                                          "smallest_substep", "refinements", "dropped_equations", "ok",
+                                          "parameters", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
@@ -119,6 +120,8 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["refined_steps"] == 0);
   CHECK(j["smallest_substep"].get<double>() == 0.01);  // nothing refined: h
   CHECK(j["refinements"].empty());
+  CHECK(j["redundant"] == "drop");
+  CHECK(j["dropped_equations"].empty());
   CHECK(j["steps"] == 10);
   CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
   CHECK(r.newton_factorizations_total >= r.steps);

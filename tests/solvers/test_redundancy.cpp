@@ -1,0 +1,133 @@
+/// Dependent constraint equations found by the rank-revealing QR of G^T (solvers/redundancy.hpp).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include <noether/apps/runner.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/joints/revolute_planar.hpp>
+#include <noether/joints/spherical.hpp>
+#include <noether/solvers/redundancy.hpp>
+
+using namespace noether;
+
+namespace {
+
+Model model_of(const std::string& name) {
+  const Scenario& scenario = find_scenario(name);
+  return scenario.build(resolve_parameters(scenario, {}));
+}
+
+/// A parallelogram four-bar (ground pivots (0, 0) and (1, 0), bars of length 1) with its cranks
+/// at angle `angle` from +x: flat, and singular, at angle 0, where the coupler lies on the ground line.
+Mechanism four_bar(double angle) {
+  Mechanism m;
+  const PlanarBodyProperties bar{1.0, Eigen::Vector2d::Zero(), 1.0 / 12.0};
+  const double c = std::cos(angle), s = std::sin(angle);
+  const BodyRef left = m.add_planar_body("left", bar, {0.5 * c, 0.5 * s, angle});
+  const BodyRef right = m.add_planar_body("right", bar, {1.0 + 0.5 * c, 0.5 * s, angle});
+  const BodyRef coupler = m.add_planar_body("coupler", bar, {c + 0.5, s, 0.0});
+  const Vector start = Vector(Eigen::Vector2d(-0.5, 0)), end = Vector(Eigen::Vector2d(0.5, 0));
+  m.add(make_revolute_planar_to_ground("P1", Vector(Eigen::Vector2d(0, 0)), left, start));
+  m.add(make_revolute_planar_to_ground("P2", Vector(Eigen::Vector2d(1, 0)), right, start));
+  m.add(make_revolute_planar("A", left, end, coupler, start));
+  m.add(make_revolute_planar("B", right, end, coupler, end));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("the Bricard linkage has one dependent equation, named with the rows it depends on") {
+  const Model model = model_of("bricard");
+  const ConstraintRank rank = constraint_rank(*model.system, model.initial.q);
+  CHECK(rank.equations == 60);  // 5 x 6 orthonormality + 6 x 5 revolute
+  CHECK(rank.rank == 59);       // one degree of freedom where Gruebler's count gives none
+  REQUIRE(rank.dependent.size() == 1);
+  const std::string text = describe_dependency(*model.system, rank.dependent.front());
+  MESSAGE(text);
+  CHECK(text.find("constraint 'J") == 0);  // a joint's axis or point equation, not a body's rigidity
+  CHECK(text.find(" depends on constraint '") != std::string::npos);
+}
+
+TEST_CASE("the double four-bar away from its singular configurations has full rank") {
+  const Model model = model_of("double-fourbar");
+  const ConstraintRank rank = constraint_rank(*model.system, model.initial.q);
+  CHECK(rank.rank == rank.equations);
+  CHECK(rank.dependent.empty());
+}
+
+TEST_CASE("a duplicated joint: its three rows depend on the rows of the joint it repeats") {
+  Mechanism mechanism;
+  const RigidBodyProperties bar{1.0, Eigen::Vector3d::Zero(), Eigen::Vector3d(0.01, 0.1, 0.1).asDiagonal()};
+  const BodyRef a = mechanism.add_rigid_body("a", bar, {Eigen::Vector3d(0.5, 0, 0)});
+  const BodyRef b = mechanism.add_rigid_body("b", bar, {Eigen::Vector3d(1.5, 0, 0)});
+  const Vector right = Vector(Eigen::Vector3d(0.5, 0, 0)), left = Vector(Eigen::Vector3d(-0.5, 0, 0));
+  mechanism.add(make_spherical("ball", a, right, b, left));
+  mechanism.add(make_spherical("ball again", a, right, b, left));
+  const ConstraintRank rank = constraint_rank(mechanism.system(), mechanism.initial_state().q);
+  CHECK(rank.equations == 2 * 6 + 2 * 3);
+  CHECK(rank.rank == rank.equations - 3);
+  REQUIRE(rank.dependent.size() == 3);
+  for (const DependentEquation& e : rank.dependent) {
+    const std::string text = describe_dependency(mechanism.system(), e);
+    MESSAGE(text);
+    CHECK(text.find("constraint 'ball") == 0);
+    CHECK(text.find("depends on constraint 'ball") != std::string::npos);
+  }
+}
+
+TEST_CASE("a four-bar passing its flat position loses rank only there: its equations are kept") {
+  const Mechanism flat = four_bar(0.0), tilted = four_bar(0.3);
+  const ConstraintRank at_flat = constraint_rank(flat.system(), flat.initial_state().q);
+  CHECK(at_flat.dependent.size() == 1);  // instantaneous: the cranks and the coupler are collinear
+  CHECK(constraint_rank(tilted.system(), tilted.initial_state().q).dependent.empty());
+  CHECK(structural_redundancy(flat.system(), flat.initial_state().q).dependent.empty());
+  const std::string rank_loss = describe_rank_loss(flat.system(), flat.initial_state().q);
+  MESSAGE(rank_loss);
+  CHECK(rank_loss.find("the constraint Jacobian is (nearly) rank deficient (rank ") == 0);
+  CHECK(rank_loss.find("constraint '") != std::string::npos);
+  CHECK(describe_rank_loss(tilted.system(), tilted.initial_state().q).empty());
+}
+
+TEST_CASE("the Bricard linkage is structurally redundant: one equation is dropped, the rest keep a full rank") {
+  const Model model = model_of("bricard");
+  const ConstraintRank structural = structural_redundancy(*model.system, model.initial.q);
+  REQUIRE(structural.dependent.size() == 1);
+  const auto reduced = without_equations(*model.system, {structural.dependent.front().row});
+  CHECK(reduced->num_multipliers() == model.system->num_multipliers() - 1);
+  CHECK(reduced->num_coordinates() == model.system->num_coordinates());
+  const ConstraintRank rank = constraint_rank(*reduced, model.initial.q);
+  CHECK(rank.rank == rank.equations);
+}
+
+TEST_CASE("bricard runs 10 s with livens-em and em-ggl: energy conserved, the dropped equation named and monitored") {
+  for (const char* stepper : {"livens-em", "em-ggl"}) {
+    CAPTURE(stepper);
+    RunOptions options;
+    options.scenario = "bricard";
+    options.stepper = stepper;
+    options.threads = 1;
+    const RunResult result = run(options);
+    CHECK(result.ok);
+    CHECK(result.steps == 1000);
+    REQUIRE(result.dropped_equations.size() == 1);
+    MESSAGE(result.dropped_equations.front());
+    CHECK(result.dropped_equations.front().find("constraint 'J") == 0);
+    // Newton tolerance 1e-10 on the momentum balance; measured 1.4e-14 (rounding) of |E| = 29.4.
+    CHECK(result.energy_max_abs_increment <= 1e-10);
+    CHECK(result.constraint_max_abs <= 1e-10);  // every equation, the dropped one included
+  }
+}
+
+TEST_CASE("--redundant refuse: a structurally redundant mechanism is refused, naming the dependency") {
+  RunOptions options;
+  options.scenario = "bricard";
+  options.redundancy = RunConfiguration::Redundancy::refuse;
+  options.threads = 1;
+  const RunResult result = run(options);
+  CHECK_FALSE(result.ok);
+  CHECK(result.error.find("1 constraint equations depend on the others along the motion: constraint 'J") == 0);
+  CHECK(result.error.find("run with --redundant drop") != std::string::npos);
+  CHECK(result.steps == 0);
+}
