@@ -239,6 +239,11 @@ ProjectionReport ConstraintProjector::project_positions(VectorRef q) {
   check_size("q", q, system_.num_coordinates());
   ProjectionReport report;
   Vector g(m_), y, correction;
+  if (m_ == 0) return report;  // nothing to project onto
+  // The rank is checked at q even when q is on the constraints already.
+  calc_jacobian_values(q);
+  factorize("position projection", 0);
+  ++report.factorizations;
   for (;;) {
     calc_constraint_values(system_, q, g);
     const double residual = max_abs(g);
@@ -252,9 +257,11 @@ ProjectionReport ConstraintProjector::project_positions(VectorRef q) {
       throw ProjectionError("position projection did not reach max|g| <= " + format(options_.tolerance) + " in " +
                             std::to_string(options_.max_iterations) + " iterations; max|g| history" +
                             format_history(report.history) + "; largest |g| in " + worst);
-    calc_jacobian_values(q);
-    factorize("position projection", report.iterations);
-    ++report.factorizations;
+    if (report.iterations > 0) {
+      calc_jacobian_values(q);
+      factorize("position projection", report.iterations);
+      ++report.factorizations;
+    }
     solve(g, y);
     apply_transpose(y, correction);
     q -= correction;
@@ -266,7 +273,10 @@ ProjectionReport ConstraintProjector::project_velocities(ConstVectorRef q, Vecto
   check_size("q", q, system_.num_coordinates());
   check_size("v", v, system_.num_coordinates());
   ProjectionReport report;
+  if (m_ == 0) return report;  // nothing to project onto
   calc_jacobian_values(q);
+  factorize("velocity projection", 0);  // the rank is checked whatever v is, v = 0 included
+  ++report.factorizations;
   Vector gv, y, correction;
   for (;;) {
     apply(v, gv);
@@ -280,10 +290,6 @@ ProjectionReport ConstraintProjector::project_velocities(ConstVectorRef q, Vecto
       throw ProjectionError("velocity projection did not reach max|G v| <= " + format(options_.tolerance) + " in " +
                             std::to_string(options_.max_iterations) + " sweeps; max|G v| history" +
                             format_history(report.history) + "; largest |G v| in " + worst);
-    if (report.factorizations == 0) {
-      factorize("velocity projection", 0);
-      ++report.factorizations;
-    }
     solve(gv, y);
     apply_transpose(y, correction);
     v -= correction;

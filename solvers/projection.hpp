@@ -46,7 +46,8 @@ class ProjectionError : public std::runtime_error {
 /// smallest eigenvalue of the Jacobi-scaled matrix D^{-1/2} G G^T D^{-1/2} (D = diag(G G^T)) from
 /// above; a bound below 1e-12 (the rows of G are within about 1e-6 rad of linear dependence), or
 /// a failed factorization, raises ProjectionError naming the first constraint row that depends on
-/// the rows before it. The projector keeps a reference to the system, which must outlive it.
+/// the rows before it. Both projections factorize at their q before anything else, so the rank is
+/// checked even when q, or v, already satisfies the constraints (v = 0 included). The projector keeps a reference to the system, which must outlive it.
 class ConstraintProjector {
  public:
   explicit ConstraintProjector(const System& system, ProjectionOptions options = {});

@@ -264,9 +264,10 @@ TEST_CASE("a singular configuration gives the same clear error (mass-spring gap 
     Vector q_copy = q;
     CHECK_THROWS_WITH_AS(project_positions(*model.system, q_copy, options),
                          doctest::Contains("singular (column 0: constraint 'interconnection' row 0"), ProjectionError);
-    // G v = 0 holds for every v here, so there is nothing to project and nothing to factorize.
+    // G v = 0 holds for every v here; the rank is checked all the same (before, it was not).
     Vector v_copy = v;
-    CHECK(project_velocities(*model.system, q, v_copy, options).iterations == 0);
+    CHECK_THROWS_WITH_AS(project_velocities(*model.system, q, v_copy, options),
+                         doctest::Contains("singular (column 0: constraint 'interconnection' row 0"), ProjectionError);
   }
 }
 
@@ -292,7 +293,9 @@ TEST_CASE("projection refuses bad input and reports non-convergence with the wor
                        ProjectionError);
   Vector q_nan = chain_configuration(3);
   q_nan(4) = std::nan("");  // p2.x: only rod2 sees it
-  CHECK_THROWS_WITH_AS(project_positions(system, q_nan), doctest::Contains("g(q) is not finite in constraint 'rod2' row 0"),
+  // The rank check at q comes first: it meets the NaN in G and names the same row.
+  CHECK_THROWS_WITH_AS(project_positions(system, q_nan),
+                       doctest::Contains("non-finite entry in constraint 'rod2' row 0 at coordinate p"),
                        ProjectionError);
 }
 
@@ -305,4 +308,24 @@ TEST_CASE("projection of a system without constraints changes nothing") {
   CHECK(project_velocities(system, q, v).iterations == 0);
   CHECK(q == Vector::Ones(2));
   CHECK(v == Vector::Ones(2));
+}
+
+TEST_CASE("projection checks the rank at q whatever v is, v = 0 and q on the constraints included") {
+  // Two rods holding one point at distance 1 from the origin: the same equation twice.
+  System system;
+  const BlockId b = system.add_block("p", {"x", "y"});
+  system.add(std::make_shared<ConstantInertia>("inertia", std::vector{b}, Matrix(Matrix::Identity(2, 2))));
+  for (const char* name : {"rod", "rod again"}) {
+    ConstraintFunction rod;
+    rod.nonlinearity = Nonlinearity::quadratic;
+    rod.value = [](ConstVectorRef q) { return Vector::Constant(1, 0.5 * (q.squaredNorm() - 1.0)); };
+    rod.jacobian = [](ConstVectorRef q) { return Matrix(q.transpose()); };
+    rod.hessian_contraction = [](ConstVectorRef, ConstVectorRef lambda) { return Matrix(lambda(0) * Matrix::Identity(2, 2)); };
+    system.add(std::make_shared<FunctionConstraint>(name, std::vector{b}, 2, rod));
+  }
+  Vector q = Vector::Unit(2, 0), v = Vector::Zero(2);  // on the constraints, at rest
+  CHECK_THROWS_WITH_AS(project_velocities(system, q, v), doctest::Contains("constraint 'rod again' row 0 depends on"),
+                       ProjectionError);
+  CHECK_THROWS_WITH_AS(project_positions(system, q), doctest::Contains("constraint 'rod again' row 0 depends on"),
+                       ProjectionError);
 }
