@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 #include <noether/engine/measures.hpp>
@@ -14,6 +13,26 @@
 namespace noether {
 namespace {
 
+using RowMajorSparse = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// G(q) (m x d) of all constraints of the system, sparse (entries of a dof an element lists twice add).
+RowMajorSparse jacobian(const System& system, ConstVectorRef q) {
+  std::vector<Eigen::Triplet<double>> entries;
+  Vector q_local;
+  Matrix G;
+  for (const Placed<Constraint>& e : system.constraints()) {
+    gather(q, e.dofs, q_local);
+    G.resize(e.element->num_equations(), e.element->local_size());
+    e.element->calc_jacobian(q_local, G);
+    for (Index k = 0; k < G.rows(); ++k)
+      for (Index j = 0; j < G.cols(); ++j)
+        if (G(k, j) != 0.0) entries.emplace_back(e.first_multiplier + k, e.dofs[static_cast<std::size_t>(j)], G(k, j));
+  }
+  RowMajorSparse out(system.num_multipliers(), system.num_coordinates());
+  out.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
 /// G(q)^T (d x m) in compressed columns with 64-bit indices (SuiteSparseQR's), each column scaled
 /// to unit 2-norm (zero columns stay zero).
 struct ScaledJacobianTranspose {
@@ -22,24 +41,15 @@ struct ScaledJacobianTranspose {
 };
 
 ScaledJacobianTranspose scaled_jacobian_transpose(const System& system, ConstVectorRef q) {
+  const RowMajorSparse G = jacobian(system, q);
   ScaledJacobianTranspose A;
-  Vector q_local;
-  Matrix G;
-  for (const Placed<Constraint>& e : system.constraints()) {
-    gather(q, e.dofs, q_local);
-    G.resize(e.element->num_equations(), e.element->local_size());
-    e.element->calc_jacobian(q_local, G);
-    for (Index k = 0; k < G.rows(); ++k) {
-      const double norm = G.row(k).norm();
-      std::map<Index, double> column;  // a dof may repeat in an element's list: its entries add
-      for (Index j = 0; j < G.cols(); ++j)
-        if (G(k, j) != 0.0) column[e.dofs[static_cast<std::size_t>(j)]] += G(k, j) / norm;
-      for (const auto& [dof, value] : column) {
-        A.rows.push_back(dof);
-        A.values.push_back(value);
-      }
-      A.starts.push_back(static_cast<SuiteSparse_long>(A.rows.size()));
+  for (Index r = 0; r < G.outerSize(); ++r) {
+    const double norm = G.row(r).norm();
+    for (RowMajorSparse::InnerIterator it(G, r); it; ++it) {
+      A.rows.push_back(it.col());
+      A.values.push_back(it.value() / norm);
     }
+    A.starts.push_back(static_cast<SuiteSparse_long>(A.rows.size()));
   }
   return A;
 }
@@ -143,26 +153,8 @@ std::vector<Index> local_rows(const Placed<Constraint>& e, const std::vector<Ind
   return local;
 }
 
-/// G(q) (m x d) of all constraints of the system, sparse.
-Eigen::SparseMatrix<double> jacobian(const System& system, ConstVectorRef q) {
-  std::vector<Eigen::Triplet<double>> entries;
-  Vector q_local;
-  Matrix G;
-  for (const Placed<Constraint>& e : system.constraints()) {
-    gather(q, e.dofs, q_local);
-    G.resize(e.element->num_equations(), e.element->local_size());
-    e.element->calc_jacobian(q_local, G);
-    for (Index k = 0; k < G.rows(); ++k)
-      for (Index j = 0; j < G.cols(); ++j)
-        if (G(k, j) != 0.0) entries.emplace_back(e.first_multiplier + k, e.dofs[static_cast<std::size_t>(j)], G(k, j));
-  }
-  Eigen::SparseMatrix<double> out(system.num_multipliers(), system.num_coordinates());
-  out.setFromTriplets(entries.begin(), entries.end());
-  return out;
-}
-
 /// y - G^T (G G^T)^{-1} G y: the part of y tangent to the constraints of G (full row rank).
-Vector tangent_part(const Eigen::SparseMatrix<double>& G, const Vector& y) {
+Vector tangent_part(const RowMajorSparse& G, const Vector& y) {
   const Eigen::SparseMatrix<double> GGt = G * G.transpose();
   const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(GGt);
   return y - G.transpose() * ldlt.solve(G * y);
@@ -179,7 +171,7 @@ Vector nearby_configuration(const System& system, ConstVectorRef q0) {
   for (int iteration = 0; iteration < 8; ++iteration) {
     calc_constraint_values(system, q, g);
     if (g.cwiseAbs().maxCoeff() <= 1e-13) break;
-    const Eigen::SparseMatrix<double> G = jacobian(system, q);
+    const RowMajorSparse G = jacobian(system, q);
     const Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(Eigen::SparseMatrix<double>(G * G.transpose()));
     q -= G.transpose() * ldlt.solve(g);
   }
