@@ -169,6 +169,9 @@ UnitLayout TermLayout::unit_layout(const TermRef& ref, const TermShape& shape, c
 /// them, engine/assembly_schedule.hpp, so that the terms and the elements' data are read in
 /// sequence), their runs and shapes, and the assembly plan.
 Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots) {
+  if (fields_.empty() || fields_.size() > static_cast<std::size_t>(kMaxFields) || workspace_slots < 0)
+    throw std::invalid_argument("a scheme needs 1 to " + std::to_string(kMaxFields) + " fields, got " +
+                                std::to_string(fields_.size()) + ", and no negative workspace");
   Index offset = 0;
   for (FieldKind kind : fields_) {
     field_offsets_.push_back(offset);
