@@ -218,8 +218,8 @@ class TermLayout {
   /// fields: the scheme's fields in natural order. shapes: per kind, one shape per element of the
   /// system's list of that kind (shapes[TermKind]); `workspace_slots`: buffers per thread.
   /// Throws std::invalid_argument for no fields or more than kMaxFields, a shape that names a field
-  /// the scheme does not have, a
-  /// multiplier field for an element that is not a constraint, or a block outside its fields.
+  /// the scheme does not have, a multiplier field for an element that is not a constraint, or a
+  /// block outside its fields.
   TermLayout(const System& system, std::vector<FieldKind> fields,
              const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots);
 
