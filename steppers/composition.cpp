@@ -43,12 +43,7 @@ StepReport CompositionStepper::step(State& state, double h) {
   State next = state;
   for (double gamma : coefficients_) {
     const StepReport substep = base_->step(next, gamma * h);
-    report.iterations += substep.iterations;
-    report.factorizations += substep.factorizations;
-    report.timings.assembly += substep.timings.assembly;
-    report.timings.factorization += substep.timings.factorization;
-    report.timings.solve += substep.timings.solve;
-    report.history = substep.history;
+    add_newton_work(report, substep);
     report.substeps += substep.substeps;
     report.refinements += substep.refinements;
     report.smallest_substep = std::min(report.smallest_substep, substep.smallest_substep);

@@ -141,13 +141,7 @@ template <class Scheme>
 void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last) {
   last = {state.t, h};
   try {
-    const NewtonReport substep = advance_once(state, h);
-    report.iterations += substep.iterations;
-    report.factorizations += substep.factorizations;
-    report.timings.assembly += substep.timings.assembly;
-    report.timings.factorization += substep.timings.factorization;
-    report.timings.solve += substep.timings.solve;
-    report.history = substep.history;
+    add_newton_work(report, advance_once(state, h));
     ++report.substeps;
     report.smallest_substep = std::min(report.smallest_substep, std::abs(h));
   } catch (const NewtonError& e) {

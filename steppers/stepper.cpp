@@ -75,6 +75,15 @@ void check_step_input(const System& system, const State& state, double h, std::s
   require_finite_time(stepper, state);
 }
 
+void add_newton_work(StepReport& total, const NewtonReport& part) {
+  total.iterations += part.iterations;
+  total.factorizations += part.factorizations;
+  total.timings.assembly += part.timings.assembly;
+  total.timings.factorization += part.timings.factorization;
+  total.timings.solve += part.timings.solve;
+  total.history = part.history;
+}
+
 void check_stepper_options(const StepperOptions& options) {
   if (options.max_refinement_depth < 0 || options.max_refinement_depth > 30)
     throw std::invalid_argument("the step refinement depth (max_refinement_depth) must be 0 (off) to 30, got " +

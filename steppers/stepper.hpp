@@ -43,6 +43,10 @@ struct StepReport : NewtonReport {
   double smallest_substep = 0.0;  ///< |h| of the smallest substep (|h| when not refined)
 };
 
+/// total += the Newton work of a part of the step: iterations, factorizations and timings added,
+/// history replaced by the part's.
+void add_newton_work(StepReport& total, const NewtonReport& part);
+
 class Stepper {
  public:
   virtual ~Stepper() = default;
