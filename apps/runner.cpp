@@ -37,34 +37,32 @@ RunResult plan_run(const RunOptions& options) {
   return result;
 }
 
-/// The system the stepper integrates: the model's, or (Redundancy::drop) the model's without the
-/// equations that depend on the others along the motion, which result lists. Throws
-/// StepperRefusal naming them under Redundancy::refuse.
-std::shared_ptr<const System> step_system(const Model& model, const RunConfiguration& run, RunResult& result) {
+/// The model's system without the equations that depend on the others along the motion
+/// (Redundancy::drop; result lists them), or nullptr when there are none. Throws StepperRefusal
+/// naming them under Redundancy::refuse.
+std::unique_ptr<System> without_redundancy(const Model& model, const RunConfiguration& run, RunResult& result) {
   const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
-  std::shared_ptr<const System> system(model.system.get(), [](const System*) {});  // the model's, not owned
-  if (redundancy.dependent.empty()) return system;
+  if (redundancy.dependent.empty()) return nullptr;
   std::vector<Index> rows;
-  std::string list;
+  std::vector<std::string> descriptions;
   for (const DependentEquation& e : redundancy.dependent) {
     rows.push_back(e.row);
-    result.dropped_equations.push_back(describe_dependency(*model.system, e));
-    list += (list.empty() ? "" : "; ") + result.dropped_equations.back();
+    descriptions.push_back(describe_dependency(*model.system, e));
   }
   if (run.redundancy == RunConfiguration::Redundancy::refuse) {
-    result.dropped_equations.clear();
+    std::string list;
+    for (const std::string& d : descriptions) list += (list.empty() ? "" : "; ") + d;
     throw StepperRefusal(std::to_string(rows.size()) + " constraint equations depend on the others along the motion: " +
                          list + "; remove them from the model, or run with --redundant drop");
   }
+  result.dropped_equations = std::move(descriptions);
   return without_equations(*model.system, rows);
 }
 
-/// Makes the stepper and advances `state` (the scenario's initial state) round(t_end / h) times
-/// by h; on a NewtonError state is the last good one.
-void integrate(const Model& model, const RunConfiguration& run, RunRecorder& recorder, State& state,
-               RunResult& result) {
-  const std::shared_ptr<const System> system = step_system(model, run, result);
-  const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(*system, run.stepper_options());
+/// Makes the stepper on `system` and advances `state` (the scenario's initial state)
+/// round(t_end / h) times by h; on a NewtonError state is the last good one.
+void integrate(const System& system, const RunConfiguration& run, RunRecorder& recorder, State& state) {
+  const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(system, run.stepper_options());
   stepper->initialize(state);
   recorder.record_initial(state, stepper->conserved_energy(state));
   const std::int64_t steps = std::llround(run.t_end / run.h);
@@ -80,11 +78,14 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
   const RunConfiguration& run = result.configuration;
   RunRecorder recorder(model, options, std::llround(run.t_end / run.h), result);
   State state = model.initial;
+  std::unique_ptr<System> reduced;  // the system stepped when equations were dropped
   try {
-    integrate(model, run, recorder, state, result);
+    reduced = without_redundancy(model, run, result);
+    integrate(reduced ? *reduced : *model.system, run, recorder, state);
     result.ok = true;
   } catch (const NewtonError& e) {
-    const std::string rank_loss = describe_rank_loss(*model.system, state.q);
+    // Rank loss of the equations stepped (the dropped ones are dependent by construction).
+    const std::string rank_loss = describe_rank_loss(reduced ? *reduced : *model.system, state.q);
     result.error = e.what();
     if (!rank_loss.empty()) result.error += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
     result.failed_step = state.step + 1;

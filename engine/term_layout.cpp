@@ -101,15 +101,15 @@ std::string TermLayout::owner(Index term) const {
 void TermLayout::copy_forms() {
   for (const Placed<Inertia>& e : system_.inertias()) {
     const SparseEntries* mass = e.element->constant_mass();
-    masses_.emplace_back(mass != nullptr, mass ? arena_.copy(*mass) : SparseEntries());
+    masses_.push_back(mass ? std::optional(arena_.copy(*mass)) : std::nullopt);
   }
   for (const Placed<Potential>& e : system_.potentials()) {
     const QuadraticFormView* form = e.element->quadratic_form();
-    potential_forms_.emplace_back(form != nullptr, form ? arena_.copy(*form) : QuadraticFormView());
+    potential_forms_.push_back(form ? std::optional(arena_.copy(*form)) : std::nullopt);
   }
   for (const Placed<Constraint>& e : system_.constraints()) {
     const QuadraticFormView* form = e.element->quadratic_form();
-    constraint_forms_.emplace_back(form != nullptr, form ? arena_.copy(*form) : QuadraticFormView());
+    constraint_forms_.push_back(form ? std::optional(arena_.copy(*form)) : std::nullopt);
   }
 }
 

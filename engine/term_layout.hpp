@@ -13,6 +13,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -253,15 +254,15 @@ class TermLayout {
   /// Doubles per workspace slot: the largest n, m or n x m of any term.
   Index slot_size() const { return slot_size_; }
   /// The exact forms, copied once into shared storage (alike elements share one copy).
-  const SparseEntries* mass(Index inertia) const { return optional(masses_, inertia); }
-  const QuadraticFormView* potential_form(Index potential) const { return optional(potential_forms_, potential); }
-  const QuadraticFormView* constraint_form(Index constraint) const { return optional(constraint_forms_, constraint); }
+  const SparseEntries* mass(Index inertia) const { return entry(masses_, inertia); }
+  const QuadraticFormView* potential_form(Index potential) const { return entry(potential_forms_, potential); }
+  const QuadraticFormView* constraint_form(Index constraint) const { return entry(constraint_forms_, constraint); }
 
  private:
   template <class T>
-  static const T* optional(const std::vector<std::pair<bool, T>>& list, Index i) {
-    const auto& entry = list[static_cast<std::size_t>(i)];
-    return entry.first ? &entry.second : nullptr;
+  static const T* entry(const std::vector<std::optional<T>>& list, Index i) {
+    const std::optional<T>& e = list[static_cast<std::size_t>(i)];
+    return e ? &*e : nullptr;
   }
   /// An element as the plan reads it: the element, its dofs, and for constraints its rows.
   struct PlacedView {
@@ -285,8 +286,8 @@ class TermLayout {
   std::vector<ShapeTable> shapes_;
   Index slot_size_ = 0;
   Arena arena_;
-  std::vector<std::pair<bool, SparseEntries>> masses_;
-  std::vector<std::pair<bool, QuadraticFormView>> potential_forms_, constraint_forms_;
+  std::vector<std::optional<SparseEntries>> masses_;
+  std::vector<std::optional<QuadraticFormView>> potential_forms_, constraint_forms_;
   Assembler assembler_;
 };
 

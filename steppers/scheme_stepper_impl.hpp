@@ -58,11 +58,15 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
     h_ = h;
     input_.emplace(StepInput{state, h});
+    struct ForgetInput {  // state is the caller's: the step's input is not kept past the solve
+      std::optional<StepInput>& input;
+      ~ForgetInput() { input.reset(); }
+    } forget{input_};
     const Index n = pattern().n;
-    Vector rows = Vector::Zero(n);
-    scheme_.add_step_rows(*input_, rows);
+    natural_rows_.setZero(n);
+    scheme_.add_step_rows(*input_, natural_rows_);
     step_rows_.resize(n);
-    assembly_.layout().to_newton_order(rows, step_rows_);
+    assembly_.layout().to_newton_order(natural_rows_, step_rows_);
     natural_x_.resize(n);
     Vector newton_x(n);
     assembly_.layout().to_newton_order(x, newton_x);
@@ -78,9 +82,10 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const Scheme& scheme_;
   SchemeAssembly<Scheme> assembly_;
   typename Scheme::Data data_;
-  std::optional<StepInput> input_;  ///< the step being solved
+  std::optional<StepInput> input_;  ///< the step being solved (only during solve)
   double h_ = 0.0;
-  Vector step_rows_;  ///< Newton order
+  Vector natural_rows_;  ///< the step rows in natural order, as the scheme writes them
+  Vector step_rows_;     ///< the same in Newton order
   Vector natural_x_;  ///< the last evaluated x, natural order
   StepPredictor predictor_;
 };
