@@ -9,6 +9,18 @@
 #include <noether/steppers/livens_em.hpp>
 
 namespace noether {
+namespace {
+
+/// The stepper `name`: Base composed by the triple jump to `order` (steppers/composition.hpp).
+template <class Base>
+StepperInfo composition(const std::string& name, int order, std::string description) {
+  auto make = [name, order](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+    return std::make_unique<CompositionStepper>(name, s, std::make_unique<Base>(s, o), triple_jump_coefficients(order));
+  };
+  return {name, std::move(description), make};
+}
+
+}  // namespace
 
 std::span<const StepperInfo> steppers() {
   static const std::vector<StepperInfo> all{
@@ -21,30 +33,16 @@ std::span<const StepperInfo> steppers() {
        "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
        "needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
-      {"livens-em4", "livens-em composed by the triple jump (3 substeps): order 4, energy exact",
-       [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-         return std::make_unique<CompositionStepper>("livens-em4", s, std::make_unique<LivensEnergyMomentum>(s, o),
-                                                     triple_jump_coefficients(4));
-       }},
-      {"livens-em6",
-       "livens-em composed twice by the triple jump (9 substeps): order 6 without constraints (4 with them), energy "
-       "exact",
-       [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-         return std::make_unique<CompositionStepper>("livens-em6", s, std::make_unique<LivensEnergyMomentum>(s, o),
-                                                     triple_jump_coefficients(6));
-       }},
-      {"em-ggl4", "em-ggl composed by the triple jump (3 substeps): order 4, energy exact; needs constant invertible M",
-       [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-         return std::make_unique<CompositionStepper>("em-ggl4", s, std::make_unique<EnergyMomentumGgl>(s, o),
-                                                     triple_jump_coefficients(4));
-       }},
-      {"em-ggl6",
-       "em-ggl composed twice by the triple jump (9 substeps): order 6 with constraints too, energy exact; needs "
-       "constant invertible M",
-       [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-         return std::make_unique<CompositionStepper>("em-ggl6", s, std::make_unique<EnergyMomentumGgl>(s, o),
-                                                     triple_jump_coefficients(6));
-       }},
+      composition<LivensEnergyMomentum>("livens-em4", 4, "livens-em composed by the triple jump (3 substeps): order 4, "
+                                                         "energy exact"),
+      composition<LivensEnergyMomentum>("livens-em6", 6,
+                                        "livens-em composed twice by the triple jump (9 substeps): order 6 without "
+                                        "constraints (4 with them), energy exact"),
+      composition<EnergyMomentumGgl>("em-ggl4", 4, "em-ggl composed by the triple jump (3 substeps): order 4, energy "
+                                                   "exact; needs constant invertible M"),
+      composition<EnergyMomentumGgl>("em-ggl6", 6,
+                                     "em-ggl composed twice by the triple jump (9 substeps): order 6 with constraints "
+                                     "too, energy exact; needs constant invertible M"),
   };
   return all;
 }
