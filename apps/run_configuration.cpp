@@ -32,8 +32,6 @@ RunConfiguration default_run_configuration(const Scenario& scenario) {
   RunConfiguration configuration;
   configuration.h = scenario.run_defaults.h;
   configuration.t_end = scenario.run_defaults.t_end;
-  if (scenario.run_defaults.newton_tolerance)
-    configuration.newton.residual_tolerance = *scenario.run_defaults.newton_tolerance;
   return configuration;
 }
 

@@ -65,12 +65,16 @@ struct BlockShape {
 /// accumulate with add_ methods.
 class UnitOutput {
  public:
-  UnitOutput(double* residual, Index size, double* matrix, std::span<const BlockShape> blocks, bool with_matrix,
-             std::span<double> workspace)
-      : residual_(residual, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix),
+  UnitOutput(double* residual, double* scale, Index size, double* matrix, std::span<const BlockShape> blocks,
+             bool with_matrix, std::span<double> workspace)
+      : residual_(residual, size), scale_(scale, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix),
         workspace_(workspace) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
+  /// The magnitude of the terms that make up each local residual entry (>= 0, same size), for a
+  /// unit whose entries are differences of larger terms; a unit that leaves an entry's scale
+  /// smaller than the entry's magnitude counts the magnitude (Assembler::assemble with a scale).
+  Eigen::Map<Vector>& scale() { return scale_; }
   /// Local block k as declared in the unit's layout (rows x cols, column-major).
   Eigen::Map<Matrix> block(std::size_t k) {
     return Eigen::Map<Matrix>(matrix_ + blocks_[k].offset, blocks_[k].rows, blocks_[k].cols);
@@ -83,7 +87,7 @@ class UnitOutput {
   std::span<double> workspace() const { return workspace_; }
 
  private:
-  Eigen::Map<Vector> residual_;
+  Eigen::Map<Vector> residual_, scale_;
   double* matrix_;
   std::span<const BlockShape> blocks_;
   bool with_matrix_;
@@ -153,7 +157,7 @@ class AssemblyPlan {
 /// A unit's local residual and matrix, written by its evaluation, then scattered, and the
 /// workspace of its evaluation; one per thread.
 struct UnitScratch {
-  std::vector<double> residual, matrix, workspace;
+  std::vector<double> residual, scale, matrix, workspace;
 };
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
@@ -175,6 +179,12 @@ class Assembler {
   /// owns). Costs no more than the other: the residual is overwritten either way.
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix);
+  /// The same, and scale (n) = |start| + the sum over the units of max(|unit residual|, unit
+  /// scale), entry by entry: the magnitude of the terms that make up each residual entry, which
+  /// measures how close to zero the entry can be computed (Newton's stopping test). Same order of
+  /// additions as the residual, so bitwise the same for any number of threads.
+  template <class Eval>
+  void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, bool with_matrix);
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
@@ -193,14 +203,18 @@ class Assembler {
   /// color concurrently, the units of a chunk in order; scratch is the calling thread's.
   template <class Body>
   void for_each_visit(Body&& body);
-  /// residual = 0 (start null) or *start, then adds the units' residuals; see assemble.
+  /// residual = 0 (start null) or *start, then adds the units' residuals, and the scale when
+  /// `scale` is not null; see assemble.
   template <class Eval>
-  void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, bool with_matrix);
+  void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
+                     bool with_matrix);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
   /// unit at visiting position k.
   void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, bool with_matrix);
+  /// Adds max(|local residual|, local scale) of the unit at visiting position k into scale.
+  void scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale) const;
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -250,26 +264,35 @@ void Assembler::write_constants(Eval& eval) {
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, VectorRef residual, bool with_matrix) {
-  assemble_onto(nullptr, eval, residual, with_matrix);
+  assemble_onto(nullptr, eval, residual, nullptr, with_matrix);
 }
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix) {
-  assemble_onto(&start, eval, residual, with_matrix);
+  assemble_onto(&start, eval, residual, nullptr, with_matrix);
 }
 
 template <class Eval>
-void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, bool with_matrix) {
+void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, bool with_matrix) {
+  assemble_onto(&start, eval, residual, &scale, with_matrix);
+}
+
+template <class Eval>
+void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
+                              bool with_matrix) {
   if (with_matrix && !constants_written_) write_constants(eval);
   for_each_index_range(residual.size(), [&](Index begin, Index end) {
-    if (start) residual.segment(begin, end - begin) = start->segment(begin, end - begin);
-    else residual.segment(begin, end - begin).setZero();
+    const Index size = end - begin;
+    if (start) residual.segment(begin, size) = start->segment(begin, size);
+    else residual.segment(begin, size).setZero();
+    if (scale) scale->segment(begin, size) = residual.segment(begin, size).cwiseAbs();
   });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
     const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
     UnitOutput out = output_of(k, unit_matrix, scratch);
     eval(plan_.visits_[k].unit, out);
     scatter(k, scratch, residual, unit_matrix);
+    if (scale) scatter_scale(k, scratch, *scale);
   });
 }
 

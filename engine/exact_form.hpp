@@ -7,6 +7,7 @@
 /// Views (SparseEntries, QuadraticFormView) evaluate; owners (ConstantMatrix, QuadraticForm) are
 /// views that hold their arrays. An Arena stores copies of views' arrays once each, so that alike
 /// elements (all the bars of a chain) share one copy and an assembly reads it from cache.
+#include <cmath>
 #include <cstddef>
 #include <memory_resource>
 #include <span>
@@ -136,6 +137,23 @@ class QuadraticFormView {
     linear_.add_transpose_product(lambda, s, r);
     for (Index k = 0; k < num_functions(); ++k)
       for (const Nonzero& e : hessian(k)) r(e.row) += s * lambda(k) * (e.value * q(e.col));
+  }
+  /// out_k += |c_k| + sum_j |L_kj q_j| + 1/2 sum_ij |q_i H_k,ij q_j|: the magnitude of the terms
+  /// that make up f_k(q)   (out: m).
+  template <class Q, class Out>
+  void add_value_magnitude(const Q& q, Out&& out) const {
+    for (Index k = 0; k < num_functions(); ++k) out(k) += std::abs(constant_[static_cast<std::size_t>(k)]);
+    for (const Nonzero& l : linear_.entries()) out(l.row) += std::abs(l.value * q(l.col));
+    for (Index k = 0; k < num_functions(); ++k)
+      for (const Nonzero& e : hessian(k)) out(k) += 0.5 * std::abs(q(e.row) * (e.value * q(e.col)));
+  }
+  /// out_k += sum_j |L_kj| a_j + sum_ij a_i |H_k,ij q_j|, for a >= 0: the magnitude of the terms
+  /// that make up (Df(q) u)_k when |u| <= a   (a: n, out: m).
+  template <class Q, class A, class Out>
+  void add_jacobian_product_magnitude(const Q& q, const A& a, Out&& out) const {
+    for (const Nonzero& l : linear_.entries()) out(l.row) += std::abs(l.value) * a(l.col);
+    for (Index k = 0; k < num_functions(); ++k)
+      for (const Nonzero& e : hessian(k)) out(k) += a(e.row) * std::abs(e.value * q(e.col));
   }
   /// K += s * sum_k lambda_k H_k   (n x n).
   template <class L, class K>

@@ -194,12 +194,12 @@ class TermOutput {
   TermOutput(UnitOutput& out, const ShapeTable& shape, const TermRef& ref) : out_(out), shape_(shape), ref_(ref) {}
 
   /// The rows of field f (n or m of them), zeroed before the kernel runs.
-  Eigen::Map<Vector> residual(int field) {
-    const auto f = static_cast<std::size_t>(field);
-    const Index coordinates = shape_.coordinate_fields_before[f], multipliers = shape_.multiplier_fields_before[f];
-    return {out_.residual().data() + coordinates * ref_.size + multipliers * ref_.equations,
-            shape_.multiplier[f] ? ref_.equations : ref_.size};
-  }
+  Eigen::Map<Vector> residual(int field) { return rows_of(out_.residual(), field); }
+  /// The scale of the rows of field f, zeroed before the kernel runs: a kernel whose rows are
+  /// differences of larger terms adds those terms' magnitudes here (and, for rows that vanish
+  /// at rest, the allowance of steppers/row_scale.hpp); elsewhere the rows' own magnitudes count.
+  /// Newton stops when every row is small against its scale (solvers/newton.hpp).
+  Eigen::Map<Vector> scale(int field) { return rows_of(out_.scale(), field); }
   /// The block d R(row field)/d x(col field) declared by the shape, zeroed before the kernel runs.
   Eigen::Map<Matrix> block(int row_field, int col_field) {
     return out_.block(static_cast<std::size_t>(shape_.block[static_cast<std::size_t>(row_field * kMaxFields + col_field)]));
@@ -208,6 +208,13 @@ class TermOutput {
   bool with_matrix() const { return out_.with_matrix(); }
 
  private:
+  Eigen::Map<Vector> rows_of(Eigen::Map<Vector>& local, int field) const {
+    const auto f = static_cast<std::size_t>(field);
+    const Index coordinates = shape_.coordinate_fields_before[f], multipliers = shape_.multiplier_fields_before[f];
+    return {local.data() + coordinates * ref_.size + multipliers * ref_.equations,
+            shape_.multiplier[f] ? ref_.equations : ref_.size};
+  }
+
   UnitOutput& out_;
   const ShapeTable& shape_;
   const TermRef& ref_;

@@ -15,9 +15,9 @@ namespace {
 std::string format_history(const std::vector<NewtonIterate>& history) {
   std::ostringstream out;
   out.precision(3);
-  out << "max|R| (max|dx|) history:";
+  out << "scaled residual (max|dx|) history:";
   for (const NewtonIterate& it : history)
-    out << ' ' << std::scientific << it.residual_norm << " (" << it.increment_norm << ")";
+    out << ' ' << std::scientific << it.scaled_residual << " (" << it.increment_norm << ")";
   return out.str();
 }
 
@@ -36,24 +36,40 @@ std::string format_value(double value) {
   return out.str();
 }
 
-Index argmax_abs(ConstVectorRef x) {
+/// |R_i| / scale_i, 0 for R_i = 0 (a row with scale 0 must be exactly 0).
+double scaled_entry(double residual, double scale) { return residual == 0.0 ? 0.0 : std::abs(residual) / scale; }
+
+/// The row with the largest scaled entry (a NaN wins, so it gets named).
+Index argmax_scaled(ConstVectorRef residual, ConstVectorRef scale) {
   Index worst = 0;
-  for (Index i = 1; i < x.size(); ++i)
-    if (!(std::abs(x(i)) <= std::abs(x(worst)))) worst = i;  // NaN wins, so it gets named
+  for (Index i = 1; i < residual.size(); ++i)
+    if (!(scaled_entry(residual(i), scale(i)) <= scaled_entry(residual(worst), scale(worst)))) worst = i;
   return worst;
+}
+
+/// r = max_i |R_i| / scale_i (NaN when an entry is NaN).
+double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
+  double r = 0.0;
+  for (Index i = 0; i < residual.size(); ++i) {
+    const double entry = scaled_entry(residual(i), scale(i));
+    if (!(entry <= r)) r = entry;
+  }
+  return r;
 }
 
 }  // namespace
 
 NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-                         std::string worst_row, double worst_value)
+                         std::string worst_row, double worst_value, double worst_scale)
     : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
-                         "; largest residual entry " + format_value(worst_value) + " in " + worst_row),
+                         "; largest scaled residual entry " + format_value(worst_value) + " (scale " +
+                         format_value(worst_scale) + ") in " + worst_row),
       context_(std::move(context)),
       reason_(std::move(reason)),
       history_(std::move(history)),
       worst_row_(std::move(worst_row)),
-      worst_value_(worst_value) {}
+      worst_value_(worst_value),
+      worst_scale_(worst_scale) {}
 
 void check_newton_options(const NewtonOptions& options) {
   const auto positive = [](double value, const char* name, const char* example) {
@@ -61,7 +77,7 @@ void check_newton_options(const NewtonOptions& options) {
       throw std::invalid_argument(std::string("Newton option ") + name + " must be a finite number > 0 (e.g. " +
                                   example + "), got " + format_number(value));
   };
-  positive(options.residual_tolerance, "residual_tolerance", "1e-10");
+  positive(options.residual_tolerance, "residual_tolerance", "1e-12");
   positive(options.increment_tolerance, "increment_tolerance", "1e-10");
   if (options.max_iterations < 1)
     throw std::invalid_argument("Newton option max_iterations must be at least 1, got " +
@@ -75,6 +91,7 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, New
     : options_(options),
       linear_solver_(options.linear_solver_factory ? options.linear_solver_factory() : make_linear_solver(kind)),
       residual_(pattern.n),
+      scale_(pattern.n),
       increment_(pattern.n) {
   check_newton_options(options_);
   if (!linear_solver_) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
@@ -83,39 +100,38 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, New
 
 void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const std::string& reason,
                         const NewtonReport& report) const {
-  const Index worst = residual_.size() > 0 ? argmax_abs(residual_) : 0;
-  const std::string owner = residual_.size() > 0 ? system.describe_row(worst) : "an empty system";
-  const double value = residual_.size() > 0 ? residual_(worst) : 0.0;
-  throw NewtonError(context, reason, report.history, owner, value);
+  if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0);
+  const Index worst = argmax_scaled(residual_, scale_);
+  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst));
 }
 
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
   NewtonTimings& time = report.timings;
-  timed(time.assembly, [&] { system.evaluate(x, residual_, !reuse); });
+  timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, !reuse); });
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   for (;;) {
-    const double residual_norm = max_abs(residual_);
-    report.history.push_back({residual_norm, increment_norm});
-    if (!std::isfinite(residual_norm)) fail(system, context, "the residual is not finite", report);
+    const double scaled = scaled_norm(residual_, scale_);
+    report.history.push_back({scaled, max_abs(residual_), increment_norm});
+    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report);
     const std::size_t count = report.history.size();
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
-    const bool stagnated = count >= 2 && residual_norm > 0.25 * report.history[count - 2].residual_norm;
-    if (residual_norm <= options_.residual_tolerance && (increment_small || stagnated)) return report;
+    const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
+    if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) return report;
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
-    const bool contracting = count >= 2 && residual_norm <= options_.refresh_contraction * report.history[count - 2].residual_norm;
-    // Full Newton: once max|R| meets the tolerance, the iterations that wait for the increment or
+    const bool contracting = count >= 2 && scaled <= options_.refresh_contraction * report.history[count - 2].scaled_residual;
+    // Full Newton: once r meets the tolerance, the iterations that wait for the increment or
     // stagnation test reuse the last factorization (NewtonOptions).
     const bool keep = options_.modified ? contracting || report.iterations == 0
-                                        : residual_norm <= options_.residual_tolerance;
+                                        : scaled <= options_.residual_tolerance;
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
-      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, true); });
+      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, true); });
       FactorizationStatus status;
       timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
       ++report.factorizations;
@@ -134,7 +150,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // or takes another chord step: its matrix would go unused. Should it fall outside the
     // tolerance, the refresh above evaluates the matrix at it first.
     const bool matrix_wanted = !options_.modified && refresh;
-    timed(time.assembly, [&] { system.evaluate(x, residual_, matrix_wanted); });
+    timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, matrix_wanted); });
     matrix_is_current = matrix_wanted;
   }
 }

@@ -17,8 +17,10 @@ class NewtonSystem {
  public:
   virtual ~NewtonSystem() = default;
   virtual const CscPattern& pattern() const = 0;
-  /// Overwrites residual with R(x) (n) and, when with_matrix, the system's matrix() with dR/dx.
-  virtual void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) = 0;
+  /// Overwrites residual with R(x) (n), scale (n, >= 0) with the magnitude of the terms that make
+  /// up each row of R at x (row i can be computed no closer to 0 than a few rounding errors of
+  /// scale_i), and, when with_matrix, the system's matrix() with dR/dx.
+  virtual void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool with_matrix) = 0;
   /// dR/dx at the x of the last evaluate with_matrix, in pattern order (pattern().nnz()). The
   /// system owns it, so it may keep the entries that do not depend on x from one evaluate to the next.
   virtual std::span<const double> matrix() const = 0;
@@ -27,13 +29,16 @@ class NewtonSystem {
 };
 
 struct NewtonOptions {
-  /// Converged when max|R| <= residual_tolerance and either R(x0) already met it, or the last
-  /// increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or the residual stopped
-  /// decreasing (max|R| > 1/4 of the previous one): it then sits at its rounding floor, and the
-  /// increments are rounding noise amplified by the matrix (large systems: multipliers of long
-  /// chains move by 1e-7 in response to residuals of 1e-12).
+  /// The stopping test measures each row against its own scale (NewtonSystem::evaluate): the
+  /// scaled residual is r = max_i |R_i| / scale_i, so the test means the same for inertias of 1e-7
+  /// and 1e3 and for one body or a million (there is no absolute tolerance to tune; a row with
+  /// scale 0 must be exactly 0). Converged when r <= residual_tolerance and either R(x0) already
+  /// met it, or the last increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or r
+  /// stopped decreasing (r > 1/4 of the previous one): it then sits at its rounding floor, and the
+  /// increments are rounding noise amplified by the matrix (near singular configurations the
+  /// multipliers move by 0.1 in response to residuals at rounding level).
   ///
-  /// Full Newton refactorizes at every iteration until max|R| meets residual_tolerance. The
+  /// Full Newton refactorizes at every iteration until r meets residual_tolerance. The
   /// iterations after that only wait for the increment test or the stagnation rule, so they reuse
   /// the last factorization (chord steps): there the old and new tangents differ by the size of the
   /// last increment, so a chord increment equals Newton's up to that relative amount, and the
@@ -42,11 +47,11 @@ struct NewtonOptions {
   /// iterate after a chord step is evaluated without the matrix: it is accepted or takes another
   /// chord step, and should its residual leave the tolerance, the matrix is evaluated there before
   /// the refactorization.
-  double residual_tolerance = 1e-10;
+  double residual_tolerance = 1e-12;  ///< on the scaled residual r (relative)
   double increment_tolerance = 1e-10;
   int max_iterations = 30;
   /// Modified Newton: keep the last factorization (also across steps) while each iteration
-  /// reduces max|R| at least by refresh_contraction; refactorize at the current iterate otherwise.
+  /// reduces r at least by refresh_contraction; refactorize at the current iterate otherwise.
   bool modified = false;
   double refresh_contraction = 0.25;
   /// When set, makes the linear solver instead of make_linear_solver(kind) (the benchmarks use it
@@ -56,6 +61,7 @@ struct NewtonOptions {
 };
 
 struct NewtonIterate {
+  double scaled_residual = 0.0; ///< r = max_i |R_i| / scale_i at the iterate (NewtonOptions)
   double residual_norm = 0.0;   ///< max|R| at the iterate
   double increment_norm = 0.0;  ///< max|dx| of the update that led to it (0 for the first)
 };
@@ -78,19 +84,20 @@ struct NewtonReport {
 class NewtonError : public std::runtime_error {
  public:
   NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-               std::string worst_row, double worst_value);
+               std::string worst_row, double worst_value, double worst_scale);
   const std::string& context() const { return context_; }
   const std::string& reason() const { return reason_; }
   const std::vector<NewtonIterate>& history() const { return history_; }
-  /// Owner of the largest residual entry at the last iterate, and that entry.
+  /// Owner of the residual entry with the largest scaled value at the last iterate, and that entry.
   const std::string& worst_row() const { return worst_row_; }
   double worst_value() const { return worst_value_; }
+  double worst_scale() const { return worst_scale_; }
 
  private:
   std::string context_, reason_;
   std::vector<NewtonIterate> history_;
   std::string worst_row_;
-  double worst_value_;
+  double worst_value_, worst_scale_;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless the tolerances are finite
@@ -117,7 +124,7 @@ class NewtonSolver {
 
   NewtonOptions options_;
   std::unique_ptr<LinearSolver> linear_solver_;
-  Vector residual_, increment_;
+  Vector residual_, scale_, increment_;
   bool has_factorization_ = false;
 };
 

@@ -1,11 +1,14 @@
 #include <noether/steppers/em_ggl.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/midpoint_forces.hpp>
+#include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
@@ -113,16 +116,26 @@ std::string EmGglScheme::row_label(int field, Index i) const {
   }
 }
 
-/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0).
+/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0); scales: the terms, and the rest allowance
+/// max|M| ell/h (steppers/row_scale.hpp).
 void EmGglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   const SparseEntries& M = *t.mass();
   const LocalVector dq = t.coordinates(it.dq, dq_slot);
   const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
+  const double rest_velocity = coordinate_size(t.coordinates(it.q1, q1_slot)) / std::abs(it.in.h);
   auto R_q = out.residual(q), R_u = out.residual(u);
+  auto S_q = out.scale(q), S_u = out.scale(u);
+  double largest = 0.0;
   for (const Nonzero& e : M.entries()) {
     R_q(e.row) += e.value * (dq(e.col) / it.in.h - 0.5 * (u0(e.col) + u1(e.col)));
     R_u(e.row) += e.value * (u1(e.col) - u0(e.col));
+    const double M_abs = std::abs(e.value), u0_abs = std::abs(u0(e.col)), u1_abs = std::abs(u1(e.col));
+    S_q(e.row) += M_abs * (std::abs(dq(e.col)) / std::abs(it.in.h) + 0.5 * (u0_abs + u1_abs));
+    S_u(e.row) += M_abs * (u0_abs + u1_abs);
+    largest = std::max(largest, M_abs);
   }
+  S_q.array() += largest * rest_velocity;
+  S_u.array() += largest * rest_velocity;
   if (!out.with_matrix()) return;
   M.add_to(1.0 / it.in.h, out.block(q, q));
   M.add_to(-0.5, out.block(q, u));
@@ -136,7 +149,8 @@ void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput
   if (out.with_matrix()) t.element().add_discrete_gradient_jacobian(q0, q1, it.in.h, out.block(u, q));
 }
 
-/// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1.
+/// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1;
+/// scales of R_g and R_gv: steppers/row_scale.hpp.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
@@ -152,6 +166,8 @@ void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutpu
     for (const Nonzero& e : g.hessian(k)) R_u(e.row) += h * gamma_local(k) * e.value * u_mid(e.col);
   g.calc_value(q1, out.residual(mu));
   g.add_jacobian_product(q1, u1, 1.0, out.residual(gamma));
+  add_position_constraint_scale(g, q1, out.scale(mu));
+  add_velocity_constraint_scale(g, q1, u1, q1, h, out.scale(gamma));
   if (!out.with_matrix()) return;
   g.add_jacobian(q_mid, -1.0, out.block(q, gamma).transpose());
   g.add_jacobian(q_mid, 1.0, out.block(u, mu).transpose());

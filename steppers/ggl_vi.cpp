@@ -1,9 +1,12 @@
 #include <noether/steppers/ggl_vi.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/ggl_support.hpp>
+#include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
@@ -115,18 +118,31 @@ std::string GglScheme::row_label(int field, Index i) const {
   }
 }
 
-/// R_v += M v,  R_u += M (v - u),  R_q += M (q1 - q0)/h - M v.
+/// R_v += M v,  R_u += M (v - u),  R_q += M (q1 - q0)/h - M v; scales: the terms, and the rest
+/// allowance max|M| ell/h (steppers/row_scale.hpp).
 void GglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   const SparseEntries& M = *t.mass();
+  const double h = it.in.h;
   const LocalVector v_local = t.coordinates(it.v, v_slot), u_local = t.coordinates(it.u, u_slot);
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const double rest_velocity = coordinate_size(q1) / std::abs(h);
   auto R_v = out.residual(v), R_u = out.residual(u), R_q = out.residual(q);
+  auto S_v = out.scale(v), S_u = out.scale(u), S_q = out.scale(q);
+  double largest = 0.0;
   for (const Nonzero& e : M.entries()) {
-    const double Mv = e.value * v_local(e.col);
+    const double Mv = e.value * v_local(e.col), Mu = e.value * u_local(e.col);
+    const double Mq1 = e.value * q1(e.col) / h, Mq0 = e.value * q0(e.col) / h;
     R_v(e.row) += Mv;
-    R_u(e.row) += Mv - e.value * u_local(e.col);
-    R_q(e.row) += e.value * (q1(e.col) - q0(e.col)) / it.in.h - Mv;
+    R_u(e.row) += Mv - Mu;
+    R_q(e.row) += e.value * (q1(e.col) - q0(e.col)) / h - Mv;
+    S_v(e.row) += std::abs(Mv);
+    S_u(e.row) += std::abs(Mv) + std::abs(Mu);
+    S_q(e.row) += std::abs(Mq1) + std::abs(Mq0) + std::abs(Mv);
+    largest = std::max(largest, std::abs(e.value));
   }
+  S_v.array() += largest * rest_velocity;
+  S_u.array() += largest * rest_velocity;
+  S_q.array() += largest * rest_velocity;
   if (!out.with_matrix()) return;
   M.add_to(1.0, out.block(v, v));
   M.add_to(1.0, out.block(u, v));
@@ -141,7 +157,7 @@ void GglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& 
 }
 
 /// R_v += G(q0)^T mu,  R_u -= h H u,  R_q -= G(qbar)^T gamma,  R_g = g(q1),  R_gv = G(qbar) u,
-/// qbar = q0 + h v.
+/// qbar = q0 + h v; scales of R_g and R_gv: steppers/row_scale.hpp.
 void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
@@ -157,6 +173,8 @@ void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput&
   g.add_jacobian_transpose_product(q_bar, gamma_local, -1.0, out.residual(q));
   g.calc_value(q1, out.residual(mu));
   g.add_jacobian_product(q_bar, u_local, 1.0, out.residual(gamma));
+  add_position_constraint_scale(g, q1, out.scale(mu));
+  add_velocity_constraint_scale(g, LocalVector(q_bar.data(), q_bar.size()), u_local, q1, h, out.scale(gamma));
   if (!out.with_matrix()) return;
   g.add_jacobian(q0, 1.0, out.block(v, mu).transpose());
   g.add_jacobian(q_bar, -1.0, out.block(q, gamma).transpose());

@@ -1,11 +1,14 @@
 #include <noether/steppers/livens_em.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include <noether/engine/gonzalez.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/midpoint_forces.hpp>
+#include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
 namespace noether {
@@ -137,28 +140,35 @@ LivensScheme::LivensScheme(const System& system, const StepperOptions& options)
 }
 
 /// Constant M: R = (2/h) M dq, K = (2/h) M (2 Dbar_2 T = M (v0 + v1) = 2 M dq/h - ..., whose
-/// v0 part is -2 p0's partner in the step rows). Else R = 2 Dbar_2 T - h Dbar_1 T, K = d/dq1 of it.
+/// v0 part is -2 p0's partner in the step rows). Else R = 2 Dbar_2 T - h Dbar_1 T, K = d/dq1 of
+/// it. Scale: the terms of (2/h) M dq, and the rest allowance (2/h) max|M| ell
+/// (steppers/row_scale.hpp): the rows of a body at rest without forces vanish.
 void LivensScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   auto R = out.residual(dq);
+  auto scale = out.scale(dq);
+  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
+  const double s = 2.0 / it.in.h, ell = coordinate_size(q1);
   if (const SparseEntries* M = t.mass()) {
     const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
-    const double s = 2.0 / it.in.h;
-    if (!out.with_matrix()) {
-      for (const Nonzero& e : M->entries()) R(e.row) += s * e.value * dq_local(e.col);
-      return;
-    }
-    Eigen::Map<Matrix> K = out.block(dq, dq);
+    double largest = 0.0;
     for (const Nonzero& e : M->entries()) {
       R(e.row) += s * e.value * dq_local(e.col);
-      K(e.row, e.col) += s * e.value;
+      scale(e.row) += std::abs(s * e.value * dq_local(e.col));
+      largest = std::max(largest, std::abs(e.value));
     }
+    scale.array() += std::abs(s) * largest * ell;
+    if (out.with_matrix()) M->add_to(s, out.block(dq, dq));
     return;
   }
-  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot);
   const LocalVector v0 = t.coordinates(it.in.state.v, v0_slot), v1 = t.coordinates(it.v1, v1_slot);
   Vector dbar_q = Vector::Zero(t.size()), dbar_v = Vector::Zero(t.size());
   add_discrete_kinetic_gradient(t.element(), q0, q1, v0, v1, 1.0, dbar_q, dbar_v);
   R = 2.0 * dbar_v - it.in.h * dbar_q;
+  Matrix M1 = Matrix::Zero(t.size(), t.size());
+  t.element().add_mass_matrix(q1, std::abs(s), M1);
+  scale.noalias() = M1.cwiseAbs() * (q1 - q0).cwiseAbs();
+  scale.array() += M1.cwiseAbs().maxCoeff() * ell;
   if (!out.with_matrix()) return;
   const Matrix J = discrete_kinetic_gradient_jacobian(t.element(), q0, q1, v0, v1, it.in.h);
   out.block(dq, dq) = 2.0 * J.bottomRows(t.size()) - it.in.h * J.topRows(t.size());
@@ -173,7 +183,8 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 
 /// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
 /// Degree <= 2, from the exact form: Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
-/// General: Gonzalez's Gbar, row by row.
+/// General: Gonzalez's Gbar, row by row. Scale of R_lambda: steppers/row_scale.hpp (general:
+/// |Gbar| (|q1| + ell) in place of the terms).
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const LocalVector q1 = t.coordinates(it.q1, q1_slot), mu_local = t.multipliers(it.mu);
   auto R_q = out.residual(dq);
@@ -184,6 +195,7 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
     Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
     t.element().calc_discrete_gradient(q0, q1, Gbar);
     t.element().calc_value(q1, R_lambda);
+    out.scale(mu).noalias() = Gbar.cwiseAbs() * (q1.cwiseAbs().array() + coordinate_size(q1)).matrix();
     R_q.noalias() = Gbar.transpose() * mu_local;
     if (!out.with_matrix()) return;
     out.block(dq, mu) = Gbar.transpose();
@@ -193,6 +205,7 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   }
   const LocalVector q_mid =  // G is constant when linear: any point will do
       g->is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
+  add_position_constraint_scale(*g, q1, out.scale(mu));
   if (!out.with_matrix()) {
     g->calc_value(q1, R_lambda);
     g->add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_q);

@@ -38,9 +38,9 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
 
-  void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool with_matrix) override {
     assembly_.layout().to_natural_order(x, natural_x_);
-    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, with_matrix);
+    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, with_matrix);
   }
 
   std::string describe_row(Index row) const override {
@@ -134,7 +134,7 @@ StepReport SchemeStepper<Scheme>::step(State& state, double h) {
     throw NewtonError(describe_step(state, h) + ", refined " + std::to_string(report.refinements) +
                           " times, in its substep from t = " + format_number(last.t) + " by h = " +
                           format_number(last.h),
-                      e.reason(), e.history(), e.worst_row(), e.worst_value());
+                      e.reason(), e.history(), e.worst_row(), e.worst_value(), e.worst_scale());
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
   next.t = state.t + h;

@@ -3,7 +3,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,8 +41,6 @@ using ParameterValues = std::map<std::string, double>;
 struct ScenarioRunDefaults {
   double h = 0.0;      ///< time step (> 0)
   double t_end = 0.0;  ///< end time (>= 0)
-  /// Newton's tolerance on max|R| where the scenario needs another than NewtonOptions' default.
-  std::optional<double> newton_tolerance = std::nullopt;
 };
 
 struct Scenario {

@@ -54,7 +54,7 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
     CHECK(summary["scenario"] == c.scenario);
     CHECK(summary["stepper"] == c.stepper);
     CHECK(summary["ok"] == true);
-    CHECK(summary["newton_tolerance"].get<double>() == 1e-10);
+    CHECK(summary["newton_tolerance"].get<double>() == NewtonOptions{}.residual_tolerance);
     const std::string header = first_line(dir.path / "timeseries.csv");
     std::string expected_probes;
     for (const std::string& column : c.probe_columns) expected_probes += "," + column;

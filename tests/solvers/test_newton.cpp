@@ -25,11 +25,13 @@ class CircleHyperbola final : public NewtonSystem {
     pattern_.row_indices = {0, 1, 0, 1};
   }
   const CscPattern& pattern() const override { return pattern_; }
-  void evaluate(ConstVectorRef x, VectorRef residual, bool with_matrix) override {
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool with_matrix) override {
     ++evaluations;
     matrix_evaluations += with_matrix;
     residual(0) = x(0) * x(0) + x(1) * x(1) - 4.0;
     residual(1) = x(0) * x(1) - 1.0 + (poison_row_1 ? std::numeric_limits<double>::quiet_NaN() : 0.0);
+    scale(0) = x(0) * x(0) + x(1) * x(1) + 4.0;  // the terms' magnitudes
+    scale(1) = std::abs(x(0) * x(1)) + 1.0;
     if (!with_matrix) return;
     values_[0] = 2.0 * x(0);  // dR0/dx0
     values_[1] = x(1);        // dR1/dx0
@@ -155,7 +157,8 @@ TEST_CASE("Newton alone: singular tangent, no convergence and a NaN residual are
     CHECK(e.worst_value() == -4.0);
     CHECK(std::string(e.what()) ==
           "Newton failed at step 7 (t = 0.06 -> 0.07): the Newton matrix could not be factorized (umfpack: the "
-          "matrix is singular); max|R| (max|dx|) history: 4.000e+00 (0.000e+00); largest residual entry -4.000e+00 in circle");
+          "matrix is singular); scaled residual (max|dx|) history: 1.000e+00 (0.000e+00); largest scaled residual "
+          "entry -4.000e+00 (scale 4.000e+00) in circle");
   }
 
   NewtonOptions two;
@@ -174,7 +177,8 @@ TEST_CASE("Newton alone: singular tangent, no convergence and a NaN residual are
   Vector root = circle_hyperbola_root();
   system.poison_row_1 = true;
   CHECK_THROWS_WITH_AS(solver.solve(system, root, "nan"),
-                       doctest::Contains("the residual is not finite; max|R| (max|dx|) history: nan (0.000e+00); largest residual entry nan in hyperbola"),
+                       doctest::Contains("the residual is not finite; scaled residual (max|dx|) history: nan (0.000e+00); largest "
+                                        "scaled residual entry nan (scale 2.000e+00) in hyperbola"),
                        NewtonError);
 }
 
@@ -188,9 +192,9 @@ TEST_CASE("Newton options that cannot work are refused, naming the option and th
   const double nan = std::numeric_limits<double>::quiet_NaN();
   NewtonOptions options;
   options.residual_tolerance = 0.0;
-  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-10), got 0");
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-12), got 0");
   options.residual_tolerance = nan;
-  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-10), got nan");
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-12), got nan");
   options = {};
   options.increment_tolerance = -1e-10;
   refuses(options, "Newton option increment_tolerance must be a finite number > 0 (e.g. 1e-10), got -1e-10");
@@ -295,7 +299,7 @@ TEST_CASE("a livens-em step that fails names the step, the residual history and 
   } catch (const NewtonError& e) {
     const std::string what = e.what();
     MESSAGE(what);
-    CHECK(what.find("Newton failed at step 1 (t = 0 -> 0.01): no convergence in 1 iterations; max|R| (max|dx|) history: ") == 0);
+    CHECK(what.find("Newton failed at step 1 (t = 0 -> 0.01): no convergence in 1 iterations; scaled residual (max|dx|) history: ") == 0);
     CHECK(e.history().size() == 2);
     CHECK(e.worst_row().find("; largest contribution from ") != std::string::npos);
     bool names_an_element = false;

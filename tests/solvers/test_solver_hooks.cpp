@@ -23,9 +23,11 @@ const std::vector<double> kSaddleValues = {2.0, 1.0, 1.0, 1.0, 3.0, 1.0, 0.0};
 class LinearSaddle final : public NewtonSystem {
  public:
   const CscPattern& pattern() const override { return pattern_; }
-  void evaluate(ConstVectorRef x, VectorRef residual, bool) override {
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool) override {
     const Eigen::Vector3d b(7.0, 7.0, 1.0);
     residual = Eigen::Vector3d(2 * x(0) + x(1) + x(2), x(0) + 3 * x(1), x(0)) - b;
+    const Vector a = x.cwiseAbs();
+    scale = Eigen::Vector3d(2 * a(0) + a(1) + a(2), a(0) + 3 * a(1), a(0)) + b;  // the terms' magnitudes
   }
   std::span<const double> matrix() const override { return kSaddleValues; }
   std::string describe_row(Index row) const override { return "row " + std::to_string(row); }

@@ -34,9 +34,7 @@ Run make_run(const std::string& scenario_name, const ParameterValues& overrides 
   Run run;
   run.model = scenario.build(resolve_parameters(scenario, overrides));
   StepperOptions options;
-  options.newton.residual_tolerance =
-      newton_tolerance > 0.0 ? newton_tolerance
-                             : scenario.run_defaults.newton_tolerance.value_or(options.newton.residual_tolerance);
+  if (newton_tolerance > 0.0) options.newton.residual_tolerance = newton_tolerance;
   run.stepper = std::make_unique<GglVariationalIntegrator>(*run.model.system, options);
   run.state = run.model.initial;
   run.stepper->initialize(run.state);

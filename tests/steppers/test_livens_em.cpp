@@ -22,7 +22,6 @@ RunSummary run_livens(const std::string& scenario_name, LinearSolverKind solver,
   Model model = scenario.build(p);
   StepperOptions options;
   options.solver = solver;
-  options.newton.residual_tolerance = scenario.run_defaults.newton_tolerance.value_or(options.newton.residual_tolerance);
   LivensEnergyMomentum stepper(*model.system, options);
   State state = model.initial;
   stepper.initialize(state);
