@@ -19,9 +19,6 @@ struct StepCase {
   Backend backend = kDefaultBackend;
   bool modified_newton = false;
   int threads = 1;
-  /// NewtonOptions::residual_tolerance (max|R|); the default unless the case's residual cannot
-  /// reach it (reported as counter residual_tolerance).
-  double residual_tolerance = NewtonOptions{}.residual_tolerance;
 };
 
 /// "step/<stepper>/<mechanism>/<n|k>:<size>/<backend>/<full|modified>/threads:<t>"
@@ -42,7 +39,7 @@ constexpr int kTimedStepsPerRelease = 3;
 /// alone), analyses (calls to it, over setup and all steps), first_factorization_s (the first
 /// numeric factorization); refactorization_s (mean numeric factorization in the timed steps);
 /// klu_refactor_fraction (KLU only: share of the timed steps' factorizations done by klu_refactor);
-/// residual_tolerance (Newton's).
+/// residual_tolerance (Newton's default, on the scaled residual: the same for every size).
 void run_step(benchmark::State& bench, const StepCase& c);
 
 /// "identical/<stepper>/<mechanism>/<n|k>:<size>/<backend>": `steps` steps with 1 and with 2

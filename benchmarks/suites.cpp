@@ -84,15 +84,6 @@ void add_projection(M mechanism, Index size, Backend backend) {
       ->Unit(benchmark::kMillisecond);
 }
 
-/// Newton's residual tolerance for a scaling run: the default, except for 3D chains of 1e5 bars or
-/// more: there the residual stalls at its rounding floor of about 1.2e-10 (observed at step 3 of
-/// the spherical chain of 1e5 bars: momentum balance of a director coordinate, largest term from
-/// its orthonormality constraint), just above the default 1e-10, and Newton fails; they run with 1e-9.
-double scaling_tolerance(M mechanism, Index size) {
-  const bool spatial = mechanism == M::chain3d || mechanism == M::chain3d_revolute;
-  return spatial && size >= 100000 ? 1e-9 : NewtonOptions{}.residual_tolerance;
-}
-
 struct Sizes {
   std::vector<Index> chain2d, chain3d, chain3d_revolute, nfourbar, grid2d, memory, floor;
 };
@@ -136,7 +127,7 @@ void register_suite(Suite suite) {
   // default backend (KLU), and UMFPACK's automatic strategy for comparison.
   for (Index n : sizes.memory)
     for (Backend b : {kDefaultBackend, kComparisonBackend})
-      add_memory({.mechanism = M::chain3d, .size = n, .backend = b, .residual_tolerance = scaling_tolerance(M::chain3d, n)});
+      add_memory({.mechanism = M::chain3d, .size = n, .backend = b});
   for (Backend b : {kDefaultBackend, kComparisonBackend})
     add_memory({.mechanism = M::chain2d, .size = quick ? 1000 : 10000, .backend = b});
 
@@ -150,8 +141,7 @@ void register_suite(Suite suite) {
     for (Index size : list)
       for (Backend b : {kDefaultBackend, kComparisonBackend})
         if (b == kDefaultBackend || size <= largest_comparison)
-          add_step({.mechanism = mechanism, .size = size, .backend = b,
-                    .residual_tolerance = scaling_tolerance(mechanism, size)});
+          add_step({.mechanism = mechanism, .size = size, .backend = b});
 
   // Every LU backend, full and modified Newton, on a mid-size 3D chain and grid (the full-Newton
   // KLU and UMFPACK runs are the scaling runs of that size).
