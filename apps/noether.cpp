@@ -60,12 +60,13 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("--solver", a.solver,
                  "linear solver of the Newton matrices: klu, umfpack, eigen (default " +
                      std::string(to_string(defaults.solver)) + ")");
-  run.add_option("--newton-tol", a.newton_tol, "Newton tolerance on max|R| (default: the scenario's)");
+  run.add_option("--newton-tol", a.newton_tol, "Newton tolerance on the scaled residual max_i |R_i| / scale_i (default " +
+                     format_number(defaults.newton.residual_tolerance) + "; docs/architecture.md, Newton)");
   run.add_option("--newton-max-iterations", a.newton_max_iterations,
                  "Newton iterations per step at most (default " + std::to_string(defaults.newton.max_iterations) + ")");
-  run.add_option("--newton", a.newton, "full (default) or modified: keep a factorization while max|R| contracts");
+  run.add_option("--newton", a.newton, "full (default) or modified: keep a factorization while the scaled residual contracts");
   run.add_option("--newton-refresh", a.newton_refresh,
-                 "with --newton modified: refactorize when an iteration leaves max|R| above this fraction of the "
+                 "with --newton modified: refactorize when an iteration leaves the scaled residual above this fraction of the "
                  "previous one (default " +
                      format_number(defaults.newton.refresh_contraction) + ")");
   run.add_option("--refine-depth", a.refine_depth,

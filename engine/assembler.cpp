@@ -149,6 +149,7 @@ Assembler::Assembler(AssemblyPlan plan, Index workspace_size)
       mixed_constants_(plan_.mixed_slots_.size()),
       empty_scratch_{std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
                      std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
+                     std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
                      std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_)),
                      std::vector<double>(static_cast<std::size_t>(workspace_size))},
       scratch_(empty_scratch_) {}
@@ -159,11 +160,12 @@ UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& sc
   const Index size = next.residual_begin - visit.residual_begin;
   std::fill_n(scratch.residual.begin(), size, 0.0);
   std::fill_n(scratch.scale.begin(), size, 0.0);
+  std::fill_n(scratch.floor.begin(), size, 0.0);
   if (with_matrix) std::fill_n(scratch.matrix.begin(), visit.matrix_size, 0.0);
   const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
                                            static_cast<std::size_t>(next.block_begin - visit.block_begin));
-  return UnitOutput(scratch.residual.data(), scratch.scale.data(), size, scratch.matrix.data(), blocks, with_matrix,
-                    scratch.workspace);
+  return UnitOutput(scratch.residual.data(), scratch.scale.data(), scratch.floor.data(), size, scratch.matrix.data(),
+                    blocks, with_matrix, scratch.workspace);
 }
 
 void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual,
@@ -184,12 +186,13 @@ void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef res
   for (Index i = visit.first_add; i < next.scatter_begin; ++i) slot(entries[i]) += local(entries[i]);
 }
 
-void Assembler::scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale) const {
+void Assembler::scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale, VectorRef floor) const {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
   for (Index i = 0; i < plan_.visits_[k + 1].residual_begin - visit.residual_begin; ++i) {
     const auto local = static_cast<std::size_t>(i);
     scale(rows[i]) += std::max(std::abs(scratch.residual[local]), scratch.scale[local]);
+    floor(rows[i]) += scratch.floor[local];
   }
 }
 

@@ -65,16 +65,19 @@ struct BlockShape {
 /// accumulate with add_ methods.
 class UnitOutput {
  public:
-  UnitOutput(double* residual, double* scale, Index size, double* matrix, std::span<const BlockShape> blocks,
-             bool with_matrix, std::span<double> workspace)
-      : residual_(residual, size), scale_(scale, size), matrix_(matrix), blocks_(blocks), with_matrix_(with_matrix),
-        workspace_(workspace) {}
+  UnitOutput(double* residual, double* scale, double* floor, Index size, double* matrix,
+             std::span<const BlockShape> blocks, bool with_matrix, std::span<double> workspace)
+      : residual_(residual, size), scale_(scale, size), floor_(floor, size), matrix_(matrix), blocks_(blocks),
+        with_matrix_(with_matrix), workspace_(workspace) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
   /// The magnitude of the terms that make up each local residual entry (>= 0, same size), for a
   /// unit whose entries are differences of larger terms; a unit that leaves an entry's scale
   /// smaller than the entry's magnitude counts the magnitude (Assembler::assemble with a scale).
   Eigen::Map<Vector>& scale() { return scale_; }
+  /// The rounding floor of each local residual entry (>= 0, same size): how far from 0 rounding
+  /// errors alone can leave it, where its terms may all vanish (a body at rest).
+  Eigen::Map<Vector>& floor() { return floor_; }
   /// Local block k as declared in the unit's layout (rows x cols, column-major).
   Eigen::Map<Matrix> block(std::size_t k) {
     return Eigen::Map<Matrix>(matrix_ + blocks_[k].offset, blocks_[k].rows, blocks_[k].cols);
@@ -87,7 +90,7 @@ class UnitOutput {
   std::span<double> workspace() const { return workspace_; }
 
  private:
-  Eigen::Map<Vector> residual_, scale_;
+  Eigen::Map<Vector> residual_, scale_, floor_;
   double* matrix_;
   std::span<const BlockShape> blocks_;
   bool with_matrix_;
@@ -157,7 +160,7 @@ class AssemblyPlan {
 /// A unit's local residual and matrix, written by its evaluation, then scattered, and the
 /// workspace of its evaluation; one per thread.
 struct UnitScratch {
-  std::vector<double> residual, scale, matrix, workspace;
+  std::vector<double> residual, scale, floor, matrix, workspace;
 };
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
@@ -179,12 +182,13 @@ class Assembler {
   /// owns). Costs no more than the other: the residual is overwritten either way.
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix);
-  /// The same, and scale (n) = |start| + the sum over the units of max(|unit residual|, unit
-  /// scale), entry by entry: the magnitude of the terms that make up each residual entry, which
-  /// measures how close to zero the entry can be computed (Newton's stopping test). Same order of
-  /// additions as the residual, so bitwise the same for any number of threads.
+  /// The same, and for Newton's stopping test, entry by entry: scale (n) = |start| + the sum over
+  /// the units of max(|unit residual|, unit scale), the magnitude of the terms that make up each
+  /// residual entry; floor (n) = the sum of the units' floors. Same order of additions as the
+  /// residual, so bitwise the same for any number of threads.
   template <class Eval>
-  void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, bool with_matrix);
+  void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                bool with_matrix);
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
@@ -207,14 +211,15 @@ class Assembler {
   /// `scale` is not null; see assemble.
   template <class Eval>
   void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                     bool with_matrix);
+                     VectorRef* floor, bool with_matrix);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
   /// unit at visiting position k.
   void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, bool with_matrix);
-  /// Adds max(|local residual|, local scale) of the unit at visiting position k into scale.
-  void scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale) const;
+  /// Adds max(|local residual|, local scale) and the local floor of the unit at visiting position
+  /// k into scale and floor.
+  void scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale, VectorRef floor) const;
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -264,35 +269,37 @@ void Assembler::write_constants(Eval& eval) {
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, VectorRef residual, bool with_matrix) {
-  assemble_onto(nullptr, eval, residual, nullptr, with_matrix);
+  assemble_onto(nullptr, eval, residual, nullptr, nullptr, with_matrix);
 }
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, bool with_matrix) {
-  assemble_onto(&start, eval, residual, nullptr, with_matrix);
+  assemble_onto(&start, eval, residual, nullptr, nullptr, with_matrix);
 }
 
 template <class Eval>
-void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, bool with_matrix) {
-  assemble_onto(&start, eval, residual, &scale, with_matrix);
+void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                         bool with_matrix) {
+  assemble_onto(&start, eval, residual, &scale, &floor, with_matrix);
 }
 
 template <class Eval>
 void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                              bool with_matrix) {
+                              VectorRef* floor, bool with_matrix) {
   if (with_matrix && !constants_written_) write_constants(eval);
   for_each_index_range(residual.size(), [&](Index begin, Index end) {
     const Index size = end - begin;
     if (start) residual.segment(begin, size) = start->segment(begin, size);
     else residual.segment(begin, size).setZero();
     if (scale) scale->segment(begin, size) = residual.segment(begin, size).cwiseAbs();
+    if (floor) floor->segment(begin, size).setZero();
   });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
     const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
     UnitOutput out = output_of(k, unit_matrix, scratch);
     eval(plan_.visits_[k].unit, out);
     scatter(k, scratch, residual, unit_matrix);
-    if (scale) scatter_scale(k, scratch, *scale);
+    if (scale) scatter_scale(k, scratch, *scale, *floor);
   });
 }
 

@@ -41,12 +41,13 @@ class SchemeAssembly {
   void invalidate_constants() { layout_.assembler().invalidate_constants(); }
 
   /// residual (Newton order) = start (Newton order: rows no term owns) + the terms' residuals at
-  /// `it`, and each row's scale: the magnitude of the terms that make it up (TermOutput::scale,
-  /// Assembler::assemble); when with_matrix, also the matrix. Bitwise the same for any number of
-  /// threads.
-  void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, VectorRef scale, bool with_matrix) {
+  /// `it`, each row's scale (the magnitude of the terms that make it up) and rounding floor
+  /// (TermOutput::scale and floor, Assembler::assemble); when with_matrix, also the matrix.
+  /// Bitwise the same for any number of threads.
+  void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                bool with_matrix) {
     layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, scale,
-                                 with_matrix);
+                                 floor, with_matrix);
   }
 
   /// The element whose residual in Newton row `row` at `it` has the largest magnitude ("" when no

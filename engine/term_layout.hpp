@@ -196,10 +196,12 @@ class TermOutput {
   /// The rows of field f (n or m of them), zeroed before the kernel runs.
   Eigen::Map<Vector> residual(int field) { return rows_of(out_.residual(), field); }
   /// The scale of the rows of field f, zeroed before the kernel runs: a kernel whose rows are
-  /// differences of larger terms adds those terms' magnitudes here (and, for rows that vanish
-  /// at rest, the allowance of steppers/row_scale.hpp); elsewhere the rows' own magnitudes count.
-  /// Newton stops when every row is small against its scale (solvers/newton.hpp).
+  /// differences of larger terms adds those terms' magnitudes here; elsewhere the rows' own
+  /// magnitudes count. Newton stops when every row is small against its scale (solvers/newton.hpp).
   Eigen::Map<Vector> scale(int field) { return rows_of(out_.scale(), field); }
+  /// The rounding floor of the rows of field f, zeroed before the kernel runs: for rows whose
+  /// terms may all vanish (steppers/row_scale.hpp).
+  Eigen::Map<Vector> floor(int field) { return rows_of(out_.floor(), field); }
   /// The block d R(row field)/d x(col field) declared by the shape, zeroed before the kernel runs.
   Eigen::Map<Matrix> block(int row_field, int col_field) {
     return out_.block(static_cast<std::size_t>(shape_.block[static_cast<std::size_t>(row_field * kMaxFields + col_field)]));

@@ -17,10 +17,12 @@ class NewtonSystem {
  public:
   virtual ~NewtonSystem() = default;
   virtual const CscPattern& pattern() const = 0;
-  /// Overwrites residual with R(x) (n), scale (n, >= 0) with the magnitude of the terms that make
+  /// Overwrites residual with R(x) (n); scale (n, >= 0) with the magnitude of the terms that make
   /// up each row of R at x (row i can be computed no closer to 0 than a few rounding errors of
-  /// scale_i), and, when with_matrix, the system's matrix() with dR/dx.
-  virtual void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool with_matrix) = 0;
+  /// scale_i); floor (n, >= 0) with the rounding floor of each row where its terms may all vanish
+  /// (0 where they cannot); and, when with_matrix, the system's matrix() with dR/dx.
+  virtual void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor,
+                        bool with_matrix) = 0;
   /// dR/dx at the x of the last evaluate with_matrix, in pattern order (pattern().nnz()). The
   /// system owns it, so it may keep the entries that do not depend on x from one evaluate to the next.
   virtual std::span<const double> matrix() const = 0;
@@ -36,7 +38,9 @@ struct NewtonOptions {
   /// met it, or the last increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or r
   /// stopped decreasing (r > 1/4 of the previous one): it then sits at its rounding floor, and the
   /// increments are rounding noise amplified by the matrix (near singular configurations the
-  /// multipliers move by 0.1 in response to residuals at rounding level).
+  /// multipliers move by 0.1 in response to residuals at rounding level). Also converged when r
+  /// stopped decreasing and every row is within residual_tolerance * scale_i + floor_i: rows whose
+  /// terms all vanish (a body at rest) hold nothing but rounding noise, and r cannot measure them.
   ///
   /// Full Newton refactorizes at every iteration until r meets residual_tolerance. The
   /// iterations after that only wait for the increment test or the stagnation rule, so they reuse
@@ -124,7 +128,7 @@ class NewtonSolver {
 
   NewtonOptions options_;
   std::unique_ptr<LinearSolver> linear_solver_;
-  Vector residual_, scale_, increment_;
+  Vector residual_, scale_, floor_, increment_;
   bool has_factorization_ = false;
 };
 

@@ -116,13 +116,13 @@ std::string EmGglScheme::row_label(int field, Index i) const {
   }
 }
 
-/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0); scales: the terms, and the rest allowance
-/// max|M| ell/h (steppers/row_scale.hpp).
+/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0); scales: the terms; floors: max|M| eps ell/|h|
+/// (steppers/row_scale.hpp).
 void EmGglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   const SparseEntries& M = *t.mass();
   const LocalVector dq = t.coordinates(it.dq, dq_slot);
   const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
-  const double rest_velocity = coordinate_size(t.coordinates(it.q1, q1_slot)) / std::abs(it.in.h);
+  const double rounding = rounding_velocity(t.coordinates(it.q1, q1_slot), it.in.h);
   auto R_q = out.residual(q), R_u = out.residual(u);
   auto S_q = out.scale(q), S_u = out.scale(u);
   double largest = 0.0;
@@ -134,8 +134,8 @@ void EmGglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& 
     S_u(e.row) += M_abs * (u0_abs + u1_abs);
     largest = std::max(largest, M_abs);
   }
-  S_q.array() += largest * rest_velocity;
-  S_u.array() += largest * rest_velocity;
+  out.floor(q).setConstant(largest * rounding);
+  out.floor(u).setConstant(largest * rounding);
   if (!out.with_matrix()) return;
   M.add_to(1.0 / it.in.h, out.block(q, q));
   M.add_to(-0.5, out.block(q, u));
@@ -166,8 +166,8 @@ void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutpu
     for (const Nonzero& e : g.hessian(k)) R_u(e.row) += h * gamma_local(k) * e.value * u_mid(e.col);
   g.calc_value(q1, out.residual(mu));
   g.add_jacobian_product(q1, u1, 1.0, out.residual(gamma));
-  add_position_constraint_scale(g, q1, out.scale(mu));
-  add_velocity_constraint_scale(g, q1, u1, q1, h, out.scale(gamma));
+  add_position_constraint_scale(g, q1, out.scale(mu), out.floor(mu));
+  add_velocity_constraint_scale(g, q1, u1, q1, h, out.scale(gamma), out.floor(gamma));
   if (!out.with_matrix()) return;
   g.add_jacobian(q_mid, -1.0, out.block(q, gamma).transpose());
   g.add_jacobian(q_mid, 1.0, out.block(u, mu).transpose());

@@ -118,14 +118,14 @@ std::string GglScheme::row_label(int field, Index i) const {
   }
 }
 
-/// R_v += M v,  R_u += M (v - u),  R_q += M (q1 - q0)/h - M v; scales: the terms, and the rest
-/// allowance max|M| ell/h (steppers/row_scale.hpp).
+/// R_v += M v,  R_u += M (v - u),  R_q += M (q1 - q0)/h - M v; scales: the terms; floors:
+/// max|M| eps ell/|h| (steppers/row_scale.hpp).
 void GglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   const SparseEntries& M = *t.mass();
   const double h = it.in.h;
   const LocalVector v_local = t.coordinates(it.v, v_slot), u_local = t.coordinates(it.u, u_slot);
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const double rest_velocity = coordinate_size(q1) / std::abs(h);
+  const double rounding = rounding_velocity(q1, h);
   auto R_v = out.residual(v), R_u = out.residual(u), R_q = out.residual(q);
   auto S_v = out.scale(v), S_u = out.scale(u), S_q = out.scale(q);
   double largest = 0.0;
@@ -140,9 +140,7 @@ void GglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& ou
     S_q(e.row) += std::abs(Mq1) + std::abs(Mq0) + std::abs(Mv);
     largest = std::max(largest, std::abs(e.value));
   }
-  S_v.array() += largest * rest_velocity;
-  S_u.array() += largest * rest_velocity;
-  S_q.array() += largest * rest_velocity;
+  for (int field : {v, u, q}) out.floor(field).setConstant(largest * rounding);
   if (!out.with_matrix()) return;
   M.add_to(1.0, out.block(v, v));
   M.add_to(1.0, out.block(u, v));
@@ -173,8 +171,9 @@ void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput&
   g.add_jacobian_transpose_product(q_bar, gamma_local, -1.0, out.residual(q));
   g.calc_value(q1, out.residual(mu));
   g.add_jacobian_product(q_bar, u_local, 1.0, out.residual(gamma));
-  add_position_constraint_scale(g, q1, out.scale(mu));
-  add_velocity_constraint_scale(g, LocalVector(q_bar.data(), q_bar.size()), u_local, q1, h, out.scale(gamma));
+  add_position_constraint_scale(g, q1, out.scale(mu), out.floor(mu));
+  add_velocity_constraint_scale(g, LocalVector(q_bar.data(), q_bar.size()), u_local, q1, h, out.scale(gamma),
+                                out.floor(gamma));
   if (!out.with_matrix()) return;
   g.add_jacobian(q0, 1.0, out.block(v, mu).transpose());
   g.add_jacobian(q_bar, -1.0, out.block(q, gamma).transpose());

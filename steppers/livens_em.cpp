@@ -141,13 +141,12 @@ LivensScheme::LivensScheme(const System& system, const StepperOptions& options)
 
 /// Constant M: R = (2/h) M dq, K = (2/h) M (2 Dbar_2 T = M (v0 + v1) = 2 M dq/h - ..., whose
 /// v0 part is -2 p0's partner in the step rows). Else R = 2 Dbar_2 T - h Dbar_1 T, K = d/dq1 of
-/// it. Scale: the terms of (2/h) M dq, and the rest allowance (2/h) max|M| ell
-/// (steppers/row_scale.hpp): the rows of a body at rest without forces vanish.
+/// it. Scale: the terms of (2/h) M dq; floor: 2 max|M| eps ell/|h| (steppers/row_scale.hpp).
 void LivensScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   auto R = out.residual(dq);
   auto scale = out.scale(dq);
   const LocalVector q1 = t.coordinates(it.q1, q1_slot);
-  const double s = 2.0 / it.in.h, ell = coordinate_size(q1);
+  const double s = 2.0 / it.in.h, rounding = 2.0 * rounding_velocity(q1, it.in.h);
   if (const SparseEntries* M = t.mass()) {
     const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
     double largest = 0.0;
@@ -156,7 +155,7 @@ void LivensScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput&
       scale(e.row) += std::abs(s * e.value * dq_local(e.col));
       largest = std::max(largest, std::abs(e.value));
     }
-    scale.array() += std::abs(s) * largest * ell;
+    out.floor(dq).setConstant(largest * rounding);
     if (out.with_matrix()) M->add_to(s, out.block(dq, dq));
     return;
   }
@@ -168,7 +167,7 @@ void LivensScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput&
   Matrix M1 = Matrix::Zero(t.size(), t.size());
   t.element().add_mass_matrix(q1, std::abs(s), M1);
   scale.noalias() = M1.cwiseAbs() * (q1 - q0).cwiseAbs();
-  scale.array() += M1.cwiseAbs().maxCoeff() * ell;
+  out.floor(dq).setConstant(M1.cwiseAbs().maxCoeff() * rounding / std::abs(s));
   if (!out.with_matrix()) return;
   const Matrix J = discrete_kinetic_gradient_jacobian(t.element(), q0, q1, v0, v1, it.in.h);
   out.block(dq, dq) = 2.0 * J.bottomRows(t.size()) - it.in.h * J.topRows(t.size());
@@ -183,8 +182,8 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 
 /// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
 /// Degree <= 2, from the exact form: Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
-/// General: Gonzalez's Gbar, row by row. Scale of R_lambda: steppers/row_scale.hpp (general:
-/// |Gbar| (|q1| + ell) in place of the terms).
+/// General: Gonzalez's Gbar, row by row. Scale and floor of R_lambda: steppers/row_scale.hpp
+/// (general: |Gbar| |q1| in place of the terms, |Gbar| eps ell for the floor).
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const LocalVector q1 = t.coordinates(it.q1, q1_slot), mu_local = t.multipliers(it.mu);
   auto R_q = out.residual(dq);
@@ -195,7 +194,8 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
     Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
     t.element().calc_discrete_gradient(q0, q1, Gbar);
     t.element().calc_value(q1, R_lambda);
-    out.scale(mu).noalias() = Gbar.cwiseAbs() * (q1.cwiseAbs().array() + coordinate_size(q1)).matrix();
+    out.scale(mu).noalias() = Gbar.cwiseAbs() * q1.cwiseAbs();
+    out.floor(mu) = Gbar.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
     R_q.noalias() = Gbar.transpose() * mu_local;
     if (!out.with_matrix()) return;
     out.block(dq, mu) = Gbar.transpose();
@@ -205,7 +205,7 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   }
   const LocalVector q_mid =  // G is constant when linear: any point will do
       g->is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  add_position_constraint_scale(*g, q1, out.scale(mu));
+  add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
   if (!out.with_matrix()) {
     g->calc_value(q1, R_lambda);
     g->add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_q);

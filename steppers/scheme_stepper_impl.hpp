@@ -38,9 +38,9 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
 
-  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool with_matrix) override {
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
     assembly_.layout().to_natural_order(x, natural_x_);
-    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, with_matrix);
+    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, floor, with_matrix);
   }
 
   std::string describe_row(Index row) const override {

@@ -277,3 +277,38 @@ TEST_CASE("the largest contributor to a residual row is the unit that wrote the 
   written[4] = std::nan("");  // a NaN contribution is named, whatever its neighbours
   CHECK(assembler.largest_contributor(eval, 1) == 2);
 }
+
+TEST_CASE("the scale of each row sums max(|unit residual|, unit scale) over the units, from |start|, on any thread count") {
+  const Index n = 300;
+  const auto layouts = overlapping_units(n, 2000);
+  // Even units declare a scale for their first local entry: 10 |entry| (a difference of larger
+  // terms); odd units declare 0, so their |entry| counts.
+  const auto fill_with_scale = [](Index u, UnitOutput& out) {
+    fill(u, out);
+    if (u % 2 == 0) out.scale()(0) = 10.0 * std::abs(out.residual()(0));
+  };
+  Vector start(n);
+  for (Index i = 0; i < n; ++i) start(i) = 1e2 * std::cos(0.7 * i);
+  Vector reference = start.cwiseAbs();
+  for (Index u = 0; u < static_cast<Index>(layouts.size()); ++u) {
+    const UnitLayout& l = layouts[static_cast<std::size_t>(u)];
+    for (std::size_t i = 0; i < l.dofs.size(); ++i) {
+      const double magnitude = std::abs(unit_value(u, static_cast<Index>(i)));
+      reference(l.dofs[i]) += (i == 0 && u % 2 == 0) ? 10.0 * magnitude : magnitude;
+    }
+  }
+  auto run = [&](int threads) {
+    Assembler assembler{AssemblyPlan(n, layouts)};
+    Vector residual(n), scale = Vector::Constant(n, std::nan("")), floor = scale;
+    tbb::task_arena(threads).execute([&] { assembler.assemble(fill_with_scale, start, residual, scale, floor, true); });
+    CHECK(floor == Vector::Zero(n));  // no unit declares a floor
+    return scale;
+  };
+  const Vector one = run(1);
+  CHECK((one - reference).cwiseAbs().maxCoeff() <= 1e-9 * reference.maxCoeff());
+  for (int threads : {2, 8}) {
+    CAPTURE(threads);
+    const Vector scale = run(threads);
+    CHECK(std::memcmp(scale.data(), one.data(), sizeof(double) * static_cast<std::size_t>(n)) == 0);
+  }
+}

@@ -23,7 +23,8 @@ const std::vector<double> kSaddleValues = {2.0, 1.0, 1.0, 1.0, 3.0, 1.0, 0.0};
 class LinearSaddle final : public NewtonSystem {
  public:
   const CscPattern& pattern() const override { return pattern_; }
-  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, bool) override {
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool) override {
+    floor.setZero();
     const Eigen::Vector3d b(7.0, 7.0, 1.0);
     residual = Eigen::Vector3d(2 * x(0) + x(1) + x(2), x(0) + 3 * x(1), x(0)) - b;
     const Vector a = x.cwiseAbs();

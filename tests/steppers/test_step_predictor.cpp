@@ -131,7 +131,7 @@ TEST_CASE("livens-em and em-ggl: the warm start saves Newton iterations and move
     MESSAGE(name, ": Newton iterations ", cold.iterations, " (v1 = v0) -> ", warm.iterations,
             " (extrapolated); final q and v differ by ", q_difference, ", ", v_difference);
     CHECK(warm.iterations < 0.9 * cold.iterations);
-    // Both stop at max|R| <= 1e-12, through the first singular configuration (t ~ 0.7). The
+    // Both stop at the Newton tolerance, through the first singular configuration (t ~ 0.7). The
     // positions agree to 1e-10; livens-em's v1 = 2 dq/h - v0 turns a difference in dq into 2/h =
     // 2000 times as much in v (1e-12 -> 2e-9), so the velocities agree to 5e-9.
     CHECK(q_difference <= 1e-10);

@@ -127,7 +127,7 @@ TEST_CASE("the symmetric schemes step back to where they started with -h; ggl-vi
     if (info.name == "ggl-vi") {
       CHECK(q_error > 1e-4);  // first order, not symmetric: step(-h) does not undo step(h)
     } else {
-      // Each step solves its equations to max|R| <= 1e-10 only, so the way back misses the start
+      // Each step solves its equations to the Newton tolerance only, so the way back misses the start
       // by rounding and that tolerance (seen: 3e-16 in q, 2e-13 in v), not exactly.
       CHECK(q_error <= 1e-10);
       CHECK(v_error <= 1e-9);
