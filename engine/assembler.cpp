@@ -168,13 +168,25 @@ UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& sc
                     blocks, with_matrix, scratch.workspace);
 }
 
-void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual,
-                        bool with_matrix) {
+void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, VectorRef* scale,
+                        VectorRef* floor, bool with_matrix) {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
   const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
-  for (Index i = 0; i < next.residual_begin - visit.residual_begin; ++i)
-    residual(rows[i]) += scratch.residual[static_cast<std::size_t>(i)];
+  const Index size = next.residual_begin - visit.residual_begin;
+  if (scale) {
+    double* scale_out = scale->data();
+    double* floor_out = floor->data();
+    for (Index i = 0; i < size; ++i) {
+      const auto local = static_cast<std::size_t>(i);
+      const double value = scratch.residual[local];
+      residual(rows[i]) += value;
+      scale_out[rows[i]] += std::max(std::abs(value), scratch.scale[local]);
+      floor_out[rows[i]] += scratch.floor[local];
+    }
+  } else {
+    for (Index i = 0; i < size; ++i) residual(rows[i]) += scratch.residual[static_cast<std::size_t>(i)];
+  }
   if (!with_matrix) return;
   const auto local = [&](const ScatterEntry& e) { return scratch.matrix[static_cast<std::size_t>(e.local)]; };
   const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
@@ -184,16 +196,6 @@ void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef res
   for (Index i = visit.first_mixed; i < visit.first_add; ++i)
     slot(entries[i]) = constant[i - visit.first_mixed] + local(entries[i]);
   for (Index i = visit.first_add; i < next.scatter_begin; ++i) slot(entries[i]) += local(entries[i]);
-}
-
-void Assembler::scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale, VectorRef floor) const {
-  const AssemblyPlan::Visit& visit = plan_.visits_[k];
-  const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
-  for (Index i = 0; i < plan_.visits_[k + 1].residual_begin - visit.residual_begin; ++i) {
-    const auto local = static_cast<std::size_t>(i);
-    scale(rows[i]) += std::max(std::abs(scratch.residual[local]), scratch.scale[local]);
-    floor(rows[i]) += scratch.floor[local];
-  }
 }
 
 void Assembler::scatter_constants(std::size_t k, const UnitScratch& scratch) {

@@ -216,10 +216,10 @@ class Assembler {
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
   /// unit at visiting position k.
-  void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, bool with_matrix);
-  /// Adds max(|local residual|, local scale) and the local floor of the unit at visiting position
-  /// k into scale and floor.
-  void scatter_scale(std::size_t k, const UnitScratch& scratch, VectorRef scale, VectorRef floor) const;
+  /// With scale (not null), also adds max(|local residual|, local scale) and the local floor into
+  /// *scale and *floor (see assemble).
+  void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, VectorRef* scale, VectorRef* floor,
+               bool with_matrix);
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -298,8 +298,7 @@ void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef
     const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
     UnitOutput out = output_of(k, unit_matrix, scratch);
     eval(plan_.visits_[k].unit, out);
-    scatter(k, scratch, residual, unit_matrix);
-    if (scale) scatter_scale(k, scratch, *scale, *floor);
+    scatter(k, scratch, residual, scale, floor, unit_matrix);
   });
 }
 

@@ -47,13 +47,6 @@ Index argmax_scaled(ConstVectorRef residual, ConstVectorRef scale) {
   return worst;
 }
 
-/// |R_i| <= tolerance * scale_i + floor_i for every row.
-bool within_floor(ConstVectorRef residual, ConstVectorRef scale, ConstVectorRef floor, double tolerance) {
-  for (Index i = 0; i < residual.size(); ++i)
-    if (!(std::abs(residual(i)) <= tolerance * scale(i) + floor(i))) return false;
-  return true;
-}
-
 /// r = max_i |R_i| / scale_i (NaN when an entry is NaN).
 double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
   double r = 0.0;
@@ -117,7 +110,11 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
   NewtonTimings& time = report.timings;
-  timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, !reuse); });
+  const auto evaluate = [&](bool with_matrix) {
+    timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, with_matrix); });
+    scale_ += floor_ / options_.residual_tolerance;  // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
+  };
+  evaluate(!reuse);
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   for (;;) {
@@ -129,7 +126,6 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
     if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) return report;
-    if (stagnated && within_floor(residual_, scale_, floor_, options_.residual_tolerance)) return report;
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
@@ -140,7 +136,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
                                         : scaled <= options_.residual_tolerance;
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
-      if (!matrix_is_current) timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, true); });
+      if (!matrix_is_current) evaluate(true);
       FactorizationStatus status;
       timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
       ++report.factorizations;
@@ -159,7 +155,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // or takes another chord step: its matrix would go unused. Should it fall outside the
     // tolerance, the refresh above evaluates the matrix at it first.
     const bool matrix_wanted = !options_.modified && refresh;
-    timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, matrix_wanted); });
+    evaluate(matrix_wanted);
     matrix_is_current = matrix_wanted;
   }
 }

@@ -32,15 +32,17 @@ class NewtonSystem {
 
 struct NewtonOptions {
   /// The stopping test measures each row against its own scale (NewtonSystem::evaluate): the
-  /// scaled residual is r = max_i |R_i| / scale_i, so the test means the same for inertias of 1e-7
-  /// and 1e3 and for one body or a million (there is no absolute tolerance to tune; a row with
-  /// scale 0 must be exactly 0). Converged when r <= residual_tolerance and either R(x0) already
-  /// met it, or the last increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or r
-  /// stopped decreasing (r > 1/4 of the previous one): it then sits at its rounding floor, and the
-  /// increments are rounding noise amplified by the matrix (near singular configurations the
-  /// multipliers move by 0.1 in response to residuals at rounding level). Also converged when r
-  /// stopped decreasing and every row is within residual_tolerance * scale_i + floor_i: rows whose
-  /// terms all vanish (a body at rest) hold nothing but rounding noise, and r cannot measure them.
+  /// scaled residual is r = max_i |R_i| / w_i with w_i = scale_i + floor_i / residual_tolerance, so
+  /// that r <= residual_tolerance means |R_i| <= residual_tolerance * scale_i + floor_i for every
+  /// row: within the tolerance relative to the magnitude of its terms, or within its rounding
+  /// floor (rows whose terms all vanish, as for a body at rest, hold only rounding noise). The test
+  /// means the same for inertias of 1e-7 and 1e3 and for one body or a million: there is no
+  /// absolute tolerance to tune (a row with scale and floor 0 must be exactly 0). Converged when
+  /// r <= residual_tolerance and either R(x0) already met it, or the last increment satisfies
+  /// max|dx| <= increment_tolerance * (1 + max|x|), or r stopped decreasing (r > 1/4 of the
+  /// previous one): it then sits at its rounding floor, and the increments are rounding noise
+  /// amplified by the matrix (near singular configurations the multipliers move by 0.1 in response
+  /// to residuals at rounding level).
   ///
   /// Full Newton refactorizes at every iteration until r meets residual_tolerance. The
   /// iterations after that only wait for the increment test or the stagnation rule, so they reuse
@@ -65,7 +67,7 @@ struct NewtonOptions {
 };
 
 struct NewtonIterate {
-  double scaled_residual = 0.0; ///< r = max_i |R_i| / scale_i at the iterate (NewtonOptions)
+  double scaled_residual = 0.0; ///< r = max_i |R_i| / w_i at the iterate (NewtonOptions)
   double residual_norm = 0.0;   ///< max|R| at the iterate
   double increment_norm = 0.0;  ///< max|dx| of the update that led to it (0 for the first)
 };

@@ -205,35 +205,44 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   }
   const LocalVector q_mid =  // G is constant when linear: any point will do
       g->is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
   if (!out.with_matrix()) {
     g->calc_value(q1, R_lambda);
     g->add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_q);
+    add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
     return;
   }
-  // The same sums in one pass over the entries, which also writes the blocks.
+  // The same sums in one pass over the entries, which also writes the blocks and the scale; the
+  // floor from G(q1) once written.
   R_lambda = g->constant_part();
+  auto scale = out.scale(mu);
+  scale = R_lambda.cwiseAbs();
   Eigen::Map<Matrix> Gbar_t = out.block(dq, mu), G1 = out.block(mu, dq);
   for (const Nonzero& l : g->linear_part().entries()) {  // L(k, j) = l.value, k = l.row, j = l.col
-    R_lambda(l.row) += l.value * q1(l.col);
+    const double term = l.value * q1(l.col);
+    R_lambda(l.row) += term;
+    scale(l.row) += std::abs(term);
     R_q(l.col) += l.value * mu_local(l.row);
     Gbar_t(l.col, l.row) += l.value;
     G1(l.row, l.col) += l.value;
   }
-  if (g->is_linear()) return;
-  Eigen::Map<Matrix> K = out.block(dq, dq);
-  for (Index k = 0; k < t.equations(); ++k) {
-    double form = 0.0;  // q1^T H_k q1
-    for (const Nonzero& e : g->hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-      const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
-      form += q1(e.row) * at_end;
-      R_q(e.row) += mu_local(k) * at_mid;
-      Gbar_t(e.row, k) += at_mid;
-      G1(k, e.row) += at_end;
-      K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
+  if (!g->is_linear()) {
+    Eigen::Map<Matrix> K = out.block(dq, dq);
+    for (Index k = 0; k < t.equations(); ++k) {
+      double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
+      for (const Nonzero& e : g->hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
+        form += q1(e.row) * at_end;
+        form_magnitude += std::abs(q1(e.row) * at_end);
+        R_q(e.row) += mu_local(k) * at_mid;
+        Gbar_t(e.row, k) += at_mid;
+        G1(k, e.row) += at_end;
+        K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
+      }
+      R_lambda(k) += 0.5 * form;
+      scale(k) += 0.5 * form_magnitude;
     }
-    R_lambda(k) += 0.5 * form;
   }
+  out.floor(mu) = G1.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
 }
 
 /// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_q.
