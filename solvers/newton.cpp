@@ -36,6 +36,9 @@ std::string format_value(double value) {
   return out.str();
 }
 
+/// Full Newton takes chord steps once r is within this factor of the tolerance (NewtonOptions).
+constexpr double kChordRange = 1e4;
+
 /// |R_i| / scale_i, 0 for R_i = 0 (a row with scale 0 must be exactly 0).
 double scaled_entry(double residual, double scale) { return residual == 0.0 ? 0.0 : std::abs(residual) / scale; }
 
@@ -77,7 +80,7 @@ void check_newton_options(const NewtonOptions& options) {
       throw std::invalid_argument(std::string("Newton option ") + name + " must be a finite number > 0 (e.g. " +
                                   example + "), got " + format_number(value));
   };
-  positive(options.residual_tolerance, "residual_tolerance", "1e-12");
+  positive(options.residual_tolerance, "residual_tolerance", "1e-13");
   positive(options.increment_tolerance, "increment_tolerance", "1e-10");
   if (options.max_iterations < 1)
     throw std::invalid_argument("Newton option max_iterations must be at least 1, got " +
@@ -130,10 +133,12 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
     const bool contracting = count >= 2 && scaled <= options_.refresh_contraction * report.history[count - 2].scaled_residual;
-    // Full Newton: once r meets the tolerance, the iterations that wait for the increment or
-    // stagnation test reuse the last factorization (NewtonOptions).
+    // Full Newton: once r is within kChordRange times the tolerance, the iterations reuse the last
+    // factorization while they contract r, and once r meets it (waiting for the increment or
+    // stagnation test) whatever they do (NewtonOptions).
     const bool keep = options_.modified ? contracting || report.iterations == 0
-                                        : scaled <= options_.residual_tolerance;
+                                        : scaled <= kChordRange * options_.residual_tolerance &&
+                                              (contracting || scaled <= options_.residual_tolerance);
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
       if (!matrix_is_current) evaluate(true);

@@ -205,44 +205,42 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   }
   const LocalVector q_mid =  // G is constant when linear: any point will do
       g->is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  if (!out.with_matrix()) {
-    g->calc_value(q1, R_lambda);
-    g->add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_q);
-    add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
-    return;
-  }
-  // The same sums in one pass over the entries, which also writes the blocks and the scale; the
-  // floor from G(q1) once written.
+  // One pass over the form's entries: the residual, its scale and floor (steppers/row_scale.hpp)
+  // and, with the matrix, the blocks.
+  const bool with_matrix = out.with_matrix();
   R_lambda = g->constant_part();
-  auto scale = out.scale(mu);
-  scale = R_lambda.cwiseAbs();
-  Eigen::Map<Matrix> Gbar_t = out.block(dq, mu), G1 = out.block(mu, dq);
+  auto scale = out.scale(mu), floor = out.floor(mu);
+  scale = R_lambda.cwiseAbs();  // floor holds sum_j |terms of G_kj| until the end
+  Eigen::Map<Matrix> Gbar_t = with_matrix ? out.block(dq, mu) : Eigen::Map<Matrix>(nullptr, 0, 0);
+  Eigen::Map<Matrix> G1 = with_matrix ? out.block(mu, dq) : Eigen::Map<Matrix>(nullptr, 0, 0);
   for (const Nonzero& l : g->linear_part().entries()) {  // L(k, j) = l.value, k = l.row, j = l.col
     const double term = l.value * q1(l.col);
     R_lambda(l.row) += term;
     scale(l.row) += std::abs(term);
+    floor(l.row) += std::abs(l.value);
     R_q(l.col) += l.value * mu_local(l.row);
+    if (!with_matrix) continue;
     Gbar_t(l.col, l.row) += l.value;
     G1(l.row, l.col) += l.value;
   }
-  if (!g->is_linear()) {
-    Eigen::Map<Matrix> K = out.block(dq, dq);
-    for (Index k = 0; k < t.equations(); ++k) {
-      double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
-      for (const Nonzero& e : g->hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-        const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
-        form += q1(e.row) * at_end;
-        form_magnitude += std::abs(q1(e.row) * at_end);
-        R_q(e.row) += mu_local(k) * at_mid;
-        Gbar_t(e.row, k) += at_mid;
-        G1(k, e.row) += at_end;
-        K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
-      }
-      R_lambda(k) += 0.5 * form;
-      scale(k) += 0.5 * form_magnitude;
+  Eigen::Map<Matrix> K = with_matrix && !g->is_linear() ? out.block(dq, dq) : Eigen::Map<Matrix>(nullptr, 0, 0);
+  for (Index k = 0; k < t.equations(); ++k) {
+    double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
+    for (const Nonzero& e : g->hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+      const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
+      form += q1(e.row) * at_end;
+      form_magnitude += std::abs(q1(e.row) * at_end);
+      floor(k) += std::abs(at_end);
+      R_q(e.row) += mu_local(k) * at_mid;
+      if (!with_matrix) continue;
+      Gbar_t(e.row, k) += at_mid;
+      G1(k, e.row) += at_end;
+      K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
     }
+    R_lambda(k) += 0.5 * form;
+    scale(k) += 0.5 * form_magnitude;
   }
-  out.floor(mu) = G1.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
+  floor *= kRoundingError * coordinate_size(q1);
 }
 
 /// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_q.

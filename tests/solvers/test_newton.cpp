@@ -237,9 +237,9 @@ TEST_CASE("Newton options that cannot work are refused, naming the option and th
   const double nan = std::numeric_limits<double>::quiet_NaN();
   NewtonOptions options;
   options.residual_tolerance = 0.0;
-  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-12), got 0");
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-13), got 0");
   options.residual_tolerance = nan;
-  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-12), got nan");
+  refuses(options, "Newton option residual_tolerance must be a finite number > 0 (e.g. 1e-13), got nan");
   options = {};
   options.increment_tolerance = -1e-10;
   refuses(options, "Newton option increment_tolerance must be a finite number > 0 (e.g. 1e-10), got -1e-10");
@@ -320,7 +320,7 @@ TEST_CASE("modified Newton reproduces the livens-em run with fewer factorization
     const LivensRun modified = run_livens(scenario, 0.1, 20, true);
     MESSAGE(scenario, ": factorizations ", full.factorizations, " -> ", modified.factorizations, ", iterations ",
             full.iterations, " -> ", modified.iterations);
-    CHECK(modified.factorizations < full.factorizations / 3);
+    CHECK(3 * modified.factorizations <= full.factorizations);
     // Both stop at the Newton tolerance; 20 steps of the scheme's error propagation keep them within 1e-10.
     CHECK((modified.final_state.q - full.final_state.q).cwiseAbs().maxCoeff() <= 1e-10);
     CHECK((modified.final_state.v - full.final_state.v).cwiseAbs().maxCoeff() <= 1e-9);
