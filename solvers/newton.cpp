@@ -156,9 +156,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     x -= increment_;
     increment_norm = max_abs(increment_);
     if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
-    // After a chord step the next iterate is in the tolerance too, almost always, and is accepted
-    // or takes another chord step: its matrix would go unused. Should it fall outside the
-    // tolerance, the refresh above evaluates the matrix at it first.
+    // After a chord step the next iterate is accepted or takes another chord step, almost always:
+    // its matrix would go unused. Should it need a refactorization, the refresh above evaluates
+    // the matrix at it first.
     const bool matrix_wanted = !options_.modified && refresh;
     evaluate(matrix_wanted);
     matrix_is_current = matrix_wanted;
