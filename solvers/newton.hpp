@@ -54,7 +54,8 @@ struct NewtonOptions {
   /// the chains of 800 bars and 1.0 instead of 1.67 on nfourbar n = 800 (docs/performance.md).
   /// The iterate after a chord step is evaluated without the matrix; should it need a
   /// refactorization, the matrix is evaluated there first.
-  /// On the scaled residual r (relative). livens-em's largest energy increment per step on the
+  ///
+  /// residual_tolerance is on the scaled residual r (relative). livens-em's largest energy increment per step on the
   /// spring pendulum [KinonBetsch2023] is 3.5e-13 of 1.5 with 1e-13, 2.8e-12 with 1e-12 (the chord
   /// steps stop there), and was 2.5e-14 with the former absolute test, which refactorized to the
   /// rounding floor.

@@ -184,9 +184,10 @@ TEST_CASE("modified Newton (newton_modified) runs the same steps with fewer fact
   CHECK(modified.configuration.newton.refresh_contraction == 0.5);
   CHECK(modified.steps == full.steps);
   CHECK(modified.newton_factorizations_total < full.newton_factorizations_total);
-  // Modified Newton stops as soon as every row meets 1e-13 of the magnitude of its terms (up to
-  // about 40 here: 2 p0, (2/h) M dq), so |R| <= 4e-12 per row, and the energy error of a step is
-  // v_mid.R over 4 rows with |v| <= 6: at most about 1e-10 (5.9e-12 measured).
+  // Modified Newton stops as soon as every row meets 1e-13 of the magnitude of its terms (2 p0,
+  // (2/h) M dq, h m g and the constraint impulse: about 2 m |v| each, below 40 in all with
+  // |v| <= 6), so |R| <= 4e-12 per row, and the energy error of a step is v_mid.R over 4 rows:
+  // at most about 1e-10 (5.9e-12 measured).
   CHECK(modified.energy_max_abs_increment <= 1e-10);
   const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["newton_method"] == "modified");
