@@ -1,5 +1,6 @@
 #include <noether/apps/cli_arguments.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <stdexcept>
@@ -67,6 +68,29 @@ std::pair<std::string, double> parse_assignment(const Scenario& scenario, const 
   return {key, parse_parameter_value(scenario, key, value)};
 }
 
+std::optional<std::pair<std::string, double>> parse_scheme_assignment(const StepperInfo& stepper,
+                                                                     const Scenario& scenario,
+                                                                     const std::string& text) {
+  const std::string key = text.substr(0, text.find('='));
+  const auto declares = [&](const auto& list) {
+    return std::any_of(list.begin(), list.end(), [&](const auto& p) { return p.name == key; });
+  };
+  if (key.size() == text.size() || !declares(stepper.parameters)) return std::nullopt;
+  if (declares(scenario.parameters)) {
+    std::string message = "--set ";
+    message += text;
+    message += ": both stepper ";
+    message += stepper.name;
+    message += " and scenario ";
+    message += scenario.name;
+    message += " have a parameter '";
+    message += key;
+    message += "'; rename one of them";
+    throw std::invalid_argument(message);
+  }
+  return std::pair{key, parse_number("--set " + key, text.substr(key.size() + 1))};
+}
+
 LinearSolverKind parse_solver(const std::string& text) {
   if (text == to_string(LinearSolverKind::cholmod))
     throw std::invalid_argument(
@@ -101,9 +125,13 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
+  const StepperInfo& stepper = find_stepper(arguments.stepper.value_or(RunConfiguration{}.stepper));
+  const Scenario& scenario = find_scenario(arguments.scenario);
   for (const std::string& assignment : arguments.assignments) {
-    const auto [key, value] = parse_assignment(find_scenario(arguments.scenario), assignment);
-    if (!options.overrides.emplace(key, value).second)
+    const std::optional<std::pair<std::string, double>> scheme = parse_scheme_assignment(stepper, scenario, assignment);
+    const auto [key, value] = scheme ? *scheme : parse_assignment(scenario, assignment);
+    ParameterValues& values = scheme ? options.scheme_parameters : options.overrides;
+    if (!values.emplace(key, value).second)
       throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
   }
   return options;

@@ -7,6 +7,7 @@
 
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
 
@@ -32,6 +33,11 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run
 /// settings once given as parameters (h, t_end, newton_tol) are refused with their option.
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);
+/// "key=value" from --set when the stepper declares key (SchemeParameter): the key and the number;
+/// nullopt for a key it does not declare. Throws std::invalid_argument naming both when the
+/// scenario has a parameter of that name too, or when the value is not a number.
+std::optional<std::pair<std::string, double>> parse_scheme_assignment(const StepperInfo& stepper,
+                                                                     const Scenario& scenario, const std::string& text);
 /// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.
 LinearSolverKind parse_solver(const std::string& text);
 /// --newton: "full" (false) or "modified" (true).

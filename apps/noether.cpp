@@ -40,6 +40,10 @@ void print_name_list(const char* heading, const auto& entries) {
 int list_command() {
   print_name_list("scenarios:", scenarios());
   print_name_list("steppers:", steppers());
+  for (const StepperInfo& s : steppers())
+    for (const SchemeParameter& p : s.parameters)
+      std::cout << "  " << s.name << " --set " << p.name << "=... (default " << p.default_value << "): " << p.meaning
+                << '\n';
   return 0;
 }
 
@@ -76,7 +80,8 @@ void add_run_options(CLI::App& run, RunArguments& a) {
                  "constraint equations that depend on the others along the motion: drop them from the step "
                  "equations (default; still monitored) or refuse the run");
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
-  run.add_option("--set", a.assignments, "scenario parameter override key=value (repeatable)")->allow_extra_args(false);
+  run.add_option("--set", a.assignments,
+                 "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)")->allow_extra_args(false);
   run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");
   run.add_option("--every", a.every, "write every N-th step to timeseries.csv (default 1)");
 }

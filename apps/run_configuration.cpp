@@ -39,10 +39,18 @@ std::string_view redundancy_name(RunConfiguration::Redundancy redundancy) {
   return redundancy == RunConfiguration::Redundancy::drop ? "drop" : "refuse";
 }
 
+std::map<std::string, double, std::less<>> resolved_scheme_parameters(const RunConfiguration& configuration) {
+  std::map<std::string, double, std::less<>> values;
+  const StepperOptions options = configuration.stepper_options();
+  for (const SchemeParameter& p : find_stepper(configuration.stepper).parameters)
+    values.emplace(p.name, scheme_parameter(options, p));
+  return values;
+}
+
 std::string_view newton_method_name(const NewtonOptions& newton) { return newton.modified ? "modified" : "full"; }
 
 void check_run_configuration(const RunConfiguration& c) {
-  find_stepper(c.stepper);
+  check_scheme_parameters(c.stepper, find_stepper(c.stepper).parameters, c.stepper_options());
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   require_number(c.t_end / c.h, c.t_end / c.h <= std::numeric_limits<int>::max(), "the step count t_end / h",

@@ -3,6 +3,7 @@
 /// the end time. Each has one default: the stepper's here, the solver's in StepperOptions, Newton's
 /// in NewtonOptions, and h, t_end (and a Newton tolerance where a scenario needs another) in each
 /// scenario's run_defaults.
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -29,9 +30,11 @@ struct RunConfiguration {
   /// still monitored in the outputs), or a refusal of the run.
   enum class Redundancy { drop, refuse };
   Redundancy redundancy = Redundancy::drop;
+  /// The stepper's own parameters given (`--set S=3` for evi); the others keep the scheme's defaults.
+  std::map<std::string, double, std::less<>> scheme_parameters;
 
-  /// What the stepper is made with: solver, newton and the refinement depth.
-  StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth}; }
+  /// What the stepper is made with: solver, newton, the refinement depth and its parameters.
+  StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth, scheme_parameters}; }
 };
 
 /// The configuration a scenario runs with when nothing is chosen: its h, t_end and Newton
@@ -41,13 +44,16 @@ RunConfiguration default_run_configuration(const Scenario& scenario);
 /// "drop" or "refuse", as the summaries and `--redundant` spell it.
 std::string_view redundancy_name(RunConfiguration::Redundancy redundancy);
 
+/// Every parameter the configuration's stepper declares, with the value it runs with.
+std::map<std::string, double, std::less<>> resolved_scheme_parameters(const RunConfiguration& configuration);
+
 /// "full" or "modified" (NewtonOptions::modified), as the summaries and `--newton` spell it.
 std::string_view newton_method_name(const NewtonOptions& newton);
 
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, round(t_end / h) fits an int,
 /// the Newton tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and
-/// the refinement depth is 0 to 30.
+/// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

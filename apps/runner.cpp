@@ -123,6 +123,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   c.newton.refresh_contraction = options.newton_refresh_contraction.value_or(c.newton.refresh_contraction);
   c.max_refinement_depth = options.max_refinement_depth.value_or(c.max_refinement_depth);
   c.redundancy = options.redundancy.value_or(c.redundancy);
+  c.scheme_parameters.insert(options.scheme_parameters.begin(), options.scheme_parameters.end());
   check_run_configuration(c);
   return c;
 }

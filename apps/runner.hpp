@@ -35,6 +35,8 @@ struct RunOptions {
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
   ParameterValues overrides;
+  /// The stepper's own parameters (`--set key=value` for a key the stepper declares, e.g. evi's S).
+  ParameterValues scheme_parameters;
   /// When set, the directory (created if missing) receives summary.json and timeseries.csv.
   std::optional<std::filesystem::path> output_dir;
   /// Print a carriage-return progress line on stdout (meant for a terminal).

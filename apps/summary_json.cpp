@@ -29,6 +29,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_refresh_contraction", run.newton.refresh_contraction},
                               {"max_refinement_depth", run.max_refinement_depth},
                               {"redundant", redundancy_name(run.redundancy)},
+                              {"scheme_parameters", resolved_scheme_parameters(run)},
                               {"steps", result.steps},
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},

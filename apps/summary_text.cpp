@@ -35,6 +35,7 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("scenario", result.scenario);
   const RunConfiguration& run = result.configuration;
   lines.line("stepper", run.stepper);
+  for (const auto& [name, value] : resolved_scheme_parameters(run)) lines.line(name.c_str(), value);
   lines.line("solver", to_string(run.solver));
   lines.line("threads", result.threads);
   lines.line("h", run.h);

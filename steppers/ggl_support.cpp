@@ -8,6 +8,8 @@ namespace {
 /// Pivots of the LDLT of M below this fraction of the largest one count as zero.
 constexpr double kRelativePivotTolerance = 1e-12;
 
+}  // namespace
+
 Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
   const std::string what = std::string(stepper) + " needs a constant invertible mass matrix, but inertia '" +
                            inertia.name() + "' ";
@@ -28,8 +30,6 @@ Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
                          "); use livens-em, which never inverts M");
   return ldlt.solve(Matrix::Identity(n, n));
 }
-
-}  // namespace
 
 void require_quadratic_constraints(std::string_view stepper, const System& system) {
   for (const Placed<Constraint>& e : system.constraints())

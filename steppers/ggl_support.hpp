@@ -1,5 +1,5 @@
 #pragma once
-/// Shared by the GGL-family steppers (ggl-vi, em-ggl), which need M^{-1} and constant constraint
+/// Shared by the steppers that need M^{-1} (ggl-vi, em-ggl, evi) or constant constraint
 /// Hessians: the admission checks (each throws StepperRefusal naming the stepper, the element and
 /// the alternative).
 #include <string_view>
@@ -13,6 +13,9 @@ namespace noether {
 void require_quadratic_constraints(std::string_view stepper, const System& system);
 /// Every coordinate in exactly one inertia element, so M^{-1} is block diagonal per element.
 void require_one_inertia_per_coordinate(std::string_view stepper, const System& system);
+/// M^{-1} of one inertia element; refuses a configuration-dependent, singular (LDLT pivots below
+/// 1e-12 of the largest) or indefinite mass matrix. evi uses it as its admission check.
+Matrix invert_mass(std::string_view stepper, const Inertia& inertia);
 /// M_e^{-1} per inertia element, in system order; refuses configuration-dependent, singular
 /// (LDLT pivots below 1e-12 of the largest) or indefinite mass matrices.
 std::vector<Matrix> invert_masses(std::string_view stepper, const System& system);

@@ -5,6 +5,8 @@
 ///
 /// Beyond what SchemeAssembly needs (engine/scheme_assembly.hpp), a Scheme provides:
 ///   static constexpr std::string_view name;
+///   static constexpr std::array<SchemeParameter, N> parameters;  optional: its own settings, read
+///                                       with scheme_parameter (none when absent)
 ///   static constexpr bool warm_start;  Newton starts from v1 and lambda extrapolated from the
 ///                                       last steps (steppers/step_predictor.hpp)
 ///   Scheme(const System&, const StepperOptions&);     refuses what it cannot treat
@@ -18,7 +20,9 @@
 ///   std::string row_label(int field, Index i) const;  what row i of a field balances
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <noether/engine/format.hpp>
@@ -96,10 +100,26 @@ struct SchemeStepper<Scheme>::Attempt {
   double t = 0.0, h = 0.0;
 };
 
+/// The parameters a scheme declares (none when it declares none).
+template <class Scheme>
+constexpr std::span<const SchemeParameter> declared_parameters() {
+  if constexpr (requires { Scheme::parameters; })
+    return Scheme::parameters;
+  else
+    return {};
+}
+
+/// The scheme, once the options name none of its parameters it does not declare.
+template <class Scheme>
+std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOptions& options) {
+  check_scheme_parameters(Scheme::name, declared_parameters<Scheme>(), options);
+  return std::make_unique<const Scheme>(system, options);
+}
+
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
     : system_(system), max_refinement_depth_(options.max_refinement_depth),
-      scheme_(std::make_unique<const Scheme>(system, options)),
+      scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton)) {
   check_stepper_options(options);

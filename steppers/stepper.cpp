@@ -90,6 +90,30 @@ void check_stepper_options(const StepperOptions& options) {
                                 std::to_string(options.max_refinement_depth));
 }
 
+void check_scheme_parameters(std::string_view stepper, std::span<const SchemeParameter> declared,
+                             const StepperOptions& options) {
+  for (const auto& [name, value] : options.scheme_parameters) {
+    std::string known;
+    bool found = false;
+    for (const SchemeParameter& p : declared) {
+      found = found || p.name == name;
+      known += known.empty() ? "" : ", ";
+      known += p.name;
+    }
+    if (found) continue;
+    std::string message(stepper);
+    message += " has no parameter '";
+    message += name;
+    message += known.empty() ? "'; it takes none" : "'; its parameters: " + known;
+    throw std::invalid_argument(message);
+  }
+}
+
+double scheme_parameter(const StepperOptions& options, const SchemeParameter& parameter) {
+  const auto given = options.scheme_parameters.find(parameter.name);
+  return given == options.scheme_parameters.end() ? parameter.default_value : given->second;
+}
+
 void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKind kind) {
   if (kind == LinearSolverKind::cholmod)
     throw StepperRefusal(std::string(stepper) +

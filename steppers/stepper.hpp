@@ -1,6 +1,8 @@
 #pragma once
 /// Time steppers: one step of a structure-preserving scheme on a System.
+#include <map>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -18,6 +20,14 @@ class StepperRefusal : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// A setting of one scheme (evi's number of quadrature points S, say), chosen by name
+/// (StepperOptions::scheme_parameters, `--set S=3`); the scheme declares it with its default.
+struct SchemeParameter {
+  std::string_view name;
+  double default_value;
+  std::string_view meaning;  ///< what it sets and the values accepted
+};
+
 struct StepperOptions {
   /// The Newton matrices' linear solver. KLU by default: on the steppers' saddle-point matrices it
   /// factors faster than UMFPACK and refactorizes new values in place (docs/performance.md,
@@ -29,11 +39,22 @@ struct StepperOptions {
   /// 0 turns it off. Every substep is a full step of the scheme, so what the scheme keeps
   /// (symplecticity, momentum maps, energy) it keeps over the refined step too. 0 to 30.
   int max_refinement_depth = 8;
+  /// Values of the scheme's own parameters by name (SchemeParameter); those not given take the
+  /// scheme's defaults. A name the scheme does not declare is refused (check_scheme_parameters).
+  std::map<std::string, double, std::less<>> scheme_parameters = {};
 };
 
 /// Throws std::invalid_argument naming the option and its value unless max_refinement_depth is in
 /// 0 .. 30 (Newton's options are NewtonSolver's to check).
 void check_stepper_options(const StepperOptions& options);
+
+/// Throws std::invalid_argument, naming the stepper, the parameter and the ones it declares,
+/// unless every entry of options.scheme_parameters is declared in `declared`.
+void check_scheme_parameters(std::string_view stepper, std::span<const SchemeParameter> declared,
+                             const StepperOptions& options);
+
+/// The value of `parameter` in options (its default when not given).
+double scheme_parameter(const StepperOptions& options, const SchemeParameter& parameter);
 
 /// What one step took. The NewtonReport part adds up its substeps: iterations (those of failed
 /// attempts too), factorizations and timings; history is the last substep's.

@@ -5,6 +5,7 @@
 
 #include <noether/steppers/composition.hpp>
 #include <noether/steppers/em_ggl.hpp>
+#include <noether/steppers/evi.hpp>
 #include <noether/steppers/ggl_vi.hpp>
 #include <noether/steppers/livens_em.hpp>
 
@@ -33,6 +34,11 @@ std::span<const StepperInfo> steppers() {
        "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
        "needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
+      {"evi",
+       "exponential variational integrator: symplectic, S-point quadrature (--set S=), exponential interpolation "
+       "(--set omega=), position constraints, order 2; needs invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<ExponentialVariationalIntegrator>(s, o); },
+       evi_parameters()},
       composition<LivensEnergyMomentum>("livens-em4", 4, "livens-em composed by the triple jump (3 substeps): order 4, "
                                                          "energy exact"),
       composition<LivensEnergyMomentum>("livens-em6", 6,

@@ -14,6 +14,8 @@ struct StepperInfo {
   std::string description;
   /// Builds the stepper for a system; throws StepperRefusal when the scheme cannot treat it.
   std::function<std::unique_ptr<Stepper>(const System&, const StepperOptions&)> make;
+  /// The scheme's own parameters (StepperOptions::scheme_parameters, `--set NAME=VALUE`).
+  std::span<const SchemeParameter> parameters = {};
 };
 
 /// All steppers, in the order `noether list` prints them.
