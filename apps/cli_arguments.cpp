@@ -75,6 +75,23 @@ std::optional<std::pair<std::string, double>> parse_scheme_assignment(const Step
   const auto declares = [&](const auto& list) {
     return std::any_of(list.begin(), list.end(), [&](const auto& p) { return p.name == key; });
   };
+  if (key.size() < text.size() && !declares(stepper.parameters) && !declares(scenario.parameters))
+    for (const StepperInfo& other : steppers())
+      if (declares(other.parameters)) {
+        std::string message = "--set ";
+        message += text;
+        message += ": ";
+        message += key;
+        message += " is a parameter of stepper ";
+        message += other.name;
+        message += ", not of stepper ";
+        message += stepper.name;
+        message += " or scenario ";
+        message += scenario.name;
+        message += "; add --stepper ";
+        message += other.name;
+        throw std::invalid_argument(message);
+      }
   if (key.size() == text.size() || !declares(stepper.parameters)) return std::nullopt;
   if (declares(scenario.parameters)) {
     std::string message = "--set ";

@@ -35,7 +35,8 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);
 /// "key=value" from --set when the stepper declares key (SchemeParameter): the key and the number;
 /// nullopt for a key it does not declare. Throws std::invalid_argument naming both when the
-/// scenario has a parameter of that name too, or when the value is not a number.
+/// scenario has a parameter of that name too, naming the stepper to choose when only another
+/// stepper declares the key, or when the value is not a number.
 std::optional<std::pair<std::string, double>> parse_scheme_assignment(const StepperInfo& stepper,
                                                                      const Scenario& scenario, const std::string& text);
 /// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.

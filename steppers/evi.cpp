@@ -1,6 +1,5 @@
 #include <noether/steppers/evi.hpp>
 
-#include <Eigen/Cholesky>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -15,17 +14,20 @@
 
 namespace noether {
 
-/// The equations of evi.hpp, as kernels: x = (dq, mu), rows (R_q, R_g). A node j of the step has
-/// q^j = g1 q0 + g2 q1 and h v^j = g2_rate dq + sum_rate q0 (InterpolationNode).
+/// The equations of evi.hpp, as kernels: x = (dq, v1, mu, nu), rows (R_q, R_p, R_g, R_nu). A
+/// node j of the step has q^j = g1 q0 + g2 q1 and h v^j = g2_rate dq + sum_rate q0
+/// (InterpolationNode); R_q takes the node terms weighted by g1 (D_1), R_p by g2 (D_2).
 struct ExponentialScheme {
   static constexpr std::string_view name = "evi";
   static constexpr std::array parameters{
       SchemeParameter{"S", 2, "quadrature points per step: 1 (midpoint) or 2 to 64 (Gauss-Lobatto, end points included)"},
       SchemeParameter{"omega", 0, "frequency of the exponential interpolation, u = omega h, >= 0 (0: linear)"}};
   static constexpr bool warm_start = true;
-  enum Field { dq, mu };
-  static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
-  enum Slot { q0_slot, q1_slot, dq_slot, node_q_slot, node_v_slot, jacobian_slot, workspace_slots };
+  enum Field { dq, v1, mu, nu };
+  static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
+                                     FieldKind::multipliers};
+  enum Slot { q0_slot, q1_slot, dq_slot, v1_slot, node_q_slot, node_v_slot, gradient_slot, jacobian_slot,
+              workspace_slots };
 
   /// The nodes of the step being solved and q1 = q0 + dq of the current iterate (d).
   struct Data {
@@ -35,7 +37,7 @@ struct ExponentialScheme {
   };
   struct Iterate {
     const StepInput& in;
-    LocalVector dq, mu;  ///< the fields of x
+    LocalVector dq, v1, mu, nu;  ///< the fields of x
     const Vector& q1;
     const std::vector<InterpolationNode>& nodes;
   };
@@ -43,53 +45,67 @@ struct ExponentialScheme {
   ExponentialScheme(const System& system, const StepperOptions& options);
 
   Iterate iterate(const StepInput& in, ConstVectorRef x, Data& data) const {
-    const Index d = system_.num_coordinates();
+    const Index d = system_.num_coordinates(), m = system_.num_multipliers();
     if (data.h != in.h || data.nodes.empty()) {
-      data.nodes = nodes(in.h);
+      data.nodes = exponential_interpolation(rule_, omega_ * in.h);
       data.h = in.h;
     }
     data.q1.resize(d);
     for_each_index_range(d, [&](Index begin, Index end) {
       data.q1.segment(begin, end - begin) = in.state.q.segment(begin, end - begin) + x.segment(begin, end - begin);
     });
-    return {in, segment_view(x, 0, d), segment_view(x, d, system_.num_multipliers()), data.q1, data.nodes};
+    return {in, segment_view(x, 0, d), segment_view(x, d, d), segment_view(x, 2 * d, m), segment_view(x, 2 * d + m, m),
+            data.q1, data.nodes};
   }
   /// R_q's -p0.
   void add_step_rows(const StepInput& in, VectorRef rows) const { rows.head(system_.num_coordinates()) = -in.state.p; }
-  /// dq = h (v0 + v1)/2, mu = h lambda (v1 and lambda from the warm start). Throws
+  /// dq = h (v0 + v1)/2, v1, mu = h lambda (v1 and lambda from the warm start), nu = 0. Throws
   /// std::invalid_argument when |omega h| >= pi.
   Vector initial_guess(const StepInput& in, const StepGuess& guess) const;
-  State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<ExponentialScheme>& assembly) const;
-  /// H = p.v - T(q, v) + V(q), = 1/2 p.M^{-1} p + V for the states the scheme makes (v = M^{-1} p).
-  double conserved_energy(const State& state) const;
-  std::string row_label(int field, Index i) const {
-    return field == dq ? "discrete Euler-Lagrange equation of coordinate " + system_.coordinate_label(i)
-                       : system_.multiplier_label(i) + ", position level g(q1)";
+  /// q = q0 + dq, v = v1, p = M(q1) v1, lambda = mu / h.
+  State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<ExponentialScheme>&) const {
+    const Index d = system_.num_coordinates();
+    State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.head(d), x.segment(d, d), Vector(d),
+               x.segment(2 * d, system_.num_multipliers()) / in.h};
+    calc_momentum(system_, next.q, next.v, next.p);
+    return next;
   }
+  /// H = p.v - T(q, v) + V(q), = 1/2 v.M v + V for the states the scheme makes (p = M v).
+  double conserved_energy(const State& state) const {
+    return state.p.dot(state.v) - kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+  }
+  std::string row_label(int field, Index i) const;
 
-  TermShape shape(const Inertia& e) const {  // constant M: sum_j w_j h g1'_j g2'_j M, constant with h
-    return TermShape{dq}.block(dq, dq, Pattern::mass, e.has_constant_mass());
+  TermShape shape(const Inertia& e) const {  // constant M: the four blocks are constant for a given h
+    const bool constant = e.has_constant_mass();
+    return TermShape{dq, v1}
+        .block(dq, dq, Pattern::mass, constant)
+        .block(v1, dq, Pattern::mass, constant)
+        .block(v1, v1, Pattern::mass, constant);
   }
   TermShape shape(const Potential& e) const {
-    return e.nonlinearity() == Nonlinearity::linear ? TermShape{dq} : TermShape{dq}.block(dq, dq);
+    if (e.nonlinearity() == Nonlinearity::linear) return TermShape{dq, v1};
+    return TermShape{dq, v1}.block(dq, dq).block(v1, dq);
   }
-  TermShape shape(const Constraint& e) const {  // G(q0)^T is constant during a step, G when linear
+  TermShape shape(const Constraint& e) const {  // G(q0)^T is constant during a step, all of G when linear
     const bool linear = e.nonlinearity() == Nonlinearity::linear;
-    return TermShape{dq, mu}
-        .block(dq, mu, Pattern::jacobian_transpose, linear)
-        .block(mu, dq, Pattern::jacobian, linear);
+    TermShape s{dq, v1, mu, nu};
+    s.block(dq, mu, Pattern::jacobian_transpose, linear)
+        .block(mu, dq, Pattern::jacobian, linear)
+        .block(v1, nu, Pattern::jacobian_transpose, linear)
+        .block(nu, v1, Pattern::jacobian, linear);
+    return linear ? s : s.block(v1, dq, Pattern::hessian).block(nu, dq, Pattern::jacobian);
   }
-  TermShape shape(const Dissipation&) const { return TermShape{dq}.block(dq, dq); }
-  TermShape shape(const ExternalLoad&) const { return TermShape{dq}.block(dq, dq); }
+  TermShape shape(const Dissipation&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
+  TermShape shape(const ExternalLoad&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
-
-  /// The interpolation at the nodes for a step of h.
-  std::vector<InterpolationNode> nodes(double h) const { return exponential_interpolation(rule_, omega_ * h); }
+  void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate_general_constraint(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
   QuadratureRule rule_;
@@ -139,26 +155,6 @@ NodeState node_state(const T& term, const LocalVector& q0, const LocalVector& q1
   return {node_configuration(term, q0, q1, node), LocalVector(v.data(), v.size())};
 }
 
-/// next.v = M(q1)^{-1} next.p at an inertia term's coordinates. Throws StepperRefusal when M(q1)
-/// is singular (LDLT pivots below 1e-12 of the largest, as invert_mass).
-void solve_velocity(const InertiaTerm& t, State& next) {
-  const Index n = t.size();
-  if (n == 0) return;
-  Matrix M = Matrix::Zero(n, n);
-  t.element().add_mass_matrix(t.coordinates(next.q, ExponentialScheme::q1_slot), 1.0, M);
-  const Eigen::LDLT<Matrix> ldlt(M);
-  const Vector pivots = ldlt.vectorD();
-  if (ldlt.info() != Eigen::Success || (pivots.array() <= 1e-12 * pivots.cwiseAbs().maxCoeff()).any()) {
-    std::string message = "evi needs an invertible mass matrix for v = M(q)^-1 p, but inertia '";
-    message += t.element().name();
-    message += "' is singular or indefinite at t = ";
-    message += format_number(next.t);
-    message += "; use livens-em, which never inverts M";
-    throw StepperRefusal(message);
-  }
-  t.add_at_coordinates(ldlt.solve(Vector(t.coordinates(next.p, ExponentialScheme::node_v_slot))), next.v);
-}
-
 }  // namespace
 
 ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions& options)
@@ -181,190 +177,210 @@ Vector ExponentialScheme::initial_guess(const StepInput& in, const StepGuess& gu
     message += " or a smaller omega";
     throw std::invalid_argument(message);
   }
-  Vector x(system_.num_coordinates() + system_.num_multipliers());
-  x << 0.5 * in.h * (in.state.v + guess.v1), in.h * guess.lambda;
+  const Index m = system_.num_multipliers();
+  Vector x(2 * system_.num_coordinates() + 2 * m);
+  x << 0.5 * in.h * (in.state.v + guess.v1), guess.v1, in.h * guess.lambda, Vector::Zero(m);
   return x;
 }
 
-double ExponentialScheme::conserved_energy(const State& state) const {
-  return state.p.dot(state.v) - kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+std::string ExponentialScheme::row_label(int field, Index i) const {
+  switch (field) {
+    case dq: return "discrete Euler-Lagrange equation of coordinate " + system_.coordinate_label(i);
+    case v1: return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system_.coordinate_label(i);
+    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
+    default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
+  }
 }
 
-/// Constant M: R_q += -sum_j w_j h g1'_j M v^j = M (c_dq dq + c_q0 q0)/h with c_dq = -sum_j w_j
-/// g1_rate_j g2_rate_j (1 for omega = 0) and c_q0 = -sum_j w_j g1_rate_j sum_rate_j (0 for omega = 0);
-/// K = c_dq/h M. Scale: the terms; floor: max|M| eps ell/|h| (steppers/row_scale.hpp).
-/// M(q): R_q += -sum_j w_j (h g1_j dT/dq + g1_rate_j dT/dv)(q^j, v^j), K = its derivative in dq
-/// (dq^j/ddq = g2_j, dv^j/ddq = g2_rate_j/h) from the Hessian of T.
+/// Constant M, with c_ab = sum_j w_j a_j b_j over the nodes:
+///   R_q += M (c_dq dq + c_q0 q0)/h,   c_dq = -c(g1_rate, g2_rate) (1 for omega = 0), c_q0 = -c(g1_rate, sum_rate) (0);
+///   R_p += M v1 - M (p_dq dq + p_q0 q0)/h,   p_dq = c(g2_rate, g2_rate) (1), p_q0 = c(g2_rate, sum_rate) (0);
+/// blocks c_dq/h M, -p_dq/h M and M. Scales: the terms; floors: max|M| eps ell/|h| (row_scale.hpp).
+/// M(q): the node sums of dT/dq and dT/dv (evaluate_general_inertia).
 void ExponentialScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
+  const SparseEntries* M = t.mass();
+  if (!M) return evaluate_general_inertia(t, it, out);
   const double h = it.in.h;
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
-  auto R = out.residual(dq);
-  auto scale = out.scale(dq);
-  const double rounding = rounding_velocity(q1, h);
-  if (const SparseEntries* M = t.mass()) {
-    double c_dq = 0.0, c_q0 = 0.0, largest = 0.0;
-    for (const InterpolationNode& n : it.nodes) {
-      c_dq -= n.weight * n.g1_rate * n.g2_rate;
-      c_q0 -= n.weight * n.g1_rate * n.sum_rate;
-    }
-    for (const Nonzero& e : M->entries()) {
-      const double from_dq = e.value * c_dq / h * dq_local(e.col), from_q0 = e.value * c_q0 / h * q0(e.col);
-      R(e.row) += from_dq + from_q0;
-      scale(e.row) += std::abs(from_dq) + std::abs(from_q0);
-      largest = std::max(largest, std::abs(e.value));
-    }
-    out.floor(dq).setConstant(largest * rounding);
-    if (out.with_matrix()) M->add_to(c_dq / h, out.block(dq, dq));
-    return;
+  const LocalVector dq_local = t.coordinates(it.dq, dq_slot), v1_local = t.coordinates(it.v1, v1_slot);
+  double c_dq = 0.0, c_q0 = 0.0, p_dq = 0.0, p_q0 = 0.0, largest = 0.0;
+  for (const InterpolationNode& n : it.nodes) {
+    c_dq -= n.weight * n.g1_rate * n.g2_rate;
+    c_q0 -= n.weight * n.g1_rate * n.sum_rate;
+    p_dq += n.weight * n.g2_rate * n.g2_rate;
+    p_q0 += n.weight * n.g2_rate * n.sum_rate;
   }
+  auto R_q = out.residual(dq), R_p = out.residual(v1);
+  auto S_q = out.scale(dq), S_p = out.scale(v1);
+  for (const Nonzero& e : M->entries()) {
+    const double Mdq = e.value * dq_local(e.col) / h, Mq0 = e.value * q0(e.col) / h, Mv = e.value * v1_local(e.col);
+    R_q(e.row) += c_dq * Mdq + c_q0 * Mq0;
+    R_p(e.row) += Mv - p_dq * Mdq - p_q0 * Mq0;
+    S_q(e.row) += std::abs(c_dq * Mdq) + std::abs(c_q0 * Mq0);
+    S_p(e.row) += std::abs(Mv) + std::abs(p_dq * Mdq) + std::abs(p_q0 * Mq0);
+    largest = std::max(largest, std::abs(e.value));
+  }
+  for (int field : {dq, v1}) out.floor(field).setConstant(largest * rounding_velocity(q1, h));
+  if (!out.with_matrix()) return;
+  M->add_to(c_dq / h, out.block(dq, dq));
+  M->add_to(-p_dq / h, out.block(v1, dq));
+  M->add_to(1.0, out.block(v1, v1));
+}
+
+/// M(q): R_q += -sum_j w_j (h g1_j dT/dq + g1_rate_j dT/dv)(q^j, v^j),
+///       R_p += M(q1) v1 - sum_j w_j (h g2_j dT/dq + g2_rate_j dT/dv)(q^j, v^j),
+/// blocks from the Hessian of T (dq^j/ddq = g2_j, dv^j/ddq = g2_rate_j/h; d(M(q1) v1)/dq1 its v-q block).
+void ExponentialScheme::evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
+  const double h = it.in.h;
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector dq_local = t.coordinates(it.dq, dq_slot), v1_local = t.coordinates(it.v1, v1_slot);
   const Index n = t.size();
-  Vector grad_q(n), grad_v(n);
-  Matrix hessian(2 * n, 2 * n);
+  auto R_q = out.residual(dq), R_p = out.residual(v1);
+  Vector grad_q = Vector::Zero(n), grad_v = Vector::Zero(n);
+  Matrix hessian = Matrix::Zero(2 * n, 2 * n);
+  t.element().add_kinetic_gradient(q1, v1_local, 1.0, grad_q, grad_v);
+  R_p += grad_v;
+  out.scale(v1) += grad_v.cwiseAbs();
+  if (out.with_matrix()) {
+    t.element().add_kinetic_hessian(q1, v1_local, 1.0, hessian);
+    out.block(v1, v1) += hessian.bottomRightCorner(n, n);
+    out.block(v1, dq) += hessian.bottomLeftCorner(n, n);
+  }
   for (const InterpolationNode& node : it.nodes) {
     const NodeState at = node_state(t, q0, q1, dq_local, node, h);
     grad_q.setZero();
     grad_v.setZero();
     t.element().add_kinetic_gradient(at.q, at.v, 1.0, grad_q, grad_v);
-    R -= node.weight * (h * node.g1 * grad_q + node.g1_rate * grad_v);
-    scale += node.weight * (h * std::abs(node.g1) * grad_q.cwiseAbs() + std::abs(node.g1_rate) * grad_v.cwiseAbs());
+    R_q -= node.weight * (h * node.g1 * grad_q + node.g1_rate * grad_v);
+    R_p -= node.weight * (h * node.g2 * grad_q + node.g2_rate * grad_v);
+    out.scale(dq) += node.weight * (h * std::abs(node.g1) * grad_q.cwiseAbs() + std::abs(node.g1_rate) * grad_v.cwiseAbs());
+    out.scale(v1) += node.weight * (h * std::abs(node.g2) * grad_q.cwiseAbs() + std::abs(node.g2_rate) * grad_v.cwiseAbs());
     if (!out.with_matrix()) continue;
     hessian.setZero();
     t.element().add_kinetic_hessian(at.q, at.v, 1.0, hessian);
-    const auto d_grad_q = node.g2 * hessian.topLeftCorner(n, n) + node.g2_rate / h * hessian.topRightCorner(n, n);
-    const auto d_grad_v = node.g2 * hessian.bottomLeftCorner(n, n) + node.g2_rate / h * hessian.bottomRightCorner(n, n);
+    const Matrix d_grad_q = node.g2 * hessian.topLeftCorner(n, n) + node.g2_rate / h * hessian.topRightCorner(n, n);
+    const Matrix d_grad_v = node.g2 * hessian.bottomLeftCorner(n, n) + node.g2_rate / h * hessian.bottomRightCorner(n, n);
     out.block(dq, dq) -= node.weight * (h * node.g1 * d_grad_q + node.g1_rate * d_grad_v);
+    out.block(v1, dq) -= node.weight * (h * node.g2 * d_grad_q + node.g2_rate * d_grad_v);
   }
   Matrix M1 = Matrix::Zero(n, n);
   t.element().add_mass_matrix(q1, 1.0, M1);
-  out.floor(dq).setConstant(M1.cwiseAbs().maxCoeff() * rounding);
+  for (int field : {dq, v1}) out.floor(field).setConstant(M1.cwiseAbs().maxCoeff() * rounding_velocity(q1, h));
 }
 
-/// R_q += h sum_j w_j g1_j DV(q^j);  K += h sum_j w_j g1_j g2_j D^2 V(q^j) (none for linear V).
+/// R_q += h sum_j w_j g1_j DV(q^j), R_p += h sum_j w_j g2_j DV(q^j); blocks h sum_j w_j g1_j g2_j
+/// D^2 V(q^j) and h sum_j w_j g2_j^2 D^2 V(q^j) (none for linear V).
 void ExponentialScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.in.h;
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
   const bool linear = t.element().nonlinearity() == Nonlinearity::linear;
+  Eigen::Map<Vector> gradient = t.workspace().vector(gradient_slot, t.size());
   for (const InterpolationNode& node : it.nodes) {
-    if (node.g1 == 0.0) continue;  // the node tau = 1
-    const NodeState at = node_state(t, q0, q1, dq_local, node, h);
-    t.element().add_gradient(at.q, h * node.weight * node.g1, out.residual(dq));
-    if (out.with_matrix() && !linear) t.element().add_hessian(at.q, h * node.weight * node.g1 * node.g2, out.block(dq, dq));
+    const LocalVector at = node_configuration(t, q0, q1, node);
+    gradient.setZero();
+    t.element().add_gradient(at, 1.0, gradient);
+    out.residual(dq) += (h * node.weight * node.g1) * gradient;
+    out.residual(v1) += (h * node.weight * node.g2) * gradient;
+    if (!out.with_matrix() || linear) continue;
+    if (node.g1 != 0.0) t.element().add_hessian(at, h * node.weight * node.g1 * node.g2, out.block(dq, dq));
+    if (node.g2 != 0.0) t.element().add_hessian(at, h * node.weight * node.g2 * node.g2, out.block(v1, dq));
   }
 }
 
-/// R_q += G(q0)^T mu, R_g = g(q1); blocks G(q0)^T and G(q1). Exact form: from it, with the scale
-/// and floor of g(q1) of steppers/row_scale.hpp. General: from the element, scale |G(q1)| |q1|,
-/// floor eps |G(q1)| ell.
+/// R_q += G(q0)^T mu, R_p += G(q1)^T nu, R_g = g(q1), R_nu = G(q1) v1, with their blocks; a
+/// nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1. Exact form: from it (scales and floors
+/// of steppers/row_scale.hpp); general: evaluate_general_constraint.
 void ExponentialScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const QuadraticFormView* g = t.form();
+  if (!g) return evaluate_general_constraint(t, it, out);
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector mu_local = t.multipliers(it.mu);
-  if (const QuadraticFormView* g = t.form()) {
-    g->add_jacobian_transpose_product(q0, mu_local, 1.0, out.residual(dq));
-    g->calc_value(q1, out.residual(mu));
-    add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
-    if (!out.with_matrix()) return;
-    g->add_jacobian(q0, 1.0, out.block(dq, mu).transpose());
-    g->add_jacobian(q1, 1.0, out.block(mu, dq));
-    return;
-  }
+  const LocalVector v1_local = t.coordinates(it.v1, v1_slot);
+  const LocalVector mu_local = t.multipliers(it.mu), nu_local = t.multipliers(it.nu);
+  g->add_jacobian_transpose_product(q0, mu_local, 1.0, out.residual(dq));
+  g->add_jacobian_transpose_product(q1, nu_local, 1.0, out.residual(v1));
+  g->calc_value(q1, out.residual(mu));
+  g->add_jacobian_product(q1, v1_local, 1.0, out.residual(nu));
+  add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
+  add_velocity_constraint_scale(*g, q1, v1_local, q1, it.in.h, out.scale(nu), out.floor(nu));
+  if (!out.with_matrix()) return;
+  g->add_jacobian(q0, 1.0, out.block(dq, mu).transpose());
+  g->add_jacobian(q1, 1.0, out.block(mu, dq));
+  g->add_jacobian(q1, 1.0, out.block(v1, nu).transpose());
+  g->add_jacobian(q1, 1.0, out.block(nu, v1));
+  if (g->is_linear()) return;
+  g->add_hessian_contraction(nu_local, 1.0, out.block(v1, dq));
+  g->add_hessians_times(v1_local, 1.0, out.block(nu, dq).transpose());
+}
+
+/// A constraint without an exact form: G from the element, D^2 g_k one row at a time; scales
+/// |G(q1)| |q1| and |G(q1)| |v1|, floors eps |G(q1)| ell and eps |G(q1)| ell/|h|.
+void ExponentialScheme::evaluate_general_constraint(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector v1_local = t.coordinates(it.v1, v1_slot);
+  const LocalVector mu_local = t.multipliers(it.mu), nu_local = t.multipliers(it.nu);
+  const Constraint& c = t.element();
   Eigen::Map<Matrix> G = t.workspace().matrix(jacobian_slot, t.equations(), t.size());
-  t.element().calc_jacobian(q0, G);
+  c.calc_jacobian(q0, G);
   out.residual(dq).noalias() += G.transpose() * mu_local;
   if (out.with_matrix()) out.block(dq, mu) = G.transpose();
-  t.element().calc_jacobian(q1, G);
-  t.element().calc_value(q1, out.residual(mu));
+  c.calc_jacobian(q1, G);
+  c.calc_value(q1, out.residual(mu));
+  out.residual(v1).noalias() += G.transpose() * nu_local;
+  out.residual(nu).noalias() = G * v1_local;
+  const double ell = coordinate_size(q1);
   out.scale(mu).noalias() = G.cwiseAbs() * q1.cwiseAbs();
-  out.floor(mu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
-  if (out.with_matrix()) out.block(mu, dq) = G;
+  out.scale(nu).noalias() = G.cwiseAbs() * v1_local.cwiseAbs();
+  out.floor(mu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell);
+  out.floor(nu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell / std::abs(it.in.h));
+  if (!out.with_matrix()) return;
+  out.block(mu, dq) = G;
+  out.block(v1, nu) = G.transpose();
+  out.block(nu, v1) = G;
+  c.add_hessian_contraction(q1, nu_local, 1.0, out.block(v1, dq));
+  Matrix hessian(t.size(), t.size());
+  Vector unit = Vector::Zero(t.equations());
+  for (Index k = 0; k < t.equations(); ++k) {  // row k of d(G v1)/dq1 = (D^2 g_k v1)^T
+    hessian.setZero();
+    unit.setZero();
+    unit(k) = 1.0;
+    c.add_hessian_contraction(q1, unit, 1.0, hessian);
+    out.block(nu, dq).row(k) += (hessian * v1_local).transpose();
+  }
 }
 
-/// R_q += h sum_j w_j g1_j C(q^j) v^j;  K += sum_j w_j g1_j (g2_rate_j C(q^j) + h g2_j d(C v)/dq).
+/// R_q += h sum_j w_j g1_j C(q^j) v^j and R_p += h sum_j w_j g2_j C(q^j) v^j (-f_d^-, -f_d^+ of
+/// F = -C v); blocks sum_j w_j g_j (g2_rate_j C(q^j) + h g2_j d(C v)/dq), g = g1, g2.
 void ExponentialScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.in.h;
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
   const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
   for (const InterpolationNode& node : it.nodes) {
-    if (node.g1 == 0.0) continue;  // the node tau = 1
     const NodeState at = node_state(t, q0, q1, dq_local, node, h);
-    t.element().add_damping_force(at.q, at.v, h * node.weight * node.g1, out.residual(dq));
-    if (!out.with_matrix()) continue;
-    t.element().add_damping_matrix(at.q, node.weight * node.g1 * node.g2_rate, out.block(dq, dq));
-    t.element().add_damping_force_q_jacobian(at.q, at.v, h * node.weight * node.g1 * node.g2, out.block(dq, dq));
+    for (const auto& [field, g] : {std::pair{dq, node.g1}, std::pair{v1, node.g2}}) {
+      if (g == 0.0) continue;
+      t.element().add_damping_force(at.q, at.v, h * node.weight * g, out.residual(field));
+      if (!out.with_matrix()) continue;
+      t.element().add_damping_matrix(at.q, node.weight * g * node.g2_rate, out.block(field, dq));
+      t.element().add_damping_force_q_jacobian(at.q, at.v, h * node.weight * g * node.g2, out.block(field, dq));
+    }
   }
 }
 
-/// R_q -= h sum_j w_j g1_j f(t^j, q^j);  K -= h sum_j w_j g1_j g2_j df/dq, t^j = t0 + tau_j h.
+/// R_q -= h sum_j w_j g1_j f(t^j, q^j) and R_p -= h sum_j w_j g2_j f(t^j, q^j), t^j = t0 + tau_j h;
+/// blocks -h sum_j w_j g_j g2_j df/dq, g = g1, g2.
 void ExponentialScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.in.h;
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
   for (const InterpolationNode& node : it.nodes) {
-    if (node.g1 == 0.0) continue;  // the node tau = 1
-    const NodeState at = node_state(t, q0, q1, dq_local, node, h);
+    const LocalVector at = node_configuration(t, q0, q1, node);
     const double t_node = it.in.state.t + node.tau * h;
-    t.element().add_generalized_force(t_node, at.q, -h * node.weight * node.g1, out.residual(dq));
-    if (out.with_matrix())
-      t.element().add_generalized_force_q_jacobian(t_node, at.q, -h * node.weight * node.g1 * node.g2,
-                                                    out.block(dq, dq));
+    for (const auto& [field, g] : {std::pair{dq, node.g1}, std::pair{v1, node.g2}}) {
+      if (g == 0.0) continue;
+      t.element().add_generalized_force(t_node, at, -h * node.weight * g, out.residual(field));
+      if (out.with_matrix())
+        t.element().add_generalized_force_q_jacobian(t_node, at, -h * node.weight * g * node.g2, out.block(field, dq));
+    }
   }
-}
-
-/// p1 = D_2 L_d + f_d^+, term by term at the nodes of the step:
-///   inertia   sum_j w_j (h g2_j dT/dq + g2_rate_j dT/dv)(q^j, v^j)   (constant M: M (p_dq dq + p_q0 q0)/h)
-///   potential -h sum_j w_j g2_j DV(q^j),   damper -h sum_j w_j g2_j C(q^j) v^j,   load h sum_j w_j g2_j f(t^j, q^j);
-/// then v1 = M(q1)^{-1} p1 per inertia element, lambda = mu/h.
-State ExponentialScheme::next_state(const StepInput& in, ConstVectorRef x,
-                                    const SchemeAssembly<ExponentialScheme>& assembly) const {
-  const Index d = system_.num_coordinates();
-  const double h = in.h;
-  const std::vector<InterpolationNode> step_nodes = nodes(h);
-  const Vector dq_field = x.head(d);
-  State next{in.state.step + 1, in.state.t + h, in.state.q + dq_field, Vector::Zero(d), Vector::Zero(d),
-             x.tail(system_.num_multipliers()) / h};
-  assembly.for_each(TermKind::inertia, [&](const InertiaTerm& t) {
-    const LocalVector q0 = t.coordinates(in.state.q, q0_slot), q1 = t.coordinates(next.q, q1_slot);
-    const LocalVector dq_local = t.coordinates(dq_field, dq_slot);
-    const Index n = t.size();
-    Vector p1 = Vector::Zero(n), grad_q(n), grad_v(n);
-    for (const InterpolationNode& node : step_nodes) {
-      const NodeState at = node_state(t, q0, q1, dq_local, node, h);
-      grad_q.setZero();
-      grad_v.setZero();
-      t.element().add_kinetic_gradient(at.q, at.v, 1.0, grad_q, grad_v);
-      p1 += node.weight * (h * node.g2 * grad_q + node.g2_rate * grad_v);
-    }
-    t.add_at_coordinates(p1, next.p);
-  });
-  assembly.for_each(TermKind::potential, [&](const PotentialTerm& t) {
-    const LocalVector q0 = t.coordinates(in.state.q, q0_slot), q1 = t.coordinates(next.q, q1_slot);
-    Vector p1 = Vector::Zero(t.size());
-    for (const InterpolationNode& node : step_nodes)
-      if (node.g2 != 0.0) t.element().add_gradient(node_configuration(t, q0, q1, node), -h * node.weight * node.g2, p1);
-    t.add_at_coordinates(p1, next.p);
-  });
-  assembly.for_each(TermKind::dissipation, [&](const DissipationTerm& t) {
-    const LocalVector q0 = t.coordinates(in.state.q, q0_slot), q1 = t.coordinates(next.q, q1_slot);
-    const LocalVector dq_local = t.coordinates(dq_field, dq_slot);
-    Vector p1 = Vector::Zero(t.size());
-    for (const InterpolationNode& node : step_nodes) {
-      const NodeState at = node_state(t, q0, q1, dq_local, node, h);
-      if (node.g2 != 0.0) t.element().add_damping_force(at.q, at.v, -h * node.weight * node.g2, p1);
-    }
-    t.add_at_coordinates(p1, next.p);
-  });
-  assembly.for_each(TermKind::load, [&](const LoadTerm& t) {
-    const LocalVector q0 = t.coordinates(in.state.q, q0_slot), q1 = t.coordinates(next.q, q1_slot);
-    Vector p1 = Vector::Zero(t.size());
-    for (const InterpolationNode& node : step_nodes)
-      if (node.g2 != 0.0)
-        t.element().add_generalized_force(in.state.t + node.tau * h, node_configuration(t, q0, q1, node),
-                                          h * node.weight * node.g2, p1);
-    t.add_at_coordinates(p1, next.p);
-  });
-  assembly.for_each(TermKind::inertia, [&](const InertiaTerm& t) { solve_velocity(t, next); });
-  return next;
 }
 
 std::span<const SchemeParameter> evi_parameters() { return ExponentialScheme::parameters; }

@@ -46,13 +46,13 @@ QuadratureRule lobatto_rule(int points) {
   rule.nodes.resize(static_cast<std::size_t>(points));
   rule.weights.resize(static_cast<std::size_t>(points));
   // Nodes j <= n/2 from Newton, started at the Chebyshev-Gauss-Lobatto points next to each root of
-  // P'_n; the others mirrored, so that the rule is symmetric to the last bit.
+  // P'_n; the others mirrored (c -> 1 - c, same weight).
   for (int j = 0; 2 * j <= n; ++j) {
     const double x = j == 0 ? -1.0 : 2 * j == n ? 0.0 : derivative_root(n, -std::cos(std::numbers::pi * j / n));
     const double p = legendre(n, x).first;
     const auto first = static_cast<std::size_t>(j), last = static_cast<std::size_t>(n - j);
     rule.nodes[first] = 0.5 * (1.0 + x);
-    rule.nodes[last] = 0.5 * (1.0 - x);
+    rule.nodes[last] = 1.0 - rule.nodes[first];
     rule.weights[first] = rule.weights[last] = 1.0 / (n * (n + 1.0) * p * p);
   }
   return rule;

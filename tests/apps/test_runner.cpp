@@ -99,7 +99,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   for (const auto& item : j.items()) keys.push_back(item.key());
   const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
-                                          "max_refinement_depth", "redundant", "steps", "newton_iterations_total",
+                                          "max_refinement_depth", "redundant", "scheme_parameters", "steps", "newton_iterations_total",
                                           "newton_iterations_max", "newton_factorizations_total", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
