@@ -9,6 +9,8 @@
 
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/bodies/generic_inertia.hpp>
+#include <noether/engine/dissipation.hpp>
+#include <noether/engine/external_load.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/exponential_interpolation.hpp>
 #include <noether/steppers/lobatto.hpp>
@@ -82,7 +84,80 @@ class CentralSpring final : public Potential {
   double k_;
 };
 
+/// f(t) = F0 cos(Omega t) along the first coordinate of a point: a load given in time.
+class CosineForce final : public ExternalLoad {
+ public:
+  CosineForce(std::string name, BlockId point, double amplitude, double frequency)
+      : ExternalLoad(std::move(name), {point}), amplitude_(amplitude), frequency_(frequency) {}
+  Index local_size() const override { return 2; }
+  bool depends_on_configuration() const override { return false; }
+
+ protected:
+  void do_add_generalized_force(double t, ConstVectorRef, double s, VectorRef f) const override {
+    f(0) += s * amplitude_ * std::cos(frequency_ * t);
+  }
+  void do_add_generalized_force_q_jacobian(double, ConstVectorRef, double, MatrixRef) const override {}
+
+ private:
+  double amplitude_, frequency_;
+};
+
+/// F = -c v on a point: a constant linear damper.
+class LinearDamper final : public Dissipation {
+ public:
+  LinearDamper(std::string name, BlockId point, double c) : Dissipation(std::move(name), {point}), c_(c) {}
+  Index local_size() const override { return 2; }
+  bool has_constant_damping() const override { return true; }
+
+ protected:
+  void do_add_damping_matrix(ConstVectorRef, double s, MatrixRef C) const override { C.diagonal().array() += s * c_; }
+  void do_add_damping_force_q_jacobian(ConstVectorRef, ConstVectorRef, double, MatrixRef) const override {}
+
+ private:
+  double c_;
+};
+
+/// The error at t = 1 of evi (S = 3, omega = 0) on a point of mass 2 started at the origin with
+/// velocity (1, 1) under `add_forces`, against the exact position.
+template <class AddForces, class Exact>
+double forced_error(double h, AddForces add_forces, Exact exact) {
+  System system;
+  const BlockId point = system.add_block("point", {"x", "y"});
+  system.add(std::make_shared<ConstantInertia>("point.mass", std::vector{point}, 2.0 * Matrix::Identity(2, 2)));
+  add_forces(system, point);
+  const std::unique_ptr<Stepper> stepper = find_stepper("evi").make(system, evi_options(3, 0.0));
+  State state;
+  state.q = Eigen::Vector2d(0.0, 0.0);
+  state.v = Eigen::Vector2d(1.0, 1.0);
+  stepper->initialize(state);
+  for (long n = std::lround(1.0 / h); n > 0; --n) stepper->step(state, h);
+  return (state.q - exact(1.0)).cwiseAbs().maxCoeff();
+}
+
 }  // namespace
+
+TEST_CASE("evi takes loads and dampers by the discrete Lagrange-d'Alembert principle, at order 2") {
+  // m x'' = F0 cos(W t): x = t + F0/(m W^2) (1 - cos W t), y = t.
+  const double m = 2.0, F0 = 3.0, W = 5.0, c = 0.8;
+  const auto load = [&](System& s, BlockId p) { s.add(std::make_shared<CosineForce>("load", p, F0, W)); };
+  const auto loaded = [&](double t) {
+    return Vector(Eigen::Vector2d(t + F0 / (m * W * W) * (1 - std::cos(W * t)), t));
+  };
+  // A constant force (W = 0) is integrated exactly: f_d^- = f_d^+ = h F/2 and the motion is quadratic.
+  const auto constant_load = [&](System& s, BlockId p) { s.add(std::make_shared<CosineForce>("load", p, F0, 0.0)); };
+  const auto constant_loaded = [&](double t) { return Vector(Eigen::Vector2d(t + F0 / (2 * m) * t * t, t)); };
+  CHECK(forced_error(0.1, constant_load, constant_loaded) <= 1e-13);
+  // m x'' = -c x': x = y = m/c (1 - exp(-c t/m)).
+  const auto damper = [&](System& s, BlockId p) { s.add(std::make_shared<LinearDamper>("damper", p, c)); };
+  const auto damped = [&](double t) { return Vector(Vector::Constant(2, m / c * (1 - std::exp(-c * t / m)))); };
+  const double damper_order = std::log2(forced_error(0.02, damper, damped) / forced_error(0.01, damper, damped));
+  const double load_order = std::log2(forced_error(0.02, load, loaded) / forced_error(0.01, load, loaded));
+  MESSAGE("observed orders from h = 0.02 to 0.01: damper ", damper_order, ", load ", load_order);
+  CHECK(std::abs(damper_order - 2.0) <= 0.05);
+  // A load of t alone on a free point: p1 - p0 = h sum_j w_j f(t^j), Simpson's rule for S = 3,
+  // so the motion comes out at order 4 (4.0005 measured); at least 2 holds for every load.
+  CHECK(load_order >= 1.95);
+}
 
 TEST_CASE("Gauss-Lobatto rules hold the end points, are symmetric and exact to degree 2S - 3 only") {
   for (int points = 2; points <= 8; ++points) {
