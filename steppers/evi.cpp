@@ -42,7 +42,8 @@ struct ExponentialScheme {
     const std::vector<InterpolationNode>& nodes;
   };
 
-  ExponentialScheme(const System& system, const StepperOptions& options);
+  /// stepper: the name the refusals give (MidpointScheme's for it).
+  ExponentialScheme(const System& system, const StepperOptions& options, std::string_view stepper = name);
 
   Iterate iterate(const StepInput& in, ConstVectorRef x, Data& data) const {
     const Index d = system_.num_coordinates(), m = system_.num_multipliers();
@@ -63,7 +64,8 @@ struct ExponentialScheme {
   /// std::invalid_argument when |omega h| >= pi.
   Vector initial_guess(const StepInput& in, const StepGuess& guess) const;
   /// q = q0 + dq, v = v1, p = M(q1) v1, lambda = mu / h.
-  State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<ExponentialScheme>&) const {
+  template <class Assembly>
+  State next_state(const StepInput& in, ConstVectorRef x, const Assembly&) const {
     const Index d = system_.num_coordinates();
     State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.head(d), x.segment(d, d), Vector(d),
                x.segment(2 * d, system_.num_multipliers()) / in.h};
@@ -157,13 +159,13 @@ NodeState node_state(const T& term, const LocalVector& q0, const LocalVector& q1
 
 }  // namespace
 
-ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions& options)
+ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions& options, std::string_view stepper)
     : system_(system), rule_(quadrature_of(scheme_parameter(options, parameters[0]))),
       omega_(checked_frequency(scheme_parameter(options, parameters[1]))) {
-  require_unsymmetric_capable_solver(name, options.solver);
-  require_one_inertia_per_coordinate(name, system);
+  require_unsymmetric_capable_solver(stepper, options.solver);
+  require_one_inertia_per_coordinate(stepper, system);
   for (const Placed<Inertia>& e : system.inertias())
-    if (e.element->has_constant_mass()) invert_mass(name, *e.element);
+    if (e.element->has_constant_mass()) invert_mass(stepper, *e.element);
 }
 
 Vector ExponentialScheme::initial_guess(const StepInput& in, const StepGuess& guess) const {
@@ -385,6 +387,21 @@ void ExponentialScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutpu
 
 std::span<const SchemeParameter> evi_parameters() { return ExponentialScheme::parameters; }
 
+/// evi with S = 1 and omega = 0 (evi.hpp, MidpointVariationalIntegrator), under its own name and
+/// without parameters.
+struct MidpointScheme : ExponentialScheme {
+  static constexpr std::string_view name = "midpoint-vi";
+  static constexpr std::array<SchemeParameter, 0> parameters{};
+  MidpointScheme(const System& system, const StepperOptions& options)
+      : ExponentialScheme(system, midpoint_options(options), name) {}
+
+  static StepperOptions midpoint_options(StepperOptions options) {
+    options.scheme_parameters = {{"S", 1.0}, {"omega", 0.0}};
+    return options;
+  }
+};
+
 template class SchemeStepper<ExponentialScheme>;
+template class SchemeStepper<MidpointScheme>;
 
 }  // namespace noether

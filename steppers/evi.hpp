@@ -68,6 +68,12 @@ namespace noether {
 struct ExponentialScheme;
 using ExponentialVariationalIntegrator = SchemeStepper<ExponentialScheme>;
 
+/// The midpoint variational integrator [MarsdenWest2001, Sec. 2.5; EnergyPreservingForcedVI]:
+/// evi with S = 1 and omega = 0, L_d = h L((q0 + q1)/2, (q1 - q0)/h), f_d^- = f_d^+ =
+/// h/2 F((q0 + q1)/2, (q1 - q0)/h) at t0 + h/2, with the same constraints and Legendre transform.
+struct MidpointScheme;
+using MidpointVariationalIntegrator = SchemeStepper<MidpointScheme>;
+
 /// evi's parameters: S (quadrature points, default 2) and omega (frequency, default 0).
 std::span<const SchemeParameter> evi_parameters();
 

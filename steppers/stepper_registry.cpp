@@ -39,6 +39,10 @@ std::span<const StepperInfo> steppers() {
        "(--set omega=), position constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<ExponentialVariationalIntegrator>(s, o); },
        evi_parameters()},
+      {"midpoint-vi",
+       "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
+       "position and velocity constraints, order 2; needs invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
       composition<LivensEnergyMomentum>("livens-em4", 4, "livens-em composed by the triple jump (3 substeps): order 4, "
                                                          "energy exact"),
       composition<LivensEnergyMomentum>("livens-em6", 6,

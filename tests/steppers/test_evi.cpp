@@ -314,3 +314,24 @@ TEST_CASE("with omega the motion's frequency, evi is exact to the quadrature on 
   MESSAGE("5 periods of 16 steps, S = 4: error ", linear, " with omega = 0, ", fitted, " with omega = sqrt(k/m)");
   CHECK(fitted <= 1e-6 * linear);
 }
+
+TEST_CASE("midpoint-vi is evi with S = 1 and omega = 0, to the bit, and takes no parameters") {
+  const Model model = build("double-fourbar", {{"damping", 0.5}});
+  StepperOptions options;
+  options.newton.residual_tolerance = 1e-14;  // as evi_options
+  const std::unique_ptr<Stepper> midpoint = find_stepper("midpoint-vi").make(*model.system, options);
+  const std::unique_ptr<Stepper> exponential = find_stepper("evi").make(*model.system, evi_options(1, 0.0));
+  CHECK(midpoint->name() == "midpoint-vi");
+  State a = model.initial, b = model.initial;
+  midpoint->initialize(a);
+  exponential->initialize(b);
+  for (int n = 0; n < 20; ++n) {
+    midpoint->step(a, 0.01);
+    exponential->step(b, 0.01);
+  }
+  CHECK(a.q == b.q);
+  CHECK(a.p == b.p);
+  options.scheme_parameters = {{"S", 3.0}};
+  CHECK_THROWS_WITH_AS(find_stepper("midpoint-vi").make(*model.system, options),
+                       "midpoint-vi has no parameter 'S'; it takes none", std::invalid_argument);
+}
