@@ -22,7 +22,7 @@ void QuadraticConstraint::do_calc_jacobian(ConstVectorRef q, MatrixRef G) const 
   form_.add_jacobian(q, 1.0, G);
 }
 
-void Constraint::calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {
+void Constraint::do_calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {
   const Vector q_mid = 0.5 * (q_a + q_b);
   do_calc_jacobian(q_mid, Gbar);
   if (is_at_most_quadratic(nonlinearity())) return;
@@ -35,7 +35,7 @@ void Constraint::calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, 
     if (const auto c = gonzalez_coefficient(g_a(k), g_b(k), Gbar.row(k).transpose(), w)) Gbar.row(k) += *c * w.transpose();
 }
 
-void Constraint::add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
+void Constraint::do_add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
                                                             ConstVectorRef lambda, double s,
                                                             MatrixRef K) const {
   if (nonlinearity() == Nonlinearity::linear) return;

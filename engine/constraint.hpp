@@ -39,10 +39,14 @@ class Constraint : public Element {
   }
 
   /// Gbar(q_a, q_b), overwrites Gbar (m x n).
-  void calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const;
+  void calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {
+    do_calc_discrete_gradient(q_a, q_b, Gbar);
+  }
   /// K += s * d/dq_b (Gbar(q_a, q_b)^T lambda)   (n x n).
   void add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
-                                                  ConstVectorRef lambda, double s, MatrixRef K) const;
+                                                  ConstVectorRef lambda, double s, MatrixRef K) const {
+    do_add_discrete_gradient_contraction_jacobian(q_a, q_b, lambda, s, K);
+  }
 
  protected:
   virtual const QuadraticFormView* do_quadratic_form() const { return nullptr; }
@@ -51,6 +55,12 @@ class Constraint : public Element {
   /// Called only for nonlinear constraints.
   virtual void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s,
                                           MatrixRef K) const = 0;
+  /// The discrete gradient and its Jacobian: the midpoint Jacobian for degree <= 2, Gonzalez's row
+  /// by row otherwise. A general constraint with a better one (one that keeps momenta,
+  /// engine/discrete_gradients.hpp) overrides both together.
+  virtual void do_calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const;
+  virtual void do_add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
+                                                             ConstVectorRef lambda, double s, MatrixRef K) const;
 };
 
 /// A constraint of degree <= 2 given by its exact form: g, G and the Hessian contraction are
