@@ -10,6 +10,7 @@ namespace noether {
 
 RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result)
     : system_(*model.system),
+      invariants_(model.invariants),
       result_(result),
       output_every_(options.output_every),
       g_(system_.num_multipliers()),
@@ -22,6 +23,12 @@ void RunRecorder::record_initial(const State& state, double energy) {
   result_.energy_initial = result_.energy_final = energy;
   result_.energy_max_abs_increment = 0.0;
   result_.constraint_max_abs = result_.velocity_constraint_max_abs = 0.0;
+  result_.invariant_drifts.clear();
+  invariants_initial_.clear();
+  for (const Invariant& invariant : invariants_) {
+    invariants_initial_.push_back(invariant.value(state));
+    result_.invariant_drifts.emplace_back(invariant.name, 0.0);
+  }
   measure(state, energy);
 }
 
@@ -63,6 +70,10 @@ void RunRecorder::measure(const State& state, double energy) {
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
   result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
   result_.velocity_constraint_max_abs = std::max(result_.velocity_constraint_max_abs, max_abs(gv_));
+  for (std::size_t i = 0; i < invariants_.size(); ++i) {
+    double& drift = result_.invariant_drifts[i].second;
+    drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
+  }
   energy_last_ = energy;
   if (csv_ && state.step % output_every_ == 0) {
     csv_->write_row(state, energy, g_);

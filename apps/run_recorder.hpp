@@ -34,6 +34,8 @@ class RunRecorder {
   void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;
+  const std::vector<Invariant>& invariants_;
+  std::vector<Vector> invariants_initial_;
   RunResult& result_;
   int output_every_;
   double energy_last_ = 0.0;  ///< of the last state measured

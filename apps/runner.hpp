@@ -93,6 +93,8 @@ struct RunResult {
   bool ok = false;
   std::string error;           ///< the NewtonError or StepperRefusal message when !ok
   ParameterValues parameters;  ///< every resolved scenario parameter
+  /// Each of the model's invariants with its largest change over the states reached (Invariant).
+  std::vector<std::pair<std::string, double>> invariant_drifts;
   int threads = 0;
 };
 

@@ -48,6 +48,8 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
   if (!result.ok) j["error"] = result.error;
   if (result.failed_step >= 0) j["failure"] = {{"step", result.failed_step}, {"t", result.failed_t}};
   j["parameters"] = result.parameters;
+  j["invariant_drifts"] = nlohmann::ordered_json::object();
+  for (const auto& [name, drift] : result.invariant_drifts) j["invariant_drifts"][name] = drift;
   j["threads"] = result.threads;
   j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},
                         {"factorization", result.phase_seconds.factorization},

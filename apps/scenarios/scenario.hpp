@@ -28,11 +28,20 @@ struct Probe {
   std::function<Vector(const State&)> position;
 };
 
-/// What a scenario builds: the system, a consistent initial state (q, v at t = 0) and probes.
+/// A quantity the model's symmetries keep (a momentum map): the runner reports its largest change
+/// over the run, max_n max_i |I_i(state_n) - I_i(state_0)| (summary `invariant_drifts`).
+struct Invariant {
+  std::string name;
+  std::function<Vector(const State&)> value;
+};
+
+/// What a scenario builds: the system, a consistent initial state (q, v at t = 0), probes and
+/// the invariants to monitor.
 struct Model {
   std::unique_ptr<System> system;
   State initial;
   std::vector<Probe> probes;
+  std::vector<Invariant> invariants = {};
 };
 
 using ParameterValues = std::map<std::string, double>;
@@ -71,6 +80,7 @@ double parse_parameter_value(const Scenario& scenario, const std::string& key, c
 Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();
 Scenario double_pendulum_scenario();
+Scenario constrained_particles_scenario();
 Scenario top_scenario();
 Scenario double_fourbar_scenario();
 Scenario rod_chain3d_scenario();
