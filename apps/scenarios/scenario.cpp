@@ -10,7 +10,7 @@ namespace noether {
 
 std::span<const Scenario> scenarios() {
   static const std::vector<Scenario> all{singular_mass_spring_scenario(), spring_pendulum_scenario(),
-                                         double_pendulum_scenario(),  constrained_particles_scenario(),  top_scenario(),
+                                         double_pendulum_scenario(),  constrained_particles_scenario(), double_well_scenario(), damped_oscillator_scenario(),  top_scenario(),
                                          double_fourbar_scenario(),   rod_chain3d_scenario(),
                                          chain2d_scenario(),          chain3d_scenario(),
                                          nfourbar_scenario(),         grid2d_scenario(),

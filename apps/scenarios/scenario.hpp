@@ -81,6 +81,8 @@ Scenario singular_mass_spring_scenario();
 Scenario spring_pendulum_scenario();
 Scenario double_pendulum_scenario();
 Scenario constrained_particles_scenario();
+Scenario double_well_scenario();
+Scenario damped_oscillator_scenario();
 Scenario top_scenario();
 Scenario double_fourbar_scenario();
 Scenario rod_chain3d_scenario();
