@@ -6,7 +6,7 @@ namespace noether {
 
 /// Viscous force F = -C(q) v on n = local_size() coordinates; C(q) is symmetric. Positive
 /// semi-definite C dissipates (the power v.C(q)v is never negative); the engine also accepts an
-/// indefinite C (negative damping, joints/linear_damper.hpp), whose power it reports the same way.
+/// indefinite C (negative damping, ConstantDamping in joints/viscous_damper.hpp), whose power it reports the same way.
 class Dissipation : public Element {
  public:
   using Element::Element;

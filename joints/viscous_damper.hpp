@@ -4,7 +4,8 @@
 
 namespace noether {
 
-/// F = -C v, C constant, symmetric positive semi-definite (n x n).
+/// F = -C v, C constant and symmetric (n x n). Positive semi-definite C dissipates; an indefinite
+/// or negative C (negative damping, the damped-oscillator scenario with zeta < 0) feeds energy in.
 class ConstantDamping final : public Dissipation {
  public:
   ConstantDamping(std::string name, std::vector<BlockId> blocks, Matrix damping);

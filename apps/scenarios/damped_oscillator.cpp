@@ -1,5 +1,5 @@
 /// The damped harmonic oscillator [EnergyPreservingForcedVI, Sec. 5]: L = 1/2 m q'^2 - 1/2 k q^2
-/// with the viscous force F = -c q', c = 2 zeta sqrt(k m). The probe `exact` is the closed form
+/// with the viscous force F = -c q', c = 2 zeta sqrt(k m) (ConstantDamping). The probe `exact` is the closed form
 ///   q(t) = exp(-zeta w t) (q0 cos(w_d t) + (v0 + zeta w q0)/w_d sin(w_d t)),  w = sqrt(k/m),
 ///   w_d = w sqrt(1 - zeta^2),
 /// for |zeta| < 1 (negative zeta: an amplified oscillation).
@@ -11,7 +11,7 @@
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/joints/function_potential.hpp>
-#include <noether/joints/linear_damper.hpp>
+#include <noether/joints/viscous_damper.hpp>
 
 namespace noether {
 namespace {
@@ -33,7 +33,7 @@ Model build(const ParameterValues& p) {
   spring.hessian = [k](ConstVectorRef) { return Matrix(Matrix::Constant(1, 1, k)); };
   system->add(std::make_shared<FunctionPotential>("spring", std::vector{mass}, 1, spring));
   const double c = 2 * zeta * std::sqrt(k * m);
-  if (c != 0.0) system->add(std::make_shared<LinearDamper>("damper", std::vector{mass}, 1, Matrix::Constant(1, 1, c)));
+  if (c != 0.0) system->add(std::make_shared<ConstantDamping>("damper", std::vector{mass}, Matrix::Constant(1, 1, c)));
   Model model;
   model.initial.q = Vector::Constant(1, q0);
   model.initial.v = Vector::Constant(1, v0);

@@ -1,14 +1,12 @@
 /// The scenarios of [EnergyPreservingForcedVI] run by the fixed-step midpoint-vi: the double well
 /// (energy error bounded, both wells visited) and the damped oscillator (order 2 against the
-/// closed form, for positive and negative damping); and the LinearDamper element they use.
+/// closed form, for positive and negative damping).
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include <noether/apps/scenarios/scenario.hpp>
-#include <noether/joints/linear_damper.hpp>
 #include <noether/steppers/stepper_registry.hpp>
-#include "support/finite_differences.hpp"
 
 using namespace noether;
 
@@ -30,31 +28,6 @@ void run_midpoint(const std::string& scenario_name, const ParameterValues& overr
 }
 
 }  // namespace
-
-TEST_CASE("LinearDamper: F = -C v, its matrix against finite differences, and its refusals") {
-  const Matrix C = (Matrix(2, 2) << 0.7, 0.2, 0.2, -0.1).finished();  // indefinite: allowed
-  const LinearDamper damper("d", {BlockId{0}}, 2, C);
-  const Vector q = testing::random_vector(2, 1), v = testing::random_vector(2, 2);
-  Vector f = Vector::Zero(2);
-  damper.add_damping_force(q, v, 1.0, f);
-  CHECK((f - C * v).cwiseAbs().maxCoeff() <= 1e-15);
-  Matrix K = Matrix::Zero(2, 2);
-  damper.add_damping_matrix(q, 1.0, K);
-  const Matrix K_fd = testing::central_difference_jacobian(
-      [&](const Vector& y) {
-        Vector force = Vector::Zero(2);
-        damper.add_damping_force(q, y, 1.0, force);
-        return force;
-      },
-      v);
-  CHECK((K - K_fd).cwiseAbs().maxCoeff() <= 1e-9);
-  CHECK_THROWS_WITH_AS(LinearDamper("d", {BlockId{0}}, 2, Matrix::Identity(3, 3)),
-                       "damper 'd': C is 3 x 3, the damper has 2 coordinates", std::invalid_argument);
-  CHECK_THROWS_WITH_AS(LinearDamper("d", {BlockId{0}}, 2, (Matrix(2, 2) << 1, 1, 0, 1).finished()),
-                       "damper 'd': C is not symmetric; give (C + C^T)/2, a skew part does no work and is a "
-                       "gyroscopic force",
-                       std::invalid_argument);
-}
 
 TEST_CASE("double-well: midpoint-vi visits both wells with a bounded energy error, without drift") {
   const double energy0 = 1.125 + 1.0;  // T + V at q0 = 0, v0 = 1.5, a = 1
