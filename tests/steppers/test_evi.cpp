@@ -9,7 +9,7 @@
 
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/bodies/generic_inertia.hpp>
-#include <noether/engine/dissipation.hpp>
+#include <noether/joints/viscous_damper.hpp>
 #include <noether/engine/external_load.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/exponential_interpolation.hpp>
@@ -102,21 +102,6 @@ class CosineForce final : public ExternalLoad {
   double amplitude_, frequency_;
 };
 
-/// F = -c v on a point: a constant linear damper.
-class LinearDamper final : public Dissipation {
- public:
-  LinearDamper(std::string name, BlockId point, double c) : Dissipation(std::move(name), {point}), c_(c) {}
-  Index local_size() const override { return 2; }
-  bool has_constant_damping() const override { return true; }
-
- protected:
-  void do_add_damping_matrix(ConstVectorRef, double s, MatrixRef C) const override { C.diagonal().array() += s * c_; }
-  void do_add_damping_force_q_jacobian(ConstVectorRef, ConstVectorRef, double, MatrixRef) const override {}
-
- private:
-  double c_;
-};
-
 /// The error at t = 1 of evi (S = 3, omega = 0) on a point of mass 2 started at the origin with
 /// velocity (1, 1) under `add_forces`, against the exact position.
 template <class AddForces, class Exact>
@@ -148,7 +133,7 @@ TEST_CASE("evi takes loads and dampers by the discrete Lagrange-d'Alembert princ
   const auto constant_loaded = [&](double t) { return Vector(Eigen::Vector2d(t + F0 / (2 * m) * t * t, t)); };
   CHECK(forced_error(0.1, constant_load, constant_loaded) <= 1e-13);
   // m x'' = -c x': x = y = m/c (1 - exp(-c t/m)).
-  const auto damper = [&](System& s, BlockId p) { s.add(std::make_shared<LinearDamper>("damper", p, c)); };
+  const auto damper = [&](System& s, BlockId p) { s.add(std::make_shared<ConstantDamping>("damper", std::vector{p}, Matrix(c * Matrix::Identity(2, 2)))); };
   const auto damped = [&](double t) { return Vector(Vector::Constant(2, m / c * (1 - std::exp(-c * t / m)))); };
   const double damper_order = std::log2(forced_error(0.02, damper, damped) / forced_error(0.01, damper, damped));
   const double load_order = std::log2(forced_error(0.02, load, loaded) / forced_error(0.01, load, loaded));
