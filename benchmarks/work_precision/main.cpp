@@ -19,7 +19,8 @@
 ///  3. the sweeps: each Noether stepper with h = t_end/N, N = 4, 6, 8, 11, 16, ... (factors of
 ///     sqrt 2), each Simbody integrator with accuracy 0.32, 0.1, 0.032, ... (factors of
 ///     sqrt 10), until the error of the probe at t_end drops to --stop-error, a run takes more than
-///     --max-run-seconds (a run is abandoned at twice that), or, for Simbody, the accuracy 1e-14.
+///     --max-run-seconds and more than the run before (a run is abandoned at twice that), three
+///     runs in a row fail, or, for Simbody, at the accuracy 1e-14.
 ///     Each point: the error |probe(t_end) - reference| (m) and the wall-clock time, the best of
 ///     --repeats runs for runs under 2 s (one run above).
 /// The results go to FILE.json (rewritten after each case); benchmarks/work_precision/report plots
@@ -265,15 +266,21 @@ class CaseRunner {
     return point;
   }
 
-  /// Whether a sweep goes on after `run` (failures_in_a_row counts the failed runs ending with it).
-  bool go_on(const IntegrationRun& run, int& failures_in_a_row) const {
+  /// Whether a sweep goes on after `run`. `failures_in_a_row` counts the failed runs ending with
+  /// it, `previous_seconds` is the time of the last successful run before it (infinite at first):
+  /// a run over --max-run-seconds ends the sweep only when it took longer than that one, since the
+  /// coarsest steps can cost more than finer ones (Newton iterations, refined steps).
+  bool go_on(const IntegrationRun& run, int& failures_in_a_row, double& previous_seconds) const {
     if (!run.failure.empty()) return !run.timed_out && ++failures_in_a_row < kFailuresInARow;
     failures_in_a_row = 0;
-    return error_of(run) > options_.stop_error && run.seconds <= options_.max_run_seconds;
+    const bool too_long = run.seconds > options_.max_run_seconds && run.seconds >= previous_seconds;
+    previous_seconds = run.seconds;
+    return error_of(run) > options_.stop_error && !too_long;
   }
 
   void sweep_noether(const std::string& stepper, json& runs) const {
     int failures_in_a_row = 0;
+    double previous_seconds = std::numeric_limits<double>::infinity();
     for (int k = 0;; ++k) {
       const long steps = std::lround(static_cast<double>(kFirstSteps) * std::pow(2.0, k / 2.0));
       if (steps > kMaxSteps) return;
@@ -281,12 +288,13 @@ class CaseRunner {
         return run_noether(model_, stepper, steps, case_.t_end, 1, 2 * options_.max_run_seconds);
       });
       runs.push_back(record("noether", stepper, "h", case_.t_end / static_cast<double>(steps), measured));
-      if (!go_on(measured.first, failures_in_a_row)) return;
+      if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
     }
   }
 
   void sweep_simbody(const std::string& integrator, json& runs) const {
     int failures_in_a_row = 0;
+    double previous_seconds = std::numeric_limits<double>::infinity();
     for (int k = 1;; ++k) {
       const double accuracy = std::pow(10.0, -k / 2.0);
       if (accuracy < kTightestAccuracy) return;
@@ -294,7 +302,7 @@ class CaseRunner {
         return simbody_.run(integrator, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds);
       });
       runs.push_back(record("simbody", integrator, "accuracy", accuracy, measured));
-      if (!go_on(measured.first, failures_in_a_row)) return;
+      if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
     }
   }
 
@@ -349,7 +357,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--repeats", options.repeats, "runs under 2 s: the best of this many")->check(CLI::Range(1, 100))
       ->capture_default_str();
-  app.add_option("--max-run-seconds", options.max_run_seconds, "a sweep stops after a run this long")
+  app.add_option("--max-run-seconds", options.max_run_seconds,
+                 "a sweep stops after a run this long (and longer than the one before)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--stop-error", options.stop_error, "a sweep stops once the error is this small (m)")
