@@ -112,6 +112,12 @@ std::string scientific(double value, int digits = 2) {
   return s.str();
 }
 
+std::string fixed(double value, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << value;
+  return s.str();
+}
+
 /// Fails with the run's message: a run the reference or the agreement check needs did not finish.
 const IntegrationRun& require_success(const IntegrationRun& run, const std::string& what) {
   if (!run.failure.empty()) throw std::runtime_error(what + " failed: " + run.failure);
@@ -236,9 +242,8 @@ class CaseRunner {
     }
     check["passed"] = agreed;
     std::cout << (agreed ? " (agree to " : " AGREEMENT CHECK FAILED (tolerance ") << scientific(tolerance, 0)
-              << "; runs of " << std::fixed << std::setprecision(1) << tight_noether_.seconds << " s and "
-              << tight_simbody.seconds << " s)\n";
-    std::cout.unsetf(std::ios::floatfield);
+              << "; runs of " << fixed(tight_noether_.seconds, 1) << " s and " << fixed(tight_simbody.seconds, 1)
+              << " s)\n";
     return check;
   }
 
@@ -256,9 +261,8 @@ class CaseRunner {
     if (run.failure.empty()) {
       point["error"] = error_of(run);
       point["probe"] = to_json(run.probe.back());
-      std::cout << "  error " << scientific(error_of(run)) << "  " << std::fixed << std::setprecision(4)
-                << run.seconds << " s  steps " << run.steps << '\n';
-      std::cout.unsetf(std::ios::floatfield);
+      std::cout << "  error " << scientific(error_of(run)) << "  " << fixed(run.seconds, 4) << " s  steps "
+                << run.steps << '\n';
     } else {
       point["failure"] = run.failure;
       std::cout << "  FAILED: " << first_line(run.failure) << '\n';
