@@ -1,0 +1,36 @@
+#pragma once
+/// What one timed integration of a comparison case from the release to t_end gave, in either
+/// engine. Shared by the Simbody side (compiled as C++17: Simbody 3.7's headers do not compile as
+/// C++20) and the rest of the benchmark, so it uses Eigen and the standard library only.
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace noether::work_precision {
+
+struct IntegrationRun {
+  /// The probe at t_end k/samples, k = 1 .. samples (the last at t_end); after a failure, at the
+  /// sample times reached before it.
+  std::vector<Eigen::Vector3d> probe;
+  /// Wall-clock seconds; run_noether and SimbodyMechanism::run say what they cover.
+  double seconds = 0.0;
+  /// The part of `seconds` before the first step: Noether's stepper construction (assembly plan,
+  /// pattern analysis) and initialize; Simbody's integrator construction and initialize.
+  double setup_seconds = 0.0;
+  /// Steps taken: Noether's steps of h (a composed stepper's substeps and refined steps not counted
+  /// apart), Simbody's successful integrator steps.
+  long steps = 0;
+  /// Noether: steps that Newton could not take whole and were refined (halved); Simbody: failed
+  /// step attempts (error test, convergence, projection).
+  long retries = 0;
+  /// Empty when t_end was reached; otherwise why not (the engine's message, or the time limit).
+  std::string failure;
+  /// The run was abandoned at its time limit.
+  bool timed_out = false;
+};
+
+/// "abandoned: over the time limit of S s at t = T".
+std::string abandoned_message(double time_limit, double t);
+
+}  // namespace noether::work_precision
