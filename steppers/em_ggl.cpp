@@ -13,13 +13,16 @@
 
 namespace noether {
 
-/// The equations of em_ggl.hpp, as kernels: x = (dq, u1, mu, gamma), q1 = q0 + dq, rows
-/// (R_q, R_u, R_g, R_gv). M is constant (admission), g of degree <= 2: every constraint has its
+/// The equations of em_ggl.hpp, as kernels: x = (dq, u1, nu, gamma), q1 = q0 + dq, rows
+/// (R_p, R_q, R_g, R_gv). M is constant (admission), g of degree <= 2: every constraint has its
 /// exact form, H(a) = sum_k a_k H_k.
 struct EmGglScheme {
   static constexpr std::string_view name = "em-ggl";
   static constexpr bool warm_start = true;
-  enum Field { q, u, mu, gamma };
+  /// Field dq: the unknowns dq and the rows R_p; u: the unknowns u1 and the rows R_q; nu, gamma:
+  /// their unknowns and the rows R_g, R_gv. The diagonal of the Newton matrix then holds 2 M/h and
+  /// -M/2.
+  enum Field { dq, u, nu, gamma };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
                                      FieldKind::multipliers};
   enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, u0_slot, u1_slot, u_mid_slot, workspace_slots };
@@ -30,7 +33,7 @@ struct EmGglScheme {
   };
   struct Iterate {
     const StepInput& in;
-    LocalVector dq, u1, mu, gamma;  ///< the fields of x
+    LocalVector dq, u1, nu, gamma;  ///< the fields of x
     const Vector& q1;
   };
 
@@ -45,18 +48,21 @@ struct EmGglScheme {
     return {in, segment_view(x, 0, d), segment_view(x, d, d), segment_view(x, 2 * d, m), segment_view(x, 2 * d + m, m),
             data.q1};
   }
-  void add_step_rows(const StepInput&, VectorRef) const {}
-  /// dq = h v_mid, u1 = v1, mu = h lambda, gamma = 0 (v1 and lambda from the warm start).
+  /// R_p's terms that do not depend on x: h DV of the linear potentials.
+  void add_step_rows(const StepInput& in, VectorRef rows) const {
+    rows.head(system_.num_coordinates()) = in.h * linear_gradient_;
+  }
+  /// dq = h v_mid, u1 = v1, nu = h lambda, gamma = 0 (v1 and lambda from the warm start).
   Vector initial_guess(const StepInput& in, const StepGuess& guess) const {
     Vector x(2 * system_.num_coordinates() + 2 * system_.num_multipliers());
     x << 0.5 * in.h * (in.state.v + guess.v1), guess.v1, in.h * guess.lambda, Vector::Zero(system_.num_multipliers());
     return x;
   }
-  /// q = q0 + dq, v = u1, p = M u1, lambda = mu / h.
+  /// q = q0 + dq, v = u1, p = M u1, lambda = (nu + 2 gamma) / h.
   State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<EmGglScheme>&) const {
-    const Index d = system_.num_coordinates();
+    const Index d = system_.num_coordinates(), m = system_.num_multipliers();
     State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.segment(0, d), x.segment(d, d), Vector(d),
-               x.segment(2 * d, system_.num_multipliers()) / in.h};
+               (x.segment(2 * d, m) + 2.0 * x.segment(2 * d + m, m)) / in.h};
     calc_momentum(system_, next.q, next.v, next.p);
     return next;
   }
@@ -66,30 +72,32 @@ struct EmGglScheme {
   }
   std::string row_label(int field, Index i) const;
 
-  TermShape shape(const Inertia&) const {  // M/h, -M/2, M: constant (M/h rewritten for a new h)
-    return TermShape{q, u}
-        .block(q, q, Pattern::mass, true)
-        .block(q, u, Pattern::mass, true)
+  TermShape shape(const Inertia&) const {  // 2M/h, M/h, -M/2: constant (rewritten for a new h)
+    return TermShape{dq, u}
+        .block(dq, dq, Pattern::mass, true)
+        .block(u, dq, Pattern::mass, true)
         .block(u, u, Pattern::mass, true);
   }
-  /// The force elements act in the momentum balance R_u, as functions of q1.
-  TermShape shape(const Potential&) const { return TermShape{u, q}.block(u, q); }
+  /// The force elements act in R_p, as functions of q1; linear potentials are in the step rows.
+  TermShape shape(const Potential& e) const {
+    return e.nonlinearity() == Nonlinearity::linear ? TermShape{} : TermShape{dq}.block(dq, dq);
+  }
   TermShape shape(const Constraint& e) const {
     const bool linear = e.nonlinearity() == Nonlinearity::linear;  // then every G is L, constant
-    TermShape s{q, u, mu, gamma};
-    s.block(q, gamma, Pattern::jacobian_transpose, linear)
-        .block(u, mu, Pattern::jacobian_transpose, linear)
-        .block(mu, q, Pattern::jacobian, linear)
+    TermShape s{dq, u, nu, gamma};
+    s.block(dq, nu, Pattern::jacobian_transpose, linear)
+        .block(u, gamma, Pattern::jacobian_transpose, linear)
+        .block(nu, dq, Pattern::jacobian, linear)
         .block(gamma, u, Pattern::jacobian, linear);
     if (linear) return s;
-    return s.block(q, q, Pattern::hessian)
-        .block(u, q, Pattern::hessian)
-        .block(u, u, Pattern::hessian)
-        .block(u, gamma, Pattern::jacobian_transpose)
-        .block(gamma, q, Pattern::jacobian);
+    return s.block(dq, dq, Pattern::hessian)
+        .block(dq, u, Pattern::hessian)
+        .block(dq, gamma, Pattern::jacobian_transpose)
+        .block(u, dq, Pattern::hessian)
+        .block(gamma, dq, Pattern::jacobian);
   }
-  TermShape shape(const Dissipation&) const { return TermShape{u, q}.block(u, q); }
-  TermShape shape(const ExternalLoad&) const { return TermShape{u, q}.block(u, q); }
+  TermShape shape(const Dissipation&) const { return TermShape{dq}.block(dq, dq); }
+  TermShape shape(const ExternalLoad&) const { return TermShape{dq}.block(dq, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
@@ -98,9 +106,11 @@ struct EmGglScheme {
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
+  Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms
 };
 
-EmGglScheme::EmGglScheme(const System& system, const StepperOptions& options) : system_(system) {
+EmGglScheme::EmGglScheme(const System& system, const StepperOptions& options)
+    : system_(system), linear_gradient_(linear_potential_gradient(system)) {
   require_unsymmetric_capable_solver(name, options.solver);
   require_quadratic_constraints(name, system);
   require_one_inertia_per_coordinate(name, system);
@@ -109,84 +119,129 @@ EmGglScheme::EmGglScheme(const System& system, const StepperOptions& options) : 
 
 std::string EmGglScheme::row_label(int field, Index i) const {
   switch (field) {
-    case q: return "position update of coordinate " + system_.coordinate_label(i);
-    case u: return "momentum balance of coordinate " + system_.coordinate_label(i);
-    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
+    case dq: return "momentum balance (plus twice the position update) of coordinate " + system_.coordinate_label(i);
+    case u: return "position update of coordinate " + system_.coordinate_label(i);
+    case nu: return system_.multiplier_label(i) + ", position level g(q1)";
     default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
   }
 }
 
-/// R_q += M (dq/h - u_mid),  R_u += M (u1 - u0); scales: the terms; floors: max|M| eps ell/|h|
-/// (steppers/row_scale.hpp).
+/// R_p += 2 M (dq/h - u0),  R_q += M (dq/h - u_mid); scales: the terms; floors: 2 max|M| eps ell/|h|
+/// and max|M| eps ell/|h| (steppers/row_scale.hpp).
 void EmGglScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const {
   const SparseEntries& M = *t.mass();
-  const LocalVector dq = t.coordinates(it.dq, dq_slot);
+  const double h = it.in.h;
+  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
   const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
-  const double rounding = rounding_velocity(t.coordinates(it.q1, q1_slot), it.in.h);
-  auto R_q = out.residual(q), R_u = out.residual(u);
-  auto S_q = out.scale(q), S_u = out.scale(u);
+  const double rounding = rounding_velocity(t.coordinates(it.q1, q1_slot), h);
+  auto R_p = out.residual(dq), R_q = out.residual(u);
+  auto S_p = out.scale(dq), S_q = out.scale(u);
   double largest = 0.0;
   for (const Nonzero& e : M.entries()) {
-    R_q(e.row) += e.value * (dq(e.col) / it.in.h - 0.5 * (u0(e.col) + u1(e.col)));
-    R_u(e.row) += e.value * (u1(e.col) - u0(e.col));
-    const double M_abs = std::abs(e.value), u0_abs = std::abs(u0(e.col)), u1_abs = std::abs(u1(e.col));
-    S_q(e.row) += M_abs * (std::abs(dq(e.col)) / std::abs(it.in.h) + 0.5 * (u0_abs + u1_abs));
-    S_u(e.row) += M_abs * (u0_abs + u1_abs);
+    const double mean_velocity = dq_local(e.col) / h;
+    R_p(e.row) += 2.0 * e.value * (mean_velocity - u0(e.col));
+    R_q(e.row) += e.value * (mean_velocity - 0.5 * (u0(e.col) + u1(e.col)));
+    const double M_abs = std::abs(e.value), mean_abs = std::abs(mean_velocity), u0_abs = std::abs(u0(e.col));
+    S_p(e.row) += 2.0 * M_abs * (mean_abs + u0_abs);
+    S_q(e.row) += M_abs * (mean_abs + 0.5 * (u0_abs + std::abs(u1(e.col))));
     largest = std::max(largest, M_abs);
   }
-  out.floor(q).setConstant(largest * rounding);
+  out.floor(dq).setConstant(2.0 * largest * rounding);
   out.floor(u).setConstant(largest * rounding);
   if (!out.with_matrix()) return;
-  M.add_to(1.0 / it.in.h, out.block(q, q));
-  M.add_to(-0.5, out.block(q, u));
-  M.add_to(1.0, out.block(u, u));
+  M.add_to(2.0 / h, out.block(dq, dq));
+  M.add_to(1.0 / h, out.block(u, dq));
+  M.add_to(-0.5, out.block(u, u));
 }
 
-/// R_u += h Dbar V(q0, q1);  K_uq += h d/dq1 Dbar V.
+/// R_p += h Dbar V(q0, q1);  K_pp += h d/dq1 Dbar V.
 void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const {
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  t.element().add_discrete_gradient(q0, q1, it.in.h, out.residual(u));
-  if (out.with_matrix()) t.element().add_discrete_gradient_jacobian(q0, q1, it.in.h, out.block(u, q));
+  t.element().add_discrete_gradient(q0, q1, it.in.h, out.residual(dq));
+  if (out.with_matrix()) t.element().add_discrete_gradient_jacobian(q0, q1, it.in.h, out.block(dq, dq));
 }
 
-/// R_q -= G_mid^T gamma,  R_u += G_mid^T mu + h H(gamma) u_mid,  R_g = g(q1),  R_gv = G(q1) u1;
-/// scales of R_g and R_gv: steppers/row_scale.hpp.
+/// R_p += G_mid^T nu + h H(gamma) u_mid,  R_q -= G_mid^T gamma,  R_g = g(q1),  R_gv = G(q1) u1, and
+/// their blocks, in one pass over the form's entries (G(q) = L + [(H_k q)^T]_k, G_mid = G(q_mid));
+/// scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
-  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector q_mid = t.midpoint(q0, q1, mid_slot);
+  const LocalVector q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q_mid =  // G is constant when linear: any point will do
+      g.is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
   const LocalVector u1 = t.coordinates(it.u1, u1_slot);
-  const LocalVector u_mid = t.midpoint(t.coordinates(it.in.state.v, u0_slot), u1, u_mid_slot);
-  const LocalVector mu_local = t.multipliers(it.mu), gamma_local = t.multipliers(it.gamma);
-  g.add_jacobian_transpose_product(q_mid, gamma_local, -1.0, out.residual(q));
-  auto R_u = out.residual(u);
-  g.add_jacobian_transpose_product(q_mid, mu_local, 1.0, R_u);
-  for (Index k = 0; k < t.equations(); ++k)
-    for (const Nonzero& e : g.hessian(k)) R_u(e.row) += h * gamma_local(k) * e.value * u_mid(e.col);
-  g.calc_value(q1, out.residual(mu));
-  g.add_jacobian_product(q1, u1, 1.0, out.residual(gamma));
-  add_position_constraint_scale(g, q1, out.scale(mu), out.floor(mu));
-  add_velocity_constraint_scale(g, q1, u1, q1, h, out.scale(gamma), out.floor(gamma));
-  if (!out.with_matrix()) return;
-  g.add_jacobian(q_mid, -1.0, out.block(q, gamma).transpose());
-  g.add_jacobian(q_mid, 1.0, out.block(u, mu).transpose());
-  g.add_jacobian(q1, 1.0, out.block(mu, q));
-  g.add_jacobian(q1, 1.0, out.block(gamma, u));
-  if (g.is_linear()) return;
-  g.add_hessian_contraction(gamma_local, -0.5, out.block(q, q));
-  g.add_hessian_contraction(mu_local, 0.5, out.block(u, q));
-  g.add_hessian_contraction(gamma_local, 0.5 * h, out.block(u, u));
-  g.add_hessians_times(u_mid, h, out.block(u, gamma));
-  g.add_hessians_times(u1, 1.0, out.block(gamma, q).transpose());
+  const LocalVector nu_local = t.multipliers(it.nu), gamma_local = t.multipliers(it.gamma);
+  auto R_p = out.residual(dq), R_q = out.residual(u), R_g = out.residual(nu), R_gv = out.residual(gamma);
+  auto S_g = out.scale(nu), S_gv = out.scale(gamma);
+  auto F_g = out.floor(nu), F_gv = out.floor(gamma);  // sum_j |terms of G(q1)_kj| until the end
+  R_g = g.constant_part();
+  S_g = R_g.cwiseAbs();
+  const bool with_matrix = out.with_matrix();
+  const auto block = [&](int row, int col) {
+    return with_matrix ? out.block(row, col) : Eigen::Map<Matrix>(nullptr, 0, 0);
+  };
+  // dR_p/dnu = G_mid^T, dR_q/dgamma = -G_mid^T, dR_g/ddq = dR_gv/du1 = G(q1).
+  Eigen::Map<Matrix> Gt_nu = block(dq, nu), Gt_gamma = block(u, gamma), G_nu = block(nu, dq), G_gamma = block(gamma, u);
+  for (const Nonzero& l : g.linear_part().entries()) {  // L(k, j) = l.value, k = l.row, j = l.col
+    const double term = l.value * q1(l.col);
+    R_g(l.row) += term;
+    S_g(l.row) += std::abs(term);
+    F_g(l.row) += std::abs(l.value);
+    R_gv(l.row) += l.value * u1(l.col);
+    S_gv(l.row) += std::abs(l.value * u1(l.col));
+    R_p(l.col) += l.value * nu_local(l.row);
+    R_q(l.col) -= l.value * gamma_local(l.row);
+    if (!with_matrix) continue;
+    Gt_nu(l.col, l.row) += l.value;
+    Gt_gamma(l.col, l.row) -= l.value;
+    G_nu(l.row, l.col) += l.value;
+    G_gamma(l.row, l.col) += l.value;
+  }
+  if (!g.is_linear()) {
+    const LocalVector u_mid = t.midpoint(t.coordinates(it.in.state.v, u0_slot), u1, u_mid_slot);
+    // dR_p/ddq = 1/2 H(nu), dR_p/du1 = h/2 H(gamma), dR_p/dgamma_k = h H_k u_mid,
+    // dR_q/ddq = -1/2 H(gamma), dR_gv/ddq = [(H_k u1)^T]_k.
+    Eigen::Map<Matrix> K_dq = block(dq, dq), K_u = block(dq, u), Hu_mid = block(dq, gamma), K_q = block(u, dq),
+                       Hu_1 = block(gamma, dq);
+    for (Index k = 0; k < t.equations(); ++k) {
+      const double nu_k = nu_local(k), gamma_k = gamma_local(k);
+      double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
+      for (const Nonzero& e : g.hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
+        form += q1(e.row) * at_end;
+        form_magnitude += std::abs(q1(e.row) * at_end);
+        F_g(k) += std::abs(at_end);
+        R_gv(k) += u1(e.row) * at_end;
+        S_gv(k) += std::abs(u1(e.row) * at_end);
+        R_p(e.row) += nu_k * at_mid + h * gamma_k * e.value * u_mid(e.col);
+        R_q(e.row) -= gamma_k * at_mid;
+        if (!with_matrix) continue;
+        Gt_nu(e.row, k) += at_mid;
+        Gt_gamma(e.row, k) -= at_mid;
+        G_nu(k, e.row) += at_end;
+        G_gamma(k, e.row) += at_end;
+        K_dq(e.row, e.col) += 0.5 * nu_k * e.value;
+        K_u(e.row, e.col) += 0.5 * h * gamma_k * e.value;
+        Hu_mid(e.row, k) += h * e.value * u_mid(e.col);
+        K_q(e.row, e.col) -= 0.5 * gamma_k * e.value;
+        Hu_1(k, e.col) += e.value * u1(e.row);
+      }
+      R_g(k) += 0.5 * form;
+      S_g(k) += 0.5 * form_magnitude;
+    }
+  }
+  const double ell = kRoundingError * coordinate_size(q1);
+  F_gv = F_g * (ell / std::abs(h));
+  F_g *= ell;
 }
 
-/// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_u.
+/// The midpoint force terms (steppers/midpoint_forces.hpp), in R_p.
 void EmGglScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
-  add_midpoint_damping(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, u, q, out);
+  add_midpoint_damping(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
 void EmGglScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
-  add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, u, q, out);
+  add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
 
 template class SchemeStepper<EmGglScheme>;

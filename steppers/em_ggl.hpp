@@ -24,17 +24,26 @@ namespace noether {
 /// Momentum maps: every term is a midpoint gradient of an invariant function, so linear and
 /// angular momentum of symmetric systems are conserved exactly.
 ///
-/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (dq, u1, mu, gamma), q1 = q0 + dq (dq, not
+/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (dq, u1, nu, gamma), q1 = q0 + dq (dq, not
 /// q1, so that M dq/h carries no rounding from large |q|), u = M^{-1} p the velocity (u0 = v0),
-/// mu = h lambda. The position update is multiplied by M/h:
+/// nu = h lambda - 2 gamma. The rows are the position update multiplied by M/h, R_q, and R_p =
+/// R_u + 2 R_q, R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T h lambda + h sum_k gamma_k H_k u_mid +
+/// C(q_mid)(q1 - q0) - h f the momentum balance; in R_p, M u1 and G^T gamma cancel:
 ///
+///   R_p = 2 M (q1 - q0)/h - 2 M u0 + h Dbar V + G(q_mid)^T nu + h sum_k gamma_k H_k u_mid
+///         + C(q_mid)(q1 - q0) - h f                                                    (d)
 ///   R_q = M (q1 - q0)/h - M u_mid - G(q_mid)^T gamma                                     (d)
-///   R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T mu + h sum_k gamma_k H_k u_mid + C(q_mid)(q1 - q0) - h f   (d)
 ///   R_g = g(q1),    R_gv = G(q1) u1                                                     (m each)
+///
+/// R_p is livens-em's momentum balance for constant M (steppers/livens_em.hpp, nu in the place of
+/// its h lambda) plus h sum_k gamma_k H_k u_mid. The solution is the one of (R_q, R_u, R_g, R_gv)
+/// in x = (dq, u1, h lambda, gamma); KLU factors the exact Newton matrix of these rows and
+/// unknowns with fewer entries and instructions (docs/performance.md, "em-ggl against livens-em at
+/// equal error").
 ///
 /// Requirements as ggl-vi (steppers/ggl_support.hpp): constant invertible M per inertia element,
 /// constraints of degree <= 2, a solver other than CHOLMOD. Second order. After a step:
-/// q = q1, v = u1, p = M u1, lambda = mu / h; g(q) = 0 and G(q) v = 0 at Newton tolerance.
+/// q = q1, v = u1, p = M u1, lambda = (nu + 2 gamma) / h; g(q) = 0 and G(q) v = 0 at Newton tolerance.
 /// Newton starts from v1 and lambda extrapolated from the last steps (steppers/step_predictor.hpp).
 /// The energy it conserves: H = 1/2 v.M v + V(q) (= 1/2 p.M^{-1} p + V).
 struct EmGglScheme;

@@ -90,16 +90,6 @@ struct LivensScheme {
 
 namespace {
 
-/// sum over the linear potentials of their constant gradient l (d).
-Vector linear_potential_gradient(const System& system) {
-  Vector gradient = Vector::Zero(system.num_coordinates());
-  for (const Placed<Potential>& e : system.potentials())
-    if (e.element->nonlinearity() == Nonlinearity::linear)
-      for (const Nonzero& l : e.element->quadratic_form()->linear_part().entries())
-        gradient(e.dofs[static_cast<std::size_t>(l.col)]) += l.value;
-  return gradient;
-}
-
 /// dbar_q += s Dbar_1 T, dbar_v += s Dbar_2 T: Gonzalez's discrete gradient of T between
 /// z0 = (q0, v0) and z1 = (q1, v1), for an inertia whose M depends on q.
 void add_discrete_kinetic_gradient(const Inertia& inertia, const LocalVector& q0, const LocalVector& q1,

@@ -13,6 +13,18 @@
 
 namespace noether {
 
+/// sum over the linear potentials of their constant gradient l (d): Dbar V of a linear potential
+/// is l whatever q0 and q1, so these schemes put h l into their step rows (Scheme::add_step_rows)
+/// and leave the linear potentials out of the Newton system.
+inline Vector linear_potential_gradient(const System& system) {
+  Vector gradient = Vector::Zero(system.num_coordinates());
+  for (const Placed<Potential>& e : system.potentials())
+    if (e.element->nonlinearity() == Nonlinearity::linear)
+      for (const Nonzero& l : e.element->quadratic_form()->linear_part().entries())
+        gradient(e.dofs[static_cast<std::size_t>(l.col)]) += l.value;
+  return gradient;
+}
+
 /// The workspace slots the midpoint terms may use (the scheme's own numbering).
 struct MidpointSlots {
   int q0, q1, mid, dq;
