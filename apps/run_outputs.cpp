@@ -23,13 +23,21 @@ TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const
 void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }
 
 void RunOutputs::finish() {
-  try {
-    if (timeseries_) {
+  if (timeseries_) {
+    try {
       timeseries_->commit();
-      result_.timeseries_file = timeseries_->file_name();
+    } catch (const OutputError& e) {
+      result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+      // The rows that reached the file are whole (StagedFile): they go under the final name
+      // when that is still possible, as after any other failure.
+      try {
+        timeseries_->commit();
+      } catch (const OutputError&) {
+      }
     }
-  } catch (const OutputError& e) {
-    result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+    result_.timeseries_file = timeseries_->file_name();
+  } else {
+    result_.timeseries_file.clear();
   }
   try {
     write_summary();

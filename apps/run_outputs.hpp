@@ -24,9 +24,10 @@ class RunOutputs {
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes);
 
   /// Renames the time series timeseries.csv and writes the final summary. A failure turns the
-  /// result into failed (cause output, the reason in error); when even that summary cannot be
-  /// written, summary.json is removed, so that no file says the run goes on. Never throws
-  /// OutputError (the result carries it).
+  /// result into failed (cause output, the reason in error); the rows the file holds, whole ones
+  /// only, are still renamed when possible (else they stay under timeseries.csv.partial, as the
+  /// summary says). When even the summary cannot be written, summary.json is removed, so that no
+  /// file says the run goes on. Never throws OutputError (the result carries it).
   void finish();
 
  private:
