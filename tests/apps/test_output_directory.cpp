@@ -17,19 +17,12 @@
 
 using namespace noether;
 using testing::FailingFileCalls;
+using testing::entry_names;
 using testing::read_file;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// What the directory holds, by name, sorted.
-std::vector<std::string> entries(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 /// The message of the OutputError that call throws ("" when it throws none).
 template <class Call>
@@ -50,7 +43,7 @@ TEST_CASE("replace writes the whole file under its name and leaves no temporary 
   out.replace("summary.json", "first\n");
   out.replace("summary.json", "second, longer\n");
   CHECK(read_file(dir.path / "a" / "b" / "summary.json") == "second, longer\n");
-  CHECK(entries(dir.path / "a" / "b") == std::vector<std::string>{"summary.json"});
+  CHECK(entry_names(dir.path / "a" / "b") == std::vector<std::string>{"summary.json"});
 }
 
 TEST_CASE("a disk that fills up while the summary is written: the old file stays whole, the reason is named") {
@@ -69,7 +62,7 @@ TEST_CASE("a disk that fills up while the summary is written: the old file stays
   CHECK(calls.injected);
   CHECK(message == "writing '" + (dir.path / "sub" / "summary.json").string() + "' failed: No space left on device");
   CHECK(read_file(dir.path / "sub" / "summary.json") == "{\"status\": \"completed\"}\n");
-  CHECK(entries(dir.path / "sub") == std::vector<std::string>{"summary.json"});  // the temporary file is gone
+  CHECK(entry_names(dir.path / "sub") == std::vector<std::string>{"summary.json"});  // the temporary file is gone
 }
 
 TEST_CASE("fsync and close failures (a full disk found late) are reported too, and the old file stays") {
@@ -87,7 +80,7 @@ TEST_CASE("fsync and close failures (a full disk found late) are reported too, a
     const std::string message = output_error([&] { out.replace("summary.json", "new\n"); });
     CHECK(message == std::string(action) + " '" + (dir.path / "summary.json").string() + "' failed: " + reason);
     CHECK(read_file(dir.path / "summary.json") == "old\n");
-    CHECK(entries(dir.path) == std::vector<std::string>{"summary.json"});
+    CHECK(entry_names(dir.path) == std::vector<std::string>{"summary.json"});
   }
 }
 
@@ -112,7 +105,7 @@ TEST_CASE("a symlink in the output directory is replaced, never written through"
   }
   CHECK(read_file(dir.path / "out" / "summary.json") == "mine\n");
   CHECK(read_file(dir.path / "out" / "rows") == "a,b\n");
-  CHECK(entries(dir.path / "out") == std::vector<std::string>{"rows", "summary.json"});
+  CHECK(entry_names(dir.path / "out") == std::vector<std::string>{"rows", "summary.json"});
 }
 
 TEST_CASE("a staged file is written under its staging name and renamed by commit") {
@@ -127,7 +120,7 @@ TEST_CASE("a staged file is written under its staging name and renamed by commit
   CHECK(read_file(dir.path / "rows.partial") == "header\n");  // buffered
   file.commit();
   CHECK(read_file(dir.path / "rows") == "header\n1\n");
-  CHECK(entries(dir.path) == std::vector<std::string>{"rows"});
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"rows"});
 }
 
 TEST_CASE("a flush cut short by a full disk leaves the file at its last whole flush, never a torn record") {
@@ -161,7 +154,7 @@ TEST_CASE("a commit whose fsync fails keeps the staging name and names the reaso
   file.append("a\n");
   const std::string message = output_error([&] { file.commit(); });
   CHECK(message == "syncing '" + (dir.path / "rows.partial").string() + "' failed: No space left on device");
-  CHECK(entries(dir.path) == std::vector<std::string>{"rows.partial"});
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"rows.partial"});
   CHECK(read_file(dir.path / "rows.partial") == "a\n");
 }
 

@@ -23,9 +23,7 @@
 #include "support/temp_dir.hpp"
 
 using namespace noether;
-using testing::FailingFileCalls;
-using testing::read_file;
-using testing::TempDir;
+using namespace noether::testing;  // TempDir, read_file, entry_names, FailingFileCalls
 namespace fs = std::filesystem;
 
 namespace {
@@ -57,20 +55,13 @@ void check_whole_rows(const fs::path& file) {
   for (const std::string& line : lines) CHECK(std::count(line.begin(), line.end(), ',') == cells);
 }
 
-std::vector<std::string> entries(const fs::path& dir) {
-  std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
 /// Waits (at most a minute) until the run writing into dir has its partial time series, then
 /// returns what summary.json says at that moment and what the directory holds.
 std::pair<std::string, std::vector<std::string>> wait_for_running(const fs::path& dir) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
   while (!fs::exists(dir / "timeseries.csv.partial") && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  return {read_file(dir / "summary.json"), entries(dir)};
+  return {read_file(dir / "summary.json"), entry_names(dir)};
 }
 
 /// A run of chain2d long enough (10^6 steps) to be interrupted while it goes on.
@@ -97,7 +88,7 @@ void check_interrupted(const fs::path& dir, const RunResult& r, int signal) {
   CHECK(j["timeseries"] == "timeseries.csv");
   CHECK(j["ok"] == false);
   CHECK(j["t_reached"].get<double>() == r.t_reached);
-  CHECK(entries(dir) == std::vector<std::string>{"summary.json", "timeseries.csv"});
+  CHECK(entry_names(dir) == std::vector<std::string>{"summary.json", "timeseries.csv"});
   const std::vector<std::string> rows = lines_of(dir / "timeseries.csv");
   CHECK(rows.size() == static_cast<std::size_t>(r.steps) + 2);  // header, steps 0 .. steps
   CHECK(rows.front().starts_with("t,q:bar0."));
@@ -198,7 +189,7 @@ TEST_CASE("a disk that fills up while the final summary is written: an error wit
   const fs::path summary = dir.path / "summary.json";
   CHECK(r.error == "writing '" + summary.string() + "' failed: No space left on device; removed " + summary.string() +
                        ", which said the run was running");
-  CHECK(entries(dir.path) == std::vector<std::string>{"timeseries.csv"});
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"timeseries.csv"});
   CHECK(lines_of(dir.path / "timeseries.csv").size() == 102);
 }
 
@@ -225,7 +216,7 @@ TEST_CASE("a disk that fills up while the time series is written: whole rows sta
   CHECK(j["failure"]["cause"] == "output");
   CHECK(j["failure"]["step"] == r.failed_step);
   CHECK(j["timeseries"] == "timeseries.csv");
-  CHECK(entries(dir.path) == std::vector<std::string>{"summary.json", "timeseries.csv"});
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"summary.json", "timeseries.csv"});
   check_whole_rows(dir.path / "timeseries.csv");
   CHECK(fs::file_size(dir.path / "timeseries.csv") <= 100'000);
   CHECK(lines_of(dir.path / "timeseries.csv").size() <= static_cast<std::size_t>(r.steps) + 1);
@@ -244,7 +235,7 @@ TEST_CASE("a running summary that cannot be written stops the run before it star
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("summary.json' failed: No space left on device"), OutputError);
   CHECK(read_file(dir.path / "summary.json") == old_summary);
   CHECK(read_file(dir.path / "timeseries.csv") == old_rows);
-  CHECK(entries(dir.path) == std::vector<std::string>{"summary.json", "timeseries.csv"});
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"summary.json", "timeseries.csv"});
 }
 
 TEST_CASE("a run replaces symlinks in its output directory and never writes through them") {
@@ -258,7 +249,7 @@ TEST_CASE("a run replaces symlinks in its output directory and never writes thro
   options.t_end = 0.02;
   REQUIRE(run(options).ok);
   CHECK(read_file(dir.path / "victim") == "precious\n");
-  CHECK(entries(dir.path / "out") == std::vector<std::string>{"summary.json", "timeseries.csv"});
+  CHECK(entry_names(dir.path / "out") == std::vector<std::string>{"summary.json", "timeseries.csv"});
   for (const char* name : {"summary.json", "timeseries.csv"}) CHECK(fs::is_regular_file(fs::symlink_status(dir.path / "out" / name)));
   CHECK(summary_in(dir.path / "out")["status"] == "completed");
 }
