@@ -61,7 +61,6 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
   return without_equations(*model.system, rows);
 }
 
-/// Makes the stepper on `system` and advances `state` (the scenario's initial state)
 /// The system the run steps and the stepper made on it, both made before any output is written,
 /// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
 /// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead: the
