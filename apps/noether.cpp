@@ -30,11 +30,14 @@ constexpr int exit_usage = 2;
 constexpr int exit_signal_base = 128;
 
 constexpr const char* exit_codes_help =
-    "Exit codes: 0 the run completed; 1 the run failed (Newton did not converge, the stepper refused the system, "
-    "its initial state or a setting, or an output file could not be written; --out DIR then holds both files, "
-    "summary.json saying why); 2 a usage error, found before anything was written; 130 (SIGINT) or 143 "
-    "(SIGTERM): the run was interrupted after its last completed step and closed its outputs (a second signal ends "
-    "it at once). docs/cli.md";
+    "Exit codes (docs/cli.md):\n"
+    "  0         the run completed\n"
+    "  1         the run failed: Newton did not converge, the stepper refused the system, its initial\n"
+    "            state or a step, or an output file could not be written; --out DIR then holds both\n"
+    "            files, summary.json saying why\n"
+    "  2         a usage error, found before anything was written\n"
+    "  130, 143  interrupted by SIGINT or SIGTERM: the run stopped after its last completed step and\n"
+    "            closed its outputs (a second signal ends it at once)";
 
 int report_error(const std::string& message, int exit_code) {
   std::cerr << "noether: error: " << message << '\n';
@@ -123,6 +126,7 @@ int dispatch(int argc, char** argv) {
   app.footer(exit_codes_help);
   CLI::App* list = app.add_subcommand("list", "print the scenarios and the steppers");
   CLI::App* run = app.add_subcommand("run", "integrate a scenario and print its summary");
+  run->footer(exit_codes_help);
   RunArguments arguments;
   add_run_options(*run, arguments);
   check_command(argc, argv, app);
