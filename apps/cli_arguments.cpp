@@ -130,6 +130,7 @@ RunOptions to_run_options(const RunArguments& arguments) {
   options.stepper = arguments.stepper;
   if (arguments.h) options.h = parse_number("--h", *arguments.h);
   if (arguments.t_end) options.t_end = parse_number("--t", *arguments.t_end);
+  if (arguments.max_steps) options.max_steps = parse_positive_count("--max-steps", *arguments.max_steps);
   if (arguments.solver) options.solver = parse_solver(*arguments.solver);
   apply_newton_arguments(arguments, options);
   if (arguments.refine_depth) options.max_refinement_depth = parse_count_in("--refine-depth", *arguments.refine_depth, 0, 30);

@@ -1,5 +1,7 @@
 /// The `noether` command-line program: `noether list`, `noether run SCENARIO [options]`.
-/// Exit codes: 0 success, 1 the run failed (Newton, stepper refusal, output error), 2 usage error.
+/// Exit codes (docs/cli.md): 0 completed; 1 the run failed (Newton, a refusal by the stepper, an
+/// output error); 2 a usage error, found before anything was written; 128 + the signal's number
+/// when SIGINT (130) or SIGTERM (143) interrupted the run.
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include <noether/apps/cli_arguments.hpp>
+#include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/summary_text.hpp>
 #include <noether/engine/format.hpp>
@@ -23,6 +26,18 @@ using namespace noether;
 
 constexpr int exit_run_failed = 1;
 constexpr int exit_usage = 2;
+/// The shells' convention for a process ended by a signal; here the run closed its outputs first.
+constexpr int exit_signal_base = 128;
+
+constexpr const char* exit_codes_help =
+    "Exit codes (docs/cli.md):\n"
+    "  0         the run completed\n"
+    "  1         the run failed: Newton did not converge, the stepper refused the system, its initial\n"
+    "            state or a step, or an output file could not be written; --out DIR then holds both\n"
+    "            files, summary.json saying why\n"
+    "  2         a usage error, found before anything was written\n"
+    "  130, 143  interrupted by SIGINT or SIGTERM: the run stopped after its last completed step and\n"
+    "            closed its outputs (a second signal ends it at once)";
 
 int report_error(const std::string& message, int exit_code) {
   std::cerr << "noether: error: " << message << '\n';
@@ -50,9 +65,13 @@ int list_command() {
 int run_command(const RunArguments& arguments) {
   RunOptions options = to_run_options(arguments);
   options.progress = isatty(STDOUT_FILENO) != 0;
+  const InterruptSignals signals;
+  options.interrupt = &signals.requested();
   const RunResult result = run(options);
   print_summary(std::cout, result);
-  return result.ok ? 0 : report_error(result.error, exit_run_failed);
+  if (result.ok) return 0;
+  const bool interrupted = result.status == RunStatus::interrupted;
+  return report_error(result.error, interrupted ? exit_signal_base + result.interrupt_signal : exit_run_failed);
 }
 
 void add_run_options(CLI::App& run, RunArguments& a) {
@@ -60,7 +79,10 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("scenario", a.scenario, "scenario name (noether list)")->required();
   run.add_option("--stepper", a.stepper, "stepper name (noether list; default " + defaults.stepper + ")");
   run.add_option("--h", a.h, "time step (default: the scenario's)");
-  run.add_option("--t", a.t_end, "end time (default: the scenario's)");
+  run.add_option("--t", a.t_end, "end time, a whole number of steps (default: the scenario's)");
+  run.add_option("--max-steps", a.max_steps,
+                 "the most steps the run may take, a guard against a mistyped --h or --t (default " +
+                     std::to_string(defaults.max_steps) + ")");
   run.add_option("--solver", a.solver,
                  "linear solver of the Newton matrices: klu, umfpack, eigen (default " +
                      std::string(to_string(defaults.solver)) + ")");
@@ -82,7 +104,9 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments,
                  "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)")->allow_extra_args(false);
-  run.add_option("--out", a.out, "directory for summary.json and timeseries.csv (created if missing)");
+  run.add_option("--out", a.out,
+                 "directory for summary.json and timeseries.csv (created if missing; summary.json says \"running\" "
+                 "while the run goes on, the rows grow in timeseries.csv.partial)");
   run.add_option("--every", a.every, "write every N-th step to timeseries.csv (default 1)");
 }
 
@@ -99,8 +123,10 @@ void check_command(int argc, char** argv, const CLI::App& app) {
 int dispatch(int argc, char** argv) {
   CLI::App app{"Noether: structure-preserving integration of constrained multibody systems", "noether"};
   app.require_subcommand(1);
+  app.footer(exit_codes_help);
   CLI::App* list = app.add_subcommand("list", "print the scenarios and the steppers");
   CLI::App* run = app.add_subcommand("run", "integrate a scenario and print its summary");
+  run->footer(exit_codes_help);
   RunArguments arguments;
   add_run_options(*run, arguments);
   check_command(argc, argv, app);

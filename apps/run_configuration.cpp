@@ -1,11 +1,12 @@
 #include <noether/apps/run_configuration.hpp>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
+#include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -26,7 +27,34 @@ void require_number(double value, bool meets_rule, const std::string& what, cons
   if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + shortest_text(value));
 }
 
+/// t_end / h may differ from a whole number by this much, relative: the rounding of the division.
+constexpr double kWholeStepsTolerance = 1e-9;
+
+/// Throws unless t_end / h is a whole number of steps, at most c.max_steps.
+void check_step_count(const RunConfiguration& c) {
+  if (c.max_steps < 1)
+    throw std::invalid_argument("the step limit (--max-steps) must be at least 1, got " + std::to_string(c.max_steps));
+  const std::string settings = " (t_end = " + shortest_text(c.t_end) + ", h = " + shortest_text(c.h) + ")";
+  const double steps = c.t_end / c.h;  // inf for an h too small to divide by
+  if (!(steps <= c.max_steps))
+    throw std::invalid_argument("the run would take t_end / h = " + format_number(steps) + " steps" + settings +
+                                ", more than the limit of " + std::to_string(c.max_steps) +
+                                " (--max-steps): choose h >= " + shortest_text(c.t_end / c.max_steps) +
+                                ", or raise --max-steps if so many steps are meant");
+  const double whole = std::round(steps);
+  if (std::abs(steps - whole) <= kWholeStepsTolerance * std::max(1.0, whole)) return;
+  const double below = std::floor(steps), above = std::ceil(steps);
+  throw std::invalid_argument("the end time is not a whole number of steps: t_end / h = " + shortest_text(steps) +
+                              settings + "; choose t_end = " + shortest_text(below * c.h) + " or " +
+                              shortest_text(above * c.h) + " (" + shortest_text(below) + " or " +
+                              shortest_text(above) + " steps), or an h that divides t_end");
+}
+
 }  // namespace
+
+std::int64_t step_count(const RunConfiguration& configuration) {
+  return std::llround(configuration.t_end / configuration.h);
+}
 
 RunConfiguration default_run_configuration(const Scenario& scenario) {
   RunConfiguration configuration;
@@ -53,8 +81,7 @@ void check_run_configuration(const RunConfiguration& c) {
   check_scheme_parameters(c.stepper, find_stepper(c.stepper).parameters, c.stepper_options());
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
-  require_number(c.t_end / c.h, c.t_end / c.h <= std::numeric_limits<int>::max(), "the step count t_end / h",
-                 "at most " + std::to_string(std::numeric_limits<int>::max()));
+  check_step_count(c);
   require_number(c.newton.residual_tolerance, c.newton.residual_tolerance > 0.0, "Newton tolerance (--newton-tol)",
                  "> 0 (e.g. 1e-10)");
   if (c.newton.max_iterations < 1)

@@ -3,6 +3,7 @@
 /// the end time. Each has one default: the stepper's here, the solver's in StepperOptions, Newton's
 /// in NewtonOptions, and h, t_end (and a Newton tolerance where a scenario needs another) in each
 /// scenario's run_defaults.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,7 +20,11 @@ struct RunConfiguration {
   /// The linear solver of the Newton matrices (StepperOptions' default); the steppers refuse CHOLMOD.
   LinearSolverKind solver = StepperOptions{}.solver;
   double h = 0.0;      ///< time step (> 0); no default here: the scenario's
-  double t_end = 0.0;  ///< end time (>= 0), reached in round(t_end / h) steps; the scenario's
+  double t_end = 0.0;  ///< end time (>= 0), a whole number of steps h (step_count); the scenario's
+  /// The most steps a run may take (`--max-steps`): a guard against an h or a t_end mistyped by
+  /// orders of magnitude, which would start a run of days without a word. Raise it for a run
+  /// meant to be that long.
+  int max_steps = 10'000'000;
   /// Newton's options; the run settings among them (command line, summaries) are
   /// residual_tolerance, max_iterations, modified and refresh_contraction.
   NewtonOptions newton;
@@ -50,10 +55,16 @@ std::map<std::string, double, std::less<>> resolved_scheme_parameters(const RunC
 /// "full" or "modified" (NewtonOptions::modified), as the summaries and `--newton` spell it.
 std::string_view newton_method_name(const NewtonOptions& newton);
 
+/// The steps of the run: t_end / h rounded to the nearest whole number (check_run_configuration
+/// requires t_end / h to be whole to 1e-9 relative).
+std::int64_t step_count(const RunConfiguration& configuration);
+
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
-/// stepper is known, h is finite and > 0, t_end finite and >= 0, round(t_end / h) fits an int,
-/// the Newton tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and
-/// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
+/// stepper is known, h is finite and > 0, t_end finite and >= 0, t_end / h is a whole number of
+/// steps (to 1e-9 relative; the message offers the nearest end times) of at most max_steps
+/// (the message gives the count and the smallest h within it), max_steps >= 1, the Newton
+/// tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and the
+/// refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

@@ -13,9 +13,9 @@ RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int
       invariants_(model.invariants),
       result_(result),
       output_every_(options.output_every),
+      initial_t_(model.initial.t),
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
-  if (options.output_dir) csv_.emplace(*options.output_dir / "timeseries.csv", system_, model.probes);
   if (options.progress) progress_.emplace(std::cout, total_steps);
 }
 
@@ -30,10 +30,10 @@ void RunRecorder::record_initial(const State& state, double energy) {
     result_.invariant_drifts.emplace_back(invariant.name, 0.0);
   }
   measure(state, energy);
+  started_ = true;
 }
 
 void RunRecorder::record_step(const State& state, double energy, const StepReport& report) {
-  result_.steps = state.step;
   record_refinement(state, result_.configuration.h, report);
   result_.newton_iterations_total += report.iterations;
   result_.newton_factorizations_total += report.factorizations;
@@ -45,6 +45,7 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
       std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
   result_.energy_final = energy;
   measure(state, energy);
+  result_.steps = state.step;
   if (progress_) progress_->update(state.step, state.t, report.iterations);
 }
 
@@ -58,7 +59,11 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 }
 
 void RunRecorder::record_last_good(const State& state) {
-  if (csv_ && last_row_step_ != state.step) csv_->write_row(state, energy_last_, g_);
+  if (started_ && csv_ && last_row_step_ != state.step) csv_->write_row(state, energy_last_, g_);
+}
+
+void RunRecorder::fail(FailureCause cause, const std::string& message) {
+  result_.fail(cause, message, started_ ? result_.steps + 1 : 0, started_ ? result_.t_reached : initial_t_);
 }
 
 void RunRecorder::finish() {
@@ -79,6 +84,7 @@ void RunRecorder::measure(const State& state, double energy) {
     csv_->write_row(state, energy, g_);
     last_row_step_ = state.step;
   }
+  result_.t_reached = state.t;
 }
 
 }  // namespace noether

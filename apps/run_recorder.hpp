@@ -14,16 +14,21 @@ namespace noether {
 /// options ask, writes timeseries.csv rows of steps 0, output_every, ... and draws progress.
 class RunRecorder {
  public:
-  /// Opens options.output_dir / "timeseries.csv" (the directory must exist) when an output
-  /// directory is given. result must outlive the recorder.
+  /// result must outlive the recorder.
   RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result);
+
+  /// From now on the rows go to csv, which must outlive the recorder.
+  void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
 
   /// The initialized state at step 0 and the stepper's conserved energy there.
   void record_initial(const State& state, double energy);
   /// A completed step: the new state, its conserved energy and the step's Newton report.
   void record_step(const State& state, double energy, const StepReport& report);
-  /// The last state reached before a failure: its row, unless it was written already.
+  /// The last state reached before a failure or an interruption: its row, unless it was written
+  /// already or no state was recorded.
   void record_last_good(const State& state);
+  /// result.fail for `cause` at the step after the last one recorded (0 when none was), from its time.
+  void fail(FailureCause cause, const std::string& message);
   /// Ends the progress line.
   void finish();
 
@@ -38,10 +43,12 @@ class RunRecorder {
   std::vector<Vector> invariants_initial_;
   RunResult& result_;
   int output_every_;
+  double initial_t_;
+  bool started_ = false;      ///< the initial state was recorded
   double energy_last_ = 0.0;  ///< of the last state measured
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
-  std::optional<TimeseriesCsv> csv_;
+  TimeseriesCsv* csv_ = nullptr;
   std::optional<ProgressLine> progress_;
 };
 

@@ -2,15 +2,17 @@
 
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <memory>
+#include <new>
+#include <optional>
 #include <stdexcept>
 
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/run_outputs.hpp>
 #include <noether/apps/run_recorder.hpp>
-#include <noether/apps/summary_json.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -59,52 +61,82 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
   return without_equations(*model.system, rows);
 }
 
-/// Makes the stepper on `system` and advances `state` (the scenario's initial state)
-/// round(t_end / h) times by h; on a NewtonError state is the last good one.
-void integrate(const System& system, const RunConfiguration& run, RunRecorder& recorder, State& state) {
-  const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(system, run.stepper_options());
-  stepper->initialize(state);
-  recorder.record_initial(state, stepper->conserved_energy(state));
-  const std::int64_t steps = std::llround(run.t_end / run.h);
-  for (std::int64_t n = 0; n < steps; ++n) {
-    const StepReport report = stepper->step(state, run.h);
-    recorder.record_step(state, stepper->conserved_energy(state), report);
+/// The system the run steps and the stepper made on it, both made before any output is written,
+/// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
+/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead: the
+/// run then ends failed with both files.
+struct PreparedStepper {
+  std::unique_ptr<System> reduced;  ///< the system without its dependent equations, when some were dropped
+  std::unique_ptr<Stepper> stepper;
+  std::string refusal;
+
+  PreparedStepper(const Model& model, RunResult& result) {
+    const RunConfiguration& run = result.configuration;
+    try {
+      reduced = without_redundancy(model, run, result);
+      stepper = find_stepper(run.stepper).make(system(model), run.stepper_options());
+    } catch (const StepperRefusal& e) {
+      refusal = e.what();
+    }
   }
+  const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
+};
+
+/// The signal that asked the run to stop (RunOptions::interrupt), 0 when none did.
+int interrupt_requested(const RunOptions& options) {
+  return options.interrupt ? options.interrupt->load(std::memory_order_relaxed) : 0;
 }
 
-/// Runs integrate, turning a Newton failure or a stepper refusal into ok = false; after a Newton
-/// failure the last good state closes the time series.
-void integrate_recording_failure(const Model& model, const RunOptions& options, RunResult& result) {
+/// Advances `state` (the scenario's initial state) step_count times by h, or until an
+/// interruption is asked for; on a NewtonError state is the last good one.
+void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result) {
   const RunConfiguration& run = result.configuration;
-  RunRecorder recorder(model, options, std::llround(run.t_end / run.h), result);
+  stepper.initialize(state);
+  recorder.record_initial(state, stepper.conserved_energy(state));
+  const std::int64_t steps = step_count(run);
+  for (std::int64_t n = 0; n < steps; ++n) {
+    if (const int signal = interrupt_requested(options)) return result.interrupt(signal);
+    const StepReport report = stepper.step(state, run.h);
+    recorder.record_step(state, stepper.conserved_energy(state), report);
+  }
+  result.complete();
+}
+
+/// Runs integrate, writing rows to outputs when given. Whatever stops the run becomes its status:
+/// the stepper's refusal, made or thrown as std::invalid_argument by initialize or a step (a state
+/// not finite, a setting a step cannot take); a Newton failure; an output error; any other
+/// exception. After a failure or an interruption the last state completed closes the time series.
+void integrate_recording_failure(const Model& model, PreparedStepper& prepared, const RunOptions& options,
+                                 RunOutputs* outputs, RunResult& result) {
+  RunRecorder recorder(model, options, step_count(result.configuration), result);
   State state = model.initial;
-  std::unique_ptr<System> reduced;  // the system stepped when equations were dropped
   try {
-    reduced = without_redundancy(model, run, result);
-    integrate(reduced ? *reduced : *model.system, run, recorder, state);
-    result.ok = true;
+    if (outputs) recorder.write_rows_to(outputs->open_timeseries(*model.system, model.probes));
+    if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
+    integrate(*prepared.stepper, options, recorder, state, result);
   } catch (const NewtonError& e) {
     // Rank loss of the equations stepped (the dropped ones are dependent by construction).
-    const std::string rank_loss = describe_rank_loss(reduced ? *reduced : *model.system, state.q);
-    result.error = e.what();
-    if (!rank_loss.empty()) result.error += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
-    result.failed_step = state.step + 1;
-    result.failed_t = state.t;
-    recorder.record_last_good(state);
-  } catch (const StepperRefusal& e) {
-    result.error = e.what();
+    const std::string rank_loss = describe_rank_loss(prepared.system(model), state.q);
+    std::string message = e.what();
+    if (!rank_loss.empty()) message += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
+    recorder.fail(FailureCause::newton, message);
+  } catch (const std::invalid_argument& e) {
+    recorder.fail(FailureCause::refused, e.what());
+  } catch (const OutputError& e) {
+    recorder.fail(FailureCause::output, e.what());
+  } catch (const std::bad_alloc&) {
+    recorder.fail(FailureCause::error, "out of memory (std::bad_alloc): choose a smaller model or free memory");
+  } catch (const std::exception& e) {
+    recorder.fail(FailureCause::error, e.what());
+  }
+  if (result.status != RunStatus::completed && result.failure_cause != FailureCause::output) {
+    try {
+      recorder.record_last_good(state);
+    } catch (const OutputError& e) {
+      recorder.fail(FailureCause::output, e.what());
+    }
   }
   recorder.finish();
-}
-
-/// Creates dir and its parents if missing; throws std::runtime_error naming the directory and
-/// why it cannot be made (a std::filesystem message names neither the option nor the fix).
-void create_output_directory(const std::filesystem::path& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error)
-    throw std::runtime_error("cannot create the output directory '" + dir.string() + "' (" + error.message() +
-                             "): choose a writable --out directory");
 }
 
 }  // namespace
@@ -117,6 +149,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   c.solver = options.solver.value_or(c.solver);
   c.h = options.h.value_or(c.h);
   c.t_end = options.t_end.value_or(c.t_end);
+  c.max_steps = options.max_steps.value_or(c.max_steps);
   c.newton.residual_tolerance = options.newton_tolerance.value_or(c.newton.residual_tolerance);
   c.newton.max_iterations = options.newton_max_iterations.value_or(c.newton.max_iterations);
   c.newton.modified = options.newton_modified.value_or(c.newton.modified);
@@ -131,14 +164,64 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 RunResult run(const RunOptions& options) {
   RunResult result = plan_run(options);
   const Model model = find_scenario(options.scenario).build(result.parameters);
-  if (options.output_dir) create_output_directory(*options.output_dir);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));
   const auto start = std::chrono::steady_clock::now();
-  integrate_recording_failure(model, options, result);
+  PreparedStepper prepared(model, result);
+  std::optional<RunOutputs> outputs;
+  if (options.output_dir)
+    outputs.emplace(*options.output_dir, options.file_calls ? *options.file_calls : system_file_calls(), result);
+  integrate_recording_failure(model, prepared, options, outputs ? &*outputs : nullptr, result);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (options.output_dir) write_summary_json(*options.output_dir / "summary.json", result);
+  if (outputs) outputs->finish();
   return result;
+}
+
+std::string_view to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::running: return "running";
+    case RunStatus::completed: return "completed";
+    case RunStatus::failed: return "failed";
+    case RunStatus::interrupted: return "interrupted";
+  }
+  return "";
+}
+
+std::string_view to_string(FailureCause cause) {
+  switch (cause) {
+    case FailureCause::none: return "";
+    case FailureCause::newton: return "newton";
+    case FailureCause::refused: return "refused";
+    case FailureCause::output: return "output";
+    case FailureCause::error: return "error";
+  }
+  return "";
+}
+
+void RunResult::complete() {
+  status = RunStatus::completed;
+  ok = true;
+}
+
+void RunResult::fail(FailureCause cause, const std::string& message, std::int64_t step, double t) {
+  ok = false;
+  if (status == RunStatus::failed) {
+    error += "; then " + message;
+    return;
+  }
+  error = error.empty() ? message : error + "; then " + message;  // an interruption's message stays first
+  status = RunStatus::failed;
+  failure_cause = cause;
+  failed_step = step;
+  failed_t = t;
+}
+
+void RunResult::interrupt(int signal) {
+  status = RunStatus::interrupted;
+  ok = false;
+  interrupt_signal = signal;
+  error = "interrupted by " + signal_name(signal) + " after step " + std::to_string(steps) + " (t = " +
+          format_number(t_reached) + "); the outputs hold the run up to there";
 }
 
 }  // namespace noether

@@ -1,11 +1,14 @@
 #pragma once
 /// The run driver: one scenario integrated by one stepper, with its summary and output files.
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include <noether/apps/output_directory.hpp>
 #include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/stepper.hpp>
@@ -23,6 +26,8 @@ struct RunOptions {
   std::optional<std::string> stepper;
   std::optional<LinearSolverKind> solver;
   std::optional<double> h, t_end;
+  /// `--max-steps`: the most steps the run may take (RunConfiguration::max_steps).
+  std::optional<int> max_steps;
   std::optional<double> newton_tolerance;
   std::optional<int> newton_max_iterations;
   std::optional<bool> newton_modified;
@@ -43,7 +48,24 @@ struct RunOptions {
   bool progress = false;
   /// timeseries.csv gets the states of steps 0, output_every, 2 output_every, ... (>= 1).
   int output_every = 1;
+  /// Read before each step: a non-zero value (the number of the signal that asked, as
+  /// InterruptSignals stores it) ends the run as interrupted after the last step completed.
+  const std::atomic<int>* interrupt = nullptr;
+  /// The system calls the output files go through (nullptr: the real ones); tests inject the
+  /// failures of a full disk here.
+  const FileCalls* file_calls = nullptr;
 };
+
+/// Where a run stands; summary.json's "status" (docs/output.md).
+enum class RunStatus { running, completed, failed, interrupted };
+/// Why a run failed: Newton did not converge; the stepper refused the system, its initial state
+/// or a step's settings; an output file could not be written; anything else (out of memory).
+enum class FailureCause { none, newton, refused, output, error };
+
+/// "running", "completed", "failed", "interrupted".
+std::string_view to_string(RunStatus status);
+/// "newton", "refused", "output", "error" ("" for none).
+std::string_view to_string(FailureCause cause);
 
 /// Marks a quantity a failed run never computed.
 inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
@@ -54,7 +76,10 @@ struct RunResult {
   std::string scenario;
   /// The settings the run used: defaults with the options applied.
   RunConfiguration configuration;
-  std::int64_t steps = 0;  ///< steps completed
+  /// running until the run ends; ok is true exactly when the status is completed.
+  RunStatus status = RunStatus::running;
+  std::int64_t steps = 0;  ///< steps completed (and recorded)
+  double t_reached = not_computed;  ///< the time of the last state completed
   std::int64_t newton_iterations_total = 0;
   int newton_iterations_max = 0;
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
@@ -77,10 +102,18 @@ struct RunResult {
   std::int64_t refined_steps = 0;
   std::vector<RefinedStep> refinements;
   double smallest_substep = not_computed;
-  /// When the run failed in a step: that step's number and start time (the last good state is
-  /// the one before it, written as the last row of timeseries.csv); -1 and NaN otherwise.
+  /// When the run failed: why, and the step it could not complete (0: it failed at its initial
+  /// state) with the time that step started from, the last state completed, whose row closes
+  /// timeseries.csv; when the outputs could not be closed after the last step: steps and
+  /// t_reached. failed_step is -1 and failed_t NaN otherwise.
+  FailureCause failure_cause = FailureCause::none;
   std::int64_t failed_step = -1;
   double failed_t = not_computed;
+  /// When interrupted: the signal that asked (SIGINT, SIGTERM); 0 otherwise.
+  int interrupt_signal = 0;
+  /// The time series' file name in the output directory (TimeseriesCsv): timeseries.csv.partial
+  /// while the run goes on or when it could not be closed, timeseries.csv after; empty without one.
+  std::string timeseries_file;
   /// The constraint equations dropped from the step equations because they depend on the others
   /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
   std::vector<std::string> dropped_equations;
@@ -91,22 +124,36 @@ struct RunResult {
   /// max over states of max|g(q)| and of max|G(q) v|.
   double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
   bool ok = false;
-  std::string error;           ///< the NewtonError or StepperRefusal message when !ok
+  /// When !ok: why, as one line (the NewtonError, refusal or output error message; the
+  /// interruption's signal, step and time).
+  std::string error;
   ParameterValues parameters;  ///< every resolved scenario parameter
   /// Each of the model's invariants with its largest change over the states reached (Invariant).
   std::vector<std::pair<std::string, double>> invariant_drifts;
   int threads = 0;
+
+  /// status completed, ok.
+  void complete();
+  /// status failed for `cause` at `step` from `t`, with `message` as error; when the run had
+  /// failed already, the message is added to the first failure's, which stays.
+  void fail(FailureCause cause, const std::string& message, std::int64_t step, double t);
+  /// status interrupted by `signal` after the last step completed.
+  void interrupt(int signal);
 };
 
 /// default_run_configuration of options.scenario with the run settings options gives; throws
 /// std::invalid_argument for an unknown scenario or a configuration check_run_configuration refuses.
 RunConfiguration resolve_run_configuration(const RunOptions& options);
 
-/// Runs options.scenario for round(t_end / h) steps and writes the outputs (when asked) even
-/// when the run fails. A NewtonError or StepperRefusal ends the run with ok = false.
-/// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; a run
-/// setting check_run_configuration refuses; threads < 1, output_every < 1), naming the value and
-/// what is accepted, and std::runtime_error when an output file cannot be written.
+/// Runs options.scenario for step_count steps and writes the outputs when asked (RunOutputs:
+/// summary.json says "running" from the start, the final status at the end). Whatever ends the
+/// run once it has begun ends it with a status and both files: a NewtonError, the stepper's
+/// refusal (StepperRefusal, or std::invalid_argument for the initial state or a step), an output
+/// error, an interruption (options.interrupt), any other exception (out of memory).
+/// Throws, before anything is written: std::invalid_argument for bad options (unknown scenario,
+/// stepper or parameter; a run setting check_run_configuration refuses; threads < 1,
+/// output_every < 1; a model too large for the memory), naming the value and what is accepted;
+/// OutputError when the output directory or the running summary cannot be written.
 RunResult run(const RunOptions& options);
 
 }  // namespace noether

@@ -1,7 +1,6 @@
 #include <noether/apps/summary_json.hpp>
 
-#include <fstream>
-#include <stdexcept>
+#include <noether/apps/interrupt_signals.hpp>
 
 namespace noether {
 namespace {
@@ -18,7 +17,10 @@ nlohmann::ordered_json refinements_json(const RunResult& result) {
 
 nlohmann::ordered_json summary_json(const RunResult& result) {
   const RunConfiguration& run = result.configuration;
-  nlohmann::ordered_json j = {{"scenario", result.scenario},
+  nlohmann::ordered_json j = {{"status", to_string(result.status)},
+                              {"timeseries", result.timeseries_file.empty() ? nlohmann::ordered_json()
+                                                                            : nlohmann::ordered_json(result.timeseries_file)},
+                              {"scenario", result.scenario},
                               {"stepper", run.stepper},
                               {"solver", to_string(run.solver)},
                               {"h", run.h},
@@ -31,6 +33,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"redundant", redundancy_name(run.redundancy)},
                               {"scheme_parameters", resolved_scheme_parameters(run)},
                               {"steps", result.steps},
+                              {"t_reached", result.t_reached},
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
                               {"newton_factorizations_total", result.newton_factorizations_total},
@@ -46,7 +49,9 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"dropped_equations", result.dropped_equations},
                               {"ok", result.ok}};
   if (!result.ok) j["error"] = result.error;
-  if (result.failed_step >= 0) j["failure"] = {{"step", result.failed_step}, {"t", result.failed_t}};
+  if (result.status == RunStatus::failed)
+    j["failure"] = {{"cause", to_string(result.failure_cause)}, {"step", result.failed_step}, {"t", result.failed_t}};
+  if (result.status == RunStatus::interrupted) j["interrupted_by"] = signal_name(result.interrupt_signal);
   j["parameters"] = result.parameters;
   j["invariant_drifts"] = nlohmann::ordered_json::object();
   for (const auto& [name, drift] : result.invariant_drifts) j["invariant_drifts"][name] = drift;
@@ -55,12 +60,6 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                         {"factorization", result.phase_seconds.factorization},
                         {"solve", result.phase_seconds.solve}};
   return j;
-}
-
-void write_summary_json(const std::filesystem::path& path, const RunResult& result) {
-  std::ofstream out(path);
-  out << summary_json(result).dump(2) << '\n';
-  if (!out) throw std::runtime_error("cannot write '" + path.string() + "'");
 }
 
 }  // namespace noether

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include <noether/apps/interrupt_signals.hpp>
+
 namespace noether {
 namespace {
 
@@ -44,7 +46,9 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_tolerance", run.newton.residual_tolerance);
   lines.line("newton_max_iterations", run.newton.max_iterations);
   lines.line("newton_refresh_contraction", run.newton.refresh_contraction);
+  lines.line("status", to_string(result.status));
   lines.line("steps", result.steps);
+  lines.line("t_reached", result.t_reached);
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);
@@ -63,7 +67,9 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("refined_steps", result.refined_steps);
   lines.line("smallest_substep", result.smallest_substep);
   if (!result.refinements.empty()) lines.line("first_refined_at_t", result.refinements.front().t);
-  if (result.failed_step >= 0) {
+  if (result.status == RunStatus::interrupted) lines.line("interrupted_by", signal_name(result.interrupt_signal));
+  if (result.status == RunStatus::failed) {
+    lines.line("failure_cause", to_string(result.failure_cause));
     lines.line("failed_step", result.failed_step);
     lines.line("failed_t", result.failed_t);
   }

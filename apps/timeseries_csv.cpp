@@ -2,7 +2,6 @@
 
 #include <array>
 #include <charconv>
-#include <stdexcept>
 
 #include <noether/engine/measures.hpp>
 
@@ -30,12 +29,13 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
   return columns;
 }
 
-TimeseriesCsv::TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes)
-    : path_(path), system_(system), probes_(probes), out_(path) {
-  if (!out_) throw std::runtime_error("cannot open '" + path.string() + "' for writing");
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes)
+    : system_(system), probes_(probes), file_(directory, kPartialFileName, kFileName) {
   const std::vector<std::string> columns = timeseries_columns(system, probes);
-  for (std::size_t i = 0; i < columns.size(); ++i) out_ << (i == 0 ? "" : ",") << columns[i];
-  out_ << '\n';
+  std::string header;
+  for (std::size_t i = 0; i < columns.size(); ++i) header += (i == 0 ? "" : ",") + columns[i];
+  file_.append(header + '\n');
+  file_.flush();  // a reader of the partial file sees the columns from the start
 }
 
 void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g) {
@@ -51,16 +51,21 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
   end_row();
 }
 
+void TimeseriesCsv::commit() {
+  file_.commit();
+  committed_ = true;
+}
+
 void TimeseriesCsv::write_value(double value) {
-  if (row_started_) out_ << ',';
-  out_ << format_double(value);
+  if (row_started_) file_.append(",");
+  file_.append(format_double(value));
   row_started_ = true;
 }
 
 void TimeseriesCsv::end_row() {
-  out_ << '\n' << std::flush;
+  file_.append("\n");
   row_started_ = false;
-  if (!out_) throw std::runtime_error("writing '" + path_.string() + "' failed");
+  file_.flush_if_due();
 }
 
 }  // namespace noether

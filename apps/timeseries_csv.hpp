@@ -1,11 +1,10 @@
 #pragma once
 /// timeseries.csv: one row per written state (docs/output.md describes the columns).
-#include <filesystem>
-#include <fstream>
 #include <span>
 #include <string>
 #include <vector>
 
+#include <noether/apps/output_directory.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 
 namespace noether {
@@ -15,24 +14,34 @@ namespace noether {
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
-/// digits so that two runs compare bitwise. Rows are flushed as written, so a run that fails
-/// leaves the rows computed so far.
+/// digits so that two runs compare bitwise. While the run goes on the file is
+/// timeseries.csv.partial, holding whole rows only (StagedFile), at most a second behind the run;
+/// commit renames it timeseries.csv.
 class TimeseriesCsv {
  public:
-  /// Throws std::runtime_error naming the path when it cannot be opened.
-  TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes);
+  static constexpr const char* kFileName = "timeseries.csv";
+  static constexpr const char* kPartialFileName = "timeseries.csv.partial";
+
+  /// Creates kPartialFileName in directory (which must outlive this object) and writes the header.
+  /// Throws OutputError naming the file and the reason when it cannot.
+  TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes);
 
   /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()).
+  /// Throws OutputError when the file cannot be written (the file then ends with the last whole row).
   void write_row(const State& state, double energy, ConstVectorRef g);
+  /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
+  void commit();
+  /// The name the rows are under: kPartialFileName until commit succeeds, then kFileName.
+  const char* file_name() const { return committed_ ? kFileName : kPartialFileName; }
 
  private:
   void write_value(double value);
   void end_row();
 
-  std::filesystem::path path_;
   const System& system_;
   std::span<const Probe> probes_;
-  std::ofstream out_;
+  StagedFile file_;
+  bool committed_ = false;
   bool row_started_ = false;
 };
 

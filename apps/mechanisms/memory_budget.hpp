@@ -1,14 +1,33 @@
 #pragma once
-/// Whether a generated mechanism of a given size fits in this machine's memory, decided before
-/// building it: a mechanism too large for the memory would otherwise be killed by the kernel
-/// part-way through, with no message.
+/// Whether a generated mechanism of a given size fits in the memory this process may use, decided
+/// before building it: a mechanism too large would otherwise be killed by the kernel part-way
+/// through with no message, or end in std::bad_alloc.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 namespace noether {
 
-/// MemAvailable from /proc/meminfo: what can be allocated without swapping (0 when unknown).
+/// Bytes this process can still allocate, and the limit that sets them.
+struct AvailableMemory {
+  std::int64_t bytes = 0;  ///< 0 when unknown
+  std::string limit;       ///< e.g. "MemAvailable in /proc/meminfo", "the address-space limit (ulimit -v)"
+};
+
+/// The smallest of: MemAvailable from /proc/meminfo (what can be allocated without swapping);
+/// the address-space limit RLIMIT_AS (ulimit -v) less the process's VmSize; the data limit
+/// RLIMIT_DATA (ulimit -d) less its VmData; and for the process's memory cgroup and each of its
+/// ancestors, the limit (v2 memory.max, v1 memory.limit_in_bytes) less the usage not reclaimable
+/// at once (memory.current or memory.usage_in_bytes, less inactive_file of memory.stat).
+AvailableMemory available_memory();
+/// available_memory().bytes.
 std::int64_t available_memory_bytes();
+
+/// The cgroup part of available_memory, read from a /proc/self/cgroup file and the cgroup mount
+/// point (/sys/fs/cgroup; v1's memory hierarchy is its memory/ folder); bytes 0 when no cgroup
+/// sets a limit. Separate so that tests can give it a tree of their own.
+AvailableMemory cgroup_available_memory(const std::filesystem::path& proc_self_cgroup,
+                                        const std::filesystem::path& cgroup_mount);
 
 /// Peak bytes per bar of building a generated mechanism and a livens-em stepper and stepping it:
 /// the memory benchmarks' peak with UMFPACK, which exceeds KLU's, plus about 15 % (the measured
@@ -19,8 +38,8 @@ constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
 /// Throws std::invalid_argument, naming `what` (e.g. "scenario 'chain2d' with n = 100000000"),
-/// the estimated need and the available memory, when `bars` bars of `bytes_per_bar` need more than
-/// 80 % of the available memory. Does nothing when the available memory is unknown.
+/// the estimated need, the available memory and the limit that sets it, when `bars` bars of
+/// `bytes_per_bar` need more than 80 % of the available memory. Does nothing when it is unknown.
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
 }  // namespace noether

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -97,9 +98,9 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  const std::vector<std::string> expected{"scenario", "stepper", "solver", "h", "t_end", "newton_method",
+  const std::vector<std::string> expected{"status", "timeseries", "scenario", "stepper", "solver", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
-                                          "max_refinement_depth", "redundant", "scheme_parameters", "steps", "newton_iterations_total",
+                                          "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached", "newton_iterations_total",
                                           "newton_iterations_max", "newton_factorizations_total", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
@@ -107,6 +108,9 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "parameters", "invariant_drifts", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
+  CHECK(j["status"] == "completed");
+  CHECK(j["timeseries"] == "timeseries.csv");
+  CHECK(j["t_reached"].get<double>() == doctest::Approx(0.1).epsilon(1e-14));
   CHECK(j["scenario"] == "spring-pendulum");
   CHECK(j["stepper"] == "livens-em");
   CHECK(j["solver"] == "klu");  // the default
@@ -299,7 +303,11 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   rejects(o, "t_end must be >= 0, got -1");
   o = good;
   o.t_end = 1e9;
-  rejects(o, "the step count t_end / h must be at most 2147483647, got 1e+11");
+  rejects(o, "the run would take t_end / h = 1e+11 steps (t_end = 1e+09, h = 0.01), more than the limit of "
+             "10000000 (--max-steps): choose h >= 100, or raise --max-steps if so many steps are meant");
+  o = good;
+  o.max_steps = 0;
+  rejects(o, "the step limit (--max-steps) must be at least 1, got 0");
   o = good;
   o.overrides = {{"h", 0.1}};  // a run setting, not a scenario parameter
   rejects(o, "scenario 'double-pendulum' has no parameter 'h'");
@@ -318,6 +326,47 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   o = good;
   o.output_every = 0;
   rejects(o, "at least 1 step, got 0");
+}
+
+TEST_CASE("the run length is a whole number of steps h, at most max_steps: never a different end time") {
+  // Issue 20, defect 7: --h 1 --t 0.6 ran to t = 1 and --h 1 --t 0.4 ran 0 steps, both ok;
+  // --h 1e-9 --t 2 started 2e9 steps without a word; --h 1e-320 contradicted itself.
+  const auto message = [](double h, double t_end, std::optional<int> max_steps = {}) -> std::string {
+    RunOptions options;
+    options.scenario = "double-pendulum";
+    options.h = h;
+    options.t_end = t_end;
+    options.max_steps = max_steps;
+    try {
+      resolve_run_configuration(options);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(message(1.0, 0.6) == "the end time is not a whole number of steps: t_end / h = 0.6 (t_end = 0.6, h = 1); "
+                             "choose t_end = 0 or 1 (0 or 1 steps), or an h that divides t_end");
+  CHECK(message(1.0, 0.4).starts_with("the end time is not a whole number of steps: t_end / h = 0.4 "));
+  CHECK(message(0.01, 1.0000001) == "the end time is not a whole number of steps: t_end / h = 100.00001 (t_end = "
+                                    "1.0000001, h = 0.01); choose t_end = 1 or 1.01 (100 or 101 steps), or an h that "
+                                    "divides t_end");
+  CHECK(message(1e-9, 2.0) == "the run would take t_end / h = 2e+09 steps (t_end = 2, h = 1e-09), more than the "
+                              "limit of 10000000 (--max-steps): choose h >= 2e-07, or raise --max-steps if so many "
+                              "steps are meant");
+  CHECK(message(1e-320, 1.0).starts_with("the run would take t_end / h = inf steps (t_end = 1, h = 1e-320), "));
+  CHECK(message(0.001, 2.0, 1999).starts_with("the run would take t_end / h = 2000 steps"));
+  // Accepted: t_end / h whole up to the rounding of the division, and 0 steps.
+  CHECK(message(0.001, 2.0, 2000).empty());
+  CHECK(message(0.1, 0.3).empty());  // 0.3 / 0.1 = 2.9999999999999996
+  CHECK(message(1.0, 0.0).empty());
+  RunOptions options;
+  options.scenario = "double-pendulum";
+  options.h = 0.1;
+  options.t_end = 0.3;
+  options.threads = 1;
+  const RunResult r = run(options);
+  CHECK(r.steps == 3);
+  CHECK(r.t_reached == doctest::Approx(0.3).epsilon(1e-15));
 }
 
 TEST_CASE("an output directory that cannot be made is an error naming it and the option") {

@@ -2,10 +2,12 @@
 /// Scratch directories and file reading for tests that write outputs.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace noether::testing {
 
@@ -25,6 +27,15 @@ struct TempDir {
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// The names of what the directory holds, sorted.
+inline std::vector<std::string> entry_names(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const std::filesystem::directory_entry& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace noether::testing

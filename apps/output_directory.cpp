@@ -1,0 +1,159 @@
+#include <noether/apps/output_directory.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace noether {
+namespace {
+
+/// Writes all `size` bytes, repeating short writes and writes interrupted by a signal; false with
+/// errno set when a write fails (a write of nothing counts as EIO).
+bool write_all(const FileCalls& calls, int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = calls.write(fd, data, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      if (written == 0) errno = EIO;
+      return false;
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
+std::string quoted(const std::filesystem::path& path) {
+  std::string text = "'";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + string
+  text += path.string();
+  text += '\'';
+  return text;
+}
+
+}  // namespace
+
+ssize_t FileCalls::write(int fd, const void* data, std::size_t size) const { return ::write(fd, data, size); }
+int FileCalls::fsync(int fd) const { return ::fsync(fd); }
+int FileCalls::close(int fd) const { return ::close(fd); }
+
+const FileCalls& system_file_calls() {
+  static const FileCalls calls;
+  return calls;
+}
+
+OutputDirectory::OutputDirectory(std::filesystem::path path, const FileCalls& calls)
+    : path_(std::move(path)), calls_(calls) {
+  std::error_code error;
+  std::filesystem::create_directories(path_, error);
+  if (error)
+    throw OutputError("cannot create the output directory " + quoted(path_) + " (" + error.message() +
+                      "): choose a writable --out directory");
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd_ < 0) throw OutputError("cannot open the output directory " + quoted(path_) + ": " + std::strerror(errno));
+  // A file system without flock (some network mounts) leaves the directory unlocked: the lock
+  // guards against a mistake, and its absence must not stop a run.
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    ::close(fd_);
+    throw OutputError("another noether run is writing into the output directory " + quoted(path_) +
+                      ": wait until it ends or choose another --out directory");
+  }
+}
+
+OutputDirectory::~OutputDirectory() { ::close(fd_); }
+
+OutputError OutputDirectory::error(std::string_view action, std::string_view name) const {
+  const char* reason = std::strerror(errno);
+  return OutputError(std::string(action) + " " + quoted(path_ / name) + " failed: " + reason);
+}
+
+int OutputDirectory::create(std::string_view name) const {
+  remove(name);
+  const std::string entry(name);
+  const int fd = ::openat(fd_, entry.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw error("creating", name);
+  return fd;
+}
+
+void OutputDirectory::remove(std::string_view name) const {
+  const std::string entry(name);
+  if (::unlinkat(fd_, entry.c_str(), 0) != 0 && errno != ENOENT) throw error("removing", name);
+}
+
+void OutputDirectory::rename(std::string_view from, std::string_view to) const {
+  const std::string source(from), target(to);
+  if (::renameat(fd_, source.c_str(), fd_, target.c_str()) != 0) throw error("renaming " + quoted(path_ / from) + " to", to);
+  // Some file systems cannot sync a directory (EINVAL); the rename itself has succeeded.
+  if (calls_.fsync(fd_) != 0 && errno != EINVAL) throw error("syncing the directory after renaming", to);
+}
+
+void OutputDirectory::replace(std::string_view name, std::string_view contents) const {
+  const std::string temporary = std::string(name) + ".tmp";
+  const int fd = create(temporary);
+  const auto fail = [&](std::string_view action, bool open) {
+    const int reason = errno;
+    if (open) calls_.close(fd);
+    ::unlinkat(fd_, temporary.c_str(), 0);
+    errno = reason;
+    return error(action, name);
+  };
+  if (!write_all(calls_, fd, contents.data(), contents.size())) throw fail("writing", true);
+  if (calls_.fsync(fd) != 0) throw fail("syncing", true);
+  if (calls_.close(fd) != 0) throw fail("closing", false);
+  try {
+    rename(temporary, name);
+  } catch (const OutputError&) {
+    ::unlinkat(fd_, temporary.c_str(), 0);
+    throw;
+  }
+}
+
+StagedFile::StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name)
+    : directory_(directory),
+      staging_name_(std::move(staging_name)),
+      final_name_(std::move(final_name)),
+      fd_(directory.create(staging_name_)),
+      last_flush_(std::chrono::steady_clock::now()) {}
+
+StagedFile::~StagedFile() {
+  if (fd_ >= 0) directory_.calls().close(fd_);
+}
+
+void StagedFile::flush_if_due() {
+  const auto now = std::chrono::steady_clock::now();
+  if (buffer_.size() >= kFlushBytes || now - last_flush_ >= kFlushInterval) flush();
+}
+
+void StagedFile::flush() {
+  last_flush_ = std::chrono::steady_clock::now();
+  if (buffer_.empty()) return;
+  const bool written = write_all(directory_.calls(), fd_, buffer_.data(), buffer_.size());
+  if (!written) {
+    const int reason = errno;
+    buffer_.clear();
+    // Cutting a file back needs no free space: the file ends with the last whole flush.
+    if (::ftruncate(fd_, static_cast<off_t>(flushed_)) == 0) ::lseek(fd_, static_cast<off_t>(flushed_), SEEK_SET);
+    errno = reason;
+    throw directory_.error("writing", staging_name_);
+  }
+  flushed_ += buffer_.size();
+  buffer_.clear();
+}
+
+void StagedFile::close_once() {
+  const int fd = fd_;
+  fd_ = -1;
+  if (directory_.calls().close(fd) != 0) throw directory_.error("closing", staging_name_);
+}
+
+void StagedFile::commit() {
+  flush();
+  if (directory_.calls().fsync(fd_) != 0) throw directory_.error("syncing", staging_name_);
+  close_once();
+  directory_.rename(staging_name_, final_name_);
+}
+
+}  // namespace noether

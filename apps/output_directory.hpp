@@ -1,0 +1,125 @@
+#pragma once
+/// Output files that never claim more than was written (docs/output.md, "How the files are
+/// written"). Every file is written under a temporary name in its output directory, its writes,
+/// fsync and close checked, and renamed into place; nothing is opened through a symlink, and a
+/// symlink in the directory is replaced by the rename, never written through.
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace noether {
+
+/// An output file could not be written. The message names the file, what failed and the
+/// system's reason: "writing '/out/timeseries.csv.partial' failed: No space left on device".
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The system calls through which output bytes reach the disk; a full disk or a failing device
+/// shows up in them and nowhere else: write returns -1 with ENOSPC, EFBIG or EIO, or writes fewer
+/// bytes than asked (the last bytes before the disk filled); fsync and close return -1 with ENOSPC
+/// or EIO where the file system allocates blocks late (NFS, delayed allocation). Tests derive
+/// from this class to inject exactly these results.
+class FileCalls {
+ public:
+  virtual ~FileCalls() = default;
+  virtual ssize_t write(int fd, const void* data, std::size_t size) const;
+  virtual int fsync(int fd) const;
+  virtual int close(int fd) const;
+};
+
+/// The real system calls.
+const FileCalls& system_file_calls();
+
+/// An output directory, opened once: every file in it is reached through its descriptor, so that
+/// a symlink inside it is never followed. An exclusive lock (flock) on it, held while the object
+/// lives, keeps two runs from writing into the same directory.
+class OutputDirectory {
+ public:
+  /// Creates path and its parents when missing (path itself may be a symlink to a directory) and
+  /// opens and locks it. Throws OutputError naming path and the reason, also when another process
+  /// holds the lock.
+  explicit OutputDirectory(std::filesystem::path path, const FileCalls& calls = system_file_calls());
+  ~OutputDirectory();
+  OutputDirectory(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(const OutputDirectory&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  const FileCalls& calls() const { return calls_; }
+
+  /// Replaces the entry `name` by a file holding `contents`: written to `name`.tmp, synced and
+  /// renamed over `name`, so that a reader (or a crash) sees the old file or the new one, never a
+  /// part. On failure the old entry is untouched, the temporary file removed, and OutputError thrown.
+  void replace(std::string_view name, std::string_view contents) const;
+  /// Removes the entry `name` (a symlink itself, not its target); nothing when there is none.
+  void remove(std::string_view name) const;
+  /// Renames the entry `from` to `to`, replacing an entry `to` (a symlink itself, never its
+  /// target), and syncs the directory so that the rename outlives a crash.
+  void rename(std::string_view from, std::string_view to) const;
+  /// Creates the file `name` for writing (mode 0644 less the umask) and returns its descriptor. An
+  /// entry of that name (a file, a symlink) is removed first and the file created exclusively
+  /// (O_EXCL, O_NOFOLLOW): what is written goes into a new file of this directory, never elsewhere.
+  int create(std::string_view name) const;
+
+  /// "writing '<path>/<name>' failed: <strerror(errno)>" for `action` = "writing"; errno as left
+  /// by the call that failed.
+  OutputError error(std::string_view action, std::string_view name) const;
+
+ private:
+  std::filesystem::path path_;
+  const FileCalls& calls_;
+  int fd_ = -1;
+};
+
+/// A file that grows while the run lasts: written under `staging_name` (the run's summary names
+/// it while the run goes on), then renamed to `final_name` by commit. The file holds whole
+/// flushes only: a flush that fails (the disk filled part-way) is cut back to the end of the
+/// previous one, so no torn record stays in it.
+class StagedFile {
+ public:
+  /// Creates staging_name in directory (OutputDirectory::create), which must outlive the file.
+  StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name);
+  /// Closes the file when commit was not reached; it stays under its staging name with what was flushed.
+  ~StagedFile();
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+
+  /// Adds bytes to the buffer.
+  void append(std::string_view bytes) { buffer_.append(bytes); }
+  /// Hands the buffer to the kernel when it holds kFlushBytes or the last flush is kFlushInterval
+  /// old, so that a reader of the staging file sees the records of the last second.
+  void flush_if_due();
+  /// Hands the whole buffer to the kernel (write, repeated for short writes). Throws OutputError
+  /// when a write fails, after cutting the file back to the end of the previous flush.
+  void flush();
+  /// flush, fsync, close and rename to the final name, each checked (OutputError naming the
+  /// file and the reason). After a failure the file keeps its staging name and what was flushed.
+  void commit();
+
+  /// Bytes in the file: the sum of the flushes that succeeded (what a reader of the staging file
+  /// sees, and what a checkpoint would record to cut the file back to on resume).
+  std::size_t bytes_flushed() const { return flushed_; }
+  const std::string& staging_name() const { return staging_name_; }
+  const std::string& final_name() const { return final_name_; }
+
+  static constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
+  static constexpr std::chrono::milliseconds kFlushInterval{1000};
+
+ private:
+  void close_once();
+
+  const OutputDirectory& directory_;
+  std::string staging_name_, final_name_;
+  int fd_ = -1;
+  std::string buffer_;
+  std::size_t flushed_ = 0;
+  std::chrono::steady_clock::time_point last_flush_;
+};
+
+}  // namespace noether

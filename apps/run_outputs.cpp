@@ -1,0 +1,55 @@
+#include <noether/apps/run_outputs.hpp>
+
+#include <noether/apps/summary_json.hpp>
+
+namespace noether {
+namespace {
+
+constexpr const char* kSummaryFileName = "summary.json";
+
+}  // namespace
+
+RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result)
+    : directory_(directory, calls), result_(result) {
+  result_.timeseries_file = TimeseriesCsv::kPartialFileName;
+  write_summary();
+  directory_.remove(TimeseriesCsv::kFileName);  // a previous run's rows must not sit beside this run's summary
+}
+
+TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes) {
+  return timeseries_.emplace(directory_, system, probes);
+}
+
+void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }
+
+void RunOutputs::finish() {
+  if (timeseries_) {
+    try {
+      timeseries_->commit();
+    } catch (const OutputError& e) {
+      result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+      // The rows that reached the file are whole (StagedFile): they go under the final name
+      // when that is still possible, as after any other failure.
+      try {
+        timeseries_->commit();
+      } catch (const OutputError&) {
+      }
+    }
+    result_.timeseries_file = timeseries_->file_name();
+  } else {
+    result_.timeseries_file.clear();
+  }
+  try {
+    write_summary();
+  } catch (const OutputError& e) {
+    result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+    try {
+      directory_.remove(kSummaryFileName);
+      result_.error += "; removed " + (directory_.path() / kSummaryFileName).string() + ", which said the run was running";
+    } catch (const OutputError& removal) {
+      result_.error += std::string("; ") + removal.what();
+    }
+  }
+}
+
+}  // namespace noether

@@ -1,0 +1,41 @@
+#pragma once
+/// The output directory of one run, true at every moment (docs/output.md, "How the files are
+/// written"): from the start summary.json says "running" and the rows grow in
+/// timeseries.csv.partial; at the end the rows are renamed timeseries.csv and summary.json says
+/// completed, failed or interrupted.
+#include <filesystem>
+#include <optional>
+
+#include <noether/apps/output_directory.hpp>
+#include <noether/apps/runner.hpp>
+#include <noether/apps/timeseries_csv.hpp>
+
+namespace noether {
+
+class RunOutputs {
+ public:
+  /// Opens (creates, locks) the directory, writes result's summary with status running and then
+  /// removes a previous run's timeseries.csv. Throws OutputError when the directory or the summary
+  /// cannot be written: the files in the directory are then as they were. result must outlive
+  /// this object.
+  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
+
+  /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
+  TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes);
+
+  /// Renames the time series timeseries.csv and writes the final summary. A failure turns the
+  /// result into failed (cause output, the reason in error); the rows the file holds, whole ones
+  /// only, are still renamed when possible (else they stay under timeseries.csv.partial, as the
+  /// summary says). When even the summary cannot be written, summary.json is removed, so that no
+  /// file says the run goes on. Never throws OutputError (the result carries it).
+  void finish();
+
+ private:
+  void write_summary();
+
+  OutputDirectory directory_;
+  RunResult& result_;
+  std::optional<TimeseriesCsv> timeseries_;
+};
+
+}  // namespace noether

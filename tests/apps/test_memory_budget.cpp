@@ -1,0 +1,116 @@
+/// The memory guard takes the tightest of the limits the process lives under (issue 20, defect 8:
+/// under `ulimit -v 3000000` chain2d n = 600000 passed the guard, which read MemAvailable only,
+/// and died with std::bad_alloc).
+#include <sys/resource.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/mechanisms/memory_budget.hpp>
+#include "support/temp_dir.hpp"
+
+using namespace noether;
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+/// Sets the soft limit of `resource` for the scope, restoring the old one after.
+class SoftLimit {
+ public:
+  SoftLimit(int resource, rlim_t value) : resource_(resource) {
+    getrlimit(resource, &old_);
+    rlimit lowered = old_;
+    lowered.rlim_cur = value;
+    REQUIRE(setrlimit(resource, &lowered) == 0);
+  }
+  ~SoftLimit() { setrlimit(resource_, &old_); }
+  SoftLimit(const SoftLimit&) = delete;
+  SoftLimit& operator=(const SoftLimit&) = delete;
+
+ private:
+  int resource_;
+  rlimit old_{};
+};
+
+/// The process's current VmSize or VmData in bytes (/proc/self/status).
+std::int64_t status_bytes(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string name;
+  std::int64_t kibibytes = 0;
+  while (in >> name) {
+    if (name == key && in >> kibibytes) return kibibytes * 1024;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a cgroup v2 limit, of the process's group or of an ancestor, bounds the available memory") {
+  TempDir dir("cgroup_v2");
+  write(dir.path / "cgroup", "0::/user.slice/job\n");
+  const fs::path mount = dir.path / "mount";
+  write(mount / "memory.max", "max\n");  // the root: no limit
+  write(mount / "user.slice" / "memory.max", "3000000000\n");
+  write(mount / "user.slice" / "memory.current", "1000000000\n");
+  write(mount / "user.slice" / "job" / "memory.max", "2000000000\n");
+  write(mount / "user.slice" / "job" / "memory.current", "600000000\n");
+  write(mount / "user.slice" / "job" / "memory.stat", "anon 400000000\ninactive_file 100000000\nactive_file 5\n");
+  // job: 2e9 - (6e8 - 1e8) = 1.5e9; user.slice: 3e9 - 1e9 = 2e9. The job's binds.
+  AvailableMemory m = cgroup_available_memory(dir.path / "cgroup", mount);
+  CHECK(m.bytes == 1'500'000'000);
+  CHECK(m.limit == "the memory limit of cgroup " + (mount / "user.slice" / "job" / "memory.max").string());
+  write(mount / "user.slice" / "memory.max", "1200000000\n");  // now the ancestor binds: 2e8 left
+  m = cgroup_available_memory(dir.path / "cgroup", mount);
+  CHECK(m.bytes == 200'000'000);
+  CHECK(m.limit.ends_with("user.slice/memory.max"));
+}
+
+TEST_CASE("a cgroup v1 memory limit is read from the memory hierarchy; its 'unlimited' value is none") {
+  TempDir dir("cgroup_v1");
+  write(dir.path / "cgroup", "12:pids:/x\n4:cpu,memory:/docker/abc\n0::/\n");
+  const fs::path mount = dir.path / "mount";
+  write(mount / "memory" / "memory.limit_in_bytes", "9223372036854771712\n");
+  write(mount / "memory" / "docker" / "abc" / "memory.limit_in_bytes", "4000000000\n");
+  write(mount / "memory" / "docker" / "abc" / "memory.usage_in_bytes", "1000000000\n");
+  write(mount / "memory" / "docker" / "abc" / "memory.stat", "cache 7\ntotal_inactive_file 250000000\n");
+  const AvailableMemory m = cgroup_available_memory(dir.path / "cgroup", mount);
+  CHECK(m.bytes == 3'250'000'000);
+  CHECK(m.limit.ends_with("docker/abc/memory.limit_in_bytes"));
+  write(mount / "memory" / "docker" / "abc" / "memory.limit_in_bytes", "9223372036854771712\n");
+  CHECK(cgroup_available_memory(dir.path / "cgroup", mount).bytes == 0);  // no limit anywhere
+  CHECK(cgroup_available_memory(dir.path / "missing", mount).bytes == 0);
+}
+
+TEST_CASE("the address-space limit (ulimit -v) and the data limit (ulimit -d) bound the available memory") {
+  REQUIRE(available_memory_bytes() > 0);  // Linux: /proc/meminfo
+  for (const auto& [resource, usage, name] : {std::tuple{RLIMIT_AS, "VmSize:", "RLIMIT_AS (ulimit -v)"},
+                                              std::tuple{RLIMIT_DATA, "VmData:", "RLIMIT_DATA (ulimit -d)"}}) {
+    CAPTURE(name);
+    // 1 GB above what the process uses now: less than any test machine has free.
+    const auto limit = static_cast<rlim_t>(status_bytes(usage) + 1'000'000'000);
+    const std::string expected = std::string("GB are available: choose a smaller size (the limit is ") +
+                                 (resource == RLIMIT_AS ? "the address-space limit " : "the data limit ") + name + ")";
+    AvailableMemory m;
+    {
+      const SoftLimit lowered(resource, limit);
+      m = available_memory();
+      // 1e6 planar bars need 14 GB.
+      CHECK_THROWS_WITH_AS(require_memory_for_bars(1e6, kPlanarBarPeakBytes, "scenario 'chain2d' with n = 1000000"),
+                           doctest::Contains(expected.c_str()), std::invalid_argument);
+    }
+    CHECK(m.bytes <= 1'000'000'000);
+    CHECK(m.bytes > 900'000'000);  // what the process used meanwhile is small
+    CHECK(m.limit.ends_with(name));
+  }
+}
