@@ -1,14 +1,30 @@
 #pragma once
-/// Higher order from a symmetric second-order stepper by symmetric composition, the triple jump
-/// [Yoshida1990; HairerLubichWanner2006, Sec. II.4]: a step of h is the base stepper's steps of
-/// gamma_1 h, gamma_2 h, ..., gamma_s h (sum gamma_k = 1, symmetric). For a symmetric base of order
-/// 2k, Phi(g1 h) Phi(g2 h) Phi(g1 h) with g1 = 1 / (2 - 2^(1/(2k+1))), g2 = 1 - 2 g1 is symmetric of
-/// order 2k + 2: order 4 from order 2 (3 substeps), order 6 by composing that again (9 substeps).
-/// g2 < 0: the middle substep goes back in time, which livens-em and em-ggl take (symmetric).
+/// Higher order from a symmetric second-order stepper by symmetric composition
+/// [HairerLubichWanner2006, Sec. II.4 and V.3]: a step of h is the base stepper's steps of
+/// gamma_1 h, gamma_2 h, ..., gamma_s h (sum gamma_k = 1, gamma_k = gamma_{s+1-k}). For a symmetric
+/// base of order 2 whose one-step map has a smooth expansion in h, the composition is symmetric
+/// and of order 4 when sum gamma_k^3 = 0, of order 6 when further conditions hold.
+///
+/// The coefficients are chosen for small error constants at few substeps (measured,
+/// docs/performance.md, "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose
+/// middle substep goes back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but
+/// goes back by 1.70 h, and its error at equal work was 4 to 8 times larger), and Kahan and Li's
+/// nine for order 6 [KahanLi1997]. Negative substeps go back in time, which the symmetric bases
+/// (livens-em, em-ggl) take.
+///
+/// Bases that leave the velocity constraints free. livens-em's v1 = 2 (q1 - q0)/h - v0 with
+/// G(q_mid)(q1 - q0) = 0 gives G(q1) v1 = -G(q0) v0 + O(h^2): the component of v off the
+/// constraints' tangent space changes sign at every step. Its one-step map has no smooth expansion
+/// in h, and its compositions stop at order 4 (measured on the double pendulum: Kahan and Li's
+/// nine substeps converge at 4.0). Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), flip the sign
+/// twice: Psi is a smooth, symmetric map of order 2, and composing Psi gives order 6 (measured
+/// 6.0; paired(), used by livens-em6). Each half-step is a full livens-em step, so nothing it
+/// keeps is lost.
 ///
 /// Every substep is a full step of the base scheme, so what the base keeps exactly (energy,
 /// momentum maps, the position constraints) the composition keeps; each substep is refined by the
-/// base where its Newton fails (StepperOptions::max_refinement_depth).
+/// base where its Newton fails (StepperOptions::max_refinement_depth), and the base's warm start
+/// extrapolates across the substeps (steppers/step_predictor.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,14 +33,22 @@
 
 namespace noether {
 
-/// The substep fractions gamma_k of the triple jump raised from order 2 to `order` (4 or 6).
-/// Throws std::invalid_argument for another order.
-std::vector<double> triple_jump_coefficients(int order);
+/// Suzuki's composition of order 4 [Suzuki1990]: gamma_1 = gamma_2 = gamma_4 = gamma_5 =
+/// 1/(4 - 4^(1/3)), gamma_3 = 1 - 4 gamma_1 (5 substeps).
+std::vector<double> suzuki_coefficients();
+
+/// Kahan and Li's composition of order 6 with 9 substeps [KahanLi1997; HairerLubichWanner2006,
+/// eq. V.3.11].
+std::vector<double> kahan_li_coefficients();
+
+/// Each gamma_k as two halves gamma_k/2, gamma_k/2: the composition of Psi(h) = Phi(h/2) Phi(h/2)
+/// by `coefficients` (twice as many substeps).
+std::vector<double> paired(const std::vector<double>& coefficients);
 
 class CompositionStepper final : public Stepper {
  public:
   /// name: the composed stepper's (e.g. "livens-em4"); base: a symmetric stepper of order 2 on
-  /// `system` (which must outlive this).
+  /// `system` (which must outlive this); coefficients: the substep fractions gamma_k.
   CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                      std::vector<double> coefficients);
 
