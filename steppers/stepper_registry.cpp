@@ -43,9 +43,9 @@ std::span<const StepperInfo> steppers() {
        "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
        "position and velocity constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
-      composition<LivensEnergyMomentum>("livens-em4", suzuki_coefficients(),
-                                        "livens-em composed by Suzuki's coefficients (5 substeps): order 4, energy "
-                                        "exact"),
+      composition<LivensEnergyMomentum>("livens-em4", paired(suzuki_coefficients()),
+                                        "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
+                                        "(10 substeps): order 4, energy exact"),
       composition<LivensEnergyMomentum>("livens-em6", paired(kahan_li_coefficients()),
                                         "livens-em composed by Kahan and Li's coefficients, each substep as two "
                                         "half-steps (18 substeps): order 6, energy exact"),
