@@ -2,24 +2,27 @@
 /// Higher order from a symmetric second-order stepper by symmetric composition
 /// [HairerLubichWanner2006, Sec. II.4 and V.3]: a step of h is the base stepper's steps of
 /// gamma_1 h, gamma_2 h, ..., gamma_s h (sum gamma_k = 1, gamma_k = gamma_{s+1-k}). For a symmetric
-/// base of order 2 whose one-step map has a smooth expansion in h, the composition is symmetric
-/// and of order 4 when sum gamma_k^3 = 0, of order 6 when further conditions hold.
+/// base of order 2 whose one-step map is near the identity, Phi_h(y) = y + O(h), with a smooth
+/// expansion in h, the composition is symmetric and of order 4 when sum gamma_k^3 = 0, of order 6
+/// when further conditions hold.
 ///
-/// The coefficients are chosen for small error constants at few substeps (measured,
-/// docs/performance.md, "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose
-/// middle substep goes back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but
-/// goes back by 1.70 h, and its error at equal work was 4 to 8 times larger), and Kahan and Li's
-/// nine for order 6 [KahanLi1997]. Negative substeps go back in time, which the symmetric bases
-/// (livens-em, em-ggl) take.
+/// The coefficients are chosen for small error constants (measured, docs/performance.md,
+/// "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose middle substep goes
+/// back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but goes back by 1.70 h: at
+/// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar),
+/// and Kahan and Li's nine for order 6 [KahanLi1997] (em-ggl composed by the triple jump twice,
+/// also nine substeps, had 350 to 1800 times the error at 64 steps). Negative substeps go back in
+/// time, which the symmetric bases (livens-em, em-ggl) take.
 ///
-/// Bases that leave the velocity constraints free. livens-em's v1 = 2 (q1 - q0)/h - v0 with
-/// G(q_mid)(q1 - q0) = 0 gives G(q1) v1 = -G(q0) v0 + O(h^2): the component of v off the
-/// constraints' tangent space changes sign at every step. Its one-step map has no smooth expansion
-/// in h, and its compositions stop at order 4 (measured on the double pendulum: Kahan and Li's
-/// nine substeps converge at 4.0). Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), flip the sign
-/// twice: Psi is a smooth, symmetric map of order 2, and composing Psi gives order 6 (measured
-/// 6.0; paired(), used by livens-em6). Each half-step is a full livens-em step, so nothing it
-/// keeps is lost.
+/// Bases whose state has a component that changes sign at every step. livens-em's v and p are
+/// independent of q: v1 = 2 (q1 - q0)/h - v0, p1 = 2 Dbar_2 T - p0. Off the constraints' tangent
+/// space (G v != 0) or off p = M(q) v, a step maps G v to -G v and p - M v to -(p - M v), however
+/// small h (measured on the double pendulum and the spring pendulum: 1e-3 becomes -1e-3 after one
+/// step of 1e-4). Its one-step map is then not near the identity, and its compositions stop at
+/// order 4 (Kahan and Li's coefficients on single livens-em steps: 4.0 on the double pendulum).
+/// Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), change the sign twice: Psi is near the identity,
+/// symmetric and of order 2, and composing Psi gives order 6 (measured 6.0; paired(), used by
+/// livens-em4 and livens-em6). Each half-step is a full livens-em step, so nothing it keeps is lost.
 ///
 /// Every substep is a full step of the base scheme, so what the base keeps exactly (energy,
 /// momentum maps, the position constraints) the composition keeps; each substep is refined by the
