@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/measures.hpp>
 #include <noether/steppers/composition.hpp>
 #include <noether/steppers/livens_em.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -93,6 +94,47 @@ TEST_CASE("livens-em4, livens-em6, em-ggl4 and em-ggl6 converge at orders 4, 6, 
   CHECK(std::abs(observed_order("double-pendulum", "em-ggl6", 0.04, 0.48) - 6.0) <= 0.3);
   // No constraints, M(q): livens-em6 on the spring pendulum.
   CHECK(std::abs(observed_order("spring-pendulum", "livens-em6", 0.04, 0.4) - 6.0) <= 0.3);
+}
+
+TEST_CASE("livens-em reflects G v and p - M v at every step, however small h; two steps restore them") {
+  // Why livens-em is composed in pairs (steppers/composition.hpp): its one-step map is not near
+  // the identity off G v = 0 and p = M(q) v.
+  for (double h : {1e-3, 1e-4}) {
+    CAPTURE(h);
+    {
+      const Model model = build("double-pendulum");
+      const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*model.system, StepperOptions{});
+      State state = model.initial;
+      state.v.head(2) += 1e-3 * state.q.head(2);  // along the first rod: off the tangent space
+      stepper->initialize(state);
+      Vector gv0(model.system->num_multipliers()), gv(gv0.size());
+      calc_velocity_constraint_values(*model.system, state.q, state.v, gv0);
+      REQUIRE(gv0.cwiseAbs().maxCoeff() >= 1e-4);
+      stepper->step(state, h);
+      calc_velocity_constraint_values(*model.system, state.q, state.v, gv);
+      CHECK((gv + gv0).cwiseAbs().maxCoeff() <= 1e-2 * gv0.cwiseAbs().maxCoeff());
+      stepper->step(state, h);
+      calc_velocity_constraint_values(*model.system, state.q, state.v, gv);
+      CHECK((gv - gv0).cwiseAbs().maxCoeff() <= 1e-2 * gv0.cwiseAbs().maxCoeff());
+    }
+    {
+      const Model model = build("spring-pendulum");  // M depends on q, no constraints
+      const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*model.system, StepperOptions{});
+      State state = model.initial;
+      stepper->initialize(state);
+      state.p(0) += 1e-3;
+      const auto defect = [&] {
+        Vector Mv(state.p.size());
+        calc_momentum(*model.system, state.q, state.v, Mv);
+        return Vector(state.p - Mv);
+      };
+      const Vector defect0 = defect();
+      stepper->step(state, h);
+      CHECK((defect() + defect0).cwiseAbs().maxCoeff() <= 1e-2 * 1e-3);
+      stepper->step(state, h);
+      CHECK((defect() - defect0).cwiseAbs().maxCoeff() <= 1e-2 * 1e-3);
+    }
+  }
 }
 
 TEST_CASE("livens-em composed step by step, not in pairs, stops at order 4") {
