@@ -18,8 +18,9 @@
 /// independent of q: v1 = 2 (q1 - q0)/h - v0, p1 = 2 Dbar_2 T - p0. Off the constraints' tangent
 /// space (G v != 0) or off p = M(q) v, a step maps G v to -G v and p - M v to -(p - M v), however
 /// small h (tests/steppers/test_composition.cpp: on the double pendulum and the spring pendulum
-/// 1e-3 becomes -1e-3 after one step of 1e-4). Its one-step map is then not near the identity, and its compositions stop at
-/// order 4 (Kahan and Li's coefficients on single livens-em steps: 4.0 on the double pendulum).
+/// 1e-3 becomes -1e-3 after one step of 1e-4). Its one-step map is then not near the identity,
+/// and its compositions stop at order 4 (Kahan and Li's coefficients on single livens-em steps:
+/// 4.0 on the double pendulum).
 /// Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), change the sign twice: Psi is near the identity,
 /// symmetric and of order 2, and composing Psi gives order 6 (measured 6.0; paired(), used by
 /// livens-em4 and livens-em6). Each half-step is a full livens-em step, so nothing it keeps is lost.

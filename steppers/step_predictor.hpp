@@ -44,8 +44,11 @@ struct StepGuess {
 /// Holds seven vectors of the state's size (the last q, three velocities and three multipliers).
 class StepPredictor {
  public:
-  /// Largest sum of |Lagrange weights| used (uniform quadratic: 7; the substeps of a composition
-  /// need up to about 13, see step_predictor.cpp).
+  /// Largest sum of |Lagrange weights| used (steps of one size: 7 for the quadratic). Coinciding
+  /// nodes (a step back over the one just taken) give infinite weights; the compositions' substeps
+  /// reach 17 to 230 at some substeps (livens-em4, livens-em6), where any bound from 8 to 1000
+  /// changed Newton's iterations and factorizations per substep by at most 4 % (chain2d n = 100,
+  /// nfourbar n = 40, 2026-11-26).
   static constexpr double kMaxWeightSum = 16.0;
 
   /// The guess for advancing `state` by h.
