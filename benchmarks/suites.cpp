@@ -154,8 +154,11 @@ void register_suite(Suite suite) {
       add_step({.mechanism = mechanism, .size = size, .backend = b, .modified_newton = true});
   }
 
-  // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800).
+  // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800);
+  // em-ggl also on the short planar chain and N-four-bar, beside livens-em's runs of those sizes
+  // (docs/performance.md, "em-ggl against livens-em").
   for (const char* stepper : {"em-ggl", "ggl-vi"}) add_step({.mechanism = M::chain3d, .size = 100, .stepper = stepper});
+  for (M mechanism : {M::chain2d, M::nfourbar}) add_step({.mechanism = mechanism, .size = 100, .stepper = "em-ggl"});
 
   // Threads: steps alternately on 1 and 2 threads (default backend).
   const Index big_chain = quick ? 800 : 51200, big_grid = quick ? 10 : 50;

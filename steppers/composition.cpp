@@ -5,18 +5,25 @@
 
 namespace noether {
 
-std::vector<double> triple_jump_coefficients(int order) {
-  if (order != 4 && order != 6)
-    throw std::invalid_argument("triple jump compositions raise order 2 to 4 or 6, not " + std::to_string(order));
-  std::vector<double> gammas{1.0};
-  for (int base_order = 2; base_order < order; base_order += 2) {
-    const double g1 = 1.0 / (2.0 - std::pow(2.0, 1.0 / (base_order + 1))), g2 = 1.0 - 2.0 * g1;
-    std::vector<double> next;
-    for (double jump : {g1, g2, g1})
-      for (double gamma : gammas) next.push_back(jump * gamma);
-    gammas = std::move(next);
-  }
+std::vector<double> suzuki_coefficients() {
+  const double outer = 1.0 / (4.0 - std::cbrt(4.0));
+  return {outer, outer, 1.0 - 4.0 * outer, outer, outer};
+}
+
+std::vector<double> kahan_li_coefficients() {
+  // gamma_1 .. gamma_5 of [KahanLi1997] as [HairerLubichWanner2006] prints them; gamma_{10-k} = gamma_k.
+  const std::vector<double> half{0.39216144400731413927925056, 0.33259913678935943859974864,
+                                 -0.70624617255763935980996482, 0.08221359629355080023149045,
+                                 0.79854399093482996339895035};
+  std::vector<double> gammas(half);
+  gammas.insert(gammas.end(), half.rbegin() + 1, half.rend());
   return gammas;
+}
+
+std::vector<double> paired(const std::vector<double>& coefficients) {
+  std::vector<double> halves;
+  for (double gamma : coefficients) halves.insert(halves.end(), 2, 0.5 * gamma);
+  return halves;
 }
 
 CompositionStepper::CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,

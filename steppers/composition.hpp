@@ -1,14 +1,34 @@
 #pragma once
-/// Higher order from a symmetric second-order stepper by symmetric composition, the triple jump
-/// [Yoshida1990; HairerLubichWanner2006, Sec. II.4]: a step of h is the base stepper's steps of
-/// gamma_1 h, gamma_2 h, ..., gamma_s h (sum gamma_k = 1, symmetric). For a symmetric base of order
-/// 2k, Phi(g1 h) Phi(g2 h) Phi(g1 h) with g1 = 1 / (2 - 2^(1/(2k+1))), g2 = 1 - 2 g1 is symmetric of
-/// order 2k + 2: order 4 from order 2 (3 substeps), order 6 by composing that again (9 substeps).
-/// g2 < 0: the middle substep goes back in time, which livens-em and em-ggl take (symmetric).
+/// Higher order from a symmetric second-order stepper by symmetric composition
+/// [HairerLubichWanner2006, Sec. II.4 and V.3]: a step of h is the base stepper's steps of
+/// gamma_1 h, gamma_2 h, ..., gamma_s h (sum gamma_k = 1, gamma_k = gamma_{s+1-k}). For a symmetric
+/// base of order 2 whose one-step map is near the identity, Phi_h(y) = y + O(h), with a smooth
+/// expansion in h, the composition is symmetric and of order 4 when sum gamma_k^3 = 0, of order 6
+/// when further conditions hold.
+///
+/// The coefficients are chosen for small error constants (measured, docs/performance.md,
+/// "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose middle substep goes
+/// back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but goes back by 1.70 h: at
+/// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar),
+/// and Kahan and Li's nine for order 6 [KahanLi1997] (em-ggl composed by the triple jump twice,
+/// also nine substeps, had 350 to 1800 times the error at 64 steps). Negative substeps go back in
+/// time, which the symmetric bases (livens-em, em-ggl) take.
+///
+/// Bases whose state has a component that changes sign at every step. livens-em's v and p are
+/// independent of q: v1 = 2 (q1 - q0)/h - v0, p1 = 2 Dbar_2 T - p0. Off the constraints' tangent
+/// space (G v != 0) or off p = M(q) v, a step maps G v to -G v and p - M v to -(p - M v), however
+/// small h (tests/steppers/test_composition.cpp: on the double pendulum and the spring pendulum
+/// 1e-3 becomes -1e-3 after one step of 1e-4). Its one-step map is then not near the identity,
+/// and its compositions stop at order 4 (Kahan and Li's coefficients on single livens-em steps:
+/// 4.0 on the double pendulum).
+/// Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), change the sign twice: Psi is near the identity,
+/// symmetric and of order 2, and composing Psi gives order 6 (measured 6.0; paired(), used by
+/// livens-em4 and livens-em6). Each half-step is a full livens-em step, so nothing it keeps is lost.
 ///
 /// Every substep is a full step of the base scheme, so what the base keeps exactly (energy,
 /// momentum maps, the position constraints) the composition keeps; each substep is refined by the
-/// base where its Newton fails (StepperOptions::max_refinement_depth).
+/// base where its Newton fails (StepperOptions::max_refinement_depth), and the base's warm start
+/// extrapolates across the substeps (steppers/step_predictor.hpp).
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,14 +37,22 @@
 
 namespace noether {
 
-/// The substep fractions gamma_k of the triple jump raised from order 2 to `order` (4 or 6).
-/// Throws std::invalid_argument for another order.
-std::vector<double> triple_jump_coefficients(int order);
+/// Suzuki's composition of order 4 [Suzuki1990]: gamma_1 = gamma_2 = gamma_4 = gamma_5 =
+/// 1/(4 - 4^(1/3)), gamma_3 = 1 - 4 gamma_1 (5 substeps).
+std::vector<double> suzuki_coefficients();
+
+/// Kahan and Li's composition of order 6 with 9 substeps [KahanLi1997; HairerLubichWanner2006,
+/// eq. V.3.11].
+std::vector<double> kahan_li_coefficients();
+
+/// Each gamma_k as two halves gamma_k/2, gamma_k/2: the composition of Psi(h) = Phi(h/2) Phi(h/2)
+/// by `coefficients` (twice as many substeps).
+std::vector<double> paired(const std::vector<double>& coefficients);
 
 class CompositionStepper final : public Stepper {
  public:
   /// name: the composed stepper's (e.g. "livens-em4"); base: a symmetric stepper of order 2 on
-  /// `system` (which must outlive this).
+  /// `system` (which must outlive this); coefficients: the substep fractions gamma_k.
   CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                      std::vector<double> coefficients);
 

@@ -13,18 +13,21 @@
 
 namespace noether {
 
-/// The equations of em_ggl.hpp, as kernels: x = (dq, u1, nu, gamma), q1 = q0 + dq, rows
-/// (R_p, R_q, R_g, R_gv). M is constant (admission), g of degree <= 2: every constraint has its
+/// The equations of em_ggl.hpp, as kernels: x = (u1, nu, gamma, dq), q1 = q0 + dq, rows
+/// (R_q, R_g, R_gv, R_p). M is constant (admission), g of degree <= 2: every constraint has its
 /// exact form, H(a) = sum_k a_k H_k.
 struct EmGglScheme {
   static constexpr std::string_view name = "em-ggl";
   static constexpr bool warm_start = true;
   /// Field dq: the unknowns dq and the rows R_p; u: the unknowns u1 and the rows R_q; nu, gamma:
   /// their unknowns and the rows R_g, R_gv. The diagonal of the Newton matrix then holds 2 M/h and
-  /// -M/2.
-  enum Field { dq, u, nu, gamma };
-  static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
-                                     FieldKind::multipliers};
+  /// -M/2. Each body's unknowns come in this order (engine/unknown_ordering.hpp): u1 first, dq
+  /// last, the order in which the body's block of the matrix fills in least (KLU on chain3d
+  /// n = 100: 1.44e6 flops per factorization against 2.2e6 with dq first; chain2d and nfourbar
+  /// within 5 %; docs/performance.md, "em-ggl against livens-em").
+  enum Field { u, nu, gamma, dq };
+  static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers, FieldKind::multipliers,
+                                     FieldKind::coordinates};
   enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, u0_slot, u1_slot, u_mid_slot, workspace_slots };
 
   /// q1 = q0 + dq of the current iterate (d).
@@ -40,29 +43,30 @@ struct EmGglScheme {
   EmGglScheme(const System& system, const StepperOptions& options);
 
   Iterate iterate(const StepInput& in, ConstVectorRef x, Data& data) const {
-    const Index d = system_.num_coordinates(), m = system_.num_multipliers();
+    const Index d = system_.num_coordinates(), m = system_.num_multipliers(), dq_offset = d + 2 * m;
     data.q1.resize(d);
     for_each_index_range(d, [&](Index begin, Index end) {
-      data.q1.segment(begin, end - begin) = in.state.q.segment(begin, end - begin) + x.segment(begin, end - begin);
+      data.q1.segment(begin, end - begin) =
+          in.state.q.segment(begin, end - begin) + x.segment(dq_offset + begin, end - begin);
     });
-    return {in, segment_view(x, 0, d), segment_view(x, d, d), segment_view(x, 2 * d, m), segment_view(x, 2 * d + m, m),
+    return {in, segment_view(x, dq_offset, d), segment_view(x, 0, d), segment_view(x, d, m), segment_view(x, d + m, m),
             data.q1};
   }
   /// R_p's terms that do not depend on x: h DV of the linear potentials.
   void add_step_rows(const StepInput& in, VectorRef rows) const {
-    rows.head(system_.num_coordinates()) = in.h * linear_gradient_;
+    rows.tail(system_.num_coordinates()) = in.h * linear_gradient_;
   }
-  /// dq = h v_mid, u1 = v1, nu = h lambda, gamma = 0 (v1 and lambda from the warm start).
+  /// u1 = v1, nu = h lambda, gamma = 0, dq = h v_mid (v1 and lambda from the warm start).
   Vector initial_guess(const StepInput& in, const StepGuess& guess) const {
     Vector x(2 * system_.num_coordinates() + 2 * system_.num_multipliers());
-    x << 0.5 * in.h * (in.state.v + guess.v1), guess.v1, in.h * guess.lambda, Vector::Zero(system_.num_multipliers());
+    x << guess.v1, in.h * guess.lambda, Vector::Zero(system_.num_multipliers()), 0.5 * in.h * (in.state.v + guess.v1);
     return x;
   }
   /// q = q0 + dq, v = u1, p = M u1, lambda = (nu + 2 gamma) / h.
   State next_state(const StepInput& in, ConstVectorRef x, const SchemeAssembly<EmGglScheme>&) const {
     const Index d = system_.num_coordinates(), m = system_.num_multipliers();
-    State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.segment(0, d), x.segment(d, d), Vector(d),
-               (x.segment(2 * d, m) + 2.0 * x.segment(2 * d + m, m)) / in.h};
+    State next{in.state.step + 1, in.state.t + in.h, in.state.q + x.tail(d), x.head(d), Vector(d),
+               (x.segment(d, m) + 2.0 * x.segment(d + m, m)) / in.h};
     calc_momentum(system_, next.q, next.v, next.p);
     return next;
   }

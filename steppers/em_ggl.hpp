@@ -24,7 +24,7 @@ namespace noether {
 /// Momentum maps: every term is a midpoint gradient of an invariant function, so linear and
 /// angular momentum of symmetric systems are conserved exactly.
 ///
-/// Newton unknowns (2d + 2m; M^{-1} never applied): x = (dq, u1, nu, gamma), q1 = q0 + dq (dq, not
+/// Newton unknowns (2d + 2m; M^{-1} never applied): dq, u1, nu, gamma, q1 = q0 + dq (dq, not
 /// q1, so that M dq/h carries no rounding from large |q|), u = M^{-1} p the velocity (u0 = v0),
 /// nu = h lambda - 2 gamma. The rows are the position update multiplied by M/h, R_q, and R_p =
 /// R_u + 2 R_q, R_u = M (u1 - u0) + h Dbar V + G(q_mid)^T h lambda + h sum_k gamma_k H_k u_mid +
@@ -37,9 +37,10 @@ namespace noether {
 ///
 /// R_p is livens-em's momentum balance for constant M (steppers/livens_em.hpp, nu in the place of
 /// its h lambda) plus h sum_k gamma_k H_k u_mid. The solution is the one of (R_q, R_u, R_g, R_gv)
-/// in x = (dq, u1, h lambda, gamma); KLU factors the exact Newton matrix of these rows and
-/// unknowns with fewer entries and instructions (docs/performance.md, "em-ggl against livens-em at
-/// equal error").
+/// in (dq, u1, h lambda, gamma); KLU factors the exact Newton matrix of these rows and unknowns
+/// with fewer entries and instructions. Per body the unknowns come as (u1, nu, gamma, dq), the
+/// order in which the body's block fills in least (docs/performance.md, "em-ggl against
+/// livens-em").
 ///
 /// Requirements as ggl-vi (steppers/ggl_support.hpp): constant invertible M per inertia element,
 /// constraints of degree <= 2, a solver other than CHOLMOD. Second order. After a step:

@@ -19,7 +19,7 @@ struct LivensScheme {
   static constexpr bool warm_start = true;
   enum Field { dq, mu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
-  enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, workspace_slots };
+  enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, workspace_slots };
 
   /// q1 = q0 + dq and v1 = 2 dq/h - v0 of the current iterate (d each).
   struct Data {
@@ -93,8 +93,8 @@ namespace {
 /// dbar_q += s Dbar_1 T, dbar_v += s Dbar_2 T: Gonzalez's discrete gradient of T between
 /// z0 = (q0, v0) and z1 = (q1, v1), for an inertia whose M depends on q.
 void add_discrete_kinetic_gradient(const Inertia& inertia, const LocalVector& q0, const LocalVector& q1,
-                                   const LocalVector& v0, const LocalVector& v1, double s, Vector& dbar_q,
-                                   Vector& dbar_v) {
+                                   const LocalVector& v0, const LocalVector& v1, double s, VectorRef dbar_q,
+                                   VectorRef dbar_v) {
   const Index n = q0.size();
   Vector z0(2 * n), z1(2 * n), grad_mid = Vector::Zero(2 * n), dbar = Vector::Zero(2 * n);
   z0 << q0, v0;
@@ -249,7 +249,8 @@ State LivensScheme::next_state(const StepInput& in, ConstVectorRef x, const Sche
              -in.state.p, x.tail(system_.num_multipliers()) / in.h};
   assembly.for_each(TermKind::inertia, [&](const InertiaTerm& t) {
     const LocalVector v0 = t.coordinates(in.state.v, v0_slot), v1 = t.coordinates(next.v, v1_slot);
-    Vector grad_v = Vector::Zero(t.size());
+    Eigen::Map<Vector> grad_v = t.workspace().vector(momentum_slot, t.size());
+    grad_v.setZero();
     if (const SparseEntries* M = t.mass()) {  // 2 M v_mid = M (v0 + v1)
       for (const Nonzero& e : M->entries()) grad_v(e.row) += e.value * (v0(e.col) + v1(e.col));
     } else {

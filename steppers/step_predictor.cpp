@@ -1,47 +1,67 @@
 #include <noether/steppers/step_predictor.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace noether {
 namespace {
 
-/// The next sample of a sequence extrapolated from its last `samples` samples f_0, f_{-1}, f_{-2}
-/// (at most 3 used; f_{-1}, f_{-2} read only when needed).
-Vector extrapolate(int samples, const Vector& f0, const Vector& f1, const Vector& f2) {
-  if (samples >= 3) return 3.0 * (f0 - f1) + f2;
-  if (samples == 2) return 2.0 * f0 - f1;
-  return f0;
+/// The polynomial through (times[i], values[i]), i < samples (at most 3), at `target`; fewer of
+/// the latest samples when the weights of all would add up in magnitude to more than
+/// StepPredictor::kMaxWeightSum (samples are ordered newest first).
+Vector extrapolate(int samples, const std::array<double, 3>& times, const std::array<Vector, 3>& values, double target) {
+  for (int count = samples; count > 1; --count) {
+    std::array<double, 3> weights{};
+    double weight_sum = 0.0;
+    for (int i = 0; i < count; ++i) {
+      weights[i] = 1.0;
+      for (int j = 0; j < count; ++j)
+        if (j != i) weights[i] *= (target - times[j]) / (times[i] - times[j]);
+      weight_sum += std::abs(weights[i]);
+    }
+    if (!(weight_sum <= StepPredictor::kMaxWeightSum)) continue;  // also catches coinciding times
+    Vector guess = weights[0] * values[0];
+    for (int i = 1; i < count; ++i) guess += weights[i] * values[i];
+    return guess;
+  }
+  return values[0];
 }
 
 }  // namespace
 
-bool StepPredictor::continues_last_step(const State& state, double h) const {
-  return followed_steps_ > 0 && h == h_ && state.step == step_ && state.t == t_ &&
-         state.v.size() == result_v_.size() && state.lambda.size() == result_lambda_.size() &&
-         state.v == result_v_ && state.lambda == result_lambda_;
+bool StepPredictor::continues_last_step(const State& state) const {
+  return followed_steps_ > 0 && state.q.size() == result_q_.size() && state.v.size() == velocities_[0].size() &&
+         state.lambda.size() == multipliers_[0].size() && state.q == result_q_ && state.v == velocities_[0] &&
+         state.lambda == multipliers_[0];
 }
 
 StepGuess StepPredictor::predict(const State& state, double h) const {
-  if (!continues_last_step(state, h)) return {state.v, state.lambda};
-  return {extrapolate(followed_steps_ + 1, state.v, start_v_, earlier_v_),
-          extrapolate(followed_steps_, state.lambda, start_lambda_, earlier_lambda_)};
+  if (!continues_last_step(state)) return {state.v, state.lambda};
+  // Times in units of h: exact for steps of one size, so that their weights are the integers above.
+  const double h0 = sizes_[0] / h, h1 = sizes_[1] / h, h2 = sizes_[2] / h;
+  const std::array<double, 3> velocity_times{0.0, -h0, -h0 - h1};
+  const std::array<double, 3> multiplier_times{-0.5 * h0, -h0 - 0.5 * h1, -h0 - h1 - 0.5 * h2};
+  return {extrapolate(std::min(followed_steps_ + 1, 3), velocity_times, velocities_, 1.0),
+          extrapolate(std::min(followed_steps_, 3), multiplier_times, multipliers_, 0.5)};
 }
 
 void StepPredictor::record(const State& before, const State& after, double h) {
-  if (continues_last_step(before, h)) {
+  if (continues_last_step(before)) {
     ++followed_steps_;
-    std::swap(earlier_v_, start_v_);
-    std::swap(earlier_lambda_, start_lambda_);
+    sizes_ = {h, sizes_[0], sizes_[1]};
+    std::swap(velocities_[2], velocities_[1]);  // v_{-1} becomes v_{-2}; v_0 (= before.v) becomes v_{-1}
+    std::swap(velocities_[1], velocities_[0]);
+    std::swap(multipliers_[2], multipliers_[1]);
+    std::swap(multipliers_[1], multipliers_[0]);
   } else {
     followed_steps_ = 1;
+    sizes_ = {h, 0.0, 0.0};
+    velocities_[1] = before.v;
   }
-  h_ = h;
-  step_ = after.step;
-  t_ = after.t;
-  start_v_ = before.v;
-  start_lambda_ = before.lambda;
-  result_v_ = after.v;
-  result_lambda_ = after.lambda;
+  result_q_ = after.q;
+  velocities_[0] = after.v;
+  multipliers_[0] = after.lambda;
 }
 
 }  // namespace noether

@@ -12,11 +12,11 @@
 namespace noether {
 namespace {
 
-/// The stepper `name`: Base composed by the triple jump to `order` (steppers/composition.hpp).
+/// The stepper `name`: Base composed with the substep fractions `coefficients` (steppers/composition.hpp).
 template <class Base>
-StepperInfo composition(const std::string& name, int order, std::string description) {
-  auto make = [name, order](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-    return std::make_unique<CompositionStepper>(name, s, std::make_unique<Base>(s, o), triple_jump_coefficients(order));
+StepperInfo composition(const std::string& name, std::vector<double> coefficients, std::string description) {
+  auto make = [name, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+    return std::make_unique<CompositionStepper>(name, s, std::make_unique<Base>(s, o), coefficients);
   };
   return {name, std::move(description), make};
 }
@@ -43,16 +43,18 @@ std::span<const StepperInfo> steppers() {
        "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
        "position and velocity constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
-      composition<LivensEnergyMomentum>("livens-em4", 4, "livens-em composed by the triple jump (3 substeps): order 4, "
-                                                         "energy exact"),
-      composition<LivensEnergyMomentum>("livens-em6", 6,
-                                        "livens-em composed twice by the triple jump (9 substeps): order 6 without "
-                                        "constraints (4 with them), energy exact"),
-      composition<EnergyMomentumGgl>("em-ggl4", 4, "em-ggl composed by the triple jump (3 substeps): order 4, energy "
-                                                   "exact; needs constant invertible M"),
-      composition<EnergyMomentumGgl>("em-ggl6", 6,
-                                     "em-ggl composed twice by the triple jump (9 substeps): order 6 with constraints "
-                                     "too, energy exact; needs constant invertible M"),
+      composition<LivensEnergyMomentum>("livens-em4", paired(suzuki_coefficients()),
+                                        "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
+                                        "(10 substeps): order 4, energy exact"),
+      composition<LivensEnergyMomentum>("livens-em6", paired(kahan_li_coefficients()),
+                                        "livens-em composed by Kahan and Li's coefficients, each substep as two "
+                                        "half-steps (18 substeps): order 6, energy exact"),
+      composition<EnergyMomentumGgl>("em-ggl4", suzuki_coefficients(),
+                                     "em-ggl composed by Suzuki's coefficients (5 substeps): order 4, energy exact; "
+                                     "needs constant invertible M"),
+      composition<EnergyMomentumGgl>("em-ggl6", kahan_li_coefficients(),
+                                     "em-ggl composed by Kahan and Li's coefficients (9 substeps): order 6, energy "
+                                     "exact; needs constant invertible M"),
   };
   return all;
 }

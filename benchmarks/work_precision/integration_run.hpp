@@ -30,6 +30,22 @@ struct IntegrationRun {
   bool timed_out = false;
 };
 
+/// What a run's seconds count: the wall clock, or the CPU time of the process (on a machine shared
+/// with other work, where the wall clock carries their load; for a run on one thread the two agree
+/// on a quiet machine).
+enum class TimeMeasure { wall, cpu };
+
+/// Seconds since construction, as `measure` counts them.
+class RunClock {
+ public:
+  explicit RunClock(TimeMeasure measure);
+  double elapsed() const;
+
+ private:
+  TimeMeasure measure_;
+  double start_;
+};
+
 /// "abandoned: over the time limit of S s at t = T".
 std::string abandoned_message(double time_limit, double t);
 

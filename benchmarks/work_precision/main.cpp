@@ -3,7 +3,7 @@
 ///
 ///   noether_simbody_work_precision --out FILE.json [--case MECHANISM:N]... [--steppers A,B,...]
 ///       [--integrators A,B,...] [--repeats R] [--max-run-seconds S] [--stop-error E] [--threads T]
-///       [--reference-steps N] [--tight-accuracy A] [--agreement-tolerance D]
+///       [--reference-steps N] [--tight-accuracy A] [--agreement-tolerance D] [--clock wall|cpu]
 ///
 /// For each case (default chain2d:100, chain2d:1000, chain3d:100, nfourbar:10, nfourbar:40,
 /// nfourbar:160), with the same mechanism built in both engines:
@@ -16,13 +16,15 @@
 ///     there stops at the first singular configuration, t = 0.72, and is compared before it). A
 ///     case that fails it stops the program with exit status 3: its work-precision points would
 ///     compare different mechanisms;
-///  3. the sweeps: each Noether stepper with h = t_end/N, N = 4, 6, 8, 11, 16, ... (factors of
-///     sqrt 2), each Simbody integrator with accuracy 0.32, 0.1, 0.032, ... (factors of
+///  3. the sweeps: each Noether stepper with h = t_end/N, N = 1, 2, 3, 4, 6, 8, 11, 16, ... (factors
+///     of sqrt 2, rounded), each Simbody integrator with accuracy 0.32, 0.1, 0.032, ... (factors of
 ///     sqrt 10), until the error of the probe at t_end drops to --stop-error, a run takes more than
 ///     --max-run-seconds and more than the run before (a run is abandoned at twice that), three
-///     runs in a row fail, or, for Simbody, at the accuracy 1e-14.
-///     Each point: the error |probe(t_end) - reference| (m) and the wall-clock time, the best of
-///     --repeats runs for runs under 2 s (one run above).
+///     runs in a row fail (Noether's runs of fewer than 4 steps not counted), or, for Simbody, at
+///     the accuracy 1e-14.
+///     Each point: the error |probe(t_end) - reference| (m) and the time (wall clock, or with
+///     --clock cpu the process's CPU time), the best of --repeats runs for runs under 2 s (one run
+///     above).
 /// The results go to FILE.json (rewritten after each case); benchmarks/work_precision/report plots
 /// them and tabulates the time ratios. Exit status: 0 done, 1 a reference or check run failed,
 /// 2 usage error, 3 agreement check failed.
@@ -71,9 +73,12 @@ constexpr int kChainStepperOrder = 6;
 constexpr const char* kLinkageStepper = "livens-em6";
 /// Runs shorter than this are repeated (--repeats) and the fastest kept.
 constexpr double kRepeatBelowSeconds = 2.0;
-/// Noether's sweep starts at N = kFirstSteps steps and ends at most at kMaxSteps.
-constexpr long kFirstSteps = 4;
+/// Noether's sweep: N = round(2^(k/2)) steps, k = 0, 1, ... (1, 2, 3, 4, 6, 8, 11, 16, ...; a
+/// repeated N skipped), at most kMaxSteps. It starts at one step over the whole interval, as
+/// Simbody's starts at its coarsest accuracy. Failed runs with fewer than kCountedFailuresFrom
+/// steps (too coarse for Newton even after step refinement) do not count towards kFailuresInARow.
 constexpr long kMaxSteps = 1L << 20;
+constexpr long kCountedFailuresFrom = 4;
 /// Simbody's sweep: accuracy 10^(-k/2) from k = 1 (Simbody asserts accuracy < 1) while the accuracy is at least kTightestAccuracy.
 constexpr double kTightestAccuracy = 1e-14;
 /// A sweep stops after this many failed runs in a row.
@@ -91,6 +96,7 @@ struct Options {
   long reference_steps = 400;
   double tight_accuracy = 1e-10;
   double agreement_tolerance = 1e-8;
+  TimeMeasure clock = TimeMeasure::wall;
 };
 
 double distance(const Eigen::Vector3d& a, const Eigen::Vector3d& b) { return (a - b).norm(); }
@@ -175,7 +181,7 @@ class CaseRunner {
   /// The probe of tight_stepper() with `steps` steps at t_end k/kCheckSamples.
   IntegrationRun tight_run(long steps) const {
     return run_noether(model_, tight_stepper(), steps, case_.t_end, kCheckSamples,
-                       std::numeric_limits<double>::infinity());
+                       std::numeric_limits<double>::infinity(), options_.clock);
   }
 
   json reference() {
@@ -206,7 +212,7 @@ class CaseRunner {
 
   json agreement(bool& agreed) {
     const IntegrationRun tight_simbody = simbody_.run("rk-merson", options_.tight_accuracy, case_.t_end, kCheckSamples,
-                                                      std::numeric_limits<double>::infinity());
+                                                      std::numeric_limits<double>::infinity(), options_.clock);
     // Simbody's tight run may stop early (on nfourbar at the first singular configuration): the
     // check then compares the samples before.
     const std::size_t compared = tight_simbody.probe.size();
@@ -285,14 +291,18 @@ class CaseRunner {
   void sweep_noether(const std::string& stepper, json& runs) const {
     int failures_in_a_row = 0;
     double previous_seconds = std::numeric_limits<double>::infinity();
+    long last_steps = 0;
     for (int k = 0;; ++k) {
-      const long steps = std::lround(static_cast<double>(kFirstSteps) * std::pow(2.0, k / 2.0));
+      const long steps = std::lround(std::pow(2.0, k / 2.0));
       if (steps > kMaxSteps) return;
+      if (steps == last_steps) continue;
+      last_steps = steps;
       const auto measured = best_of(options_.repeats, [&] {
-        return run_noether(model_, stepper, steps, case_.t_end, 1, 2 * options_.max_run_seconds);
+        return run_noether(model_, stepper, steps, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
       });
       runs.push_back(record("noether", stepper, "h", case_.t_end / static_cast<double>(steps), measured));
       if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
+      if (steps < kCountedFailuresFrom) failures_in_a_row = 0;
     }
   }
 
@@ -303,7 +313,7 @@ class CaseRunner {
       const double accuracy = std::pow(10.0, -k / 2.0);
       if (accuracy < kTightestAccuracy) return;
       const auto measured = best_of(options_.repeats, [&] {
-        return simbody_.run(integrator, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds);
+        return simbody_.run(integrator, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
       });
       runs.push_back(record("simbody", integrator, "accuracy", accuracy, measured));
       if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
@@ -339,7 +349,8 @@ json context(const Options& options, int argc, char** argv) {
           {"stop_error", options.stop_error},
           {"reference_steps", options.reference_steps},
           {"tight_accuracy", options.tight_accuracy},
-          {"agreement_tolerance", options.agreement_tolerance}};
+          {"agreement_tolerance", options.agreement_tolerance},
+          {"clock", options.clock == TimeMeasure::cpu ? "cpu" : "wall"}};
 }
 
 void write_json(const std::string& path, const json& document) {
@@ -379,9 +390,16 @@ int main(int argc, char** argv) {
   app.add_option("--agreement-tolerance", options.agreement_tolerance, "the engines must agree to this (m)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  std::string clock = "wall";
+  app.add_option("--clock", clock,
+                 "what a run's time counts: wall (the wall clock) or cpu (the process's CPU time, for a machine "
+                 "shared with other work)")
+      ->check(CLI::IsMember({"wall", "cpu"}))
+      ->capture_default_str();
   std::vector<ComparisonCase> cases;
   try {
     app.parse(argc, argv);
+    options.clock = clock == "cpu" ? TimeMeasure::cpu : TimeMeasure::wall;
     if (options.reference_steps % (2 * kCheckSamples) != 0)
       throw std::invalid_argument("--reference-steps must be a multiple of " + std::to_string(2 * kCheckSamples));
     for (const std::string& text : options.cases) cases.push_back(parse_case(text));

@@ -1,6 +1,5 @@
 #include "noether_runs.hpp"
 
-#include <chrono>
 #include <exception>
 #include <memory>
 #include <stdexcept>
@@ -13,16 +12,15 @@
 namespace noether::work_precision {
 
 IntegrationRun run_noether(const Model& model, const std::string& stepper_name, long steps, double t_end, int samples,
-                           double time_limit) {
+                           double time_limit, TimeMeasure measure) {
   if (samples < 1 || steps % samples != 0)
     throw std::invalid_argument("run_noether: the steps must be a multiple of the samples");
-  using Clock = std::chrono::steady_clock;
   IntegrationRun run;
   std::vector<State> sampled;
   sampled.reserve(static_cast<std::size_t>(samples));
   const double h = t_end / static_cast<double>(steps);
-  const Clock::time_point start = Clock::now();
-  const auto elapsed = [&start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const RunClock clock(measure);
+  const auto elapsed = [&clock] { return clock.elapsed(); };
   try {
     const std::unique_ptr<Stepper> stepper = find_stepper(stepper_name).make(*model.system, StepperOptions{});
     State state = model.initial;

@@ -12,8 +12,9 @@ namespace noether::work_precision {
 /// system, initializes the release state and takes `steps` steps of t_end/steps, recording the
 /// model's first probe at t_end k/samples, k = 1 .. samples (`steps` a multiple of `samples`).
 /// Timed: all of it (stepper construction with its pattern analysis, initialize, the steps); not
-/// timed: building the model, reading the probe. A run over `time_limit` seconds is abandoned.
+/// timed: building the model, reading the probe. A run over `time_limit` seconds (as `measure`
+/// counts them) is abandoned.
 IntegrationRun run_noether(const Model& model, const std::string& stepper, long steps, double t_end, int samples,
-                           double time_limit);
+                           double time_limit, TimeMeasure measure);
 
 }  // namespace noether::work_precision

@@ -1,6 +1,5 @@
 #include "simbody_mechanism.hpp"
 
-#include <chrono>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -15,10 +14,6 @@ using SimTK::Inertia;
 using SimTK::MobilizedBody;
 using SimTK::Transform;
 using SimTK::Vec3;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 /// A bar with its body frame at its left end (the inboard hinge), its axis along x and its centre
 /// at (l/2, 0, 0); `central` is its inertia about the centre.
 SimTK::Body::Rigid bar_body(const MechanismSpec& spec, const Inertia& central) {
@@ -139,24 +134,24 @@ SimbodyMechanism::SimbodyMechanism(const MechanismSpec& spec) : model_(std::make
 SimbodyMechanism::~SimbodyMechanism() = default;
 
 IntegrationRun SimbodyMechanism::run(std::string_view integrator_name, double accuracy, double t_end, int samples,
-                                     double time_limit) const {
+                                     double time_limit, TimeMeasure measure) const {
   const Model& m = *model_;
   IntegrationRun run;
   std::vector<SimTK::State> sampled;
   sampled.reserve(static_cast<std::size_t>(samples));
-  const Clock::time_point start = Clock::now();
+  const RunClock clock(measure);
   try {
     const std::unique_ptr<SimTK::Integrator> integrator = make_integrator(integrator_name, m.system);
     integrator->setAccuracy(accuracy);
     integrator->setFinalTime(t_end);
     integrator->setInternalStepLimit(kStepsBetweenClockChecks);
     integrator->initialize(m.initial);
-    run.setup_seconds = seconds_since(start);
+    run.setup_seconds = clock.elapsed();
     for (int k = 1; k <= samples && run.failure.empty(); ++k) {
       const double t_sample = t_end * k / samples;
       while (integrator->getTime() < t_sample && !integrator->isSimulationOver()) {
         integrator->stepTo(t_sample);
-        if (seconds_since(start) > time_limit) {
+        if (clock.elapsed() > time_limit) {
           run.failure = abandoned_message(time_limit, integrator->getTime());
           run.timed_out = true;
           break;
@@ -173,7 +168,7 @@ IntegrationRun SimbodyMechanism::run(std::string_view integrator_name, double ac
   } catch (const std::exception& e) {
     run.failure = e.what();
   }
-  run.seconds = seconds_since(start);
+  run.seconds = clock.elapsed();
   for (const SimTK::State& state : sampled) run.probe.push_back(m.probe(state));
   return run;
 }

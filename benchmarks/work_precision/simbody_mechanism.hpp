@@ -52,10 +52,11 @@ class SimbodyMechanism {
   /// with the release state and steps to t_end, stopping at t_end k/samples, k = 1 .. samples
   /// (interpolated and projected there, Simbody's defaults; the state at t_end is a step's). Timed:
   /// constructing and initializing the integrator and the stepping; not timed: building the
-  /// system and realizing its topology, reading the probe. A run over `time_limit` seconds is
-  /// abandoned. The probe: chains, the free end of the last bar; nfourbar, B0, the top of the
+  /// system and realizing its topology, reading the probe. A run over `time_limit` seconds (as
+  /// `measure` counts them) is abandoned. The probe: chains, the free end of the last bar; nfourbar, B0, the top of the
   /// first crank; world coordinates, z = 0 for the planar mechanisms.
-  IntegrationRun run(std::string_view integrator, double accuracy, double t_end, int samples, double time_limit) const;
+  IntegrationRun run(std::string_view integrator, double accuracy, double t_end, int samples, double time_limit,
+                     TimeMeasure measure) const;
 
  private:
   struct Model;

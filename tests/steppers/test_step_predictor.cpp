@@ -1,5 +1,6 @@
 /// The steppers' warm start (steppers/step_predictor.hpp): when it extrapolates, and that it saves
 /// Newton iterations without moving the solution beyond the Newton tolerance.
+#include <cmath>
 #include <memory>
 
 #include <doctest/doctest.h>
@@ -12,11 +13,12 @@ using namespace noether;
 
 namespace {
 
-/// A state with two velocities and one multiplier (q and p play no part in the prediction).
+/// A state with two positions, two velocities and one multiplier (p plays no part in the prediction).
 State make_state(Index step, double t, double v0, double v1, double lambda) {
   State s;
   s.step = step;
   s.t = t;
+  s.q = Vector::Constant(2, t);  // tells the states apart, as the positions of a motion do
   s.v = Vector(Eigen::Vector2d(v0, v1));
   s.lambda = Vector::Constant(1, lambda);
   return s;
@@ -48,7 +50,7 @@ SteppingTotals run_double_fourbar(const std::string& stepper_name, int steps, bo
 
 }  // namespace
 
-TEST_CASE("the step predictor extrapolates only from the state its stepper returned, with the same h") {
+TEST_CASE("the step predictor extrapolates only from the state its stepper returned") {
   const State before = make_state(4, 0.04, 1.0, -2.0, 10.0);
   const State after = make_state(5, 0.05, 1.5, -2.5, 12.0);
   StepPredictor predictor;
@@ -61,22 +63,24 @@ TEST_CASE("the step predictor extrapolates only from the state its stepper retur
   CHECK(guess.v1 == Vector(Eigen::Vector2d(2.0, -3.0)));  // 2 v0 - v_{-1}
   CHECK(guess.lambda == after.lambda);                    // one step's multipliers: lambda_0
 
+  State changed_q = after;
+  changed_q.q(0) = 0.25;
   State changed_v = after;
   changed_v.v(1) = -2.4;
   State changed_lambda = after;
   changed_lambda.lambda(0) = 12.5;
-  State other_step = after;
-  other_step.step = 6;
-  State other_t = after;
-  other_t.t = 0.06;
-  for (const State* s : {&changed_v, &changed_lambda, &other_step, &other_t}) {
+  for (const State* s : {&changed_q, &changed_v, &changed_lambda}) {
     const StepGuess fallback = predictor.predict(*s, 0.01);
     CHECK(fallback.v1 == s->v);
     CHECK(fallback.lambda == s->lambda);
   }
-  const StepGuess new_h = predictor.predict(after, 0.005);
-  CHECK(new_h.v1 == after.v);
-  CHECK(new_h.lambda == after.lambda);
+  // Renumbered (as a composition renumbers its substeps' result): still the state it returned.
+  State renumbered = after;
+  renumbered.step = 6;
+  renumbered.t = 0.06;
+  CHECK(predictor.predict(renumbered, 0.01).v1 == guess.v1);
+  // Another h: the same line through the samples, evaluated one new step ahead.
+  CHECK(predictor.predict(after, 0.005).v1 == Vector(Eigen::Vector2d(1.75, -2.75)));
 }
 
 TEST_CASE("the step predictor raises the order with each step that follows, velocities one sample ahead") {
@@ -111,14 +115,34 @@ TEST_CASE("the step predictor raises the order with each step that follows, velo
   guess = predictor.predict(fourth, 0.01);
   CHECK(guess.v1 == Vector(Eigen::Vector2d(2.25, -5.0)));
   CHECK(guess.lambda == fourth.lambda);
+}
 
-  // So does a new h.
-  StepPredictor new_h;
-  new_h.record(first, second, 0.01);
-  new_h.record(second, third, 0.02);
-  guess = new_h.predict(third, 0.02);
-  CHECK(guess.v1 == Vector(Eigen::Vector2d(2.0, 0.0)));
-  CHECK(guess.lambda == third.lambda);
+TEST_CASE("the step predictor follows steps of different sizes and directions, as a composition's substeps") {
+  // v(t) = t^2 and lambda(t) = 1 - t^2 sampled along substeps of 0.5, -0.25 and 1 (times 0, 0.5,
+  // 0.25, 1.25; a step's multiplier is lambda at its midpoint): the quadratic through them is exact.
+  const auto v = [](double t) { return t * t; };
+  const auto lambda = [](double t) { return 1.0 - t * t; };
+  const auto state_at = [&](Index step, double t, double multiplier) { return make_state(step, t, v(t), 2.0 * v(t), multiplier); };
+  const State s0 = state_at(0, 0.0, 0.0), s1 = state_at(1, 0.5, lambda(0.25)), s2 = state_at(2, 0.25, lambda(0.375)),
+              s3 = state_at(3, 1.25, lambda(0.75));
+  StepPredictor predictor;
+  predictor.record(s0, s1, 0.5);
+  predictor.record(s1, s2, -0.25);
+  predictor.record(s2, s3, 1.0);
+  const StepGuess guess = predictor.predict(s3, -0.5);  // to t = 0.75, midpoint 1
+  CHECK(guess.v1(0) == doctest::Approx(v(0.75)).epsilon(1e-14));
+  CHECK(guess.v1(1) == doctest::Approx(2.0 * v(0.75)).epsilon(1e-14));
+  CHECK(guess.lambda(0) == doctest::Approx(lambda(1.0)).epsilon(1e-14));
+
+  // A step back over the one just taken: its velocity samples coincide (t = 0 twice); the
+  // polynomial through the distinct ones is used, never a division by their zero distance.
+  StepPredictor back_and_forth;
+  const State back = state_at(2, 0.0, lambda(0.25));
+  back_and_forth.record(s0, s1, 0.5);
+  back_and_forth.record(s1, back, -0.5);
+  const StepGuess again = back_and_forth.predict(back, 0.5);
+  CHECK(std::isfinite(again.v1(0)));
+  CHECK(again.v1(0) == doctest::Approx(v(0.5)).epsilon(1e-14));  // the line through (0.5, v1) and (0, v0)
 }
 
 TEST_CASE("livens-em and em-ggl: the warm start saves Newton iterations and moves no result beyond the tolerance") {

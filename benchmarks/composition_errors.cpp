@@ -1,0 +1,152 @@
+/// noether_composition_errors: the error and the Newton work of composition coefficients at equal
+/// numbers of substeps (docs/performance.md, "Compositions"), the measurement behind the choice of
+/// steppers/composition.hpp.
+///
+///   noether_composition_errors [--case MECHANISM:N]... [--steps N,N,...] [--bases livens-em,em-ggl]
+///       [--reference-steps N]
+///
+/// For each case (a scenario with its parameter n, e.g. chain2d:100), each base stepper and each
+/// coefficient set (the triple jump of order 4 and, composed twice, of order 6 [Yoshida1990];
+/// Suzuki's of order 4 [Suzuki1990]; Kahan and Li's of order 6 [KahanLi1997]; each also in pairs
+/// of half-steps, steppers/composition.hpp), N composed steps of 1/N from the release to t = 1:
+/// the error of the scenario's first probe at t = 1 against a reference (livens-em6 with
+/// --reference-steps steps), the substeps taken, and the Newton iterations and factorizations per
+/// substep. Prints a markdown table. Exit status 0, or 2 on a usage error.
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
+
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/composition.hpp>
+#include <noether/steppers/stepper_registry.hpp>
+
+namespace {
+
+using namespace noether;
+
+using MakeStepper = decltype(StepperInfo::make);
+
+struct CoefficientSet {
+  std::string name;
+  std::vector<double> gammas;
+};
+
+/// The triple jump raised from order 2 to `order` (4: 3 substeps, 6: 9) [Yoshida1990].
+std::vector<double> triple_jump(int order) {
+  std::vector<double> gammas{1.0};
+  for (int base_order = 2; base_order < order; base_order += 2) {
+    const double g1 = 1.0 / (2.0 - std::pow(2.0, 1.0 / (base_order + 1))), g2 = 1.0 - 2.0 * g1;
+    std::vector<double> next;
+    for (double jump : {g1, g2, g1})
+      for (double gamma : gammas) next.push_back(jump * gamma);
+    gammas = std::move(next);
+  }
+  return gammas;
+}
+
+std::vector<CoefficientSet> coefficient_sets() {
+  std::vector<CoefficientSet> sets{{"triple jump 4", triple_jump(4)},
+                                   {"Suzuki 4", suzuki_coefficients()},
+                                   {"triple jump 6", triple_jump(6)},
+                                   {"Kahan-Li 6", kahan_li_coefficients()}};
+  for (std::size_t k = 0, count = sets.size(); k < count; ++k)
+    sets.push_back({sets[k].name + ", pairs", paired(sets[k].gammas)});
+  return sets;
+}
+
+struct Outcome {
+  Vector probe;
+  long substeps = 0, iterations = 0, factorizations = 0;
+};
+
+Outcome integrate(const Model& model, const MakeStepper& make, long steps) {
+  const std::unique_ptr<Stepper> stepper = make(*model.system, StepperOptions{});
+  State state = model.initial;
+  stepper->initialize(state);
+  Outcome outcome;
+  for (long k = 0; k < steps; ++k) {
+    const StepReport report = stepper->step(state, 1.0 / static_cast<double>(steps));
+    outcome.substeps += report.substeps;
+    outcome.iterations += report.iterations;
+    outcome.factorizations += report.factorizations;
+  }
+  outcome.probe = model.probes.front().position(state);
+  return outcome;
+}
+
+std::string scientific(double value) {
+  std::ostringstream s;
+  s << std::scientific << std::setprecision(2) << value;
+  return s.str();
+}
+
+std::string fixed(double value) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << value;
+  return s.str();
+}
+
+/// "chain2d:100" as the scenario and its parameter n.
+std::pair<std::string, double> parse_case(const std::string& text) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw std::invalid_argument("--case '" + text + "': expected SCENARIO:N");
+  return {text.substr(0, colon), std::stod(text.substr(colon + 1))};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> cases{"chain2d:100", "chain3d:100", "nfourbar:40"};
+  std::vector<long> steps{16, 32, 64};
+  std::vector<std::string> bases{"livens-em", "em-ggl"};
+  long reference_steps = 512;
+  CLI::App app{"Errors and Newton work of composition coefficients at equal numbers of substeps"};
+  app.add_option("--case", cases, "SCENARIO:N, repeatable (a scenario with the parameter n)")->capture_default_str();
+  app.add_option("--steps", steps, "composed steps over t = 1")->delimiter(',')->capture_default_str();
+  app.add_option("--bases", bases, "base steppers (symmetric, order 2)")->delimiter(',')->capture_default_str();
+  app.add_option("--reference-steps", reference_steps, "steps of livens-em6 for the reference")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  try {
+    for (const std::string& text : cases) {
+      const auto [name, n] = parse_case(text);
+      const Scenario& scenario = find_scenario(name);
+      const Model model = scenario.build(resolve_parameters(scenario, {{"n", n}}));
+      const Vector reference = integrate(model, find_stepper("livens-em6").make, reference_steps).probe;
+      std::cout << "\n### " << text << " (probe " << model.probes.front().name << " at t = 1; reference livens-em6, "
+                << reference_steps << " steps)\n\n| base | coefficients | steps | substeps | error | iterations "
+                << "per substep | factorizations per substep |\n|---|---|---:|---:|---:|---:|---:|\n";
+      for (const std::string& base : bases)
+        for (const CoefficientSet& set : coefficient_sets())
+          for (long n_steps : steps) {
+            const MakeStepper make = [&](const System& system, const StepperOptions& options) -> std::unique_ptr<Stepper> {
+              return std::make_unique<CompositionStepper>(base + " by " + set.name, system,
+                                                          find_stepper(base).make(system, options), set.gammas);
+            };
+            const Outcome o = integrate(model, make, n_steps);
+            const auto per_substep = [&](long count) { return fixed(static_cast<double>(count) / o.substeps); };
+            std::cout << "| " << base << " | " << set.name << " | " << n_steps << " | " << o.substeps << " | "
+                      << scientific((o.probe - reference).norm()) << " | " << per_substep(o.iterations) << " | "
+                      << per_substep(o.factorizations) << " |\n";
+          }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "noether_composition_errors: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
