@@ -1,5 +1,6 @@
 #include <noether/apps/runner.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -59,15 +60,38 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
   return without_equations(*model.system, rows);
 }
 
+/// An adaptive run that took kAdaptiveStepLimit times the steps of the fixed grid without reaching t_end.
+class StepLimitReached : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Makes the stepper on `system` and advances `state` (the scenario's initial state)
-/// round(t_end / h) times by h; on a NewtonError state is the last good one.
+/// round(t_end / h) times by h, or, adaptive, until t >= t_end with the last step's size as the
+/// next first guess; on a NewtonError state is the last good one.
 void integrate(const System& system, const RunConfiguration& run, RunRecorder& recorder, State& state) {
   const std::unique_ptr<Stepper> stepper = find_stepper(run.stepper).make(system, run.stepper_options());
   stepper->initialize(state);
   recorder.record_initial(state, stepper->conserved_energy(state));
   const std::int64_t steps = std::llround(run.t_end / run.h);
-  for (std::int64_t n = 0; n < steps; ++n) {
-    const StepReport report = stepper->step(state, run.h);
+  if (!stepper->adaptive_step_size()) {
+    for (std::int64_t n = 0; n < steps; ++n) {
+      const StepReport report = stepper->step(state, run.h);
+      recorder.record_step(state, stepper->conserved_energy(state), report);
+    }
+    return;
+  }
+  const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
+  double guess = run.h;
+  while (state.t < run.t_end) {
+    if (state.step >= limit)
+      throw StepLimitReached(std::string(stepper->name()) + " took " + std::to_string(state.step) + " steps (" +
+                             std::to_string(kAdaptiveStepLimit) + " times t_end / h) and reached only t = " +
+                             format_number(state.t) + " of t_end = " + format_number(run.t_end) +
+                             "; its last step was " + format_number(guess) +
+                             ": the adaptive step shrinks faster than the run advances");
+    const StepReport report = stepper->step(state, guess);
+    guess = report.step_size / report.substeps;
     recorder.record_step(state, stepper->conserved_energy(state), report);
   }
 }
@@ -92,6 +116,8 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
     result.failed_t = state.t;
     recorder.record_last_good(state);
   } catch (const StepperRefusal& e) {
+    result.error = e.what();
+  } catch (const StepLimitReached& e) {
     result.error = e.what();
   }
   recorder.finish();

@@ -48,6 +48,10 @@ struct RunOptions {
 /// Marks a quantity a failed run never computed.
 inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
 
+/// An adaptive run stops (ok = false) after this many times round(t_end / h) steps: its step size
+/// has shrunk a hundredfold on average, and a step that keeps shrinking would never reach t_end.
+inline constexpr std::int64_t kAdaptiveStepLimit = 100;
+
 /// What a run did. Maxima run over every state reached, the initial one included. Quantities
 /// that were never computed (the stepper refused the system) are NaN.
 struct RunResult {
@@ -55,6 +59,14 @@ struct RunResult {
   /// The settings the run used: defaults with the options applied.
   RunConfiguration configuration;
   std::int64_t steps = 0;  ///< steps completed
+  /// The time of the last state reached: t_end (to rounding) for a fixed-step run that succeeded;
+  /// for an adaptive stepper (sem-vi) the first state at or past t_end, beyond it by less than a step.
+  double t_final = not_computed;
+  /// The smallest and largest step taken (StepReport::step_size): h for a fixed-step run.
+  double step_size_min = not_computed, step_size_max = not_computed;
+  /// The largest estimate of the step equations' condition number kappa_1 over the steps, for a
+  /// stepper that reports one (StepperInfo::reports_condition); NaN otherwise.
+  double condition_estimate_max = not_computed;
   std::int64_t newton_iterations_total = 0;
   int newton_iterations_max = 0;
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
@@ -104,6 +116,9 @@ RunConfiguration resolve_run_configuration(const RunOptions& options);
 
 /// Runs options.scenario for round(t_end / h) steps and writes the outputs (when asked) even
 /// when the run fails. A NewtonError or StepperRefusal ends the run with ok = false.
+/// An adaptive stepper (StepperInfo::adaptive_step_size) starts with h, gets the size of its last
+/// step as its next first guess, and runs until its first state at or past t_end; a run that
+/// takes more than kAdaptiveStepLimit times round(t_end / h) steps before ends with ok = false.
 /// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; a run
 /// setting check_run_configuration refuses; threads < 1, output_every < 1), naming the value and
 /// what is accepted, and std::runtime_error when an output file cannot be written.

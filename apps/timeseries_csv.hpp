@@ -11,8 +11,10 @@
 namespace noether {
 
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe,
-/// energy, total_energy, g:<constraint>[<row>] per constraint row.
-std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes);
+/// energy, total_energy, g:<constraint>[<row>] per constraint row, h, and condition when the
+/// stepper reports its condition estimate.
+std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
+                                            bool condition_column = false);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. Rows are flushed as written, so a run that fails
@@ -20,10 +22,13 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
 class TimeseriesCsv {
  public:
   /// Throws std::runtime_error naming the path when it cannot be opened.
-  TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes);
+  TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes,
+                bool condition_column = false);
 
-  /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()).
-  void write_row(const State& state, double energy, ConstVectorRef g);
+  /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
+  /// condition: the size and condition estimate of the step that led to state (NaN for the
+  /// initial state; condition written only with its column).
+  void write_row(const State& state, double energy, ConstVectorRef g, double h, double condition);
 
  private:
   void write_value(double value);
@@ -32,6 +37,7 @@ class TimeseriesCsv {
   std::filesystem::path path_;
   const System& system_;
   std::span<const Probe> probes_;
+  bool condition_column_;
   std::ofstream out_;
   bool row_started_ = false;
 };

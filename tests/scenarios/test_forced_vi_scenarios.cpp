@@ -32,7 +32,7 @@ void run_midpoint(const std::string& scenario_name, const ParameterValues& overr
 TEST_CASE("double-well: midpoint-vi visits both wells with a bounded energy error, without drift") {
   const double energy0 = 1.125 + 1.0;  // T + V at q0 = 0, v0 = 1.5, a = 1
   double lowest = 0.0, highest = 0.0, first_half = 0.0, second_half = 0.0;
-  run_midpoint("double-well", {}, 0.05, 40.0, [&](const Model&, const State& s, double energy) {
+  run_midpoint("double-well", {{"q0", 0.0}, {"v0", 1.5}}, 0.05, 40.0, [&](const Model&, const State& s, double energy) {
     lowest = std::min(lowest, s.q(0));
     highest = std::max(highest, s.q(0));
     double& worst = s.t <= 20.0 ? first_half : second_half;
