@@ -308,16 +308,22 @@ TEST_CASE("sem-vi is symplectic in the extended phase space: dq^dp - dt^dE is pr
   }
 }
 
-TEST_CASE("sem-vi on the double four-bar linkage (planar director bodies): energy and constraints while it runs") {
-  // From the paper's initial values the step size first shrinks, then grows without bound near
-  // t = 0.62 (h0 = 0.01) to 0.67 (h0 = 1e-4), where the equations lose their solution and the run
-  // stops (docs/sem_vi.md); the first half second is a test of the director bodies and joints.
-  const Model model = scenario_model("double-fourbar");
+TEST_CASE("sem-vi on director bodies: the double four-bar without gravity through a singular configuration") {
+  // With gravity, from the paper's initial values, the step size grows without bound near t = 0.63
+  // and the run stops there (docs/sem_vi.md). Without it the linkage turns uniformly: every step
+  // size keeps the discrete energy, the energy row does not determine h (condition ~1e18), and the
+  // step of the guessed size already meets it.
+  const Model model = scenario_model("double-fourbar", {{"gravity", 0.0}});
   auto sem = make("sem-vi", *model.system);
   State state = model.initial;
   sem->initialize(state);
+  Index d1y = -1;
+  for (Index i = 0; i < model.system->num_coordinates(); ++i)
+    if (model.system->coordinate_label(i) == "B1.d1.y") d1y = i;
+  REQUIRE(d1y >= 0);
   double first = std::numeric_limits<double>::quiet_NaN(), worst_energy = 0.0, worst_g = 0.0, worst_gv = 0.0;
-  run_adaptive(*sem, state, 1e-3, 0.5, [&](const State&, const State& after, const StepReport& report) {
+  int sign_changes = 0;
+  run_adaptive(*sem, state, 1e-3, 1.7, [&](const State& before, const State& after, const StepReport& report) {
     CHECK(report.step_size > 0.0);
     if (std::isnan(first)) first = after.discrete_energy;
     worst_energy = std::max(worst_energy, std::abs(after.discrete_energy - first));
@@ -326,11 +332,36 @@ TEST_CASE("sem-vi on the double four-bar linkage (planar director bodies): energ
     calc_velocity_constraint_values(*model.system, after.q, after.v, gv);
     worst_g = std::max(worst_g, max_abs(g));
     worst_gv = std::max(worst_gv, max_abs(gv));
+    sign_changes += (before.q(d1y) > 0) != (after.q(d1y) > 0);
   });
-  MESSAGE("discrete energy ", first, ", largest change ", worst_energy, ", max|g| ", worst_g, ", max|G v| ", worst_gv);
+  MESSAGE("discrete energy ", first, ", largest change ", worst_energy, ", max|g| ", worst_g, ", max|G v| ", worst_gv,
+          ", sign changes of B1.d1.y ", sign_changes);
+  CHECK(sign_changes == 1);  // through theta = 0, where G loses rank (t = 1.571)
   CHECK(worst_energy <= 1e-12 * std::abs(first));
   CHECK(worst_g <= 1e-13);
   CHECK(worst_gv <= 1e-12);
+}
+
+TEST_CASE("sem-vi on a 3D director body: the gyroscopic top in steady precession keeps its height and energy") {
+  const Model model = scenario_model("top");
+  auto sem = make("sem-vi", *model.system);
+  State state = model.initial;
+  sem->initialize(state);
+  const Vector height0 = model.probes.front().position(state);
+  double first = std::numeric_limits<double>::quiet_NaN(), worst_energy = 0.0, worst_height = 0.0, worst_g = 0.0;
+  run_adaptive(*sem, state, 0.002, 1.0, [&](const State&, const State& after, const StepReport&) {
+    if (std::isnan(first)) first = after.discrete_energy;
+    worst_energy = std::max(worst_energy, std::abs(after.discrete_energy - first));
+    worst_height = std::max(worst_height, std::abs(model.probes.front().position(after)(2) - height0(2)));
+    Vector g(model.system->num_multipliers());
+    calc_constraint_values(*model.system, after.q, g);
+    worst_g = std::max(worst_g, max_abs(g));
+  });
+  MESSAGE("discrete energy ", first, ", largest change ", worst_energy, ", centre of mass height within ", worst_height,
+          ", max|g| ", worst_g);
+  CHECK(worst_energy <= 1e-12 * std::abs(first));
+  CHECK(worst_g <= 1e-13);
+  CHECK(worst_height <= 1e-3);  // steady precession at 0.0375 m, to the scheme's O(h^2)
 }
 
 TEST_CASE("sem-vi stops with a clear failure where its equations have no step forward in time (the double-well barrier)") {
