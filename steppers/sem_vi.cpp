@@ -74,15 +74,24 @@ struct SymplecticEnergyMomentumScheme {
   std::string global_label() const {
     return "the step's discrete energy balance E(q_mid, v) - 1/2 W = E_k (sem-vi's row of h)";
   }
-  /// A step whose h has not the sign of the one asked goes the wrong way in time.
+  /// A step whose h has not the sign of the one asked goes the wrong way in time; one more than
+  /// kMaxStepRatio times the guess, or less than its inverse, has jumped to another root of the
+  /// energy balance (the step size changes by a fraction of a percent per step while the motion
+  /// goes on; docs/sem_vi.md, 'When a step has no solution').
   std::string rejection(const StepInput& in, ConstVectorRef x) const {
-    const double h = x(x.size() - 1);
-    if (h * in.h > 0.0) return "";
-    return "the discrete energy balance is met by h = " + format_number(h) + ", not of the sign of the first guess " +
-           format_number(in.h) + ": no step " + (in.h > 0.0 ? "forward" : "back") + " in time from t = " +
-           format_number(in.state.t) + " keeps the discrete energy " + format_number(in.state.discrete_energy) +
-           " (near the guess; docs/sem_vi.md, 'When a step has no solution')";
+    const double h = x(x.size() - 1), ratio = h / in.h;
+    if (ratio > 0.0 && ratio <= kMaxStepRatio && ratio >= 1.0 / kMaxStepRatio) return "";
+    const std::string met = "the discrete energy balance is met by h = " + format_number(h);
+    const std::string where = " from t = " + format_number(in.state.t) + " keeps the discrete energy " +
+                              format_number(in.state.discrete_energy) +
+                              " (docs/sem_vi.md, 'When a step has no solution')";
+    if (ratio <= 0.0)
+      return met + ", not of the sign of the first guess " + format_number(in.h) + ": no step " +
+             (in.h > 0.0 ? "forward" : "back") + " in time near the guess" + where;
+    return met + ", " + format_number(ratio) + " times the first guess " + format_number(in.h) +
+           ": a jump to another root of the balance, not the motion's next step; no step near the guess" + where;
   }
+  static constexpr double kMaxStepRatio = 4.0;
   /// q = q0 + dq, v = v1, p = M(q1) v1, lambda = mu / h, t = t0 + h, E_{k+1} = E - 1/2 W + W.
   template <class Assembly>
   State next_state(const StepInput& in, ConstVectorRef x, const Assembly&, std::span<const double> sums) const {

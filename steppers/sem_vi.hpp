@@ -48,10 +48,12 @@ namespace noether {
 /// converges linearly, at a rate of about h |df/dt| / |f|, to the same solution.
 ///
 /// The step: from a state carrying E_k (State::discrete_energy), the step size is the solution's
-/// h, of the sign of the h asked (Newton's first guess; the runner passes the last step's size).
-/// When the equations have no such solution near the guess (Newton converges to an h of the other
-/// sign, or fails), the step fails as a Newton failure: a step is refined into two steps from the
-/// guess h/2, and the run ends with the message when the refinement is exhausted. From a state
+/// h, of the sign of the h asked (Newton's first guess; the runner passes the last step's size)
+/// and within a factor 4 of it (a larger change is a jump to another root of R_E: the step size
+/// changes by a fraction of a percent per step while the motion goes on). When the equations have
+/// no such solution near the guess (Newton converges to another h, or fails), the step fails as a
+/// Newton failure: a step is refined into two steps from the guess h/2, and the run ends with the
+/// message when the refinement is exhausted. From a state
 /// without E_k (initial values, another scheme's state) the step is the fixed midpoint step of
 /// size h: R_E is replaced by h_unknown - h, and its solution sets E_1 (as [EnergyPreservingForcedVI],
 /// Sec. 5.1.3, which chooses the initial step and lets the discrete energy follow from it).
