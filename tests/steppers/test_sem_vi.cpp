@@ -436,3 +436,30 @@ TEST_CASE("sem-vi's bordered steps are bitwise the same on 1, 2 and 4 threads") 
     CHECK(std::memcmp(&one.discrete_energy, &other.discrete_energy, sizeof(double)) == 0);
   }
 }
+
+TEST_CASE("sem-vi refuses a jump to another root of its energy balance: the motion stays physical until it stops") {
+  // Over the double-well barrier with h0 = 1e-3 the balance loses its root near the motion where
+  // e_2 changes sign (t = 1.63); other roots exist there, with steps of 2.8 that throw q beyond the
+  // turning points +-1.5688. A step more than 4 times the last, or less than a quarter, is refused.
+  const Model model = scenario_model("double-well", {{"q0", 0.0}, {"v0", 1.5}});
+  auto sem = make("sem-vi", *model.system);
+  State state = model.initial;
+  sem->initialize(state);
+  double guess = 1e-3, largest_q = 0.0, largest_ratio = 1.0;
+  bool stopped = false;
+  while (!stopped && state.t < 5.0) {
+    try {
+      const StepReport report = sem->step(state, guess);
+      largest_ratio = std::max({largest_ratio, report.step_size / guess, guess / report.step_size});
+      guess = report.step_size / report.substeps;
+      largest_q = std::max(largest_q, std::abs(state.q(0)));
+    } catch (const NewtonError&) {
+      stopped = true;
+    }
+  }
+  MESSAGE("stopped at t = ", state.t, "; largest |q| ", largest_q, ", largest step ratio ", largest_ratio);
+  CHECK(stopped);
+  CHECK(state.t < 2.0);
+  CHECK(largest_q <= 1.5688 + 1e-3);
+  CHECK(largest_ratio <= 4.0);
+}
