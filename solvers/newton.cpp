@@ -136,7 +136,8 @@ void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const 
   throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst));
 }
 
-NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
+NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
+                                 bool estimate_condition) {
   if (system.border_size() != tangent_.border() || x.size() != tangent_.size())
     throw std::invalid_argument("NewtonSolver: made for " + std::to_string(tangent_.size()) + " unknowns (" +
                                 std::to_string(tangent_.border()) + " beyond the pattern), given a system with " +
@@ -161,7 +162,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
     if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) {
-      if (options_.estimate_condition && has_factorization_) report.condition_estimate = tangent_.condition_estimate();
+      if (estimate_condition && report.factorizations > 0) report.condition_estimate = tangent_.condition_estimate();
       return report;
     }
     if (report.iterations == options_.max_iterations)
@@ -179,7 +180,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       if (!matrix_is_current) evaluate(true);
       FactorizationStatus status;
       timed(time.factorization,
-            [&] { status = tangent_.factorize(system.matrix(), system.border(), options_.estimate_condition); });
+            [&] { status = tangent_.factorize(system.matrix(), system.border(), estimate_condition); });
       ++report.factorizations;
       has_factorization_ = status.ok;
       if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);

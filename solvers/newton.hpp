@@ -75,10 +75,6 @@ struct NewtonOptions {
   /// reduces r at least by refresh_contraction; refactorize at the current iterate otherwise.
   bool modified = false;
   double refresh_contraction = 0.25;
-  /// Estimate the 1-norm condition number of the tangent at the end of each solve
-  /// (NewtonReport::condition_estimate): ||T||_1 at every factorization, and Higham's estimate of
-  /// ||T^{-1}||_1 with the last one, up to 6 solves with T and 4 with T^T per Newton solve.
-  bool estimate_condition = false;
   /// When set, makes the linear solver instead of make_linear_solver(kind) (the benchmarks use it
   /// to instrument a backend or choose a backend's own options, e.g. UMFPACK's strategy); the
   /// stepper's checks still see the kind given in StepperOptions.
@@ -103,8 +99,8 @@ struct NewtonReport {
   int factorizations = 0;  ///< numeric factorizations performed
   std::vector<NewtonIterate> history;
   NewtonTimings timings;
-  /// kappa_1 of the tangent last factorized, estimated (NewtonOptions::estimate_condition; NaN
-  /// when not asked for, or when no factorization was made).
+  /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
+  /// NaN when not asked for, or when there is no factorization).
   double condition_estimate = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -154,7 +150,10 @@ class NewtonSolver {
   /// Solves R(x) = 0 starting from x (overwritten with the solution; pattern().n + border
   /// entries). context names the step ("step 812, t = 8.12") in a NewtonError; x is left at the
   /// last iterate on failure. Throws std::invalid_argument for a system of another border.
-  NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context);
+  /// estimate_condition: also estimate the 1-norm condition number of the tangent factored last
+  /// (NewtonReport::condition_estimate): ||T||_1 at every factorization of the solve, and Higham's
+  /// estimate of ||T^{-1}||_1 at its end, up to 6 solves with T and 4 with T^T.
+  NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context, bool estimate_condition = false);
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return tangent_.kind(); }

@@ -178,12 +178,7 @@ Vector ExponentialScheme::initial_guess(const StepInput& in, const StepGuess& gu
 }
 
 std::string ExponentialScheme::row_label(int field, Index i) const {
-  switch (field) {
-    case dq: return "discrete Euler-Lagrange equation of coordinate " + system_.coordinate_label(i);
-    case v1: return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system_.coordinate_label(i);
-    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
-    default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
-  }
+  return rattle_row_label(system_, {dq, v1, mu, nu}, field, i);
 }
 
 /// Constant M, with c_ab = sum_j w_j a_j b_j over the nodes:

@@ -7,6 +7,8 @@
 ///
 /// mu = h lambda the impulse of the step, nu the projection of p1 onto G(q1) M^-1 p1 = 0. None of
 /// the rows depends on h but the rounding floor of G(q1) v1 = 0 (steppers/row_scale.hpp).
+#include <string>
+
 #include <noether/engine/term_layout.hpp>
 #include <noether/steppers/row_scale.hpp>
 
@@ -21,6 +23,14 @@ struct RattleFields {
 struct RattleSlots {
   int q0, q1, v1, jacobian;
 };
+
+/// What row i of field `field` balances (the rows above, for Newton's messages).
+inline std::string rattle_row_label(const System& system, RattleFields f, int field, Index i) {
+  if (field == f.dq) return "discrete Euler-Lagrange equation of coordinate " + system.coordinate_label(i);
+  if (field == f.v1) return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system.coordinate_label(i);
+  if (field == f.mu) return system.multiplier_label(i) + ", position level g(q1)";
+  return system.multiplier_label(i) + ", velocity level G(q1) v1";
+}
 
 /// The term's fields and blocks for these rows. Their Jacobians are constant for a linear g (the
 /// assembler then writes them once); a nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1.

@@ -33,7 +33,8 @@
 ///                                       Newton starts from the solution of the same equations with
 ///                                       the row of s replaced by s = h (the step of the guessed size)
 ///   static constexpr bool estimates_condition;  Newton estimates the tangent's condition number
-///                                       at the end of every step (StepReport::condition_estimate)
+///                                       at the end of every step (StepReport::condition_estimate;
+///                                       for an adaptive step, of its equations with s free)
 /// and optionally
 ///   std::string rejection(const StepInput&, ConstVectorRef x) const;
 ///                                       why a converged x cannot be taken ("" when it can): the
@@ -130,6 +131,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   /// global unknown s replaced by s = h.
   NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
     fixed_size_ = fixed_size;
+    const bool estimate_condition = scheme_estimates_condition<Scheme> && !fixed_size;
     if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
     h_ = h;
     input_.emplace(StepInput{state, h});
@@ -146,7 +148,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     Vector newton_x(n + kBorder);
     assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
     if constexpr (bordered) newton_x(n) = x(n);
-    const NewtonReport report = newton.solve(*this, newton_x, context(state, h));
+    const NewtonReport report = newton.solve(*this, newton_x, context(state, h), estimate_condition);
     assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
     if constexpr (bordered) x(n) = newton_x(n);
     return report;
@@ -200,20 +202,13 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
   return std::make_unique<const Scheme>(system, options);
 }
 
-/// Newton's options for the scheme: the given ones, with the condition estimate the scheme asks for.
-template <class Scheme>
-NewtonOptions scheme_newton_options(NewtonOptions options) {
-  options.estimate_condition = options.estimate_condition || scheme_estimates_condition<Scheme>;
-  return options;
-}
-
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
     : system_(system), max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
-      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver,
-                                             scheme_newton_options<Scheme>(options.newton), StepEquations::kBorder)) {
+      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
+                                             StepEquations::kBorder)) {
   check_stepper_options(options);
 }
 
@@ -281,16 +276,9 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   if constexpr (scheme_adapts_step<Scheme>) {
     // Start from the step of the guessed size: the guess itself may sit where the step size's row
     // does not yet determine s (a straight-line guess dq = h v0 without forces makes sem-vi's
-    // bordered tangent singular).
+    // bordered tangent singular). The report: both solves' work, the second's history and condition.
     report = equations_->solve(*newton_, state, h, x, true);
-    const NewtonReport adaptive = equations_->solve(*newton_, state, h, x);
-    report.iterations += adaptive.iterations;
-    report.factorizations += adaptive.factorizations;
-    report.timings.assembly += adaptive.timings.assembly;
-    report.timings.factorization += adaptive.timings.factorization;
-    report.timings.solve += adaptive.timings.solve;
-    report.history = adaptive.history;
-    report.condition_estimate = adaptive.condition_estimate;
+    add_newton_work(report, equations_->solve(*newton_, state, h, x));
   } else {
     report = equations_->solve(*newton_, state, h, x);
   }

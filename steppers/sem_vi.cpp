@@ -146,12 +146,7 @@ LocalVector midpoint_of(const T& t, const Scheme::Iterate& it) {
 }  // namespace
 
 std::string SymplecticEnergyMomentumScheme::row_label(int field, Index i) const {
-  switch (field) {
-    case dq: return "discrete Euler-Lagrange equation of coordinate " + system_.coordinate_label(i);
-    case v1: return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system_.coordinate_label(i);
-    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
-    default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
-  }
+  return rattle_row_label(system_, {dq, v1, mu, nu}, field, i);
 }
 
 /// Constant M, v = dq/h: R_q += M v, R_p += M v1 - M v; blocks M/h, -M/h, M; dR/dh -+ M v/h;

@@ -81,7 +81,7 @@ void check_step_input(const System& system, const State& state, double h, std::s
   require_finite_time(stepper, state);
 }
 
-void add_newton_work(StepReport& total, const NewtonReport& part) {
+void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.iterations += part.iterations;
   total.factorizations += part.factorizations;
   total.timings.assembly += part.timings.assembly;

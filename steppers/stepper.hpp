@@ -68,8 +68,8 @@ struct StepReport : NewtonReport {
 };
 
 /// total += the Newton work of a part of the step: iterations, factorizations and timings added,
-/// history replaced by the part's, the larger condition estimate kept.
-void add_newton_work(StepReport& total, const NewtonReport& part);
+/// history replaced by the part's, the larger condition estimate kept (NaN counts as none).
+void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
 class Stepper {
  public:

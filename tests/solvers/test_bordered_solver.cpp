@@ -2,10 +2,8 @@
 /// the transposed solves of every backend, Higham's 1-norm estimate, block elimination against a
 /// dense solve, and Newton on a bordered system.
 #include <cmath>
-#include <random>
 
 #include <Eigen/Dense>
-#include <Eigen/SparseCore>
 
 #include <doctest/doctest.h>
 
@@ -14,53 +12,16 @@
 #include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/solvers/newton.hpp>
 #include "support/finite_differences.hpp"
+#include "support/sparse_matrices.hpp"
 
 using namespace noether;
 
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
-
-/// A sparse matrix as the solvers take it: a pattern and values in pattern order.
-struct SparseSystem {
-  CscPattern pattern;
-  std::vector<double> values;
-};
-
-SparseSystem to_csc(SparseMatrix A) {
-  A.makeCompressed();
-  SparseSystem s;
-  s.pattern.n = static_cast<Index>(A.rows());
-  s.pattern.column_starts.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1);
-  s.pattern.row_indices.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
-  s.values.assign(A.valuePtr(), A.valuePtr() + A.nonZeros());
-  return s;
-}
-
-/// A saddle-point matrix [K G^T; G 0] like the steppers' (K unsymmetric tridiagonal, G of full
-/// row rank), the zero block's diagonal stored as the assembler stores it.
-SparseMatrix saddle_matrix(Index d, Index m, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  std::vector<Eigen::Triplet<double, Index>> t;
-  for (Index i = 0; i < d; ++i) {
-    t.emplace_back(i, i, 4.0 + value(generator));
-    if (i + 1 < d) {
-      t.emplace_back(i, i + 1, -1.0 + 0.3 * value(generator));
-      t.emplace_back(i + 1, i, -1.0 + 0.3 * value(generator));
-    }
-  }
-  for (Index r = 0; r < m; ++r) {
-    for (const auto& [col, w] : {std::pair{3 * r, 1.0 + 0.2 * value(generator)}, std::pair{3 * r + 2, value(generator)}}) {
-      t.emplace_back(d + r, col, w);
-      t.emplace_back(col, d + r, w);
-    }
-    t.emplace_back(d + r, d + r, 0.0);
-  }
-  SparseMatrix A(d + m, d + m);
-  A.setFromTriplets(t.begin(), t.end());
-  return A;
-}
+using testing::saddle_point_matrix;
+using testing::SparseMatrix;
+using testing::SparseSystem;
+using testing::to_csc;
 
 std::span<const double> as_span(const Vector& x) { return {x.data(), static_cast<std::size_t>(x.size())}; }
 std::span<double> as_span(Vector& x) { return {x.data(), static_cast<std::size_t>(x.size())}; }
@@ -79,8 +40,8 @@ Matrix dense_bordered(const SparseMatrix& A, const Vector& b, const Vector& c, d
 }  // namespace
 
 TEST_CASE("every backend solves the transposed system A^T x = b with the factorization of A") {
-  const SparseSystem s = to_csc(saddle_matrix(60, 18, 7));
-  const SparseMatrix A = saddle_matrix(60, 18, 7);
+  const SparseSystem s = to_csc(saddle_point_matrix(60, 18, 7));
+  const SparseMatrix A = saddle_point_matrix(60, 18, 7);
   const Vector x_true = testing::random_vector(s.pattern.n, 8);
   const Vector b = A.transpose() * x_true;
   for (LinearSolverKind kind : {LinearSolverKind::klu, LinearSolverKind::umfpack, LinearSolverKind::eigen}) {
@@ -112,7 +73,7 @@ TEST_CASE("Higham's estimate of ||B^-1||_1 is a lower bound within a factor 3, e
 }
 
 TEST_CASE("the bordered solve by block elimination equals a dense solve of [A b; c^T d]") {
-  const SparseMatrix A = saddle_matrix(30, 9, 3);
+  const SparseMatrix A = saddle_point_matrix(30, 9, 3);
   const SparseSystem s = to_csc(A);
   const Index n = s.pattern.n;
   const Vector b = testing::random_vector(n, 4), c = testing::random_vector(n, 5);
@@ -143,7 +104,7 @@ TEST_CASE("the bordered solve by block elimination equals a dense solve of [A b;
 }
 
 TEST_CASE("a bordered tangent whose Schur complement vanishes is a failed factorization, not a NaN") {
-  const SparseMatrix A = saddle_matrix(12, 3, 9);
+  const SparseMatrix A = saddle_point_matrix(12, 3, 9);
   const SparseSystem s = to_csc(A);
   const Vector b = testing::random_vector(s.pattern.n, 10);
   const Vector c = testing::random_vector(s.pattern.n, 11);
@@ -197,12 +158,10 @@ class BorderedToy final : public NewtonSystem {
 
 TEST_CASE("Newton solves a bordered system quadratically and estimates the tangent's condition") {
   BorderedToy toy;
-  NewtonOptions options;
-  options.estimate_condition = true;
-  NewtonSolver newton(toy.pattern(), LinearSolverKind::klu, options, 1);
+  NewtonSolver newton(toy.pattern(), LinearSolverKind::klu, NewtonOptions{}, 1);
   Vector x = Vector::Zero(3);
   x(2) = 0.5;
-  const NewtonReport report = newton.solve(toy, x, "toy");
+  const NewtonReport report = newton.solve(toy, x, "toy", true);
   Vector residual(3), scale(3), floor(3);
   toy.evaluate(x, residual, scale, floor, true);
   MESSAGE("iterations ", report.iterations, ", solution ", x.transpose(), ", condition ", report.condition_estimate);
