@@ -16,8 +16,9 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
   directory_.remove(TimeseriesCsv::kFileName);  // a previous run's rows must not sit beside this run's summary
 }
 
-TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes) {
-  return timeseries_.emplace(directory_, system, probes);
+TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
+                                           bool condition_column) {
+  return timeseries_.emplace(directory_, system, probes, condition_column);
 }
 
 void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }

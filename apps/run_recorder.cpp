@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 
 #include <noether/engine/measures.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
 
@@ -34,15 +36,28 @@ void RunRecorder::record_initial(const State& state, double energy) {
 }
 
 void RunRecorder::record_step(const State& state, double energy, const StepReport& report) {
-  record_refinement(state, result_.configuration.h, report);
+  record_refinement(state, report.step_size, report);
   result_.newton_iterations_total += report.iterations;
   result_.newton_factorizations_total += report.factorizations;
   result_.phase_seconds.assembly += report.timings.assembly;
   result_.phase_seconds.factorization += report.timings.factorization;
   result_.phase_seconds.solve += report.timings.solve;
   result_.newton_iterations_max = std::max(result_.newton_iterations_max, report.iterations);
-  result_.energy_max_abs_increment =
-      std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
+  const auto keep = [](double& kept, double value, auto better) {
+    if (std::isnan(kept) || better(value, kept)) kept = value;
+  };
+  keep(result_.step_size_min, report.step_size, std::less<>());
+  keep(result_.step_size_max, report.step_size, std::greater<>());
+  if (!std::isnan(report.condition_estimate)) keep(result_.condition_estimate_max, report.condition_estimate, std::greater<>());
+  step_size_last_ = report.step_size;
+  condition_last_ = report.condition_estimate;
+  if (std::isnan(result_.energy_initial)) {
+    // A scheme whose energy its first step defines (sem-vi): the energy starts there.
+    result_.energy_initial = energy;
+  } else {
+    result_.energy_max_abs_increment =
+        std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
+  }
   result_.energy_final = energy;
   measure(state, energy);
   result_.steps = state.step;
@@ -59,7 +74,8 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 }
 
 void RunRecorder::record_last_good(const State& state) {
-  if (started_ && csv_ && last_row_step_ != state.step) csv_->write_row(state, energy_last_, g_);
+  if (started_ && csv_ && last_row_step_ != state.step)
+    csv_->write_row(state, energy_last_, g_, step_size_last_, condition_last_);
 }
 
 void RunRecorder::fail(FailureCause cause, const std::string& message) {
@@ -81,7 +97,7 @@ void RunRecorder::measure(const State& state, double energy) {
   }
   energy_last_ = energy;
   if (csv_ && state.step % output_every_ == 0) {
-    csv_->write_row(state, energy, g_);
+    csv_->write_row(state, energy, g_, step_size_last_, condition_last_);
     last_row_step_ = state.step;
   }
   result_.t_reached = state.t;

@@ -35,7 +35,7 @@ class RunRecorder {
  private:
   /// Updates the constraint maxima at state and writes its row when one is due.
   void measure(const State& state, double energy);
-  /// The refinement of a completed step, when it took substeps.
+  /// The refinement of a completed step of size h, when it took substeps.
   void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;
@@ -46,6 +46,9 @@ class RunRecorder {
   double initial_t_;
   bool started_ = false;      ///< the initial state was recorded
   double energy_last_ = 0.0;  ///< of the last state measured
+  /// The size and condition estimate of the step that led to the last state measured (NaN for
+  /// the initial state), written with its row.
+  double step_size_last_ = not_computed, condition_last_ = not_computed;
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   TimeseriesCsv* csv_ = nullptr;

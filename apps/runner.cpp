@@ -1,5 +1,6 @@
 #include <noether/apps/runner.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -87,16 +88,35 @@ int interrupt_requested(const RunOptions& options) {
   return options.interrupt ? options.interrupt->load(std::memory_order_relaxed) : 0;
 }
 
-/// Advances `state` (the scenario's initial state) step_count times by h, or until an
-/// interruption is asked for; on a NewtonError state is the last good one.
+/// An adaptive run that took kAdaptiveStepLimit times step_count steps without reaching t_end.
+class StepLimitReached : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string step_limit_message(const Stepper& stepper, const State& state, const RunConfiguration& run, double last) {
+  return std::string(stepper.name()) + " took " + std::to_string(state.step) + " steps (" +
+         std::to_string(kAdaptiveStepLimit) + " times t_end / h) and reached only t = " + format_number(state.t) +
+         " of t_end = " + format_number(run.t_end) + "; its last step was " + format_number(last) +
+         ": the adaptive step shrinks faster than the run advances";
+}
+
+/// Advances `state` (the scenario's initial state) step_count times by h, or, for an adaptive
+/// stepper, until t >= t_end with the last step's size as the next first guess; stops early when
+/// an interruption is asked for. On a NewtonError state is the last good one.
 void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result) {
   const RunConfiguration& run = result.configuration;
   stepper.initialize(state);
   recorder.record_initial(state, stepper.conserved_energy(state));
   const std::int64_t steps = step_count(run);
-  for (std::int64_t n = 0; n < steps; ++n) {
+  const bool adaptive = stepper.adaptive_step_size();
+  const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
+  double h = run.h;
+  for (std::int64_t n = 0; adaptive ? state.t < run.t_end : n < steps; ++n) {
     if (const int signal = interrupt_requested(options)) return result.interrupt(signal);
-    const StepReport report = stepper.step(state, run.h);
+    if (adaptive && n >= limit) throw StepLimitReached(step_limit_message(stepper, state, run, h));
+    const StepReport report = stepper.step(state, h);
+    if (adaptive) h = report.step_size / report.substeps;
     recorder.record_step(state, stepper.conserved_energy(state), report);
   }
   result.complete();
@@ -111,7 +131,8 @@ void integrate_recording_failure(const Model& model, PreparedStepper& prepared, 
   RunRecorder recorder(model, options, step_count(result.configuration), result);
   State state = model.initial;
   try {
-    if (outputs) recorder.write_rows_to(outputs->open_timeseries(*model.system, model.probes));
+    if (outputs) recorder.write_rows_to(outputs->open_timeseries(
+        *model.system, model.probes, find_stepper(result.configuration.stepper).reports_condition));
     if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
     integrate(*prepared.stepper, options, recorder, state, result);
   } catch (const NewtonError& e) {

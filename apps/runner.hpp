@@ -70,6 +70,10 @@ std::string_view to_string(FailureCause cause);
 /// Marks a quantity a failed run never computed.
 inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
 
+/// An adaptive run stops (ok = false) after this many times round(t_end / h) steps: its step size
+/// has shrunk a hundredfold on average, and a step that keeps shrinking would never reach t_end.
+inline constexpr std::int64_t kAdaptiveStepLimit = 100;
+
 /// What a run did. Maxima run over every state reached, the initial one included. Quantities
 /// that were never computed (the stepper refused the system) are NaN.
 struct RunResult {
@@ -80,6 +84,11 @@ struct RunResult {
   RunStatus status = RunStatus::running;
   std::int64_t steps = 0;  ///< steps completed (and recorded)
   double t_reached = not_computed;  ///< the time of the last state completed
+  /// The smallest and largest step taken (StepReport::step_size): h for a fixed-step run.
+  double step_size_min = not_computed, step_size_max = not_computed;
+  /// The largest estimate of the step equations' condition number kappa_1 over the steps, for a
+  /// stepper that reports one (StepperInfo::reports_condition); NaN otherwise.
+  double condition_estimate_max = not_computed;
   std::int64_t newton_iterations_total = 0;
   int newton_iterations_max = 0;
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
@@ -154,6 +163,9 @@ RunConfiguration resolve_run_configuration(const RunOptions& options);
 /// stepper or parameter; a run setting check_run_configuration refuses; threads < 1,
 /// output_every < 1; a model too large for the memory), naming the value and what is accepted;
 /// OutputError when the output directory or the running summary cannot be written.
+/// An adaptive stepper (StepperInfo::adaptive_step_size) starts with h, gets the size of its last
+/// step as its next first guess, and runs until its first state at or past t_end (t_reached); a
+/// run that takes more than kAdaptiveStepLimit times step_count steps before fails (cause error).
 RunResult run(const RunOptions& options);
 
 }  // namespace noether

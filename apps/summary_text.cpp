@@ -49,6 +49,9 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("status", to_string(result.status));
   lines.line("steps", result.steps);
   lines.line("t_reached", result.t_reached);
+  lines.line("step_size_min", result.step_size_min);
+  lines.line("step_size_max", result.step_size_max);
+  lines.line("condition_estimate_max", result.condition_estimate_max);
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);

@@ -14,7 +14,8 @@ std::string format_double(double value) {
   return std::string(buffer.data(), end);
 }
 
-std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes) {
+std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
+                                            bool condition_column) {
   std::vector<std::string> columns{"t"};
   for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back("q:" + system.coordinate_label(i));
   static constexpr std::array<const char*, 3> axes{"x", "y", "z"};
@@ -26,19 +27,23 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
   for (const Placed<Constraint>& c : system.constraints())
     for (Index row = 0; row < c.element->num_equations(); ++row)
       columns.push_back("g:" + c.element->name() + "[" + std::to_string(row) + "]");
+  columns.push_back("h");
+  if (condition_column) columns.push_back("condition");
   return columns;
 }
 
-TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes)
-    : system_(system), probes_(probes), file_(directory, kPartialFileName, kFileName) {
-  const std::vector<std::string> columns = timeseries_columns(system, probes);
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
+                             bool condition_column)
+    : system_(system), probes_(probes), condition_column_(condition_column),
+      file_(directory, kPartialFileName, kFileName) {
+  const std::vector<std::string> columns = timeseries_columns(system, probes, condition_column);
   std::string header;
   for (std::size_t i = 0; i < columns.size(); ++i) header += (i == 0 ? "" : ",") + columns[i];
   file_.append(header + '\n');
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 
-void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g) {
+void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g, double h, double condition) {
   write_value(state.t);
   for (Index i = 0; i < state.q.size(); ++i) write_value(state.q(i));
   for (const Probe& probe : probes_) {
@@ -48,6 +53,8 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
   write_value(energy);
   write_value(kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q));
   for (Index r = 0; r < g.size(); ++r) write_value(g(r));
+  write_value(h);
+  if (condition_column_) write_value(condition);
   end_row();
 }
 

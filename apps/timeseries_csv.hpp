@@ -10,8 +10,10 @@
 namespace noether {
 
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe,
-/// energy, total_energy, g:<constraint>[<row>] per constraint row.
-std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes);
+/// energy, total_energy, g:<constraint>[<row>] per constraint row, h, and condition when the
+/// stepper reports its condition estimate.
+std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
+                                            bool condition_column = false);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. While the run goes on the file is
@@ -22,13 +24,17 @@ class TimeseriesCsv {
   static constexpr const char* kFileName = "timeseries.csv";
   static constexpr const char* kPartialFileName = "timeseries.csv.partial";
 
-  /// Creates kPartialFileName in directory (which must outlive this object) and writes the header.
-  /// Throws OutputError naming the file and the reason when it cannot.
-  TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes);
+  /// Creates kPartialFileName in directory (which must outlive this object) and writes the header
+  /// (with the condition column when condition_column). Throws OutputError naming the file and the
+  /// reason when it cannot.
+  TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
+                bool condition_column = false);
 
-  /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()).
-  /// Throws OutputError when the file cannot be written (the file then ends with the last whole row).
-  void write_row(const State& state, double energy, ConstVectorRef g);
+  /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
+  /// condition: the size and condition estimate of the step that led to state (NaN for the
+  /// initial state; condition written only with its column). Throws OutputError when the file
+  /// cannot be written (the file then ends with the last whole row).
+  void write_row(const State& state, double energy, ConstVectorRef g, double h, double condition);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
   /// The name the rows are under: kPartialFileName until commit succeeds, then kFileName.
@@ -40,6 +46,7 @@ class TimeseriesCsv {
 
   const System& system_;
   std::span<const Probe> probes_;
+  bool condition_column_;
   StagedFile file_;
   bool committed_ = false;
   bool row_started_ = false;

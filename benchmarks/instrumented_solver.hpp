@@ -31,6 +31,9 @@ class InstrumentedSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override { inner_->solve(b, x); }
+  void solve_transposed(std::span<const double> b, std::span<double> x) override {
+    inner_->solve_transposed(b, x);
+  }
 
  private:
   std::unique_ptr<LinearSolver> inner_;

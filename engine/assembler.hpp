@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -61,14 +63,27 @@ struct BlockShape {
   Index cols = 0;
 };
 
+/// Where a unit writes its part of a bordered system's border (Assembler with border sums): a
+/// bordered system has one unknown s beyond the sparse ones and one row phi beyond their rows;
+/// each unit writes the column dR/ds of its local rows and the row dphi/dx of its local unknowns
+/// (both the local residual's size, zeroed; read with the matrix only), and adds to the scalar
+/// sums its scheme defines (phi, dphi/ds, ...; zeroed, always read).
+struct UnitBorder {
+  double* column = nullptr;
+  double* row = nullptr;
+  std::span<double> sums = {};
+};
+
 /// Where a unit writes during one assembly: zeroed before the unit's evaluation, so units
 /// accumulate with add_ methods.
 class UnitOutput {
  public:
   UnitOutput(double* residual, double* scale, double* floor, Index size, double* matrix,
-             std::span<const BlockShape> blocks, bool with_matrix, std::span<double> workspace)
+             std::span<const BlockShape> blocks, bool with_matrix, std::span<double> workspace,
+             UnitBorder border = {})
       : residual_(residual, size), scale_(scale, size), floor_(floor, size), matrix_(matrix), blocks_(blocks),
-        with_matrix_(with_matrix), workspace_(workspace) {}
+        with_matrix_(with_matrix), workspace_(workspace), border_column_(border.column, border.column ? size : 0),
+        border_row_(border.row, border.row ? size : 0), border_sums_(border.sums) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
   /// The magnitude of the terms that make up each local residual entry (>= 0, same size), for a
@@ -88,6 +103,11 @@ class UnitOutput {
   /// The calling thread's workspace (Assembler's workspace_size doubles): scratch for the unit's
   /// evaluation, with nothing carried from one unit to the next.
   std::span<double> workspace() const { return workspace_; }
+  /// Bordered assemblies only (UnitBorder; empty otherwise): d(local residual)/ds, dphi/d(local
+  /// unknowns), and the unit's part of each border sum.
+  Eigen::Map<Vector>& border_column() { return border_column_; }
+  Eigen::Map<Vector>& border_row() { return border_row_; }
+  std::span<double> border_sums() const { return border_sums_; }
 
  private:
   Eigen::Map<Vector> residual_, scale_, floor_;
@@ -95,6 +115,17 @@ class UnitOutput {
   std::span<const BlockShape> blocks_;
   bool with_matrix_;
   std::span<double> workspace_;
+  Eigen::Map<Vector> border_column_, border_row_;
+  std::span<double> border_sums_;
+};
+
+/// The border of a bordered assembly (Assembler::assemble with a border): the units' columns and
+/// rows summed into column and row (n each, written only with the matrix) and their sums, each
+/// added up over the units in the schedule's order (so bitwise the same for any thread count).
+struct BorderOutput {
+  VectorRef column;
+  VectorRef row;
+  std::span<double> sums;
 };
 
 /// A structural local entry of a unit and where it goes: position in the unit's local matrix
@@ -158,16 +189,18 @@ class AssemblyPlan {
 };
 
 /// A unit's local residual and matrix, written by its evaluation, then scattered, and the
-/// workspace of its evaluation; one per thread.
+/// workspace of its evaluation (with its border, for a bordered assembler); one per thread.
 struct UnitScratch {
-  std::vector<double> residual, scale, floor, matrix, workspace;
+  std::vector<double> residual, scale, floor, matrix, workspace, border_column, border_row, border_sums;
 };
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
 class Assembler {
  public:
   /// workspace_size: doubles of each thread's workspace (UnitOutput::workspace), allocated once.
-  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0);
+  /// border_sums > 0 makes a bordered assembler: every unit gets a UnitBorder with that many sums
+  /// (and must then be assembled with a BorderOutput).
+  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0, int border_sums = 0);
 
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }
@@ -189,6 +222,13 @@ class Assembler {
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
                 bool with_matrix);
+  /// The same for a bordered assembler, with the border (BorderOutput): border.sums (border_sums
+  /// entries) is overwritten always, border.column and border.row when with_matrix. Every unit is
+  /// then evaluated with the matrix when with_matrix, its constant blocks included (the border
+  /// may vary where the blocks do not); only varying blocks are scattered, as always.
+  template <class Eval>
+  void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                bool with_matrix, BorderOutput& border);
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
@@ -211,7 +251,7 @@ class Assembler {
   /// `scale` is not null; see assemble.
   template <class Eval>
   void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                     VectorRef* floor, bool with_matrix);
+                     VectorRef* floor, bool with_matrix, BorderOutput* border = nullptr);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
@@ -220,6 +260,11 @@ class Assembler {
   /// *scale and *floor (see assemble).
   void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, VectorRef* scale, VectorRef* floor,
                bool with_matrix);
+  /// The border part of scatter: the unit's column and row into border (when with_matrix), its
+  /// sums into visit_sums_ (added up in visiting order after the pass).
+  void scatter_border(std::size_t k, const UnitScratch& scratch, BorderOutput& border, bool with_matrix);
+  /// border.sums = the units' sums added up in visiting order.
+  void reduce_border_sums(BorderOutput& border) const;
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -233,6 +278,8 @@ class Assembler {
   std::vector<double> values_;           ///< the matrix, pattern order
   std::vector<double> mixed_constants_;  ///< constant part of plan_.mixed_slots_
   bool constants_written_ = false;       ///< values_ holds the current constant blocks
+  int border_sums_ = 0;                  ///< sums per unit of a bordered assembler (0: not bordered)
+  std::vector<double> visit_sums_;       ///< border_sums_ per visiting position
   UnitScratch empty_scratch_;            ///< sized for the largest unit, copied for each thread
   tbb::enumerable_thread_specific<UnitScratch> scratch_;
 };
@@ -284,8 +331,20 @@ void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, 
 }
 
 template <class Eval>
+void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                         bool with_matrix, BorderOutput& border) {
+  assemble_onto(&start, eval, residual, &scale, &floor, with_matrix, &border);
+}
+
+template <class Eval>
 void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                              VectorRef* floor, bool with_matrix) {
+                              VectorRef* floor, bool with_matrix, BorderOutput* border) {
+  if ((border != nullptr) != (border_sums_ > 0))
+    throw std::logic_error(border_sums_ > 0 ? "a bordered assembler needs a BorderOutput"
+                                            : "a BorderOutput given to an assembler without border sums");
+  if (border && border->sums.size() != static_cast<std::size_t>(border_sums_))
+    throw std::invalid_argument("the border holds " + std::to_string(border->sums.size()) + " sums, the assembler " +
+                                std::to_string(border_sums_));
   if (with_matrix && !constants_written_) write_constants(eval);
   for_each_index_range(residual.size(), [&](Index begin, Index end) {
     const Index size = end - begin;
@@ -293,13 +352,19 @@ void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef
     else residual.segment(begin, size).setZero();
     if (scale) scale->segment(begin, size) = residual.segment(begin, size).cwiseAbs();
     if (floor) floor->segment(begin, size).setZero();
+    if (border && with_matrix) {
+      border->column.segment(begin, size).setZero();
+      border->row.segment(begin, size).setZero();
+    }
   });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
-    const bool unit_matrix = with_matrix && plan_.visits_[k].matrix_varies;
+    const bool unit_matrix = with_matrix && (plan_.visits_[k].matrix_varies || border);
     UnitOutput out = output_of(k, unit_matrix, scratch);
     eval(plan_.visits_[k].unit, out);
-    scatter(k, scratch, residual, scale, floor, unit_matrix);
+    scatter(k, scratch, residual, scale, floor, unit_matrix && plan_.visits_[k].matrix_varies);
+    if (border) scatter_border(k, scratch, *border, unit_matrix);
   });
+  if (border) reduce_border_sums(*border);
 }
 
 template <class Eval>

@@ -11,6 +11,11 @@
 ///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
 ///                                                       and for PotentialTerm, ConstraintTerm,
 ///                                                       DissipationTerm, LoadTerm: R and dR/dx
+/// and, for a scheme with one global unknown s beyond its fields (its Newton system bordered):
+///   static constexpr int border_sums;                   the scalars its kernels add up (phi,
+///                                                       dphi/ds, ...; TermOutput::border_sum);
+///                                                       its kernels also write border_column
+///                                                       (dR/ds) and border_row (dphi/dx)
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -22,6 +27,15 @@
 
 namespace noether {
 
+/// The border sums a scheme declares (Scheme::border_sums), 0 (no global unknown) when it declares none.
+template <class Scheme>
+constexpr int scheme_border_sums() {
+  if constexpr (requires { Scheme::border_sums; })
+    return Scheme::border_sums;
+  else
+    return 0;
+}
+
 template <class Scheme>
 class SchemeAssembly {
  public:
@@ -31,7 +45,7 @@ class SchemeAssembly {
   SchemeAssembly(const System& system, const Scheme& scheme)
       : scheme_(scheme),
         layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
-                Scheme::workspace_slots) {}
+                Scheme::workspace_slots, scheme_border_sums<Scheme>()) {}
 
   const TermLayout& layout() const { return layout_; }
   const CscPattern& pattern() const { return layout_.pattern(); }
@@ -48,6 +62,12 @@ class SchemeAssembly {
                 bool with_matrix) {
     layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, scale,
                                  floor, with_matrix);
+  }
+  /// The same for a scheme with a global unknown, with its border (Assembler::assemble).
+  void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
+                bool with_matrix, BorderOutput& border) {
+    layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, scale,
+                                 floor, with_matrix, border);
   }
 
   /// The element whose residual in Newton row `row` at `it` has the largest magnitude ("" when no

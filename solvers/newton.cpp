@@ -74,6 +74,24 @@ NewtonError::NewtonError(std::string context, std::string reason, std::vector<Ne
       worst_value_(worst_value),
       worst_scale_(worst_scale) {}
 
+NewtonError::NewtonError(Rejected, std::string context, std::string reason, std::vector<NewtonIterate> history)
+    : std::runtime_error("no acceptable solution at " + context + ": " + reason + "; " + format_history(history)),
+      context_(std::move(context)),
+      reason_(std::move(reason)),
+      history_(std::move(history)),
+      worst_value_(0.0),
+      worst_scale_(0.0),
+      rejected_(true) {}
+
+NewtonError NewtonError::rejected_solution(std::string context, std::string reason, std::vector<NewtonIterate> history) {
+  return NewtonError(Rejected{}, std::move(context), std::move(reason), std::move(history));
+}
+
+NewtonError NewtonError::in_context(std::string context) const {
+  if (rejected_) return rejected_solution(std::move(context), reason_, history_);
+  return NewtonError(std::move(context), reason_, history_, worst_row_, worst_value_, worst_scale_);
+}
+
 void check_newton_options(const NewtonOptions& options) {
   const auto positive = [](double value, const char* name, const char* example) {
     if (!(std::isfinite(value) && value > 0.0))
@@ -90,17 +108,26 @@ void check_newton_options(const NewtonOptions& options) {
                                 format_number(options.refresh_contraction));
 }
 
-NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options)
-    : options_(options),
-      linear_solver_(options.linear_solver_factory ? options.linear_solver_factory() : make_linear_solver(kind)),
-      residual_(pattern.n),
-      scale_(pattern.n),
-      floor_(pattern.n),
-      increment_(pattern.n) {
-  check_newton_options(options_);
-  if (!linear_solver_) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
-  linear_solver_->analyze_pattern(pattern);
+namespace {
+
+/// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
+std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const NewtonOptions& options) {
+  check_newton_options(options);
+  std::unique_ptr<LinearSolver> solver = options.linear_solver_factory ? options.linear_solver_factory()
+                                                                       : make_linear_solver(kind);
+  if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
+  return solver;
 }
+
+}  // namespace
+
+NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options, Index border)
+    : options_(options),
+      tangent_(make_sparse_solver(kind, options_), pattern, border),
+      residual_(tangent_.size()),
+      scale_(tangent_.size()),
+      floor_(tangent_.size()),
+      increment_(tangent_.size()) {}
 
 void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const std::string& reason,
                         const NewtonReport& report) const {
@@ -109,7 +136,23 @@ void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const 
   throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst));
 }
 
-NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
+void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, NewtonReport& report,
+                             bool estimate_condition) {
+  FactorizationStatus status;
+  timed(report.timings.factorization,
+        [&] { status = tangent_.factorize(system.matrix(), system.border(), estimate_condition); });
+  ++report.factorizations;
+  has_factorization_ = status.ok;
+  if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
+}
+
+NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
+                                 bool estimate_condition) {
+  if (system.border_size() != tangent_.border() || x.size() != tangent_.size())
+    throw std::invalid_argument("NewtonSolver: made for " + std::to_string(tangent_.size()) + " unknowns (" +
+                                std::to_string(tangent_.border()) + " beyond the pattern), given a system with " +
+                                std::to_string(system.border_size()) + " beyond it and x of " +
+                                std::to_string(x.size()));
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
   NewtonTimings& time = report.timings;
@@ -128,7 +171,15 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
-    if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) return report;
+    if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) {
+      if (!estimate_condition) return report;
+      if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
+        if (!matrix_is_current) evaluate(true);
+        factorize(system, context, report, true);
+      }
+      report.condition_estimate = tangent_.condition_estimate();
+      return report;
+    }
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
 
@@ -142,15 +193,11 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
       if (!matrix_is_current) evaluate(true);
-      FactorizationStatus status;
-      timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
-      ++report.factorizations;
-      has_factorization_ = status.ok;
-      if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
+      factorize(system, context, report, estimate_condition);
     }
     timed(time.solve, [&] {
-      linear_solver_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
-                            std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
+      tangent_.solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
+                     std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
     });
     ++report.iterations;
     x -= increment_;

@@ -1,6 +1,7 @@
 #pragma once
 /// Newton's method on a sparse nonlinear system with a fixed pattern.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -8,15 +9,23 @@
 #include <vector>
 
 #include <noether/engine/sparse_pattern.hpp>
+#include <noether/solvers/bordered_solver.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
 
 namespace noether {
 
-/// A square nonlinear system R(x) = 0 whose tangent dR/dx has a fixed sparsity pattern.
+/// A square nonlinear system R(x) = 0 whose tangent dR/dx has a fixed sparsity pattern, possibly
+/// bordered by one global unknown: x = (x_A, s) and R = (R_A, phi) with the tangent
+/// [A b; c^T d], A = dR_A/dx_A on the pattern, b = dR_A/ds, c = dphi/dx_A, d = dphi/ds
+/// (solvers/bordered_solver.hpp). n below is pattern().n + border_size().
 class NewtonSystem {
  public:
   virtual ~NewtonSystem() = default;
   virtual const CscPattern& pattern() const = 0;
+  /// Unknowns beyond the pattern's: 0 (the default), or 1 for a bordered system.
+  virtual Index border_size() const { return 0; }
+  /// b, c (pattern().n each) and d at the x of the last evaluate with_matrix; bordered systems only.
+  virtual BorderView border() const { return {}; }
   /// Overwrites residual with R(x) (n); scale (n, >= 0) with the magnitude of the terms that make
   /// up each row of R at x (row i can be computed no closer to 0 than a few rounding errors of
   /// scale_i); floor (n, >= 0) with the rounding floor of each row where its terms may all vanish
@@ -90,13 +99,23 @@ struct NewtonReport {
   int factorizations = 0;  ///< numeric factorizations performed
   std::vector<NewtonIterate> history;
   NewtonTimings timings;
+  /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
+  /// NaN when not asked for, or when there is no factorization).
+  double condition_estimate = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// Newton did not converge, met a singular tangent, or produced a non-finite value.
+/// Newton did not converge, met a singular tangent, or produced a non-finite value; or it
+/// converged to a solution the caller cannot accept (rejected_solution).
 class NewtonError : public std::runtime_error {
  public:
   NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
                std::string worst_row, double worst_value, double worst_scale);
+  /// Newton converged, but to a solution the caller cannot take (a step of the wrong sign, say);
+  /// what(): "no acceptable solution at <context>: <reason>; <history>". No residual row is to
+  /// blame: worst_row() is empty.
+  static NewtonError rejected_solution(std::string context, std::string reason, std::vector<NewtonIterate> history);
+  /// The same failure in another context (a refined step names its substep).
+  NewtonError in_context(std::string context) const;
   const std::string& context() const { return context_; }
   const std::string& reason() const { return reason_; }
   const std::vector<NewtonIterate>& history() const { return history_; }
@@ -108,8 +127,12 @@ class NewtonError : public std::runtime_error {
  private:
   std::string context_, reason_;
   std::vector<NewtonIterate> history_;
+  struct Rejected {};
+  NewtonError(Rejected, std::string context, std::string reason, std::vector<NewtonIterate> history);
+
   std::string worst_row_;
   double worst_value_, worst_scale_;
+  bool rejected_ = false;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless the tolerances are finite
@@ -120,22 +143,30 @@ void check_newton_options(const NewtonOptions& options);
 /// Owns the linear solver for one pattern (analyzed once at construction) and runs Newton.
 class NewtonSolver {
  public:
-  /// Throws std::invalid_argument for options check_newton_options refuses.
-  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options);
+  /// border: the systems' unknowns beyond the pattern (NewtonSystem::border_size, 0 or 1).
+  /// Throws std::invalid_argument for options check_newton_options refuses, or another border.
+  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options, Index border = 0);
 
-  /// Solves R(x) = 0 starting from x (overwritten with the solution). context names the step
-  /// ("step 812, t = 8.12") in a NewtonError; x is left at the last iterate on failure.
-  NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context);
+  /// Solves R(x) = 0 starting from x (overwritten with the solution; pattern().n + border
+  /// entries). context names the step ("step 812, t = 8.12") in a NewtonError; x is left at the
+  /// last iterate on failure. Throws std::invalid_argument for a system of another border.
+  /// estimate_condition: also estimate the 1-norm condition number of the tangent factored last
+  /// (NewtonReport::condition_estimate): ||T||_1 at every factorization of the solve, and Higham's
+  /// estimate of ||T^{-1}||_1 at its end, up to 6 solves with T and 4 with T^T; a solve that
+  /// converges without factorizing factorizes the tangent at its start for the estimate.
+  NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context, bool estimate_condition = false);
 
   const NewtonOptions& options() const { return options_; }
-  LinearSolverKind solver_kind() const { return linear_solver_->kind(); }
+  LinearSolverKind solver_kind() const { return tangent_.kind(); }
 
  private:
+  /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.
+  void factorize(NewtonSystem& system, const std::string& context, NewtonReport& report, bool estimate_condition);
   [[noreturn]] void fail(NewtonSystem& system, const std::string& context, const std::string& reason,
                          const NewtonReport& report) const;
 
   NewtonOptions options_;
-  std::unique_ptr<LinearSolver> linear_solver_;
+  BorderedLinearSolver tangent_;
   Vector residual_, scale_, floor_, increment_;
   bool has_factorization_ = false;
 };

@@ -30,6 +30,9 @@ CompositionStepper::CompositionStepper(std::string name, const System& system, s
                                        std::vector<double> coefficients)
     : name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)) {
   if (!base_) throw std::invalid_argument(name_ + ": a composition needs a base stepper");
+  if (base_->adaptive_step_size())
+    throw std::invalid_argument(name_ + ": " + std::string(base_->name()) +
+                                " chooses its own step sizes, so its steps cannot be composed with fixed fractions");
 }
 
 void CompositionStepper::initialize(State& state) const {
@@ -58,6 +61,7 @@ StepReport CompositionStepper::step(State& state, double h) {
   next.step = state.step + 1;
   next.t = state.t + h;
   state = std::move(next);
+  report.step_size = h;
   return report;
 }
 

@@ -9,6 +9,7 @@
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/exponential_interpolation.hpp>
 #include <noether/steppers/ggl_support.hpp>
+#include <noether/steppers/rattle_constraint.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
@@ -89,15 +90,7 @@ struct ExponentialScheme {
     if (e.nonlinearity() == Nonlinearity::linear) return TermShape{dq, v1};
     return TermShape{dq, v1}.block(dq, dq).block(v1, dq);
   }
-  TermShape shape(const Constraint& e) const {  // G(q0)^T is constant during a step, all of G when linear
-    const bool linear = e.nonlinearity() == Nonlinearity::linear;
-    TermShape s{dq, v1, mu, nu};
-    s.block(dq, mu, Pattern::jacobian_transpose, linear)
-        .block(mu, dq, Pattern::jacobian, linear)
-        .block(v1, nu, Pattern::jacobian_transpose, linear)
-        .block(nu, v1, Pattern::jacobian, linear);
-    return linear ? s : s.block(v1, dq, Pattern::hessian).block(nu, dq, Pattern::jacobian);
-  }
+  TermShape shape(const Constraint& e) const { return rattle_constraint_shape(e, {dq, v1, mu, nu}); }
   TermShape shape(const Dissipation&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
   TermShape shape(const ExternalLoad&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
 
@@ -107,7 +100,6 @@ struct ExponentialScheme {
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
-  void evaluate_general_constraint(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
   QuadratureRule rule_;
@@ -186,12 +178,7 @@ Vector ExponentialScheme::initial_guess(const StepInput& in, const StepGuess& gu
 }
 
 std::string ExponentialScheme::row_label(int field, Index i) const {
-  switch (field) {
-    case dq: return "discrete Euler-Lagrange equation of coordinate " + system_.coordinate_label(i);
-    case v1: return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system_.coordinate_label(i);
-    case mu: return system_.multiplier_label(i) + ", position level g(q1)";
-    default: return system_.multiplier_label(i) + ", velocity level G(q1) v1";
-  }
+  return rattle_row_label(system_, {dq, v1, mu, nu}, field, i);
 }
 
 /// Constant M, with c_ab = sum_j w_j a_j b_j over the nodes:
@@ -289,65 +276,10 @@ void ExponentialScheme::evaluate(const PotentialTerm& t, const Iterate& it, Term
   }
 }
 
-/// R_q += G(q0)^T mu, R_p += G(q1)^T nu, R_g = g(q1), R_nu = G(q1) v1, with their blocks; a
-/// nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1. Exact form: from it (scales and floors
-/// of steppers/row_scale.hpp); general: evaluate_general_constraint.
+/// The constraint rows of RATTLE (steppers/rattle_constraint.hpp).
 void ExponentialScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
-  const QuadraticFormView* g = t.form();
-  if (!g) return evaluate_general_constraint(t, it, out);
-  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector v1_local = t.coordinates(it.v1, v1_slot);
-  const LocalVector mu_local = t.multipliers(it.mu), nu_local = t.multipliers(it.nu);
-  g->add_jacobian_transpose_product(q0, mu_local, 1.0, out.residual(dq));
-  g->add_jacobian_transpose_product(q1, nu_local, 1.0, out.residual(v1));
-  g->calc_value(q1, out.residual(mu));
-  g->add_jacobian_product(q1, v1_local, 1.0, out.residual(nu));
-  add_position_constraint_scale(*g, q1, out.scale(mu), out.floor(mu));
-  add_velocity_constraint_scale(*g, q1, v1_local, q1, it.in.h, out.scale(nu), out.floor(nu));
-  if (!out.with_matrix()) return;
-  g->add_jacobian(q0, 1.0, out.block(dq, mu).transpose());
-  g->add_jacobian(q1, 1.0, out.block(mu, dq));
-  g->add_jacobian(q1, 1.0, out.block(v1, nu).transpose());
-  g->add_jacobian(q1, 1.0, out.block(nu, v1));
-  if (g->is_linear()) return;
-  g->add_hessian_contraction(nu_local, 1.0, out.block(v1, dq));
-  g->add_hessians_times(v1_local, 1.0, out.block(nu, dq).transpose());
-}
-
-/// A constraint without an exact form: G from the element, D^2 g_k one row at a time; scales
-/// |G(q1)| |q1| and |G(q1)| |v1|, floors eps |G(q1)| ell and eps |G(q1)| ell/|h|.
-void ExponentialScheme::evaluate_general_constraint(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
-  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-  const LocalVector v1_local = t.coordinates(it.v1, v1_slot);
-  const LocalVector mu_local = t.multipliers(it.mu), nu_local = t.multipliers(it.nu);
-  const Constraint& c = t.element();
-  Eigen::Map<Matrix> G = t.workspace().matrix(jacobian_slot, t.equations(), t.size());
-  c.calc_jacobian(q0, G);
-  out.residual(dq).noalias() += G.transpose() * mu_local;
-  if (out.with_matrix()) out.block(dq, mu) = G.transpose();
-  c.calc_jacobian(q1, G);
-  c.calc_value(q1, out.residual(mu));
-  out.residual(v1).noalias() += G.transpose() * nu_local;
-  out.residual(nu).noalias() = G * v1_local;
-  const double ell = coordinate_size(q1);
-  out.scale(mu).noalias() = G.cwiseAbs() * q1.cwiseAbs();
-  out.scale(nu).noalias() = G.cwiseAbs() * v1_local.cwiseAbs();
-  out.floor(mu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell);
-  out.floor(nu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell / std::abs(it.in.h));
-  if (!out.with_matrix()) return;
-  out.block(mu, dq) = G;
-  out.block(v1, nu) = G.transpose();
-  out.block(nu, v1) = G;
-  c.add_hessian_contraction(q1, nu_local, 1.0, out.block(v1, dq));
-  Matrix hessian(t.size(), t.size());
-  Vector unit = Vector::Zero(t.equations());
-  for (Index k = 0; k < t.equations(); ++k) {  // row k of d(G v1)/dq1 = (D^2 g_k v1)^T
-    hessian.setZero();
-    unit.setZero();
-    unit(k) = 1.0;
-    c.add_hessian_contraction(q1, unit, 1.0, hessian);
-    out.block(nu, dq).row(k) += (hessian * v1_local).transpose();
-  }
+  add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.in.h, {dq, v1, mu, nu},
+                        {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
 }
 
 /// R_q += h sum_j w_j g1_j C(q^j) v^j and R_p += h sum_j w_j g2_j C(q^j) v^j (-f_d^-, -f_d^+ of

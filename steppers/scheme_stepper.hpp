@@ -11,10 +11,20 @@
 
 namespace noether {
 
-/// What a step reads besides its unknowns: the state it starts from and its size h.
+/// What a step reads besides its unknowns: the state it starts from and its size h (for an
+/// adaptive scheme, Newton's first guess for the size, which is then an unknown).
 struct StepInput {
   const State& state;
   double h;
+};
+
+/// The row of a scheme's global unknown s (schemes with border sums, engine/scheme_assembly.hpp):
+/// phi = value, dphi/ds = derivative, the magnitude of its terms and its rounding floor (Newton's
+/// stopping test, solvers/newton.hpp); assembled_row: dphi/dx is the row the kernels wrote
+/// (TermOutput::border_row), else 0.
+struct GlobalEquation {
+  double value = 0.0, derivative = 0.0, scale = 0.0, floor = 0.0;
+  bool assembled_row = true;
 };
 
 /// Defined in steppers/scheme_stepper_impl.hpp, which a scheme's source file includes to
@@ -31,6 +41,7 @@ class SchemeStepper final : public Stepper {
   void initialize(State& state) const override;
   StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
+  bool adaptive_step_size() const override;
 
  private:
   class StepEquations;

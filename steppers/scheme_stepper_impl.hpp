@@ -18,12 +18,35 @@
 ///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&) const;
 ///   double conserved_energy(const State&) const;
 ///   std::string row_label(int field, Index i) const;  what row i of a field balances
+///
+/// A scheme with one global unknown s beyond its fields (border_sums > 0; its Newton system is
+/// bordered, solvers/bordered_solver.hpp) has x = (fields, s) in natural order (one entry more)
+/// and provides besides:
+///   GlobalEquation global_equation(const StepInput&, double s, std::span<const double> sums) const;
+///                                       s's row from the sums its kernels added up
+///   std::string global_label() const;   what that row balances
+///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&,
+///                    std::span<const double> sums) const;   the sums at the solution
+/// Optional traits (false when absent):
+///   static constexpr bool adaptive_step;        the scheme chooses the step size (s): h is
+///                                       Newton's first guess, next_state sets t (Stepper::step);
+///                                       Newton starts from the solution of the same equations with
+///                                       the row of s replaced by s = h (the step of the guessed size)
+///   static constexpr bool estimates_condition;  Newton estimates the tangent's condition number
+///                                       at the end of every step (StepReport::condition_estimate;
+///                                       for an adaptive step, of its equations with s free)
+/// and optionally
+///   std::string rejection(const StepInput&, ConstVectorRef x) const;
+///                                       why a converged x cannot be taken ("" when it can): the
+///                                       step then fails as a Newton failure, and is refined
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/scheme_assembly.hpp>
@@ -32,22 +55,69 @@
 
 namespace noether {
 
+/// The traits a scheme may declare (scheme_stepper_impl.hpp's comment), false when it does not.
+template <class Scheme>
+constexpr bool scheme_is_bordered = scheme_border_sums<Scheme>() > 0;
+template <class Scheme>
+constexpr bool scheme_adapts_step = [] {
+  if constexpr (requires { Scheme::adaptive_step; })
+    return Scheme::adaptive_step;
+  else
+    return false;
+}();
+template <class Scheme>
+constexpr bool scheme_estimates_condition = [] {
+  if constexpr (requires { Scheme::estimates_condition; })
+    return Scheme::estimates_condition;
+  else
+    return false;
+}();
+
 /// The step equations R(x) = 0 of one step as Newton sees them (Newton order), and the data of the
 /// step being solved.
 template <class Scheme>
 class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
  public:
-  StepEquations(const System& system, const Scheme& scheme) : scheme_(scheme), assembly_(system, scheme) {}
+  static constexpr bool bordered = scheme_is_bordered<Scheme>;
+  static constexpr Index kBorder = bordered ? 1 : 0;
+
+  StepEquations(const System& system, const Scheme& scheme)
+      : scheme_(scheme), assembly_(system, scheme), column_(bordered ? pattern().n : 0),
+        row_(bordered ? pattern().n : 0), sums_(static_cast<std::size_t>(scheme_border_sums<Scheme>())) {}
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
+  Index border_size() const override { return kBorder; }
+  BorderView border() const override {
+    return {{column_.data(), static_cast<std::size_t>(column_.size())},
+            {row_.data(), static_cast<std::size_t>(row_.size())},
+            corner_};
+  }
 
   void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
-    assembly_.layout().to_natural_order(x, natural_x_);
-    assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, floor, with_matrix);
+    const Index n = pattern().n;
+    assembly_.layout().to_natural_order(x.head(n), natural_x_.head(n));
+    if constexpr (bordered) {
+      natural_x_(n) = x(n);
+      BorderOutput border{column_, row_, sums_};
+      assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual.head(n), scale.head(n),
+                         floor.head(n), with_matrix, border);
+      const GlobalEquation global = fixed_size_ ? GlobalEquation{x(n) - input_->h, 1.0, std::abs(input_->h), 0.0, false}
+                                                : scheme_.global_equation(*input_, x(n), sums_);
+      residual(n) = global.value;
+      scale(n) = global.scale;
+      floor(n) = global.floor;
+      if (!with_matrix) return;
+      corner_ = global.derivative;
+      if (!global.assembled_row) row_.setZero();
+    } else {
+      assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, floor, with_matrix);
+    }
   }
 
   std::string describe_row(Index row) const override {
+    if constexpr (bordered)
+      if (row == pattern().n) return scheme_.global_label();
     const auto [field, index] = assembly_.layout().field_of(assembly_.layout().natural_index(row));
     std::string label = scheme_.row_label(field, index);
     if (!input_) return label;
@@ -57,8 +127,11 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   }
 
   /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the
-  /// solution; left at the start on failure).
-  NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x) {
+  /// solution; left at the start on failure). fixed_size (bordered schemes): with the row of the
+  /// global unknown s replaced by s = h.
+  NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
+    fixed_size_ = fixed_size;
+    const bool estimate_condition = scheme_estimates_condition<Scheme> && !fixed_size;
     if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
     h_ = h;
     input_.emplace(StepInput{state, h});
@@ -71,16 +144,25 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     scheme_.add_step_rows(*input_, natural_rows_);
     step_rows_.resize(n);
     assembly_.layout().to_newton_order(natural_rows_, step_rows_);
-    natural_x_.resize(n);
-    Vector newton_x(n);
-    assembly_.layout().to_newton_order(x, newton_x);
-    const NewtonReport report = newton.solve(*this, newton_x, describe_step(state, h));
-    assembly_.layout().to_natural_order(newton_x, x);
+    natural_x_.resize(n + kBorder);
+    Vector newton_x(n + kBorder);
+    assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
+    if constexpr (bordered) newton_x(n) = x(n);
+    const NewtonReport report = newton.solve(*this, newton_x, context(state, h), estimate_condition);
+    assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
+    if constexpr (bordered) x(n) = newton_x(n);
     return report;
+  }
+
+  /// How NewtonErrors name the step from `state` by (or, adaptive, with the first guess) h.
+  static std::string context(const State& state, double h) {
+    return scheme_adapts_step<Scheme> ? describe_adaptive_step(state, h) : describe_step(state, h);
   }
 
   const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
   StepPredictor& predictor() { return predictor_; }
+  /// The border sums at the last x evaluated: Newton's solution after a solve.
+  std::span<const double> sums() const { return sums_; }
 
  private:
   const Scheme& scheme_;
@@ -92,6 +174,10 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector step_rows_;     ///< the same in Newton order
   Vector natural_x_;  ///< the last evaluated x, natural order
   StepPredictor predictor_;
+  bool fixed_size_ = false;   ///< the row of s is s = h (solve)
+  Vector column_, row_;       ///< the border b = dR/ds and c = dphi/dx (Newton order; bordered schemes)
+  double corner_ = 0.0;       ///< dphi/ds
+  std::vector<double> sums_;  ///< the border sums of the last evaluation
 };
 
 /// The substep tried last: where a refinement that ran out of depth failed.
@@ -121,7 +207,8 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
     : system_(system), max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
-      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton)) {
+      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
+                                             StepEquations::kBorder)) {
   check_stepper_options(options);
 }
 
@@ -144,20 +231,20 @@ StepReport SchemeStepper<Scheme>::step(State& state, double h) {
   check_step_input(system_, state, h, name());
   StepReport report;
   report.substeps = 0;
-  report.smallest_substep = std::abs(h);
+  report.smallest_substep = scheme_adapts_step<Scheme> ? std::numeric_limits<double>::infinity() : std::abs(h);
   Attempt last;
   State next = state;
   try {
     advance(next, h, max_refinement_depth_, report, last);
   } catch (const NewtonError& e) {
     if (report.refinements == 0) throw;
-    throw NewtonError(describe_step(state, h) + ", refined " + std::to_string(report.refinements) +
-                          " times, in its substep from t = " + format_number(last.t) + " by h = " +
-                          format_number(last.h),
-                      e.reason(), e.history(), e.worst_row(), e.worst_value(), e.worst_scale());
+    throw e.in_context(StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
+                       " times, in its substep from t = " + format_number(last.t) +
+                       (scheme_adapts_step<Scheme> ? " with the first guess h = " : " by h = ") + format_number(last.h));
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
-  next.t = state.t + h;
+  if constexpr (!scheme_adapts_step<Scheme>) next.t = state.t + h;  // an adaptive scheme's t is its own
+  report.step_size = scheme_adapts_step<Scheme> ? next.t - state.t : h;
   state = std::move(next);
   return report;
 }
@@ -166,9 +253,11 @@ template <class Scheme>
 void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last) {
   last = {state.t, h};
   try {
+    const double start = state.t;
     add_newton_work(report, advance_once(state, h));
     ++report.substeps;
-    report.smallest_substep = std::min(report.smallest_substep, std::abs(h));
+    const double size = scheme_adapts_step<Scheme> ? state.t - start : h;
+    report.smallest_substep = std::min(report.smallest_substep, std::abs(size));
   } catch (const NewtonError& e) {
     report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
     if (depth == 0) throw;
@@ -183,8 +272,26 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   const StepInput input{state, h};
   const StepGuess guess = Scheme::warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
   Vector x = scheme_->initial_guess(input, guess);
-  const NewtonReport report = equations_->solve(*newton_, state, h, x);
-  State after = scheme_->next_state(input, x, equations_->assembly());
+  NewtonReport report;
+  if constexpr (scheme_adapts_step<Scheme>) {
+    // Start from the step of the guessed size: the guess itself may sit where the step size's row
+    // does not yet determine s (a straight-line guess dq = h v0 without forces makes sem-vi's
+    // bordered tangent singular). The report: both solves' work, the second's history and condition.
+    report = equations_->solve(*newton_, state, h, x, true);
+    add_newton_work(report, equations_->solve(*newton_, state, h, x));
+  } else {
+    report = equations_->solve(*newton_, state, h, x);
+  }
+  if constexpr (requires { scheme_->rejection(input, x); }) {
+    const std::string reason = scheme_->rejection(input, x);
+    if (!reason.empty()) throw NewtonError::rejected_solution(StepEquations::context(state, h), reason, report.history);
+  }
+  State after = [&] {
+    if constexpr (StepEquations::bordered)
+      return scheme_->next_state(input, x, equations_->assembly(), equations_->sums());
+    else
+      return scheme_->next_state(input, x, equations_->assembly());
+  }();
   if (Scheme::warm_start) equations_->predictor().record(state, after, h);
   state = std::move(after);
   return report;
@@ -194,6 +301,11 @@ template <class Scheme>
 double SchemeStepper<Scheme>::conserved_energy(const State& state) const {
   check_state_sizes(system_, state, name());
   return scheme_->conserved_energy(state);
+}
+
+template <class Scheme>
+bool SchemeStepper<Scheme>::adaptive_step_size() const {
+  return scheme_adapts_step<Scheme>;
 }
 
 }  // namespace noether

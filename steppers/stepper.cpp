@@ -16,6 +16,12 @@ std::string describe_step(const State& state, double h) {
   return buffer;
 }
 
+std::string describe_adaptive_step(const State& state, double h) {
+  char buffer[112];
+  std::snprintf(buffer, sizeof buffer, "step %d (from t = %.6g, first guess h = %.6g)", state.step + 1, state.t, h);
+  return buffer;
+}
+
 namespace {
 
 /// Throws unless `field` holds `expected` entries; `hint` follows the message when given.
@@ -75,13 +81,15 @@ void check_step_input(const System& system, const State& state, double h, std::s
   require_finite_time(stepper, state);
 }
 
-void add_newton_work(StepReport& total, const NewtonReport& part) {
+void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.iterations += part.iterations;
   total.factorizations += part.factorizations;
   total.timings.assembly += part.timings.assembly;
   total.timings.factorization += part.timings.factorization;
   total.timings.solve += part.timings.solve;
   total.history = part.history;
+  if (std::isnan(total.condition_estimate) || part.condition_estimate > total.condition_estimate)
+    total.condition_estimate = part.condition_estimate;
 }
 
 void check_stepper_options(const StepperOptions& options) {

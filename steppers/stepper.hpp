@@ -57,16 +57,19 @@ void check_scheme_parameters(std::string_view stepper, std::span<const SchemePar
 double scheme_parameter(const StepperOptions& options, const SchemeParameter& parameter);
 
 /// What one step took. The NewtonReport part adds up its substeps: iterations (those of failed
-/// attempts too), factorizations and timings; history is the last substep's.
+/// attempts too), factorizations and timings; history is the last substep's, condition_estimate
+/// the largest of the substeps' (NaN for a stepper that does not estimate it).
 struct StepReport : NewtonReport {
   int substeps = 1;               ///< steps of the scheme taken (1: not refined)
   int refinements = 0;            ///< failed attempts that were split in two
-  double smallest_substep = 0.0;  ///< |h| of the smallest substep (|h| when not refined)
+  double smallest_substep = 0.0;  ///< |size| of the smallest substep (|h| when not refined)
+  /// The time the step advanced: h, or for an adaptive stepper (sem-vi) the size its scheme chose.
+  double step_size = 0.0;
 };
 
 /// total += the Newton work of a part of the step: iterations, factorizations and timings added,
-/// history replaced by the part's.
-void add_newton_work(StepReport& total, const NewtonReport& part);
+/// history replaced by the part's, the larger condition estimate kept (NaN counts as none).
+void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
 class Stepper {
  public:
@@ -84,15 +87,24 @@ class Stepper {
   /// exhausted) the state is left unchanged; so it is on the std::invalid_argument thrown for an h
   /// that is zero or not finite, or a state not complete and finite as initialize leaves it
   /// (check_step_input).
+  /// An adaptive stepper (adaptive_step_size(): its scheme takes the step size as an unknown)
+  /// advances t by the size its equations give, of the sign of h (StepReport::step_size); h is
+  /// Newton's first guess for it, and a refined step is two steps from the guess h/2.
   virtual StepReport step(State& state, double h) = 0;
 
   /// The energy the scheme conserves (or balances against dissipation), at state:
-  /// for Livens-type schemes the generalized energy p.v - T(q, v) + V(q).
+  /// for Livens-type schemes the generalized energy p.v - T(q, v) + V(q). NaN where the scheme's
+  /// energy is not defined yet (sem-vi: the discrete energy its first step sets).
   virtual double conserved_energy(const State& state) const = 0;
+
+  /// True when the scheme chooses each step's size (see step).
+  virtual bool adaptive_step_size() const { return false; }
 };
 
-/// "step 812, t = 8.12": names a step in NewtonError contexts.
+/// "step 812 (t = 8.12 -> 8.13)": names a step in NewtonError contexts.
 std::string describe_step(const State& state, double h);
+/// "step 812 (from t = 8.12, first guess h = 0.01)": names a step of an adaptive stepper.
+std::string describe_adaptive_step(const State& state, double h);
 
 /// For Stepper::initialize: throws std::invalid_argument, starting with the stepper's name, unless
 /// state.q and state.v hold num_coordinates() finite entries each and t is finite. The message

@@ -8,6 +8,7 @@
 #include <noether/steppers/evi.hpp>
 #include <noether/steppers/ggl_vi.hpp>
 #include <noether/steppers/livens_em.hpp>
+#include <noether/steppers/sem_vi.hpp>
 
 namespace noether {
 namespace {
@@ -43,6 +44,15 @@ std::span<const StepperInfo> steppers() {
        "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
        "position and velocity constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
+      {.name = "sem-vi",
+       .description = "symplectic-energy-momentum VI: midpoint-vi with the step size an unknown that keeps the "
+                      "discrete energy (balancing the forces' work), adaptive steps, position and velocity "
+                      "constraints; needs invertible M",
+       .make = [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+         return std::make_unique<SymplecticEnergyMomentumIntegrator>(s, o);
+       },
+       .adaptive_step_size = true,
+       .reports_condition = true},
       composition<LivensEnergyMomentum>("livens-em4", paired(suzuki_coefficients()),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),

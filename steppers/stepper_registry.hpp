@@ -16,6 +16,11 @@ struct StepperInfo {
   std::function<std::unique_ptr<Stepper>(const System&, const StepperOptions&)> make;
   /// The scheme's own parameters (StepperOptions::scheme_parameters, `--set NAME=VALUE`).
   std::span<const SchemeParameter> parameters = {};
+  /// The scheme chooses each step's size (Stepper::adaptive_step_size): a run gives it the last
+  /// step's size as the next first guess and ends at the first state at or past t_end.
+  bool adaptive_step_size = false;
+  /// Every step reports an estimate of its tangent's condition number (StepReport::condition_estimate).
+  bool reports_condition = false;
 };
 
 /// All steppers, in the order `noether list` prints them.

@@ -74,4 +74,6 @@ void CholmodSolver::solve(std::span<const double> b, std::span<double> x) {
   cholmod_free_dense(&X, &common_);
 }
 
+void CholmodSolver::solve_transposed(std::span<const double> b, std::span<double> x) { solve(b, x); }  // A = A^T
+
 }  // namespace noether

@@ -22,6 +22,7 @@ class CholmodSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
+  void solve_transposed(std::span<const double> b, std::span<double> x) override;
 
  private:
   cholmod_sparse view(double* values);

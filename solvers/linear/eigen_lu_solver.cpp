@@ -34,4 +34,11 @@ void EigenLuSolver::solve(std::span<const double> b, std::span<double> x) {
   Eigen::Map<Vector>(x.data(), n) = lu_.solve(Eigen::Map<const Vector>(b.data(), n));
 }
 
+void EigenLuSolver::solve_transposed(std::span<const double> b, std::span<double> x) {
+  if (!factorized_) throw LinearSolverError("eigen: solve_transposed called without a successful factorization");
+  const Index n = pattern_->n;
+  check_solve_sizes("eigen", n, b, x);
+  Eigen::Map<Vector>(x.data(), n) = lu_.transpose().solve(Eigen::Map<const Vector>(b.data(), n));
+}
+
 }  // namespace noether

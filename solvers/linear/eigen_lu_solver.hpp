@@ -15,6 +15,7 @@ class EigenLuSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
+  void solve_transposed(std::span<const double> b, std::span<double> x) override;
 
  private:
   using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;

@@ -155,4 +155,19 @@ void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   });
 }
 
+void KluSolver::solve_transposed(std::span<const double> b, std::span<double> x) {
+  if (!factorized_) throw LinearSolverError("klu: solve_transposed called without a successful factorization");
+  check_solve_sizes("klu", size(), b, x);
+  // A^T x = b  <=>  B^T y = b(Q) with x(P) = y, since B(k, l) = A(P_k, Q_l).
+  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
+  for_each_index_range(size(), [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(column_order_[at(k)])];
+  });
+  if (!klu_tsolve(symbolic_, numeric_, size(), 1, work_.data(), &common_))
+    throw LinearSolverError("klu: transposed solve failed: " + klu_status(common_));
+  for_each_index_range(size(), [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) x[at(row_order_[at(k)])] = work_[at(k)];
+  });
+}
+
 }  // namespace noether

@@ -32,6 +32,7 @@ class KluSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
+  void solve_transposed(std::span<const double> b, std::span<double> x) override;
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }

@@ -48,6 +48,9 @@ class LinearSolver {
   virtual FactorizationStatus factorize(std::span<const double> values) = 0;
   /// x = A^{-1} b  (n each). Throws LinearSolverError without a successful factorization.
   virtual void solve(std::span<const double> b, std::span<double> x) = 0;
+  /// x = A^{-T} b  (n each), with the same factorization (condition estimates need both; CHOLMOD's
+  /// A is symmetric). Throws LinearSolverError without a successful factorization.
+  virtual void solve_transposed(std::span<const double> b, std::span<double> x) = 0;
 };
 
 /// For backends' solve: throws LinearSolverError naming the backend unless b and x both hold n entries.

@@ -70,10 +70,16 @@ FactorizationStatus UmfpackSolver::factorize(std::span<const double> values) {
   return {false, "umfpack: " + umfpack_status(status)};
 }
 
-void UmfpackSolver::solve(std::span<const double> b, std::span<double> x) {
+void UmfpackSolver::solve(std::span<const double> b, std::span<double> x) { solve_system(UMFPACK_A, b, x); }
+
+void UmfpackSolver::solve_transposed(std::span<const double> b, std::span<double> x) {
+  solve_system(UMFPACK_At, b, x);
+}
+
+void UmfpackSolver::solve_system(int system, std::span<const double> b, std::span<double> x) {
   if (!numeric_) throw LinearSolverError("umfpack: solve called without a successful factorization");
   check_solve_sizes("umfpack", pattern_->n, b, x);
-  const int status = umfpack_di_solve(UMFPACK_A, pattern_->column_starts.data(), pattern_->row_indices.data(),
+  const int status = umfpack_di_solve(system, pattern_->column_starts.data(), pattern_->row_indices.data(),
                                       values_.data(), x.data(), b.data(), numeric_, control_.data(), nullptr);
   if (status != UMFPACK_OK) throw LinearSolverError("umfpack: solve failed: " + umfpack_status(status));
 }

@@ -22,10 +22,13 @@ class UmfpackSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
+  void solve_transposed(std::span<const double> b, std::span<double> x) override;
 
  private:
   void free_numeric();
   void free_symbolic();
+  /// x = A^{-1} b (system UMFPACK_A) or A^{-T} b (UMFPACK_At) with the last factorization.
+  void solve_system(int system, std::span<const double> b, std::span<double> x);
 
   const CscPattern* pattern_ = nullptr;
   std::vector<double> values_;  ///< the factorized values (UMFPACK's solve reads the matrix again)

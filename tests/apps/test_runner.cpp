@@ -100,7 +100,8 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   for (const auto& item : j.items()) keys.push_back(item.key());
   const std::vector<std::string> expected{"status", "timeseries", "scenario", "stepper", "solver", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
-                                          "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached", "newton_iterations_total",
+                                          "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached",
+                                          "step_size_min", "step_size_max", "condition_estimate_max", "newton_iterations_total",
                                           "newton_iterations_max", "newton_factorizations_total", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
@@ -385,4 +386,76 @@ TEST_CASE("an output directory that cannot be made is an error naming it and the
     CHECK(message.find("choose a writable --out directory") != std::string::npos);
   }
   CHECK(read_file(file) == "not a directory\n");  // nothing lost
+}
+
+TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end; h and the condition estimate are recorded") {
+  TempDir dir("runner_adaptive");
+  RunOptions options = options_for("double-well", dir.path);
+  options.stepper = "sem-vi";
+  options.threads = 1;
+  const RunResult r = run(options);
+  MESSAGE("double-well, sem-vi: ", r.steps, " steps to t = ", r.t_reached, ", h from ", r.step_size_min, " to ",
+          r.step_size_max, ", condition up to ", r.condition_estimate_max, ", energy ", r.energy_initial,
+          " max increment ", r.energy_max_abs_increment);
+  REQUIRE(r.ok);
+  CHECK(r.t_reached >= 20.0);
+  CHECK(r.t_reached < 20.0 + r.step_size_max);
+  CHECK(r.step_size_min > 0.0);
+  CHECK(r.step_size_max == 0.05);  // the first step, of the h asked; the others are shorter on this orbit
+  CHECK(r.condition_estimate_max > 1.0);
+  // The discrete energy starts with the first step, which sets it; it is then conserved.
+  CHECK(std::isfinite(r.energy_initial));
+  CHECK(r.energy_max_abs_increment <= 1e-12);
+  const auto rows = read_csv(dir.path / "timeseries.csv");
+  REQUIRE(rows.size() == static_cast<std::size_t>(r.steps) + 2);
+  const std::vector<std::string>& header = rows.front();
+  CHECK(header[header.size() - 2] == "h");
+  CHECK(header.back() == "condition");
+  CHECK(rows[1][header.size() - 2] == "nan");  // no step led to the initial state
+  CHECK(rows[1][header.size() - 1] == "nan");
+  const auto energy = static_cast<std::size_t>(std::find(header.begin(), header.end(), "energy") - header.begin());
+  CHECK(rows[1][energy] == "nan");  // sem-vi's discrete energy is defined from its first step on
+  for (std::size_t k = 2; k < rows.size(); ++k) {
+    const double t0 = std::stod(rows[k - 1][0]), t1 = std::stod(rows[k][0]);
+    CHECK(t1 - t0 == std::stod(rows[k][header.size() - 2]));  // h is the step's t increment, bitwise
+    CHECK(std::stod(rows[k].back()) > 1.0);
+  }
+  const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["t_reached"].get<double>() == r.t_reached);
+  CHECK(j["condition_estimate_max"].get<double>() == r.condition_estimate_max);
+  CHECK(j["h"].get<double>() == 0.05);  // the run's h: the first step's size
+}
+
+TEST_CASE("a fixed-step run records h in every row and reports no condition estimate") {
+  TempDir dir("runner_fixed_h");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.t_end = 0.1;
+  const RunResult r = run(options);
+  REQUIRE(r.ok);
+  CHECK(r.step_size_min == 0.01);
+  CHECK(r.step_size_max == 0.01);
+  CHECK(std::isnan(r.condition_estimate_max));
+  CHECK(std::abs(r.t_reached - 0.1) <= 1e-15);
+  const auto rows = read_csv(dir.path / "timeseries.csv");
+  CHECK(rows.front().back() == "h");
+  for (std::size_t k = 2; k < rows.size(); ++k) CHECK(rows[k].back() == "0.01");
+  CHECK(nlohmann::json::parse(read_file(dir.path / "summary.json"))["condition_estimate_max"].is_null());
+}
+
+TEST_CASE("an adaptive run whose steps shrink without reaching t_end stops after 100 times round(t_end / h) steps") {
+  RunOptions options;
+  options.scenario = "damped-oscillator";
+  options.stepper = "sem-vi";
+  options.overrides = {{"zeta", -0.9}};  // an amplified oscillation: sem-vi's step shrinks as the energy grows
+  options.h = 0.5;
+  options.t_end = 8.0;
+  const RunResult r = run(options);
+  MESSAGE(r.error);
+  CHECK_FALSE(r.ok);
+  CHECK(r.steps == kAdaptiveStepLimit * 16);
+  CHECK(r.t_reached < 8.0);
+  CHECK(r.error.find("sem-vi took 1600 steps (100 times t_end / h) and reached only t = ") != std::string::npos);
+  CHECK(r.status == RunStatus::failed);
+  CHECK(r.failure_cause == FailureCause::error);
+  CHECK(r.failed_step == r.steps + 1);  // the step it did not take
 }

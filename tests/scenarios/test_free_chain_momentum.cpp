@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 #include <string>
 
 #include <noether/bodies/body_state.hpp>
@@ -91,4 +93,33 @@ TEST_CASE("free 3D chain: livens-em and em-ggl conserve linear and angular momen
     CHECK(drift_J <= steps * 1e-12 * J0.norm());
     CHECK(energy_drift <= 1e-10 * energy0);
   }
+}
+
+TEST_CASE("free 3D chain: sem-vi conserves linear and angular momentum and its discrete energy, with adaptive steps") {
+  const Model model = free_chain();
+  const System& system = *model.system;
+  const std::unique_ptr<Stepper> stepper = find_stepper("sem-vi").make(system, {});
+  State state = model.initial;
+  stepper->initialize(state);
+  const Eigen::Vector3d L0 = total_linear_momentum(system, model.initial.v);
+  const Eigen::Vector3d J0 = total_angular_momentum(system, model.initial.q, model.initial.v);
+  double drift_L = 0, drift_J = 0, energy_drift = 0, h = 0.01, h_min = 1, h_max = 0;
+  double energy1 = std::numeric_limits<double>::quiet_NaN();
+  int steps = 0;
+  while (state.t < 5.0) {
+    const StepReport report = stepper->step(state, h);
+    h = report.step_size;
+    h_min = std::min(h_min, h);
+    h_max = std::max(h_max, h);
+    if (std::isnan(energy1)) energy1 = stepper->conserved_energy(state);
+    drift_L = std::max(drift_L, (total_linear_momentum(system, state.v) - L0).norm());
+    drift_J = std::max(drift_J, (total_angular_momentum(system, state.q, state.v) - J0).norm());
+    energy_drift = std::max(energy_drift, std::abs(stepper->conserved_energy(state) - energy1));
+    ++steps;
+  }
+  MESSAGE("sem-vi: ", steps, " steps, h from ", h_min, " to ", h_max, "; drift of L ", drift_L, ", of J ", drift_J,
+          "; discrete energy drift ", energy_drift);
+  CHECK(drift_L <= steps * 1e-12 * L0.norm());
+  CHECK(drift_J <= steps * 1e-12 * J0.norm());
+  CHECK(energy_drift <= 1e-10 * energy1);
 }

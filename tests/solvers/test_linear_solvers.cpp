@@ -10,40 +10,23 @@
 #include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
 #include "support/finite_differences.hpp"
+#include "support/sparse_matrices.hpp"
 
 using namespace noether;
 
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
-using Triplets = std::vector<Eigen::Triplet<double, Index>>;
+using testing::from_triplets;
+using testing::saddle_point_matrix;
+using testing::SparseMatrix;
+using testing::SparseSystem;
+using testing::to_csc;
+using testing::Triplets;
 
 constexpr LinearSolverKind kUnsymmetricBackends[] = {LinearSolverKind::umfpack, LinearSolverKind::klu,
                                                      LinearSolverKind::eigen};
 constexpr LinearSolverKind kAllBackends[] = {LinearSolverKind::umfpack, LinearSolverKind::klu,
                                              LinearSolverKind::eigen, LinearSolverKind::cholmod};
-
-/// A square sparse matrix as the solvers take it: a pattern and values in pattern order.
-struct SparseSystem {
-  CscPattern pattern;
-  std::vector<double> values;
-};
-
-SparseSystem to_csc(SparseMatrix A) {
-  A.makeCompressed();  // setFromTriplets leaves row indices sorted within each column
-  SparseSystem s;
-  s.pattern.n = static_cast<Index>(A.rows());
-  s.pattern.column_starts.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1);
-  s.pattern.row_indices.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
-  s.values.assign(A.valuePtr(), A.valuePtr() + A.nonZeros());
-  return s;
-}
-
-SparseMatrix from_triplets(Index n, const Triplets& triplets) {
-  SparseMatrix A(n, n);
-  A.setFromTriplets(triplets.begin(), triplets.end());
-  return A;
-}
 
 /// Unsymmetric: diagonal 6 plus five random entries per column in [-1, 1], whose transposed
 /// positions are mostly structural zeros. Diagonally dominant, so well conditioned.
@@ -57,32 +40,6 @@ SparseMatrix unsymmetric_matrix(Index n, unsigned seed) {
     for (int k = 0; k < 5; ++k) t.emplace_back(row(generator), j, value(generator));
   }
   return from_triplets(n, t);
-}
-
-/// The shape of a Newton matrix of a constrained step: [K G^T; G 0] with K (d x d) an
-/// unsymmetric banded stiffness and G (m x d) of full row rank; the zero block's diagonal is
-/// stored explicitly, as the assembler does.
-SparseMatrix saddle_point_matrix(Index d, Index m, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<double> value(-1.0, 1.0);
-  Triplets t;
-  for (Index i = 0; i < d; ++i) {
-    t.emplace_back(i, i, 4.0 + value(generator));
-    if (i + 1 < d) {
-      t.emplace_back(i, i + 1, -1.0 + 0.3 * value(generator));
-      t.emplace_back(i + 1, i, -1.0 + 0.3 * value(generator));
-    }
-  }
-  for (Index r = 0; r < m; ++r) {
-    // Row r touches coordinates 3r (weight ~1, making the rows independent), 3r + 1 and 3r + 4.
-    for (const auto& [col, w] : {std::pair{3 * r, 1.0 + 0.2 * value(generator)}, std::pair{3 * r + 1, value(generator)},
-                                 std::pair{3 * r + 4, value(generator)}}) {
-      t.emplace_back(d + r, col, w);
-      t.emplace_back(col, d + r, w);
-    }
-    t.emplace_back(d + r, d + r, 0.0);
-  }
-  return from_triplets(d + m, t);
 }
 
 /// SPD: the 5-point Laplacian of a side x side grid plus 0.1 I.

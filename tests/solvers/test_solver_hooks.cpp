@@ -49,6 +49,7 @@ class CountingSolver final : public LinearSolver {
   }
   FactorizationStatus factorize(std::span<const double> values) override { return inner_.factorize(values); }
   void solve(std::span<const double> b, std::span<double> x) override { inner_.solve(b, x); }
+  void solve_transposed(std::span<const double> b, std::span<double> x) override { inner_.solve_transposed(b, x); }
 
  private:
   UmfpackSolver inner_{UmfpackStrategy::symmetric};

@@ -120,7 +120,9 @@ TEST_CASE("the symmetric schemes step back to where they started with -h; ggl-vi
     for (int n = 0; n < 10; ++n) chain.stepper->step(state, 0.01);
     for (int n = 0; n < 10; ++n) chain.stepper->step(state, -0.01);
     CHECK(state.step == start.step + 20);
-    CHECK(std::abs(state.t - start.t) <= 1e-15);
+    // sem-vi's steps are the h its equations give, to the Newton tolerance: the way back ends within
+    // that of the start time; the other steppers' h are exact.
+    CHECK(std::abs(state.t - start.t) <= (info.adaptive_step_size ? 1e-12 : 1e-15));
     const double q_error = (state.q - start.q).cwiseAbs().maxCoeff();
     const double v_error = (state.v - start.v).cwiseAbs().maxCoeff();
     MESSAGE(info.name, ": 10 steps forward and back, max|dq| ", q_error, ", max|dv| ", v_error);

@@ -1,0 +1,106 @@
+#pragma once
+/// The constraint rows of the variational integrators in position-momentum form (evi,
+/// midpoint-vi, sem-vi): the constrained discrete Euler-Lagrange equation and the constrained
+/// discrete Legendre transform of RATTLE ([HairerLubichWanner2006, Sec. VII.1.4]; evi.hpp):
+///
+///   R_q += G(q0)^T mu,   R_p += G(q1)^T nu,   R_mu = g(q1),   R_nu = G(q1) v1,
+///
+/// mu = h lambda the impulse of the step, nu the projection of p1 onto G(q1) M^-1 p1 = 0. None of
+/// the rows depends on h but the rounding floor of G(q1) v1 = 0 (steppers/row_scale.hpp).
+#include <string>
+
+#include <noether/engine/term_layout.hpp>
+#include <noether/steppers/row_scale.hpp>
+
+namespace noether {
+
+/// The scheme's fields these rows use: dq (the rows R_q, unknowns q1 = q0 + dq), v1 (rows R_p,
+/// unknowns v1), mu and nu (the constraint rows and multipliers).
+struct RattleFields {
+  int dq, v1, mu, nu;
+};
+/// The workspace slots the rows may use (the scheme's own numbering).
+struct RattleSlots {
+  int q0, q1, v1, jacobian;
+};
+
+/// What row i of field `field` balances (the rows above, for Newton's messages).
+inline std::string rattle_row_label(const System& system, RattleFields f, int field, Index i) {
+  if (field == f.dq) return "discrete Euler-Lagrange equation of coordinate " + system.coordinate_label(i);
+  if (field == f.v1) return "discrete Legendre transform p1 = D_2 L_d of coordinate " + system.coordinate_label(i);
+  if (field == f.mu) return system.multiplier_label(i) + ", position level g(q1)";
+  return system.multiplier_label(i) + ", velocity level G(q1) v1";
+}
+
+/// The term's fields and blocks for these rows. Their Jacobians are constant for a linear g (the
+/// assembler then writes them once); a nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1.
+inline TermShape rattle_constraint_shape(const Constraint& e, RattleFields f) {
+  const bool linear = e.nonlinearity() == Nonlinearity::linear;
+  TermShape s{f.dq, f.v1, f.mu, f.nu};
+  s.block(f.dq, f.mu, Pattern::jacobian_transpose, linear)
+      .block(f.mu, f.dq, Pattern::jacobian, linear)
+      .block(f.v1, f.nu, Pattern::jacobian_transpose, linear)
+      .block(f.nu, f.v1, Pattern::jacobian, linear);
+  return linear ? s : s.block(f.v1, f.dq, Pattern::hessian).block(f.nu, f.dq, Pattern::jacobian);
+}
+
+/// The rows and their blocks of constraint term t: q0, q1, v1 (d each) and mu, nu (m each) are
+/// the global vectors; h the step. Exact form: from it, scales and floors of row_scale.hpp; a
+/// nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1. General constraint: G from the element,
+/// D^2 g_k one row at a time; scales |G(q1)| |q1| and |G(q1)| |v1|, floors eps |G(q1)| ell and
+/// eps |G(q1)| ell/|h|.
+template <class Q0, class Q1, class V1, class Multipliers>
+void add_rattle_constraint(const ConstraintTerm& t, const Q0& q0_global, const Q1& q1_global, const V1& v1_global,
+                           const Multipliers& mu_global, const Multipliers& nu_global, double h, RattleFields f,
+                           RattleSlots slots, TermOutput& out) {
+  const LocalVector q0 = t.coordinates(q0_global, slots.q0), q1 = t.coordinates(q1_global, slots.q1);
+  const LocalVector v1 = t.coordinates(v1_global, slots.v1);
+  const LocalVector mu = t.multipliers(mu_global), nu = t.multipliers(nu_global);
+  if (const QuadraticFormView* g = t.form()) {
+    g->add_jacobian_transpose_product(q0, mu, 1.0, out.residual(f.dq));
+    g->add_jacobian_transpose_product(q1, nu, 1.0, out.residual(f.v1));
+    g->calc_value(q1, out.residual(f.mu));
+    g->add_jacobian_product(q1, v1, 1.0, out.residual(f.nu));
+    add_position_constraint_scale(*g, q1, out.scale(f.mu), out.floor(f.mu));
+    add_velocity_constraint_scale(*g, q1, v1, q1, h, out.scale(f.nu), out.floor(f.nu));
+    if (!out.with_matrix()) return;
+    g->add_jacobian(q0, 1.0, out.block(f.dq, f.mu).transpose());
+    g->add_jacobian(q1, 1.0, out.block(f.mu, f.dq));
+    g->add_jacobian(q1, 1.0, out.block(f.v1, f.nu).transpose());
+    g->add_jacobian(q1, 1.0, out.block(f.nu, f.v1));
+    if (g->is_linear()) return;
+    g->add_hessian_contraction(nu, 1.0, out.block(f.v1, f.dq));
+    g->add_hessians_times(v1, 1.0, out.block(f.nu, f.dq).transpose());
+    return;
+  }
+  const Constraint& c = t.element();
+  Eigen::Map<Matrix> G = t.workspace().matrix(slots.jacobian, t.equations(), t.size());
+  c.calc_jacobian(q0, G);
+  out.residual(f.dq).noalias() += G.transpose() * mu;
+  if (out.with_matrix()) out.block(f.dq, f.mu) = G.transpose();
+  c.calc_jacobian(q1, G);
+  c.calc_value(q1, out.residual(f.mu));
+  out.residual(f.v1).noalias() += G.transpose() * nu;
+  out.residual(f.nu).noalias() = G * v1;
+  const double ell = coordinate_size(q1);
+  out.scale(f.mu).noalias() = G.cwiseAbs() * q1.cwiseAbs();
+  out.scale(f.nu).noalias() = G.cwiseAbs() * v1.cwiseAbs();
+  out.floor(f.mu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell);
+  out.floor(f.nu) = G.cwiseAbs().rowwise().sum() * (kRoundingError * ell / std::abs(h));
+  if (!out.with_matrix()) return;
+  out.block(f.mu, f.dq) = G;
+  out.block(f.v1, f.nu) = G.transpose();
+  out.block(f.nu, f.v1) = G;
+  c.add_hessian_contraction(q1, nu, 1.0, out.block(f.v1, f.dq));
+  Matrix hessian(t.size(), t.size());
+  Vector unit = Vector::Zero(t.equations());
+  for (Index k = 0; k < t.equations(); ++k) {  // row k of d(G v1)/dq1 = (D^2 g_k v1)^T
+    hessian.setZero();
+    unit.setZero();
+    unit(k) = 1.0;
+    c.add_hessian_contraction(q1, unit, 1.0, hessian);
+    out.block(f.nu, f.dq).row(k) += (hessian * v1).transpose();
+  }
+}
+
+}  // namespace noether
