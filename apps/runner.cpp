@@ -11,7 +11,6 @@
 
 #include <noether/apps/run_recorder.hpp>
 #include <noether/apps/summary_json.hpp>
-#include <noether/engine/format.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -83,11 +82,8 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
     reduced = without_redundancy(model, run, result);
     integrate(reduced ? *reduced : *model.system, run, recorder, state);
     result.ok = true;
-  } catch (const NewtonError& e) {
-    // Rank loss of the equations stepped (the dropped ones are dependent by construction).
-    const std::string rank_loss = describe_rank_loss(reduced ? *reduced : *model.system, state.q);
+  } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
     result.error = e.what();
-    if (!rank_loss.empty()) result.error += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
     result.failed_step = state.step + 1;
     result.failed_t = state.t;
     recorder.record_last_good(state);

@@ -15,7 +15,8 @@ std::string format_double(double value) {
   return std::string(buffer.data(), end);
 }
 
-std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes) {
+std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
+                                            const ConservedMomenta& momenta) {
   std::vector<std::string> columns{"t"};
   for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back("q:" + system.coordinate_label(i));
   static constexpr std::array<const char*, 3> axes{"x", "y", "z"};
@@ -27,13 +28,15 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
   for (const Placed<Constraint>& c : system.constraints())
     for (Index row = 0; row < c.element->num_equations(); ++row)
       columns.push_back("g:" + c.element->name() + "[" + std::to_string(row) + "]");
+  for (const std::string& name : momenta.names()) columns.push_back(name);
   return columns;
 }
 
-TimeseriesCsv::TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes)
-    : path_(path), system_(system), probes_(probes), out_(path) {
+TimeseriesCsv::TimeseriesCsv(const std::filesystem::path& path, const System& system, std::span<const Probe> probes,
+                             const ConservedMomenta& momenta)
+    : path_(path), system_(system), probes_(probes), momenta_(momenta), out_(path) {
   if (!out_) throw std::runtime_error("cannot open '" + path.string() + "' for writing");
-  const std::vector<std::string> columns = timeseries_columns(system, probes);
+  const std::vector<std::string> columns = timeseries_columns(system, probes, momenta);
   for (std::size_t i = 0; i < columns.size(); ++i) out_ << (i == 0 ? "" : ",") << columns[i];
   out_ << '\n';
 }
@@ -48,6 +51,8 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
   write_value(energy);
   write_value(kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q));
   for (Index r = 0; r < g.size(); ++r) write_value(g(r));
+  if (!momenta_.empty())
+    for (double value : momenta_.values(momenta(system_, state.q, state.v, momenta_.about))) write_value(value);
   end_row();
 }
 

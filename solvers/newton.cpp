@@ -1,6 +1,7 @@
 #include <noether/solvers/newton.hpp>
 #include <noether/solvers/linear/make_linear_solver.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -63,16 +64,18 @@ double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
 }  // namespace
 
 NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-                         std::string worst_row, double worst_value, double worst_scale)
+                         std::string worst_row, double worst_value, double worst_scale, Cause cause)
     : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
-                         "; largest scaled residual entry " + format_value(worst_value) + " (scale " +
-                         format_value(worst_scale) + ") in " + worst_row),
+                         (worst_row.empty() ? std::string()
+                                            : "; largest scaled residual entry " + format_value(worst_value) +
+                                                  " (scale " + format_value(worst_scale) + ") in " + worst_row)),
       context_(std::move(context)),
       reason_(std::move(reason)),
       history_(std::move(history)),
       worst_row_(std::move(worst_row)),
       worst_value_(worst_value),
-      worst_scale_(worst_scale) {}
+      worst_scale_(worst_scale),
+      cause_(cause) {}
 
 void check_newton_options(const NewtonOptions& options) {
   const auto positive = [](double value, const char* name, const char* example) {
@@ -102,11 +105,15 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, New
   linear_solver_->analyze_pattern(pattern);
 }
 
-void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const std::string& reason,
-                        const NewtonReport& report) const {
-  if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0);
+void NewtonSolver::fail(NewtonSystem& system, const std::string& context, std::string reason,
+                        const NewtonReport& report, NewtonError::Cause cause) const {
+  if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0, cause);
+  if (cause == NewtonError::Cause::non_finite)
+    if (const std::string source = system.describe_non_finite(); !source.empty())  // then the worst row is a symptom
+      throw NewtonError(context, reason + ": " + source, report.history, "", 0.0, 0.0, cause);
   const Index worst = argmax_scaled(residual_, scale_);
-  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst));
+  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst),
+                    cause);
 }
 
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context) {
@@ -123,14 +130,15 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
     report.history.push_back({scaled, max_abs(residual_), increment_norm});
-    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report);
+    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
     if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) return report;
     if (report.iterations == options_.max_iterations)
-      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
+      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
+           NewtonError::Cause::no_convergence);
 
     const bool contracting = count >= 2 && scaled <= options_.refresh_contraction * report.history[count - 2].scaled_residual;
     // Full Newton: once r is within kChordRange times the tolerance, the iterations reuse the last
@@ -146,16 +154,26 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       timed(time.factorization, [&] { status = linear_solver_->factorize(system.matrix()); });
       ++report.factorizations;
       has_factorization_ = status.ok;
-      if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
+      if (!status.ok) {
+        // A non-finite entry makes the factorization fail as if the matrix were singular: say which.
+        const std::span<const double> matrix = system.matrix();
+        const bool finite = std::all_of(matrix.begin(), matrix.end(), [](double a) { return std::isfinite(a); });
+        fail(system, context,
+             finite ? "the Newton matrix could not be factorized (" + status.message + ")"
+                    : "the Newton matrix has a non-finite entry (" + status.message + ")",
+             report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
+      }
     }
     timed(time.solve, [&] {
       linear_solver_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
                             std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
     });
     ++report.iterations;
-    x -= increment_;
     increment_norm = max_abs(increment_);
-    if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
+    // Checked before the update, so that x stays the iterate whose evaluation can be examined.
+    if (!std::isfinite(increment_norm))
+      fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
+    x -= increment_;
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
     // its matrix would go unused. Should it need a refactorization, the refresh above evaluates
     // the matrix at it first.

@@ -28,6 +28,10 @@ class NewtonSystem {
   virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
+  /// Which part of the system gives a non-finite residual or matrix entry at the x of the last
+  /// evaluate ("potential 'bad' gives a non-finite residual entry (nan)"), or "" when it cannot
+  /// tell; asked only when Newton fails on a non-finite value.
+  virtual std::string describe_non_finite() const { return {}; }
 };
 
 struct NewtonOptions {
@@ -92,13 +96,18 @@ struct NewtonReport {
   NewtonTimings timings;
 };
 
-/// Newton did not converge, met a singular tangent, or produced a non-finite value.
+/// Newton did not converge, met a singular tangent, or produced a non-finite value. The message:
+/// "Newton failed at <context>: <reason>; <history>; largest scaled residual entry <value> (scale
+/// <scale>) in <worst row>", the last part left out when worst_row is empty.
 class NewtonError : public std::runtime_error {
  public:
+  enum class Cause { no_convergence, singular_matrix, non_finite };
+
   NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-               std::string worst_row, double worst_value, double worst_scale);
+               std::string worst_row, double worst_value, double worst_scale, Cause cause = Cause::no_convergence);
   const std::string& context() const { return context_; }
   const std::string& reason() const { return reason_; }
+  Cause cause() const { return cause_; }
   const std::vector<NewtonIterate>& history() const { return history_; }
   /// Owner of the residual entry with the largest scaled value at the last iterate, and that entry.
   const std::string& worst_row() const { return worst_row_; }
@@ -110,6 +119,7 @@ class NewtonError : public std::runtime_error {
   std::vector<NewtonIterate> history_;
   std::string worst_row_;
   double worst_value_, worst_scale_;
+  Cause cause_;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless the tolerances are finite
@@ -131,8 +141,10 @@ class NewtonSolver {
   LinearSolverKind solver_kind() const { return linear_solver_->kind(); }
 
  private:
-  [[noreturn]] void fail(NewtonSystem& system, const std::string& context, const std::string& reason,
-                         const NewtonReport& report) const;
+  /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the
+  /// system that gave it (NewtonSystem::describe_non_finite).
+  [[noreturn]] void fail(NewtonSystem& system, const std::string& context, std::string reason,
+                         const NewtonReport& report, NewtonError::Cause cause) const;
 
   NewtonOptions options_;
   std::unique_ptr<LinearSolver> linear_solver_;
