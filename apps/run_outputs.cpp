@@ -17,8 +17,8 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
 }
 
 TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
-                                           bool condition_column) {
-  return timeseries_.emplace(directory_, system, probes, condition_column);
+                                           const ConservedMomenta& momenta, bool condition_column) {
+  return timeseries_.emplace(directory_, system, probes, momenta, condition_column);
 }
 
 void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }

@@ -21,7 +21,8 @@ class RunOutputs {
   RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
 
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
-  TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, bool condition_column);
+  TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
+                                 bool condition_column);
 
   /// Renames the time series timeseries.csv and writes the final summary. A failure turns the
   /// result into failed (cause output, the reason in error); the rows the file holds, whole ones

@@ -13,11 +13,14 @@ namespace noether {
 RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result)
     : system_(*model.system),
       invariants_(model.invariants),
+      conserved_momenta_(model.conserved_momenta),
       result_(result),
       output_every_(options.output_every),
       initial_t_(model.initial.t),
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
+  result_.momenta_about = conserved_momenta_.about;
+  for (const std::string& name : conserved_momenta_.names()) result_.conserved_momenta.push_back({name});
   if (options.progress) progress_.emplace(std::cout, total_steps);
 }
 
@@ -30,6 +33,14 @@ void RunRecorder::record_initial(const State& state, double energy) {
   for (const Invariant& invariant : invariants_) {
     invariants_initial_.push_back(invariant.value(state));
     result_.invariant_drifts.emplace_back(invariant.name, 0.0);
+  }
+  if (!result_.conserved_momenta.empty()) {
+    const std::vector<double> values =
+        conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      result_.conserved_momenta[i].initial = values[i];
+      result_.conserved_momenta[i].drift = 0.0;
+    }
   }
   measure(state, energy);
   started_ = true;
@@ -86,6 +97,17 @@ void RunRecorder::finish() {
   if (progress_) progress_->finish();
 }
 
+void RunRecorder::measure_momenta(const State& state) {
+  if (result_.conserved_momenta.empty()) return;
+  const std::vector<double> values =
+      conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    RunResult::ConservedMomentum& c = result_.conserved_momenta[i];
+    c.final = values[i];
+    c.drift = std::max(c.drift, std::abs(values[i] - c.initial));
+  }
+}
+
 void RunRecorder::measure(const State& state, double energy) {
   calc_constraint_values(system_, state.q, g_);
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
@@ -95,6 +117,7 @@ void RunRecorder::measure(const State& state, double energy) {
     double& drift = result_.invariant_drifts[i].second;
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
   }
+  measure_momenta(state);
   energy_last_ = energy;
   if (csv_ && state.step % output_every_ == 0) {
     csv_->write_row(state, energy, g_, step_size_last_, condition_last_);

@@ -35,11 +35,14 @@ class RunRecorder {
  private:
   /// Updates the constraint maxima at state and writes its row when one is due.
   void measure(const State& state, double energy);
+  /// Updates the conserved momenta's last values and drifts at state.
+  void measure_momenta(const State& state);
   /// The refinement of a completed step of size h, when it took substeps.
   void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;
   const std::vector<Invariant>& invariants_;
+  const ConservedMomenta& conserved_momenta_;
   std::vector<Vector> invariants_initial_;
   RunResult& result_;
   int output_every_;

@@ -132,15 +132,11 @@ void integrate_recording_failure(const Model& model, PreparedStepper& prepared, 
   State state = model.initial;
   try {
     if (outputs) recorder.write_rows_to(outputs->open_timeseries(
-        *model.system, model.probes, find_stepper(result.configuration.stepper).reports_condition));
+        *model.system, model.probes, model.conserved_momenta, find_stepper(result.configuration.stepper).reports_condition));
     if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
     integrate(*prepared.stepper, options, recorder, state, result);
-  } catch (const NewtonError& e) {
-    // Rank loss of the equations stepped (the dropped ones are dependent by construction).
-    const std::string rank_loss = describe_rank_loss(prepared.system(model), state.q);
-    std::string message = e.what();
-    if (!rank_loss.empty()) message += "; at t = " + format_number(state.t) + ", the last good state, " + rank_loss;
-    recorder.fail(FailureCause::newton, message);
+  } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
+    recorder.fail(FailureCause::newton, e.what());
   } catch (const std::invalid_argument& e) {
     recorder.fail(FailureCause::refused, e.what());
   } catch (const OutputError& e) {

@@ -139,6 +139,14 @@ struct RunResult {
   ParameterValues parameters;  ///< every resolved scenario parameter
   /// Each of the model's invariants with its largest change over the states reached (Invariant).
   std::vector<std::pair<std::string, double>> invariant_drifts;
+  /// A momentum component the model declares conserved (Model::conserved_momenta): its value at
+  /// step 0 and at the last state reached, and its largest change max_n |I_n - I_0|.
+  struct ConservedMomentum {
+    std::string name;  ///< "angular_momentum.z"
+    double initial = not_computed, final = not_computed, drift = not_computed;
+  };
+  std::vector<ConservedMomentum> conserved_momenta;
+  Eigen::Vector3d momenta_about = Eigen::Vector3d::Zero();  ///< the point J is taken about
   int threads = 0;
 
   /// status completed, ok.

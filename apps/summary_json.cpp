@@ -58,6 +58,13 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
   j["parameters"] = result.parameters;
   j["invariant_drifts"] = nlohmann::ordered_json::object();
   for (const auto& [name, drift] : result.invariant_drifts) j["invariant_drifts"][name] = drift;
+  j["conserved_momenta"] = nlohmann::ordered_json::object();
+  if (!result.conserved_momenta.empty()) {
+    const Eigen::Vector3d& o = result.momenta_about;
+    j["conserved_momenta"]["about"] = {o.x(), o.y(), o.z()};
+    for (const RunResult::ConservedMomentum& c : result.conserved_momenta)
+      j["conserved_momenta"][c.name] = {{"initial", c.initial}, {"final", c.final}, {"drift", c.drift}};
+  }
   j["threads"] = result.threads;
   j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},
                         {"factorization", result.phase_seconds.factorization},

@@ -15,7 +15,7 @@ std::string format_double(double value) {
 }
 
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
-                                            bool condition_column) {
+                                            const ConservedMomenta& momenta, bool condition_column) {
   std::vector<std::string> columns{"t"};
   for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back("q:" + system.coordinate_label(i));
   static constexpr std::array<const char*, 3> axes{"x", "y", "z"};
@@ -29,14 +29,15 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
       columns.push_back("g:" + c.element->name() + "[" + std::to_string(row) + "]");
   columns.push_back("h");
   if (condition_column) columns.push_back("condition");
+  for (const std::string& name : momenta.names()) columns.push_back(name);
   return columns;
 }
 
 TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
-                             bool condition_column)
-    : system_(system), probes_(probes), condition_column_(condition_column),
+                             const ConservedMomenta& momenta, bool condition_column)
+    : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
       file_(directory, kPartialFileName, kFileName) {
-  const std::vector<std::string> columns = timeseries_columns(system, probes, condition_column);
+  const std::vector<std::string> columns = timeseries_columns(system, probes, momenta, condition_column);
   std::string header;
   for (std::size_t i = 0; i < columns.size(); ++i) header += (i == 0 ? "" : ",") + columns[i];
   file_.append(header + '\n');
@@ -55,6 +56,8 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
   for (Index r = 0; r < g.size(); ++r) write_value(g(r));
   write_value(h);
   if (condition_column_) write_value(condition);
+  if (!momenta_.empty())
+    for (double value : momenta_.values(momenta(system_, state.q, state.v, momenta_.about))) write_value(value);
   end_row();
 }
 

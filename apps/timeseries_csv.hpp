@@ -10,10 +10,11 @@
 namespace noether {
 
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe,
-/// energy, total_energy, g:<constraint>[<row>] per constraint row, h, and condition when the
-/// stepper reports its condition estimate.
+/// energy, total_energy, g:<constraint>[<row>] per constraint row, h, condition when the stepper
+/// reports its condition estimate, then the conserved momentum components (ConservedMomenta::names():
+/// linear_momentum.x, ..., angular_momentum.z).
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
-                                            bool condition_column = false);
+                                            const ConservedMomenta& momenta = {}, bool condition_column = false);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. While the run goes on the file is
@@ -25,10 +26,10 @@ class TimeseriesCsv {
   static constexpr const char* kPartialFileName = "timeseries.csv.partial";
 
   /// Creates kPartialFileName in directory (which must outlive this object) and writes the header
-  /// (with the condition column when condition_column). Throws OutputError naming the file and the
+  /// (timeseries_columns). Throws OutputError naming the file and the
   /// reason when it cannot.
   TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
-                bool condition_column = false);
+                const ConservedMomenta& momenta = {}, bool condition_column = false);
 
   /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
   /// condition: the size and condition estimate of the step that led to state (NaN for the
@@ -46,6 +47,7 @@ class TimeseriesCsv {
 
   const System& system_;
   std::span<const Probe> probes_;
+  ConservedMomenta momenta_;
   bool condition_column_;
   StagedFile file_;
   bool committed_ = false;

@@ -34,18 +34,25 @@ void check_mass(const std::string& body, double mass) {
     reject(body, "mass is " + format_number(mass) + "; give a finite, positive mass");
 }
 
-/// The principal moments of a symmetric, finite J_c (ascending), checked for J_i >= 0 and
-/// J_i <= J_j + J_k.
-Eigen::Vector3d checked_principal_moments(const std::string& body, const Eigen::Matrix3d& inertia) {
+/// Checks the principal moments of a symmetric, finite J_c against `requirement`
+/// (InertiaRequirement).
+void check_principal_moments(const std::string& body, const Eigen::Matrix3d& inertia, InertiaRequirement requirement) {
   const Eigen::Vector3d moments = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(inertia).eigenvalues();
   const double tolerance = kRelativeTolerance * moments.cwiseAbs().maxCoeff();
+  if (requirement == InertiaRequirement::positive_definite) {
+    if (!(moments(0) > tolerance))
+      reject(body, "the inertia tensor is not positive definite: principal moments " + str(moments) +
+                       "; a model body (InertiaRequirement::positive_definite) needs every moment > 0");
+    return;
+  }
   if (moments(0) < -tolerance)
     reject(body, "the inertia tensor is not positive semi-definite: principal moments " + str(moments) +
                      "; give J_c about the centre of mass in body axes");
   if (moments(2) > moments(0) + moments(1) + tolerance)
     reject(body, "the principal moments " + str(moments) +
-                     " violate the triangle inequality J_i <= J_j + J_k; no mass distribution has them");
-  return moments;
+                     " violate the triangle inequality J_i <= J_j + J_k; no mass distribution has them. For a "
+                     "model body (the free rigid body of Hairer, Lubich and Wanner, say) set "
+                     "requirement = InertiaRequirement::positive_definite");
 }
 
 }  // namespace
@@ -61,7 +68,7 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   if (asymmetry > kRelativeTolerance * J.cwiseAbs().maxCoeff())
     reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + format_number(asymmetry) + ")");
   const Eigen::Matrix3d J_sym = 0.5 * (J + J.transpose());
-  checked_principal_moments(body, J_sym);
+  check_principal_moments(body, J_sym, properties.requirement);
 
   const Eigen::Matrix3d euler_c = 0.5 * J_sym.trace() * Eigen::Matrix3d::Identity() - J_sym;
   Eigen::Matrix4d coefficients;
@@ -70,6 +77,11 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   coefficients.block<3, 1>(1, 0) = m * c;
   coefficients.block<3, 3>(1, 1) = euler_c + m * c * c.transpose();
   return coefficients;
+}
+
+MassPositivity mass_positivity(const RigidBodyProperties& properties) {
+  return properties.requirement == InertiaRequirement::physical ? MassPositivity::everywhere
+                                                                : MassPositivity::admitted_motions;
 }
 
 Eigen::Matrix3d director_mass_coefficients(const std::string& body, const PlanarBodyProperties& properties) {

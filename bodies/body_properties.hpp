@@ -13,7 +13,27 @@
 
 #include <Eigen/Core>
 
+#include <noether/engine/inertia.hpp>
+
 namespace noether {
+
+/// Which inertia tensors J_c a 3D body accepts.
+///
+/// The principal moments of a distribution of mass satisfy J_i <= J_j + J_k (E_c = 1/2 tr(J_c) I - J_c,
+/// the Euler tensor, is positive semidefinite: E_i = int rho X_i^2 dV). Model problems need not:
+/// the free rigid body of [HairerLubichWanner2006] has J = (2, 1, 2/3), and 2 > 1 + 2/3, so
+/// E_1 = -1/6. The director equations take such a body all the same: with orthonormal directors
+/// (d_i' = omega x d_i) the kinetic energy is 1/2 m |v_c|^2 + 1/2 omega.J_c omega whatever the sign
+/// of E_1, so it is positive on every motion the body's orthonormality constraints admit, which
+/// is all the scheme needs (its Newton matrix, and M^{-1} where a stepper inverts M, stay regular);
+/// only off those motions, which the solution never takes, is M indefinite.
+enum class InertiaRequirement {
+  /// J_c positive semidefinite with J_i <= J_j + J_k (relative 1e-12): some distribution of mass has it.
+  physical,
+  /// Any symmetric positive definite J_c (a model body); the mass matrix is then positive only on
+  /// the motions orthonormal directors admit (MassPositivity::admitted_motions).
+  positive_definite,
+};
 
 /// A 3D rigid body as users describe it. All quantities in body axes (the axes the directors
 /// d_1, d_2, d_3 carry); the body origin phi need not be the centre of mass.
@@ -21,6 +41,8 @@ struct RigidBodyProperties {
   double mass = 0.0;                                         ///< m > 0
   Eigen::Vector3d center_of_mass = Eigen::Vector3d::Zero();  ///< c, from the body origin
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();         ///< J_c about the centre of mass, symmetric
+  /// What J_c must be: physical unless a model body is meant (see InertiaRequirement).
+  InertiaRequirement requirement = InertiaRequirement::physical;
 };
 
 /// A planar rigid body (moving in the xy-plane) as users describe it.
@@ -34,8 +56,14 @@ struct PlanarBodyProperties {
 /// Accepts singular data (a slender rod along d_1, J_c = diag(0, J, J), gives E_2 = E_3 = 0 at
 /// the centre of mass). Throws std::invalid_argument naming `body` and the offending value when
 /// m <= 0, a value is not finite, J_c is not symmetric (relative 1e-12), or the principal
-/// moments are negative or violate the triangle inequality J_i <= J_j + J_k (both relative 1e-12).
+/// moments do not meet properties.requirement: physical, negative or violating the triangle
+/// inequality J_i <= J_j + J_k (both relative 1e-12; the message says how to enter a model body);
+/// positive_definite, a principal moment <= 1e-12 of the largest.
 Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidBodyProperties& properties);
+
+/// Where the kinetic energy of a body of these properties is positive: everywhere for a physical
+/// J_c, on the motions of orthonormal directors for a model one (InertiaRequirement).
+MassPositivity mass_positivity(const RigidBodyProperties& properties);
 
 /// Mbar (3 x 3) of a planar director body. In the plane only tr(E_c) = J_c enters the motion
 /// (T_rot = 1/2 omega^2 tr(E_c) for orthonormal directors); we take the isotropic

@@ -1,30 +1,9 @@
 #include <noether/bodies/body_state.hpp>
 
-#include <span>
+#include <optional>
 #include <stdexcept>
 
 namespace noether {
-namespace {
-
-/// The DirectorInertia of a placed inertia element, or an error naming it.
-const DirectorInertia& as_director_inertia(const Placed<Inertia>& placed) {
-  const auto* inertia = dynamic_cast<const DirectorInertia*>(placed.element.get());
-  if (inertia == nullptr)
-    throw std::invalid_argument("inertia '" + placed.element->name() +
-                                "' is not the inertia of a body (DirectorInertia); its momentum is not defined");
-  return *inertia;
-}
-
-/// Sums momentum_of(inertia, dofs) over the system's inertia elements, in their order.
-template <class MomentumOf>
-Eigen::Vector3d sum_over_inertias(const System& system, MomentumOf momentum_of) {
-  Eigen::Vector3d total = Eigen::Vector3d::Zero();
-  for (const Placed<Inertia>& placed : system.inertias())
-    total += momentum_of(as_director_inertia(placed), std::span<const Index>(placed.dofs));
-  return total;
-}
-
-}  // namespace
 
 Vector body_coordinates(const System& system, const BodyRef& body, ConstVectorRef x) {
   const CoordinateBlock& block = system.block(body.block);
@@ -60,30 +39,23 @@ const DirectorInertia& body_inertia(const System& system, const BodyRef& body) {
   throw std::invalid_argument("body '" + body.name + "' has no DirectorInertia acting on its block alone");
 }
 
-Eigen::Vector3d linear_momentum(const System& system, const BodyRef& body, ConstVectorRef v) {
-  return body_inertia(system, body).linear_momentum(body_coordinates(system, body, v));
-}
-
-Eigen::Vector3d angular_momentum(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v) {
-  return body_inertia(system, body)
-      .angular_momentum(body_coordinates(system, body, q), body_coordinates(system, body, v));
-}
-
-Eigen::Vector3d total_linear_momentum(const System& system, ConstVectorRef v) {
-  Vector v_local;
-  return sum_over_inertias(system, [&](const DirectorInertia& inertia, std::span<const Index> dofs) {
-    gather(v, dofs, v_local);
-    return inertia.linear_momentum(v_local);
-  });
-}
-
-Eigen::Vector3d total_angular_momentum(const System& system, ConstVectorRef q, ConstVectorRef v) {
-  Vector q_local, v_local;
-  return sum_over_inertias(system, [&](const DirectorInertia& inertia, std::span<const Index> dofs) {
-    gather(q, dofs, q_local);
-    gather(v, dofs, v_local);
-    return inertia.angular_momentum(q_local, v_local);
-  });
+Momenta body_momenta(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v,
+                     const Eigen::Vector3d& about) {
+  const Vector q_body = body_coordinates(system, body, q), v_body = body_coordinates(system, body, v);
+  Momenta total;
+  bool found = false;
+  for (const Placed<Inertia>& placed : system.inertias()) {
+    const auto blocks = placed.element->blocks();
+    if (blocks.size() != 1 || blocks[0] != body.block) continue;
+    const std::optional<Momenta> m = placed.element->momenta(q_body, v_body, about);
+    if (!m)
+      throw std::invalid_argument("body '" + body.name + "': its inertia '" + placed.element->name() +
+                                  "' has no momentum map (it does not say how rigid motions move its coordinates)");
+    total += *m;
+    found = true;
+  }
+  if (!found) throw std::invalid_argument("body '" + body.name + "' has no inertia acting on its block alone");
+  return total;
 }
 
 }  // namespace noether

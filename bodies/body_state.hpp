@@ -25,14 +25,11 @@ Matrix rotation(const System& system, const BodyRef& body, ConstVectorRef q);
 /// The DirectorInertia acting on the body's block alone; throws std::invalid_argument naming the
 /// body if there is none (the body was not made by Mechanism or carries a different inertia).
 const DirectorInertia& body_inertia(const System& system, const BodyRef& body);
-/// L = int rho x' dV of one body (in R^3; z = 0 for planar bodies).
-Eigen::Vector3d linear_momentum(const System& system, const BodyRef& body, ConstVectorRef v);
-/// J = sum_ab Mbar_ab x_a x x_b' about the world origin, of one body (planar bodies: only J_z).
-Eigen::Vector3d angular_momentum(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v);
-
-/// Sums over every inertia element of the system; throws std::invalid_argument naming the first
-/// inertia that is not a DirectorInertia (its momentum is not defined by a body layout).
-Eigen::Vector3d total_linear_momentum(const System& system, ConstVectorRef v);
-Eigen::Vector3d total_angular_momentum(const System& system, ConstVectorRef q, ConstVectorRef v);
+/// The linear momentum and the angular momentum about `about` of one body at (q, v): the sum of
+/// the momentum maps (Inertia::momenta) of the inertia elements acting on its block alone. The
+/// whole system's: momenta in engine/measures.hpp. Throws std::invalid_argument naming the body
+/// when no inertia acts on its block alone or one of them has no momentum map.
+Momenta body_momenta(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v,
+                     const Eigen::Vector3d& about = Eigen::Vector3d::Zero());
 
 }  // namespace noether

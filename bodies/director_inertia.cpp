@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
-#include <Eigen/Geometry>
 
 #include <noether/engine/format.hpp>
 
@@ -11,8 +10,35 @@ namespace noether {
 
 namespace {
 
+/// Relative tolerance of the symmetry and semi-definiteness checks (as body_properties.cpp's).
+constexpr double kRelativeTolerance = 1e-12;
+
+/// The smallest eigenvalue of a symmetric matrix.
+double smallest_eigenvalue(const Matrix& symmetric) {
+  return Eigen::SelfAdjointEigenSolver<Matrix>(symmetric, Eigen::EigenvaluesOnly).eigenvalues()(0);
+}
+
+/// Throws unless the kinetic energy of orthonormal-director motions is positive: m > 0 and
+/// J_c = tr(E_c) I - E_c positive semidefinite (DirectorInertia's admitted_motions).
+void check_admitted_motions(const std::string& who, Index dimension, const Matrix& coefficients) {
+  if (dimension != 3 || coefficients.rows() != 4)
+    throw std::invalid_argument(who + "a mass matrix positive only on the admitted motions is for 3D director "
+                                      "bodies (4 x 4 mass coefficients); got dimension " + std::to_string(dimension) +
+                                " and " + std::to_string(coefficients.rows()) + " coefficients");
+  const double m = coefficients(0, 0);
+  if (!(m > 0.0)) throw std::invalid_argument(who + "the mass Mbar_00 is " + format_number(m) + "; give m > 0");
+  const Eigen::Vector3d mc = coefficients.block<3, 1>(1, 0);
+  const Eigen::Matrix3d euler_c = coefficients.block<3, 3>(1, 1) - mc * mc.transpose() / m;
+  const Eigen::Matrix3d inertia_c = euler_c.trace() * Eigen::Matrix3d::Identity() - euler_c;
+  const double smallest = smallest_eigenvalue(inertia_c);
+  if (smallest < -kRelativeTolerance * inertia_c.cwiseAbs().maxCoeff())
+    throw std::invalid_argument(who + "the inertia tensor about the centre of mass has the negative principal moment " +
+                                format_number(smallest) + "; the kinetic energy of a rotation must not be negative");
+}
+
 /// kron(Mbar, I_dim) after the checks DirectorInertia documents.
-Matrix checked_director_mass(const std::string& name, Index dimension, const Matrix& coefficients) {
+Matrix checked_director_mass(const std::string& name, Index dimension, const Matrix& coefficients,
+                             MassPositivity positivity) {
   const std::string who = "inertia '" + name + "': ";
   if (dimension != 2 && dimension != 3)
     throw std::invalid_argument(who + "dimension is " + std::to_string(dimension) + "; give 2 or 3");
@@ -22,10 +48,14 @@ Matrix checked_director_mass(const std::string& name, Index dimension, const Mat
   if (!coefficients.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
   if ((coefficients - coefficients.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be symmetric");
-  const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(coefficients).eigenvalues()(0);
-  if (smallest < -1e-12 * coefficients.cwiseAbs().maxCoeff())
-    throw std::invalid_argument(who + "the mass coefficients Mbar have the negative eigenvalue " +
-                                format_number(smallest) + "; a mass matrix is positive semi-definite");
+  if (positivity == MassPositivity::admitted_motions) {
+    check_admitted_motions(who, dimension, coefficients);
+  } else {
+    const double smallest = smallest_eigenvalue(coefficients);
+    if (smallest < -kRelativeTolerance * coefficients.cwiseAbs().maxCoeff())
+      throw std::invalid_argument(who + "the mass coefficients Mbar have the negative eigenvalue " +
+                                  format_number(smallest) + "; a mass matrix is positive semi-definite");
+  }
   const Index k = static_cast<Index>(coefficients.rows());
   Matrix M = Matrix::Zero(dimension * k, dimension * k);
   for (Index b = 0; b < k; ++b)
@@ -36,32 +66,11 @@ Matrix checked_director_mass(const std::string& name, Index dimension, const Mat
 
 }  // namespace
 
-DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients)
-    : ConstantMassInertia(name, {block}, checked_director_mass(name, dimension, mass_coefficients)),
-      dimension_(dimension), coefficients_(std::move(mass_coefficients)) {}
-
-Eigen::Vector3d DirectorInertia::point(ConstVectorRef x, Index a) const {
-  Eigen::Vector3d p = Eigen::Vector3d::Zero();
-  p.head(dimension_) = x.segment(dimension_ * a, dimension_);
-  return p;
-}
-
-Eigen::Vector3d DirectorInertia::linear_momentum(ConstVectorRef v) const {
-  const Index k = static_cast<Index>(coefficients_.rows());
-  Eigen::Vector3d L = Eigen::Vector3d::Zero();
-  for (Index b = 0; b < k; ++b) L += coefficients_(0, b) * point(v, b);
-  return L;
-}
-
-Eigen::Vector3d DirectorInertia::angular_momentum(ConstVectorRef q, ConstVectorRef v) const {
-  const Index k = static_cast<Index>(coefficients_.rows());
-  Eigen::Vector3d J = Eigen::Vector3d::Zero();
-  for (Index a = 0; a < k; ++a) {
-    Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // sum_b Mbar_ab x_b'
-    for (Index b = 0; b < k; ++b) p_a += coefficients_(a, b) * point(v, b);
-    J += point(q, a).cross(p_a);
-  }
-  return J;
-}
+DirectorInertia::DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients,
+                                 MassPositivity positivity)
+    : ConstantMassInertia(name, {block}, checked_director_mass(name, dimension, mass_coefficients, positivity),
+                          positivity),
+      dimension_(dimension), coefficients_(std::move(mass_coefficients)),
+      layout_(RigidMotionLayout::body(dimension, static_cast<Index>(coefficients_.rows()) - 1)) {}
 
 }  // namespace noether

@@ -9,8 +9,9 @@ namespace noether {
 /// T = 1/2 v.M v with a constant symmetric positive semi-definite M (n x n; may be singular).
 class ConstantInertia final : public ConstantMassInertia {
  public:
-  /// Throws std::invalid_argument if M is not square, does not match the blocks' size (checked
-  /// when added to a System), is not symmetric, or has a negative or non-finite entry on the diagonal.
+  /// Throws std::invalid_argument naming the element if M is not square, not finite, not
+  /// symmetric or not positive semidefinite (ConstantMassInertia); whether it matches the blocks'
+  /// size is checked when it is added to a System.
   ConstantInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 };
 
@@ -22,8 +23,12 @@ struct MassFunction {
   std::function<Matrix(ConstVectorRef q, Index i, Index j)> mass_second_derivative;  ///< d^2M/dq_i dq_j
 };
 
+/// Every evaluation checks the size of what the functions return (n x n each) and throws
+/// std::invalid_argument naming the inertia, the function and both sizes. M(q) must be positive
+/// semidefinite; every stepper checks it at the initial configuration (Stepper::initialize).
 class ConfigurationInertia final : public Inertia {
  public:
+  /// Throws std::invalid_argument naming the inertia for size <= 0 or a missing function.
   ConfigurationInertia(std::string name, std::vector<BlockId> blocks, Index size, MassFunction mass);
 
   Index local_size() const override { return size_; }
@@ -35,6 +40,9 @@ class ConfigurationInertia final : public Inertia {
                                 MatrixRef H_qv) const override;
 
  private:
+  /// dM/dq_i, checked to be n x n.
+  Matrix mass_derivative(ConstVectorRef q, Index i) const;
+
   Index size_;
   MassFunction mass_;
 };

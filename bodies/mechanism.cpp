@@ -39,7 +39,7 @@ void check_finite(const std::string& body, std::initializer_list<double> values)
 
 }  // namespace
 
-Mechanism::Mechanism() : system_(std::make_unique<System>()) {}
+Mechanism::Mechanism() : system_(std::make_shared<System>()) {}
 
 BodyRef Mechanism::add_rigid_body(std::string name, const RigidBodyProperties& properties, const Pose3d& pose,
                                   const Twist3d& twist) {
@@ -54,7 +54,7 @@ BodyRef Mechanism::add_rigid_body(std::string name, const RigidBodyProperties& p
   }
   return add_body(std::move(name), BodyKind::director3d,
                   {"phi.x", "phi.y", "phi.z", "d1.x", "d1.y", "d1.z", "d2.x", "d2.y", "d2.z", "d3.x", "d3.y", "d3.z"},
-                  std::move(coefficients), q0, v0);
+                  std::move(coefficients), q0, v0, mass_positivity(properties));
 }
 
 BodyRef Mechanism::add_planar_body(std::string name, const PlanarBodyProperties& properties, const PlanarPose& pose,
@@ -98,12 +98,12 @@ BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> co
 }
 
 BodyRef Mechanism::add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names,
-                            Matrix mass_coefficients, const Vector& q0, const Vector& v0) {
+                            Matrix mass_coefficients, const Vector& q0, const Vector& v0, MassPositivity positivity) {
   const BodyKinematics kinematics(kind);
   const BlockId block = live_system().add_block(name, std::move(coordinate_names));
   append_initial_values(q0, v0);
   system_->add(std::make_shared<DirectorInertia>(name + ".inertia", block, kinematics.dimension(),
-                                                 std::move(mass_coefficients)));
+                                                 std::move(mass_coefficients), positivity));
   if (kinematics.has_directors())
     system_->add(std::make_shared<DirectorOrthonormality>(name + ".orthonormality", block, kinematics.dimension()));
   bodies_.push_back(BodyRef{block, kinematics, std::move(name)});
@@ -136,7 +136,7 @@ State Mechanism::initial_state() const {
   return state;
 }
 
-std::unique_ptr<System> Mechanism::release_system() {
+std::shared_ptr<System> Mechanism::release_system() {
   if (!system_) throw std::logic_error("mechanism: the system was released already");
   return std::move(system_);
 }

@@ -56,6 +56,10 @@ struct PlanarTwist {
 /// Each body adds a block named after it, a DirectorInertia "<name>.inertia" and, for director
 /// bodies, a DirectorOrthonormality "<name>.orthonormality". Every add validates its data before
 /// touching the system and throws std::invalid_argument naming the body and the value.
+///
+/// Lifetimes: the System is owned by a std::shared_ptr, which a stepper made on system() shares
+/// (engine/system.hpp): the stepper keeps working after the Mechanism is destroyed. A BodyRef
+/// belongs to its Mechanism: another Mechanism's System refuses an element built from it.
 class Mechanism {
  public:
   Mechanism();
@@ -91,16 +95,16 @@ class Mechanism {
   State initial_state() const;
   /// Hands the system over (e.g. to a scenario Model); the Mechanism is empty afterwards and
   /// every further call but initial_state() and bodies() throws std::logic_error.
-  std::unique_ptr<System> release_system();
+  std::shared_ptr<System> release_system();
 
  private:
   /// Adds the block, the inertia and (for director bodies) the orthonormality constraint.
   BodyRef add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names, Matrix mass_coefficients,
-                   const Vector& q0, const Vector& v0);
+                   const Vector& q0, const Vector& v0, MassPositivity positivity = MassPositivity::everywhere);
   void append_initial_values(const Vector& q0, const Vector& v0);
   System& live_system();
 
-  std::unique_ptr<System> system_;
+  std::shared_ptr<System> system_;  ///< shared, so that steppers made on system() may outlive the Mechanism
   Vector q0_, v0_;
   std::vector<BodyRef> bodies_;
 };

@@ -242,6 +242,16 @@ class Assembler {
   template <class Eval>
   Index largest_contributor(Eval&& eval, Index row) const;
 
+  /// A unit whose output holds a non-finite value, found by evaluating every unit with eval, with
+  /// its matrix, one after the other in the order of the assembly.
+  struct NonFinite {
+    Index unit = -1;       ///< -1 when every output is finite
+    bool in_matrix = false;  ///< in its matrix (else in its residual)
+    double value = 0.0;     ///< the first such value
+  };
+  template <class Eval>
+  NonFinite first_non_finite(Eval&& eval) const;
+
  private:
   /// Calls body(k, scratch) for every visiting position k: colors in order, the chunks of a
   /// color concurrently, the units of a chunk in order; scratch is the calling thread's.
@@ -387,6 +397,26 @@ Index Assembler::largest_contributor(Eval&& eval, Index row) const {
     }
   }
   return best_unit;
+}
+
+template <class Eval>
+Assembler::NonFinite Assembler::first_non_finite(Eval&& eval) const {
+  UnitScratch scratch = empty_scratch_;
+  const auto first_bad = [](const std::vector<double>& values, Index size) {
+    const auto end = values.begin() + size;
+    return std::find_if(values.begin(), end, [](double a) { return !std::isfinite(a); });
+  };
+  for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k) {
+    UnitOutput out = output_of(k, true, scratch);
+    eval(plan_.visits_[k].unit, out);
+    const Index residual_size = plan_.visits_[k + 1].residual_begin - plan_.visits_[k].residual_begin;
+    if (const auto bad = first_bad(scratch.residual, residual_size); bad != scratch.residual.begin() + residual_size)
+      return {plan_.visits_[k].unit, false, *bad};
+    const Index matrix_size = plan_.visits_[k].matrix_size;
+    if (const auto bad = first_bad(scratch.matrix, matrix_size); bad != scratch.matrix.begin() + matrix_size)
+      return {plan_.visits_[k].unit, true, *bad};
+  }
+  return {};
 }
 
 }  // namespace noether

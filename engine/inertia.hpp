@@ -1,20 +1,50 @@
 #pragma once
 /// Inertia elements: the kinetic energy of the coordinates of their blocks.
+#include <optional>
+
 #include <noether/engine/element.hpp>
 #include <noether/engine/exact_form.hpp>
+#include <noether/engine/rigid_motion.hpp>
 
 namespace noether {
 
+/// Where an inertia's kinetic energy 1/2 v.M v is positive (Inertia::mass_positivity()).
+enum class MassPositivity {
+  /// M is positive semidefinite: the inertia of a distribution of mass. Every inertia but the next.
+  everywhere,
+  /// M may be indefinite, but v.M v > 0 for every velocity the constraints of the element's body
+  /// admit: a director body given a model inertia tensor that no distribution of mass has (the
+  /// free body of Hairer, Lubich and Wanner, principal moments (2, 1, 2/3); bodies/body_properties.hpp).
+  admitted_motions,
+};
+
 /// Kinetic energy T(q, v) = 1/2 v . M(q) v over n = local_size() coordinates.
-/// M is symmetric positive semi-definite and may be singular (Livens-based steppers accept that;
-/// steppers that need M^{-1} check invertibility and refuse). z = (q, v) denotes the stacked
-/// 2n-vector on which the discrete gradient of T is taken.
+/// M is symmetric and positive semidefinite (MassPositivity::everywhere) or positive on the motions
+/// its body's constraints admit (admitted_motions); it may be singular (Livens-based steppers accept
+/// that; steppers that need M^{-1} check invertibility and refuse). An indefinite M is a modelling
+/// error: an element with a constant M refuses one when it is built (ConstantMassInertia), every
+/// stepper refuses a configuration-dependent one at the initial configuration. z = (q, v) denotes
+/// the stacked 2n-vector on which the discrete gradient of T is taken.
 ///
 /// An inertia whose M does not depend on q states M once, at construction (constant_mass());
 /// ConstantMassInertia evaluates from it. The structure analysis and the steppers read it.
+///
+/// An inertia whose coordinates are points and directions of space (a body) states how rigid
+/// motions move them (rigid_motion_layout()); its momentum map, L and J, follows
+/// (engine/rigid_motion.hpp). One that cannot say (a generic mass matrix) has no momenta.
 class Inertia : public Element {
  public:
   using Element::Element;
+
+  /// everywhere unless the element says otherwise (see MassPositivity).
+  MassPositivity mass_positivity() const { return do_mass_positivity(); }
+
+  /// How rigid motions of the world move the element's coordinates, or nullptr when it cannot
+  /// say. It lives as long as the element.
+  const RigidMotionLayout* rigid_motion_layout() const { return do_rigid_motion_layout(); }
+  /// The element's linear momentum and angular momentum about `about` at (q, v): the momentum map
+  /// of rigid_motion_layout() at p = M(q) v (q, v: n each); std::nullopt when the element cannot say.
+  std::optional<Momenta> momenta(ConstVectorRef q, ConstVectorRef v, const Eigen::Vector3d& about) const;
 
   /// M (n x n) when it does not depend on q, else nullptr. It lives as long as the element.
   const SparseEntries* constant_mass() const { return do_constant_mass(); }
@@ -34,6 +64,8 @@ class Inertia : public Element {
 
  protected:
   virtual const SparseEntries* do_constant_mass() const { return nullptr; }
+  virtual MassPositivity do_mass_positivity() const { return MassPositivity::everywhere; }
+  virtual const RigidMotionLayout* do_rigid_motion_layout() const { return nullptr; }
   virtual void do_add_mass_matrix(ConstVectorRef q, double s, MatrixRef M) const = 0;
   /// grad_q += s * 1/2 v.(dM/dq_i) v; constant-mass elements leave it untouched.
   virtual void do_add_kinetic_gradient_q(ConstVectorRef q, ConstVectorRef v, double s,
@@ -47,12 +79,19 @@ class Inertia : public Element {
 /// An inertia with a constant mass matrix M, given at construction.
 class ConstantMassInertia : public Inertia {
  public:
-  /// mass: n x n, n = local_size().
+  /// mass: n x n, n = local_size(). Throws std::invalid_argument naming the element unless M is
+  /// square, non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive semidefinite (no
+  /// eigenvalue below -1e-12 max|M|); M may be singular.
   ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 
   Index local_size() const final { return local_size_; }
 
  protected:
+  /// For a derived element that checked its mass data itself, in its own structure (a director
+  /// body checks its k x k coefficients, not the (k dim)^2 matrix M), and states where M is positive.
+  ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass, MassPositivity positivity);
+
+  MassPositivity do_mass_positivity() const final { return positivity_; }
   const SparseEntries* do_constant_mass() const final { return &mass_; }
   void do_add_mass_matrix(ConstVectorRef, double s, MatrixRef M) const final { mass_.add_to(s, M); }
   void do_add_kinetic_gradient_q(ConstVectorRef, ConstVectorRef, double, VectorRef) const final {}
@@ -61,6 +100,12 @@ class ConstantMassInertia : public Inertia {
  private:
   Index local_size_;
   ConstantMatrix mass_;
+  MassPositivity positivity_;
 };
+
+/// Throws std::invalid_argument starting with `owner` ("inertia 'rod'") unless M is square,
+/// non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive semidefinite (no eigenvalue
+/// below -1e-12 max|M|). `what` names the matrix ("the mass matrix", "M(q0)").
+void check_positive_semidefinite_mass(const std::string& owner, const char* what, const Matrix& mass);
 
 }  // namespace noether

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include <tbb/blocked_range.h>
@@ -48,32 +49,33 @@ void for_each_block(std::size_t count, Visit&& visit) {
   });
 }
 
-/// Sum over elements of term(element, scratch): each fixed block adds its elements' terms in
-/// element order, then the block sums are added in block order. Bitwise the same for any number
-/// of threads; for fewer than kElementsPerBlock elements, the plain sum in element order.
-template <class ElementKind, class Term>
-double sum_over(std::span<const Placed<ElementKind>> elements, Term&& term) {
-  std::vector<double> block_sums((elements.size() + kElementsPerBlock - 1) / kElementsPerBlock, 0.0);
+/// Sum over elements of term(element, scratch) (a T, starting from T{}): each fixed block adds its
+/// elements' terms in element order, then the block sums are added in block order. Bitwise the
+/// same for any number of threads; for fewer than kElementsPerBlock elements, the plain sum in
+/// element order.
+template <class T, class ElementKind, class Term>
+T sum_over(std::span<const Placed<ElementKind>> elements, Term&& term) {
+  std::vector<T> block_sums((elements.size() + kElementsPerBlock - 1) / kElementsPerBlock, T{});
   for_each_block(elements.size(), [&](std::size_t begin, std::size_t end, LocalScratch& scratch) {
-    double sum = 0.0;
+    T sum{};
     for (std::size_t i = begin; i < end; ++i) sum += term(elements[i], scratch);
     block_sums[begin / kElementsPerBlock] = sum;
   });
-  double total = 0.0;
-  for (double block_sum : block_sums) total += block_sum;
+  T total{};
+  for (const T& block_sum : block_sums) total += block_sum;
   return total;
 }
 
 }  // namespace
 
 double kinetic_energy(const System& system, ConstVectorRef q, ConstVectorRef v) {
-  return sum_over(system.inertias(), [&](const Placed<Inertia>& e, LocalScratch& s) {
+  return sum_over<double>(system.inertias(), [&](const Placed<Inertia>& e, LocalScratch& s) {
     return e.element->kinetic_energy(gather_into(q, e.dofs, s.q), gather_into(v, e.dofs, s.v));
   });
 }
 
 double potential_energy(const System& system, ConstVectorRef q) {
-  return sum_over(system.potentials(), [&](const Placed<Potential>& e, LocalScratch& s) {
+  return sum_over<double>(system.potentials(), [&](const Placed<Potential>& e, LocalScratch& s) {
     return e.element->energy(gather_into(q, e.dofs, s.q));
   });
 }
@@ -114,6 +116,22 @@ void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, Vec
     const Vector p_local = M * v_local;
     for (std::size_t i = 0; i < e.dofs.size(); ++i) p(e.dofs[i]) += p_local(static_cast<Index>(i));
   }
+}
+
+const Inertia* inertia_without_momenta(const System& system) {
+  for (const Placed<Inertia>& e : system.inertias())
+    if (!e.element->rigid_motion_layout()) return e.element.get();
+  return nullptr;
+}
+
+Momenta momenta(const System& system, ConstVectorRef q, ConstVectorRef v, const Eigen::Vector3d& about) {
+  if (const Inertia* inertia = inertia_without_momenta(system))
+    throw std::invalid_argument("the momenta of the system are not defined: inertia '" + inertia->name() +
+                                "' does not say how rigid motions move its coordinates (a generic mass matrix); "
+                                "build bodies with Mechanism (director bodies, point masses) to have them");
+  return sum_over<Momenta>(system.inertias(), [&](const Placed<Inertia>& e, LocalScratch& s) {
+    return *e.element->momenta(gather_into(q, e.dofs, s.q), gather_into(v, e.dofs, s.v), about);
+  });
 }
 
 double max_abs(ConstVectorRef x) { return x.size() == 0 ? 0.0 : x.cwiseAbs().maxCoeff<Eigen::PropagateNaN>(); }

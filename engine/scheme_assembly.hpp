@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <noether/engine/format.hpp>
 #include <noether/engine/term_layout.hpp>
 
 namespace noether {
@@ -76,6 +77,16 @@ class SchemeAssembly {
     const Index term = layout_.assembler().largest_contributor(
         [&](Index u, UnitOutput& out) { evaluate(u, it, out); }, row);
     return term < 0 ? std::string() : layout_.owner(term);
+  }
+
+  /// "potential 'bad' gives a non-finite tangent entry (nan)": the first term whose residual or
+  /// tangent at `it` holds a non-finite value ("" when none does); for error messages.
+  std::string non_finite_contributor(const Iterate& it) const {
+    const Assembler::NonFinite bad =
+        layout_.assembler().first_non_finite([&](Index u, UnitOutput& out) { evaluate(u, it, out); });
+    if (bad.unit < 0) return {};
+    return layout_.owner(bad.unit) + " gives a non-finite " + (bad.in_matrix ? "tangent" : "residual") + " entry (" +
+           format_number(bad.value) + ")";
   }
 
   /// Calls f(term) for every term of the given kind, in layout order, with a workspace of its own

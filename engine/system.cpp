@@ -1,10 +1,27 @@
 #include <noether/engine/system.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 #include <utility>
 
 namespace noether {
+
+namespace {
+
+/// The serial number of the next System made (0 is no System's: hand-made BlockIds carry it).
+std::atomic<std::uint64_t> next_serial{1};
+
+}  // namespace
+
+System::System() : serial_(next_serial.fetch_add(1, std::memory_order_relaxed)) {}
+
+std::unique_ptr<System> System::blocks_only() const {
+  auto out = std::make_unique<System>();
+  out->serial_ = serial_;
+  for (const CoordinateBlock& b : blocks_) out->add_block(b.name, b.coordinate_names);
+  return out;
+}
 
 BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
   if (name.empty()) throw std::invalid_argument("a coordinate block needs a non-empty name");
@@ -15,7 +32,7 @@ BlockId System::add_block(std::string name, std::vector<std::string> coordinate_
   CoordinateBlock block{std::move(name), std::move(coordinate_names), num_coordinates_};
   num_coordinates_ += block.size();
   blocks_.push_back(std::move(block));
-  return BlockId{static_cast<Index>(blocks_.size()) - 1};
+  return BlockId{static_cast<Index>(blocks_.size()) - 1, serial_};
 }
 
 BlockId System::add_block(std::string name, Index size) {
@@ -27,15 +44,27 @@ BlockId System::add_block(std::string name, Index size) {
   return add_block(std::move(name), std::move(names));
 }
 
+bool System::has_block(BlockId id) const {
+  return (id.system == 0 || id.system == serial_) && id.value >= 0 && id.value < static_cast<Index>(blocks_.size());
+}
+
+std::string System::why_not_a_block(BlockId id) const {
+  if (id.system != 0 && id.system != serial_)
+    return "block id " + std::to_string(id.value) +
+           " of another system: a BlockId or BodyRef belongs to the System or Mechanism that made it";
+  return "block id " + std::to_string(id.value) + ", which this system does not have";
+}
+
 const CoordinateBlock& System::block(BlockId id) const {
-  if (id.value < 0 || id.value >= static_cast<Index>(blocks_.size()))
-    throw std::out_of_range("no coordinate block with id " + std::to_string(id.value));
-  return blocks_[static_cast<std::size_t>(id.value)];
+  if (has_block(id)) return blocks_[static_cast<std::size_t>(id.value)];
+  if (id.system != 0 && id.system != serial_)
+    throw std::invalid_argument("no coordinate block here: " + why_not_a_block(id));
+  throw std::out_of_range("no coordinate block with id " + std::to_string(id.value));
 }
 
 BlockId System::find_block(const std::string& name) const {
   for (std::size_t i = 0; i < blocks_.size(); ++i)
-    if (blocks_[i].name == name) return BlockId{static_cast<Index>(i)};
+    if (blocks_[i].name == name) return BlockId{static_cast<Index>(i), serial_};
   throw std::out_of_range("no coordinate block named '" + name + "'");
 }
 
@@ -62,9 +91,7 @@ std::vector<Index> System::place(const Element* element_pointer) {
     throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
   std::vector<Index> dofs;
   for (BlockId id : element.blocks()) {
-    if (id.value < 0 || id.value >= static_cast<Index>(blocks_.size()))
-      throw std::invalid_argument("element '" + element.name() + "' refers to block id " +
-                                  std::to_string(id.value) + ", which this system does not have");
+    if (!has_block(id)) throw std::invalid_argument("element '" + element.name() + "' refers to " + why_not_a_block(id));
     const CoordinateBlock& b = blocks_[static_cast<std::size_t>(id.value)];
     for (Index i = 0; i < b.size(); ++i) dofs.push_back(b.offset + i);
   }

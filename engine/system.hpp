@@ -34,16 +34,32 @@ struct Placed {
 /// The model of a mechanism. Immutable topology once built; steppers and assemblers read it.
 /// Coordinates are numbered block by block in the order the blocks were added; constraint
 /// multipliers in the order the constraints were added.
-class System {
+///
+/// Ownership: a stepper (and a ConstraintProjector) shares the ownership of its System when a
+/// std::shared_ptr owns the System (Mechanism's system is so owned, and one made with
+/// std::make_shared<System>()), so it keeps working after the Mechanism or the last other pointer
+/// is gone. A System owned otherwise (a local variable, a std::unique_ptr) must outlive every
+/// stepper made on it.
+///
+/// Identity: every System has a serial number, stamped into the BlockIds add_block returns (and so
+/// into the BodyRefs of a Mechanism). A System refuses a BlockId stamped by another one; a copy of
+/// a System (and blocks_only()) keeps the serial number: the same blocks, the same handles.
+class System : public std::enable_shared_from_this<System> {
  public:
+  System();
+  /// A System with this one's coordinate blocks (the same BlockIds) and no elements: a variant of
+  /// the model built from the same handles (solvers/redundancy.hpp drops equations this way).
+  std::unique_ptr<System> blocks_only() const;
+
   /// Adds a block with one named coordinate per entry of coordinate_names (the output columns
   /// read "block.coordinate"). Throws std::invalid_argument on an empty or duplicate name.
   BlockId add_block(std::string name, std::vector<std::string> coordinate_names);
   /// Adds a block of `size` coordinates named "0", "1", ...
   BlockId add_block(std::string name, Index size);
 
-  /// Each add checks that the element is not null, that its blocks exist, that their sizes add
-  /// up to its local_size(), and that its name is unique; throws std::invalid_argument naming it.
+  /// Each add checks that the element is not null, that its blocks exist in this system (a BlockId
+  /// of another System is refused), that their sizes add up to its local_size(), and that its name
+  /// is unique; throws std::invalid_argument naming it.
   void add(std::shared_ptr<const Inertia> element);
   void add(std::shared_ptr<const Potential> element);
   void add(std::shared_ptr<const Constraint> element);
@@ -53,6 +69,8 @@ class System {
   Index num_coordinates() const { return num_coordinates_; }
   Index num_multipliers() const { return num_multipliers_; }
   std::span<const CoordinateBlock> blocks() const { return blocks_; }
+  /// Throws std::out_of_range for an id it does not have, std::invalid_argument for the id of
+  /// another System.
   const CoordinateBlock& block(BlockId id) const;
   /// Linear search; for lookups by name in tests and scenario set-up, not in loops.
   BlockId find_block(const std::string& name) const;
@@ -70,7 +88,12 @@ class System {
 
  private:
   std::vector<Index> place(const Element* element);
+  /// id names a block of this system: its serial number is this system's (or 0) and its index exists.
+  bool has_block(BlockId id) const;
+  /// For an id has_block refuses: "block id 3 of another system: ...".
+  std::string why_not_a_block(BlockId id) const;
 
+  std::uint64_t serial_;
   std::vector<CoordinateBlock> blocks_;
   std::unordered_set<std::string> block_names_;
   std::unordered_set<std::string> element_names_;

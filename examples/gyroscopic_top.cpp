@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include <noether/apps/scenarios/top.hpp>
-#include <noether/bodies/body_state.hpp>
+#include <noether/engine/measures.hpp>
 #include <noether/steppers/em_ggl.hpp>
 #include <noether/steppers/ggl_vi.hpp>
 
@@ -27,7 +27,7 @@ void run(const char* title, double h, int steps) {
     if (n % (steps / 5) == 0)
       std::printf("%8.3f %14.3e %18.12f %18.14f\n", state.t,
                   model.probes.front().position(state)(2) - steady_precession_height(paper),
-                  stepper.conserved_energy(state), total_angular_momentum(*model.system, state.q, state.v)(2));
+                  stepper.conserved_energy(state), momenta(*model.system, state.q, state.v).angular(2));
     if (n < steps) stepper.step(state, h);
   }
 }

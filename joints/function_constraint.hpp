@@ -22,7 +22,9 @@ struct ConstraintFunction {
 class FunctionConstraint final : public Constraint {
  public:
   /// Throws std::invalid_argument naming the constraint for a missing function, no equations, or
-  /// (linear or quadratic) functions whose values at q = 0 have the wrong size.
+  /// (linear or quadratic) functions whose values at q = 0 have the wrong size. Every evaluation
+  /// checks the size of what the functions return (m, m x n, n x n) and throws
+  /// std::invalid_argument naming the constraint, the function and both sizes.
   FunctionConstraint(std::string name, std::vector<BlockId> blocks, Index size, ConstraintFunction function);
 
   Index local_size() const override { return size_; }
@@ -30,11 +32,9 @@ class FunctionConstraint final : public Constraint {
 
  protected:
   const QuadraticFormView* do_quadratic_form() const override { return form_ ? &*form_ : nullptr; }
-  void do_calc_value(ConstVectorRef q, VectorRef g) const override { g = function_.value(q); }
-  void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const override { G = function_.jacobian(q); }
-  void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const override {
-    K.noalias() += s * function_.hessian_contraction(q, lambda);
-  }
+  void do_calc_value(ConstVectorRef q, VectorRef g) const override;
+  void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const override;
+  void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const override;
 
  private:
   Index size_;

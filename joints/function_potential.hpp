@@ -20,7 +20,9 @@ struct PotentialFunction {
 class FunctionPotential final : public Potential {
  public:
   /// Throws std::invalid_argument naming the potential for a missing function, or (linear or
-  /// quadratic) functions whose values at q = 0 have the wrong size.
+  /// quadratic) functions whose values at q = 0 have the wrong size. Every evaluation checks the
+  /// size of what the gradient and Hessian return (n, n x n) and throws std::invalid_argument
+  /// naming the potential, the function and both sizes.
   FunctionPotential(std::string name, std::vector<BlockId> blocks, Index size, PotentialFunction function);
 
   Index local_size() const override { return size_; }
@@ -28,8 +30,8 @@ class FunctionPotential final : public Potential {
  protected:
   const QuadraticFormView* do_quadratic_form() const override { return form_ ? &*form_ : nullptr; }
   double do_energy(ConstVectorRef q) const override { return function_.energy(q); }
-  void do_add_gradient(ConstVectorRef q, double s, VectorRef g) const override { g.noalias() += s * function_.gradient(q); }
-  void do_add_hessian(ConstVectorRef q, double s, MatrixRef K) const override { K.noalias() += s * function_.hessian(q); }
+  void do_add_gradient(ConstVectorRef q, double s, VectorRef g) const override;
+  void do_add_hessian(ConstVectorRef q, double s, MatrixRef K) const override;
 
  private:
   Index size_;

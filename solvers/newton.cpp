@@ -1,6 +1,7 @@
 #include <noether/solvers/newton.hpp>
 #include <noether/solvers/linear/make_linear_solver.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -62,34 +63,39 @@ double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
 
 }  // namespace
 
+namespace {
+
+/// NewtonError's message (its class comment gives the two forms).
+std::string newton_error_message(const std::string& context, const std::string& reason,
+                                 const std::vector<NewtonIterate>& history, const std::string& worst_row,
+                                 double worst_value, double worst_scale, NewtonError::Cause cause) {
+  if (cause == NewtonError::Cause::rejected)
+    return "no acceptable solution at " + context + ": " + reason + "; " + format_history(history);
+  return "Newton failed at " + context + ": " + reason + "; " + format_history(history) +
+         (worst_row.empty() ? std::string()
+                            : "; largest scaled residual entry " + format_value(worst_value) + " (scale " +
+                                  format_value(worst_scale) + ") in " + worst_row);
+}
+
+}  // namespace
+
 NewtonError::NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-                         std::string worst_row, double worst_value, double worst_scale)
-    : std::runtime_error("Newton failed at " + context + ": " + reason + "; " + format_history(history) +
-                         "; largest scaled residual entry " + format_value(worst_value) + " (scale " +
-                         format_value(worst_scale) + ") in " + worst_row),
+                         std::string worst_row, double worst_value, double worst_scale, Cause cause)
+    : std::runtime_error(newton_error_message(context, reason, history, worst_row, worst_value, worst_scale, cause)),
       context_(std::move(context)),
       reason_(std::move(reason)),
       history_(std::move(history)),
       worst_row_(std::move(worst_row)),
       worst_value_(worst_value),
-      worst_scale_(worst_scale) {}
-
-NewtonError::NewtonError(Rejected, std::string context, std::string reason, std::vector<NewtonIterate> history)
-    : std::runtime_error("no acceptable solution at " + context + ": " + reason + "; " + format_history(history)),
-      context_(std::move(context)),
-      reason_(std::move(reason)),
-      history_(std::move(history)),
-      worst_value_(0.0),
-      worst_scale_(0.0),
-      rejected_(true) {}
+      worst_scale_(worst_scale),
+      cause_(cause) {}
 
 NewtonError NewtonError::rejected_solution(std::string context, std::string reason, std::vector<NewtonIterate> history) {
-  return NewtonError(Rejected{}, std::move(context), std::move(reason), std::move(history));
+  return NewtonError(std::move(context), std::move(reason), std::move(history), "", 0.0, 0.0, Cause::rejected);
 }
 
 NewtonError NewtonError::in_context(std::string context) const {
-  if (rejected_) return rejected_solution(std::move(context), reason_, history_);
-  return NewtonError(std::move(context), reason_, history_, worst_row_, worst_value_, worst_scale_);
+  return NewtonError(std::move(context), reason_, history_, worst_row_, worst_value_, worst_scale_, cause_);
 }
 
 void check_newton_options(const NewtonOptions& options) {
@@ -129,11 +135,15 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, New
       floor_(tangent_.size()),
       increment_(tangent_.size()) {}
 
-void NewtonSolver::fail(NewtonSystem& system, const std::string& context, const std::string& reason,
-                        const NewtonReport& report) const {
-  if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0);
+void NewtonSolver::fail(NewtonSystem& system, const std::string& context, std::string reason,
+                        const NewtonReport& report, NewtonError::Cause cause) const {
+  if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0, cause);
+  if (cause == NewtonError::Cause::non_finite)
+    if (const std::string source = system.describe_non_finite(); !source.empty())  // then the worst row is a symptom
+      throw NewtonError(context, reason + ": " + source, report.history, "", 0.0, 0.0, cause);
   const Index worst = argmax_scaled(residual_, scale_);
-  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst));
+  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst),
+                    cause);
 }
 
 void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, NewtonReport& report,
@@ -143,7 +153,14 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
         [&] { status = tangent_.factorize(system.matrix(), system.border(), estimate_condition); });
   ++report.factorizations;
   has_factorization_ = status.ok;
-  if (!status.ok) fail(system, context, "the Newton matrix could not be factorized (" + status.message + ")", report);
+  if (status.ok) return;
+  // A non-finite entry makes the factorization fail as if the matrix were singular: say which.
+  const std::span<const double> matrix = system.matrix();
+  const bool finite = std::all_of(matrix.begin(), matrix.end(), [](double a) { return std::isfinite(a); });
+  fail(system, context,
+       finite ? "the Newton matrix could not be factorized (" + status.message + ")"
+              : "the Newton matrix has a non-finite entry (" + status.message + ")",
+       report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
 }
 
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
@@ -166,7 +183,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
     report.history.push_back({scaled, max_abs(residual_), increment_norm});
-    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report);
+    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
@@ -181,7 +198,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       return report;
     }
     if (report.iterations == options_.max_iterations)
-      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report);
+      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
+           NewtonError::Cause::no_convergence);
 
     const bool contracting = count >= 2 && scaled <= options_.refresh_contraction * report.history[count - 2].scaled_residual;
     // Full Newton: once r is within kChordRange times the tolerance, the iterations reuse the last
@@ -200,9 +218,11 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
                      std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
     });
     ++report.iterations;
-    x -= increment_;
     increment_norm = max_abs(increment_);
-    if (!std::isfinite(increment_norm)) fail(system, context, "the Newton increment is not finite", report);
+    // Checked before the update, so that x stays the iterate whose evaluation can be examined.
+    if (!std::isfinite(increment_norm))
+      fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
+    x -= increment_;
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
     // its matrix would go unused. Should it need a refactorization, the refresh above evaluates
     // the matrix at it first.

@@ -37,6 +37,10 @@ class NewtonSystem {
   virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
+  /// Which part of the system gives a non-finite residual or matrix entry at the x of the last
+  /// evaluate ("potential 'bad' gives a non-finite residual entry (nan)"), or "" when it cannot
+  /// tell; asked only when Newton fails on a non-finite value.
+  virtual std::string describe_non_finite() const { return {}; }
 };
 
 struct NewtonOptions {
@@ -105,19 +109,24 @@ struct NewtonReport {
 };
 
 /// Newton did not converge, met a singular tangent, or produced a non-finite value; or it
-/// converged to a solution the caller cannot accept (rejected_solution).
+/// converged to a solution the caller cannot accept (rejected_solution). The message:
+/// "Newton failed at <context>: <reason>; <history>; largest scaled residual entry <value> (scale
+/// <scale>) in <worst row>", the last part left out when worst_row is empty; for a rejected
+/// solution "no acceptable solution at <context>: <reason>; <history>".
 class NewtonError : public std::runtime_error {
  public:
+  enum class Cause { no_convergence, singular_matrix, non_finite, rejected };
+
   NewtonError(std::string context, std::string reason, std::vector<NewtonIterate> history,
-               std::string worst_row, double worst_value, double worst_scale);
+               std::string worst_row, double worst_value, double worst_scale, Cause cause = Cause::no_convergence);
   /// Newton converged, but to a solution the caller cannot take (a step of the wrong sign, say);
-  /// what(): "no acceptable solution at <context>: <reason>; <history>". No residual row is to
-  /// blame: worst_row() is empty.
+  /// no residual row is to blame: worst_row() is empty.
   static NewtonError rejected_solution(std::string context, std::string reason, std::vector<NewtonIterate> history);
   /// The same failure in another context (a refined step names its substep).
   NewtonError in_context(std::string context) const;
   const std::string& context() const { return context_; }
   const std::string& reason() const { return reason_; }
+  Cause cause() const { return cause_; }
   const std::vector<NewtonIterate>& history() const { return history_; }
   /// Owner of the residual entry with the largest scaled value at the last iterate, and that entry.
   const std::string& worst_row() const { return worst_row_; }
@@ -127,12 +136,9 @@ class NewtonError : public std::runtime_error {
  private:
   std::string context_, reason_;
   std::vector<NewtonIterate> history_;
-  struct Rejected {};
-  NewtonError(Rejected, std::string context, std::string reason, std::vector<NewtonIterate> history);
-
   std::string worst_row_;
   double worst_value_, worst_scale_;
-  bool rejected_ = false;
+  Cause cause_;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless the tolerances are finite
@@ -162,8 +168,10 @@ class NewtonSolver {
  private:
   /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.
   void factorize(NewtonSystem& system, const std::string& context, NewtonReport& report, bool estimate_condition);
-  [[noreturn]] void fail(NewtonSystem& system, const std::string& context, const std::string& reason,
-                         const NewtonReport& report) const;
+  /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the
+  /// system that gave it (NewtonSystem::describe_non_finite).
+  [[noreturn]] void fail(NewtonSystem& system, const std::string& context, std::string reason,
+                         const NewtonReport& report, NewtonError::Cause cause) const;
 
   NewtonOptions options_;
   BorderedLinearSolver tangent_;

@@ -47,7 +47,9 @@ class ProjectionError : public std::runtime_error {
 /// above; a bound below 1e-12 (the rows of G are within about 1e-6 rad of linear dependence), or
 /// a failed factorization, raises ProjectionError naming the first constraint row that depends on
 /// the rows before it. Both projections factorize at their q before anything else, so the rank is
-/// checked even when q, or v, already satisfies the constraints (v = 0 included). The projector keeps a reference to the system, which must outlive it.
+/// checked even when q, or v, already satisfies the constraints (v = 0 included). The projector
+/// shares the ownership of the system when a std::shared_ptr owns it (a Mechanism's system); a
+/// System owned otherwise must outlive it (engine/system.hpp).
 class ConstraintProjector {
  public:
   explicit ConstraintProjector(const System& system, ProjectionOptions options = {});
@@ -76,6 +78,7 @@ class ConstraintProjector {
   void apply(ConstVectorRef x, Vector& y) const;
   void solve(const Vector& b, Vector& x);
 
+  std::shared_ptr<const System> system_owner_;  ///< null when no std::shared_ptr owns the system
   const System& system_;
   ProjectionOptions options_;
   Index m_ = 0;

@@ -190,8 +190,7 @@ ConstraintRank structural_redundancy(const System& system, ConstVectorRef q, dou
 }
 
 std::unique_ptr<System> without_equations(const System& system, const std::vector<Index>& rows) {
-  auto out = std::make_unique<System>();
-  for (const CoordinateBlock& b : system.blocks()) out->add_block(b.name, b.coordinate_names);
+  std::unique_ptr<System> out = system.blocks_only();
   for (const Placed<Inertia>& e : system.inertias()) out->add(e.element);
   for (const Placed<Potential>& e : system.potentials()) out->add(e.element);
   for (const Placed<Constraint>& e : system.constraints()) {

@@ -1,12 +1,26 @@
 #include <noether/steppers/ggl_support.hpp>
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 
 namespace noether {
 namespace {
 
 /// Pivots of the LDLT of M below this fraction of the largest one count as zero.
 constexpr double kRelativePivotTolerance = 1e-12;
+
+/// M^{-1} of a symmetric M that may be indefinite (MassPositivity::admitted_motions), from its
+/// eigenvalues; refuses a singular one (|eigenvalue| <= kRelativePivotTolerance of the largest).
+Matrix invert_indefinite(const std::string& what, const Matrix& M) {
+  const Eigen::SelfAdjointEigenSolver<Matrix> eigen(M);
+  const Vector& values = eigen.eigenvalues();
+  const double threshold = kRelativePivotTolerance * values.cwiseAbs().maxCoeff();
+  const auto rank = static_cast<Index>((values.array().abs() > threshold).count());
+  if (rank < M.rows())
+    throw StepperRefusal(what + "is singular (rank " + std::to_string(rank) + " of " + std::to_string(M.rows()) +
+                         "); use livens-em, which never inverts M");
+  return eigen.eigenvectors() * values.cwiseInverse().asDiagonal() * eigen.eigenvectors().transpose();
+}
 
 }  // namespace
 
@@ -19,11 +33,12 @@ Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
   const Index n = inertia.local_size();
   Matrix M = Matrix::Zero(n, n);
   inertia.constant_mass()->add_to(1.0, M);
+  if (inertia.mass_positivity() == MassPositivity::admitted_motions) return invert_indefinite(what, M);
   const Eigen::LDLT<Matrix> ldlt(M);
   const Vector pivots = ldlt.vectorD();
   const double threshold = kRelativePivotTolerance * (n > 0 ? pivots.cwiseAbs().maxCoeff() : 0.0);
   if ((pivots.array() < -threshold).any())
-    throw StepperRefusal(what + "is indefinite; check the element's mass data");
+    throw StepperRefusal(what + "is indefinite: a mass matrix is positive semidefinite; check the element's mass data");
   const auto rank = static_cast<Index>((pivots.array() > threshold).count());
   if (ldlt.info() != Eigen::Success || rank < n)
     throw StepperRefusal(what + "is singular (rank " + std::to_string(rank) + " of " + std::to_string(n) +

@@ -14,7 +14,10 @@ void require_quadratic_constraints(std::string_view stepper, const System& syste
 /// Every coordinate in exactly one inertia element, so M^{-1} is block diagonal per element.
 void require_one_inertia_per_coordinate(std::string_view stepper, const System& system);
 /// M^{-1} of one inertia element; refuses a configuration-dependent, singular (LDLT pivots below
-/// 1e-12 of the largest) or indefinite mass matrix. evi uses it as its admission check.
+/// 1e-12 of the largest) or indefinite mass matrix. An element whose M is positive only on the
+/// motions its body's constraints admit (MassPositivity::admitted_motions: a director body of a
+/// model inertia tensor) may be indefinite; its M^{-1} comes from the eigenvalues, which must not
+/// vanish (below 1e-12 of the largest). evi uses it as its admission check.
 Matrix invert_mass(std::string_view stepper, const Inertia& inertia);
 /// M_e^{-1} per inertia element, in system order; refuses configuration-dependent, singular
 /// (LDLT pivots below 1e-12 of the largest) or indefinite mass matrices.

@@ -32,12 +32,15 @@ struct GlobalEquation {
 template <class Scheme>
 class SchemeStepper final : public Stepper {
  public:
-  /// Throws StepperRefusal when the scheme cannot treat the system or the solver.
+  /// Throws StepperRefusal when the scheme cannot treat the system (one without coordinates, say)
+  /// or the solver. Shares the ownership of `system` when a std::shared_ptr owns it (a Mechanism's
+  /// system); a System owned otherwise must outlive the stepper (engine/system.hpp).
   SchemeStepper(const System& system, const StepperOptions& options);
   ~SchemeStepper() override;
 
   std::string_view name() const override;
-  /// p = M(q) v, lambda = 0 (the momentum of the initial velocities).
+  /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
+  /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).
   void initialize(State& state) const override;
   StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
@@ -51,6 +54,7 @@ class SchemeStepper final : public Stepper {
   /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.
   void advance(State& state, double h, int depth, StepReport& report, Attempt& last);
 
+  std::shared_ptr<const System> system_owner_;  ///< null when no std::shared_ptr owns the system
   const System& system_;
   int max_refinement_depth_;
   std::unique_ptr<const Scheme> scheme_;

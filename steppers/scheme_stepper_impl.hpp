@@ -126,6 +126,12 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     return owner.empty() ? label : label + "; largest contribution from " + owner;
   }
 
+  std::string describe_non_finite() const override {
+    if (!input_) return {};
+    typename Scheme::Data data;
+    return assembly_.non_finite_contributor(scheme_.iterate(*input_, natural_x_, data));
+  }
+
   /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the
   /// solution; left at the start on failure). fixed_size (bordered schemes): with the row of the
   /// global unknown s replaced by s = h.
@@ -204,7 +210,8 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
 
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
-    : system_(system), max_refinement_depth_(options.max_refinement_depth),
+    : system_owner_(system.weak_from_this().lock()), system_(require_coordinates(system, Scheme::name)),
+      max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
@@ -223,6 +230,7 @@ std::string_view SchemeStepper<Scheme>::name() const {
 template <class Scheme>
 void SchemeStepper<Scheme>::initialize(State& state) const {
   check_initial_state(system_, state, name());
+  check_initial_masses(system_, state.q, name());
   initialize_momentum(system_, state);
 }
 
@@ -237,10 +245,13 @@ StepReport SchemeStepper<Scheme>::step(State& state, double h) {
   try {
     advance(next, h, max_refinement_depth_, report, last);
   } catch (const NewtonError& e) {
-    if (report.refinements == 0) throw;
-    throw e.in_context(StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
-                       " times, in its substep from t = " + format_number(last.t) +
-                       (scheme_adapts_step<Scheme> ? " with the first guess h = " : " by h = ") + format_number(last.h));
+    const std::string context =
+        report.refinements == 0
+            ? e.context()
+            : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
+                  " times, in its substep from t = " + format_number(last.t) +
+                  (scheme_adapts_step<Scheme> ? " with the first guess h = " : " by h = ") + format_number(last.h);
+    throw with_rank_loss(system_, state, e.in_context(context));
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
   if constexpr (!scheme_adapts_step<Scheme>) next.t = state.t + h;  // an adaptive scheme's t is its own

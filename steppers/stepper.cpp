@@ -7,6 +7,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
+#include <noether/solvers/redundancy.hpp>
 
 namespace noether {
 
@@ -128,6 +129,44 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
                          ": CHOLMOD needs a symmetric positive definite matrix, and this stepper's Newton "
                          "matrix is unsymmetric and indefinite; choose --solver klu (the default), umfpack or eigen "
                          "(CHOLMOD serves the SPD projection of initial values)");
+}
+
+const System& require_coordinates(const System& system, std::string_view stepper) {
+  if (system.num_coordinates() == 0)
+    throw StepperRefusal(std::string(stepper) +
+                         ": the system has no coordinates; add bodies (Mechanism) or coordinate blocks "
+                         "(System::add_block) with their elements before making a stepper");
+  return system;
+}
+
+void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper) {
+  Vector q_local;
+  for (const Placed<Inertia>& e : system.inertias()) {
+    const Inertia& inertia = *e.element;
+    if (inertia.has_constant_mass() || inertia.mass_positivity() != MassPositivity::everywhere) continue;
+    gather(q, e.dofs, q_local);
+    Matrix M = Matrix::Zero(inertia.local_size(), inertia.local_size());
+    inertia.add_mass_matrix(q_local, 1.0, M);
+    try {
+      check_positive_semidefinite_mass("inertia '" + inertia.name() + "'", "M(q) at the initial configuration", M);
+    } catch (const std::invalid_argument& error) {
+      throw StepperRefusal(std::string(stepper) + ": " + error.what());
+    }
+  }
+}
+
+NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error) {
+  const std::string rank_loss = describe_rank_loss(system, last_good.q);
+  if (rank_loss.empty() || error.cause() == NewtonError::Cause::rejected) return error;
+  const std::string where = "at t = " + format_number(last_good.t) + ", the last good state, " + rank_loss;
+  if (error.cause() == NewtonError::Cause::singular_matrix)
+    return NewtonError(error.context(),
+                       error.reason() + " because constraint equations depend on others: " + where +
+                           "; remove the dependent equations (structural_redundancy and without_equations in "
+                           "<noether/solvers/redundancy.hpp> find and drop them)",
+                       error.history(), "", error.worst_value(), error.worst_scale(), error.cause());
+  return NewtonError(error.context(), error.reason(), error.history(),
+                     error.worst_row() + "; " + where, error.worst_value(), error.worst_scale(), error.cause());
 }
 
 void initialize_momentum(const System& system, State& state) {

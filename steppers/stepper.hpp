@@ -127,4 +127,21 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
 /// The initial state of a momentum-based stepper: p = M(q) v, lambda = 0.
 void initialize_momentum(const System& system, State& state);
 
+/// system, unless it has no coordinates: then throws StepperRefusal "<stepper>: the system has no
+/// coordinates; ..." (before a solver meets an empty matrix).
+const System& require_coordinates(const System& system, std::string_view stepper);
+
+/// For Stepper::initialize: throws StepperRefusal, naming the stepper and the element, unless
+/// every configuration-dependent inertia whose M must be positive semidefinite
+/// (MassPositivity::everywhere) has such an M(q) at q (num_coordinates()). Constant masses are
+/// checked by their elements when built (ConstantMassInertia, DirectorInertia).
+void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper);
+
+/// error, with what the rank of the constraint Jacobian at the last good state says about it
+/// (describe_rank_loss, solvers/redundancy.hpp): nothing when G(q) has full rank there; a
+/// singular Newton matrix with dependent constraint equations is blamed on those equations (the
+/// residual row it would otherwise name is a symptom); any other failure gets the dependency
+/// appended, as the cause to look at first near a singular configuration.
+NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error);
+
 }  // namespace noether

@@ -64,6 +64,10 @@ Model build_rod_chain3d(const RodChainParameters& p) {
   }
   Model model;
   model.probes.push_back(body_point_probe("tip", mechanism.system(), mechanism.bodies().back(), bottom_end));
+  // Gravity along -z and the hang at the origin keep J_z about the origin. The spin gauges, not
+  // invariant under rotations about z, exert no force: nothing else acts on a rod's spin (no
+  // inertia, no potential, no joint sees it), so their multipliers vanish.
+  model.conserved_momenta.angular[2] = true;
   model.initial = mechanism.initial_state();
   model.system = mechanism.release_system();
   return model;

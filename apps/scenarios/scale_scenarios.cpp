@@ -82,6 +82,8 @@ Scenario chain3d_scenario() {
             const BodyRef last = m.bodies().back();
             Model model = model_of(std::move(m));
             model.probes.push_back(body_point_probe("tip", *model.system, last, Vector(Eigen::Vector3d(0.5, 0, 0))));
+            // Spherical joints, the pivot at the origin, gravity along -z: J_z about the origin is kept.
+            model.conserved_momenta.angular[2] = joint == ChainJoint::spherical;
             return model;
           }};
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <noether/apps/scenarios/conserved_momenta.hpp>
 #include <noether/engine/system.hpp>
 #include <noether/steppers/stepper.hpp>
 
@@ -38,10 +39,12 @@ struct Invariant {
 /// What a scenario builds: the system, a consistent initial state (q, v at t = 0), probes and
 /// the invariants to monitor.
 struct Model {
-  std::unique_ptr<System> system;
+  std::shared_ptr<System> system;  ///< shared: a stepper made on it shares the ownership
   State initial;
   std::vector<Probe> probes;
   std::vector<Invariant> invariants = {};
+  /// The momentum components the model's symmetries keep, reported by the run (none by default).
+  ConservedMomenta conserved_momenta = {};
 };
 
 using ParameterValues = std::map<std::string, double>;

@@ -9,6 +9,7 @@
 
 #include <noether/bodies/body_state.hpp>
 #include <noether/bodies/director_inertia.hpp>
+#include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/engine/measures.hpp>
 #include "random_bodies.hpp"
@@ -42,15 +43,21 @@ void check_rigid_body_closed_forms(unsigned seed, bool principal, bool offset) {
   const Eigen::Vector3d J = body.mass * x_c.cross(v_c) + J_world * w;
 
   const System& system = mechanism.system();
+  const Momenta of_body = body_momenta(system, ref, s.q, s.v);
   const double T_error = relative_error(kinetic_energy(system, s.q, s.v), T);
-  const double L_error = relative_error(linear_momentum(system, ref, s.v), L);
-  const double J_error = relative_error(angular_momentum(system, ref, s.q, s.v), J);
+  const double L_error = relative_error(of_body.linear, L);
+  const double J_error = relative_error(of_body.angular, J);
   MESSAGE("seed ", seed, " principal ", principal, " offset ", offset, ": relative errors T ", T_error, ", L ", L_error,
           ", J ", J_error);
   CHECK(T_error <= 1e-14);
   CHECK(L_error <= 1e-14);
   CHECK(J_error <= 1e-14);
-  CHECK(relative_error(total_angular_momentum(system, s.q, s.v), J) <= 1e-14);
+  // The system's momenta (its one body), and J about another point o: J_o = (x_c - o) x L + R J_c R^T omega.
+  const Eigen::Vector3d o = random_vector(3, seed + 5);
+  const Momenta about_o = momenta(system, s.q, s.v, o);
+  CHECK(relative_error(momenta(system, s.q, s.v).angular, J) <= 1e-14);
+  CHECK(relative_error(about_o.linear, L) <= 1e-14);
+  CHECK(relative_error(about_o.angular, (x_c - o).cross(L) + J_world * w) <= 1e-14);
 }
 
 }  // namespace
@@ -125,15 +132,38 @@ TEST_CASE("planar body from (m, c, J_c) and point masses: kinetic energy and mom
   const double J_bar = body.mass * (x_c.x() * v_c.y() - x_c.y() * v_c.x()) + body.inertia * twist.omega;
   const double T_points = 0.5 * 0.6 * 0.3125 + 0.5 * 2.5 * 0.14;
   CHECK(relative_error(kinetic_energy(system, s.q, s.v), T_bar + T_points) <= 1e-14);
-  CHECK(relative_error(angular_momentum(system, bar, s.q, s.v), Eigen::Vector3d(0, 0, J_bar)) <= 1e-14);
-  CHECK(relative_error(linear_momentum(system, bar, s.v),
+  CHECK(relative_error(body_momenta(system, bar, s.q, s.v).angular, Eigen::Vector3d(0, 0, J_bar)) <= 1e-14);
+  CHECK(relative_error(body_momenta(system, bar, s.q, s.v).linear,
                        Eigen::Vector3d(body.mass * v_c.x(), body.mass * v_c.y(), 0)) <= 1e-14);
-  CHECK(relative_error(angular_momentum(system, p2, s.q, s.v), Eigen::Vector3d(0, 0, 0.6 * (0.25 + 1.0))) <= 1e-15);
+  // p2 at (1, 2) moving at (-0.5, 0.25): J_z = 0.6 (1 * 0.25 - 2 * (-0.5)).
+  const Momenta m2 = body_momenta(system, p2, s.q, s.v);
+  CHECK(relative_error(m2.angular, Eigen::Vector3d(0, 0, 0.6 * (0.25 + 1.0))) <= 1e-15);
+  CHECK(relative_error(m2.linear, Eigen::Vector3d(-0.3, 0.15, 0)) <= 1e-15);
   const Eigen::Vector3d J_p3 = 2.5 * Eigen::Vector3d(1.0, -2.0, 0.5).cross(Eigen::Vector3d(0.1, 0.2, -0.3));
-  CHECK(relative_error(angular_momentum(system, p3, s.q, s.v), J_p3) <= 1e-15);
-  CHECK(relative_error(total_linear_momentum(system, s.v),
+  CHECK(relative_error(body_momenta(system, p3, s.q, s.v).angular, J_p3) <= 1e-15);
+  const Momenta total = momenta(system, s.q, s.v);
+  CHECK(relative_error(total.linear,
                        Eigen::Vector3d(body.mass * v_c.x() - 0.3 + 0.25, body.mass * v_c.y() + 0.15 + 0.5, -0.75)) <=
         1e-14);
+  CHECK(relative_error(total.angular, Eigen::Vector3d(0, 0, J_bar + 0.6 * 1.25) + J_p3) <= 1e-14);
+  // About o = (1, 1, 0): each point's lever arm shrinks by o, the bar's spin J_c omega stays.
+  const Eigen::Vector3d o(1.0, 1.0, 0.0);
+  const Eigen::Vector3d J_o = Eigen::Vector3d(0, 0, J_bar + 0.6 * 1.25) + J_p3 - o.cross(total.linear);
+  CHECK(relative_error(momenta(system, s.q, s.v, o).angular, J_o) <= 1e-14);
+}
+
+TEST_CASE("momenta are not defined for a generic mass matrix: the error names the inertia") {
+  Mechanism mechanism;
+  mechanism.add_point_mass("ball", 1.0, Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(0, 1, 0));
+  const BlockId extra = mechanism.add_coordinates("extra", {"x"}, Vector::Zero(1), Vector::Ones(1));
+  const State s0 = mechanism.initial_state();
+  CHECK(inertia_without_momenta(mechanism.system()) == nullptr);
+  CHECK(momenta(mechanism.system(), s0.q, s0.v).angular.isApprox(Eigen::Vector3d(0, 0, 1)));
+  mechanism.add(std::make_shared<ConstantInertia>("extra.mass", std::vector{extra}, Matrix::Identity(1, 1)));
+  const State s = mechanism.initial_state();
+  CHECK(inertia_without_momenta(mechanism.system())->name() == "extra.mass");
+  CHECK_THROWS_WITH_AS(momenta(mechanism.system(), s.q, s.v), doctest::Contains("inertia 'extra.mass'"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("director inertia rejects mass coefficients that are no mass distribution") {

@@ -32,17 +32,15 @@ Drift run_free(const Mechanism& mechanism, double h, int steps) {
   State state = mechanism.initial_state();
   stepper.initialize(state);
   const double T0 = kinetic_energy(system, state.q, state.v);
-  const Eigen::Vector3d L0 = total_linear_momentum(system, state.v);
-  const Eigen::Vector3d J0 = total_angular_momentum(system, state.q, state.v);
+  const Momenta m0 = momenta(system, state.q, state.v);
   Drift drift;
   Vector g(system.num_multipliers());
   for (int n = 0; n < steps; ++n) {
     stepper.step(state, h);
     drift.energy = std::max(drift.energy, std::abs(kinetic_energy(system, state.q, state.v) - T0) / T0);
-    drift.linear_momentum =
-        std::max(drift.linear_momentum, (total_linear_momentum(system, state.v) - L0).norm() / L0.norm());
-    drift.angular_momentum =
-        std::max(drift.angular_momentum, (total_angular_momentum(system, state.q, state.v) - J0).norm() / J0.norm());
+    const Momenta m = momenta(system, state.q, state.v);
+    drift.linear_momentum = std::max(drift.linear_momentum, (m.linear - m0.linear).norm() / m0.linear.norm());
+    drift.angular_momentum = std::max(drift.angular_momentum, (m.angular - m0.angular).norm() / m0.angular.norm());
     calc_constraint_values(system, state.q, g);
     drift.constraint = std::max(drift.constraint, max_abs(g));
   }

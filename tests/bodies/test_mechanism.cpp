@@ -99,7 +99,7 @@ TEST_CASE("mechanism: add() passes joints and forces through, release_system() h
   CHECK_THROWS_AS(mechanism.add_planar_point_mass("a", 1.0, Eigen::Vector2d(0, 0)), std::invalid_argument);
 
   const State initial = mechanism.initial_state();
-  const std::unique_ptr<System> system = mechanism.release_system();
+  const std::shared_ptr<System> system = mechanism.release_system();
   CHECK(system->num_coordinates() == 8);
   CHECK(initial.q.size() == 8);
   CHECK(body_coordinates(*system, a, initial.q) == Eigen::Vector2d(1, 0));

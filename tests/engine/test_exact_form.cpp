@@ -161,7 +161,7 @@ TEST_CASE("user functions declared quadratic are read into a form at constructio
   wrong.num_equations = 2;
   wrong.nonlinearity = Nonlinearity::quadratic;
   CHECK_THROWS_WITH_AS(FunctionConstraint("wrong", {BlockId{0}}, 2, wrong),
-                       doctest::Contains("constraint 'wrong': g at q = 0 is 1 x 1, expected 2 x 1"), std::invalid_argument);
+                       doctest::Contains("constraint 'wrong': ConstraintFunction::value returned 1 entry, expected 2 entries"), std::invalid_argument);
 
   PotentialFunction spring;  // V = (x - 1)^2
   spring.energy = [](ConstVectorRef q) { return (q(0) - 1.0) * (q(0) - 1.0); };

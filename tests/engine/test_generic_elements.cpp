@@ -331,7 +331,10 @@ TEST_CASE("generic elements refuse bad definitions with their name in the messag
   CHECK_THROWS_WITH_AS(ConstantInertia("m", kOneBlock, Matrix{{1.0, 0.5}, {0.0, 1.0}}), doctest::Contains("symmetric"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(ConstantInertia("m", kOneBlock, Matrix{{1.0, 0.0}, {0.0, -1.0}}),
-                       doctest::Contains("diagonal entry 1"), std::invalid_argument);
+                       doctest::Contains("negative eigenvalue -1"), std::invalid_argument);
+  // Indefinite with a non-negative diagonal: eigenvalues 3 and -1.
+  CHECK_THROWS_WITH_AS(ConstantInertia("m", kOneBlock, Matrix{{1.0, 2.0}, {2.0, 1.0}}),
+                       doctest::Contains("negative eigenvalue -1"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(ConstantInertia("m", kOneBlock, Matrix{{nan, 0.0}, {0.0, 1.0}}), doctest::Contains("non-finite"),
                        std::invalid_argument);
   CHECK_NOTHROW(ConstantInertia("m", kOneBlock, Matrix::Zero(2, 2)));  // singular is allowed

@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include <noether/apps/scenarios/top.hpp>
-#include <noether/bodies/body_state.hpp>
+#include <noether/engine/measures.hpp>
 #include "scenario_support.hpp"
 
 using namespace noether;
@@ -88,12 +88,12 @@ TEST_CASE("top with livens-em and em-ggl: energy and the vertical angular moment
     integrate(model, stepper_name, 0.002, 2.0, [&](const State& before, const State& after, const Stepper& stepper) {
       if (first) {
         energy0 = stepper.conserved_energy(before);
-        momentum0 = total_angular_momentum(system, before.q, before.v)(2);
+        momentum0 = momenta(system, before.q, before.v).angular(2);
         first = false;
       }
       energy_drift = std::max(energy_drift, std::abs(stepper.conserved_energy(after) - energy0));
       momentum_drift =
-          std::max(momentum_drift, std::abs(total_angular_momentum(system, after.q, after.v)(2) - momentum0));
+          std::max(momentum_drift, std::abs(momenta(system, after.q, after.v).angular(2) - momentum0));
     });
     MESSAGE(stepper_name, ": energy ", energy0, ", max drift ", energy_drift, "; L3 about the tip ", momentum0,
             ", max drift ", momentum_drift);
