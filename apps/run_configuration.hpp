@@ -50,9 +50,14 @@ std::map<std::string, double, std::less<>> resolved_scheme_parameters(const RunC
 /// "full" or "modified" (NewtonOptions::modified), as the summaries and `--newton` spell it.
 std::string_view newton_method_name(const NewtonOptions& newton);
 
+/// The Newton tolerances accepted: (0, 1e-3]. The tolerance bounds each row of the step equations
+/// relative to the magnitude of its terms; beyond 1e-3 a "converged" step would carry errors no
+/// run should report as a solution (1e300 once ran with ok true and a constraint error of 3.97).
+ParameterRange newton_tolerance_range();
+
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, round(t_end / h) fits an int,
-/// the Newton tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and
+/// the Newton tolerance is in newton_tolerance_range(), max_iterations >= 1, 0 < refresh_contraction < 1 and
 /// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 

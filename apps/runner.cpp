@@ -9,6 +9,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/apps/summary_json.hpp>
 #include <noether/engine/format.hpp>
@@ -30,10 +31,17 @@ RunResult plan_run(const RunOptions& options) {
           "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
   RunResult result;
   result.configuration = resolve_run_configuration(options);  // fails before the model is built
+  result.threads = options.threads;
+  if (options.scene) {
+    require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
+    result.scenario = options.scene->scene->name;
+    result.source = *options.scene;
+    return result;
+  }
   const Scenario& scenario = find_scenario(options.scenario);
   result.scenario = scenario.name;
-  result.threads = options.threads;
   result.parameters = resolve_parameters(scenario, options.overrides);
+  result.source = ScenarioSource{scenario.name, result.parameters};
   return result;
 }
 
@@ -81,7 +89,10 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
   std::unique_ptr<System> reduced;  // the system stepped when equations were dropped
   try {
     reduced = without_redundancy(model, run, result);
-    integrate(reduced ? *reduced : *model.system, run, recorder, state);
+    const System& stepped = reduced ? *reduced : *model.system;
+    result.initial_projection = project_initial_state(stepped, state);
+    result.initial_projection_note = describe(stepped, result.initial_projection);
+    integrate(stepped, run, recorder, state);
     result.ok = true;
   } catch (const NewtonError& e) {
     // Rank loss of the equations stepped (the dropped ones are dependent by construction).
@@ -93,6 +104,8 @@ void integrate_recording_failure(const Model& model, const RunOptions& options, 
     recorder.record_last_good(state);
   } catch (const StepperRefusal& e) {
     result.error = e.what();
+  } catch (const ProjectionError& e) {
+    result.error = std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what();
   }
   recorder.finish();
 }
@@ -112,7 +125,7 @@ void create_output_directory(const std::filesystem::path& dir) {
 int all_cores() { return tbb::info::default_concurrency(); }
 
 RunConfiguration resolve_run_configuration(const RunOptions& options) {
-  RunConfiguration c = default_run_configuration(find_scenario(options.scenario));
+  RunConfiguration c = options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
   c.stepper = options.stepper.value_or(c.stepper);
   c.solver = options.solver.value_or(c.solver);
   c.h = options.h.value_or(c.h);
@@ -130,7 +143,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 
 RunResult run(const RunOptions& options) {
   RunResult result = plan_run(options);
-  const Model model = find_scenario(options.scenario).build(result.parameters);
+  const Model model = build_model(describe(result.source));
   if (options.output_dir) create_output_directory(*options.output_dir);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string>
 
+#include <noether/apps/model_source.hpp>
 #include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper.hpp>
 
 namespace noether {
@@ -35,6 +37,9 @@ struct RunOptions {
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
   ParameterValues overrides;
+  /// When set, the run's model is this scene's (scenario and overrides stay empty), and the scene's
+  /// run settings take the place of the scenario's defaults.
+  std::optional<SceneSource> scene;
   /// The stepper's own parameters (`--set key=value` for a key the stepper declares, e.g. evi's S).
   ParameterValues scheme_parameters;
   /// When set, the directory (created if missing) receives summary.json and timeseries.csv.
@@ -51,7 +56,9 @@ inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
 /// What a run did. Maxima run over every state reached, the initial one included. Quantities
 /// that were never computed (the stepper refused the system) are NaN.
 struct RunResult {
-  std::string scenario;
+  std::string scenario;  ///< the scenario's name, or the scene's
+  /// Where the model came from: what rebuilds it (build_model(describe(source))).
+  ModelSource source;
   /// The settings the run used: defaults with the options applied.
   RunConfiguration configuration;
   std::int64_t steps = 0;  ///< steps completed
@@ -84,6 +91,10 @@ struct RunResult {
   /// The constraint equations dropped from the step equations because they depend on the others
   /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
   std::vector<std::string> dropped_equations;
+  /// What the projection of the initial values onto the constraints did (solvers/initial_values.hpp),
+  /// and its description ("" when the initial values met the constraints).
+  InitialProjection initial_projection;
+  std::string initial_projection_note;
   /// The stepper's conserved energy at step 0 and at the last step completed.
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.
@@ -102,8 +113,10 @@ struct RunResult {
 /// std::invalid_argument for an unknown scenario or a configuration check_run_configuration refuses.
 RunConfiguration resolve_run_configuration(const RunOptions& options);
 
-/// Runs options.scenario for round(t_end / h) steps and writes the outputs (when asked) even
-/// when the run fails. A NewtonError or StepperRefusal ends the run with ok = false.
+/// Runs options.scenario (or options.scene) for round(t_end / h) steps and writes the outputs (when
+/// asked) even when the run fails. The initial values are projected onto the constraints first
+/// (project_initial_state; result.initial_projection). A NewtonError, a StepperRefusal or a failed
+/// projection ends the run with ok = false.
 /// Throws std::invalid_argument for bad options (unknown scenario, stepper or parameter; a run
 /// setting check_run_configuration refuses; threads < 1, output_every < 1), naming the value and
 /// what is accepted, and std::runtime_error when an output file cannot be written.
