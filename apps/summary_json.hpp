@@ -12,7 +12,7 @@ namespace noether {
 /// newton_max_iterations, newton_refresh_contraction, steps, newton_iterations_total,
 /// newton_iterations_max, newton_factorizations_total, wall_seconds, energy_initial, energy_final,
 /// energy_max_abs_increment, constraint_max_abs, velocity_constraint_max_abs, ok, error (only
-/// when !ok), parameters, threads, phase_seconds.
+/// when !ok), parameters, scene (the file, for a scene run), initial_projection, threads, phase_seconds.
 /// Keys keep this order; quantities never computed (NaN) become null.
 nlohmann::ordered_json summary_json(const RunResult& result);
 

@@ -132,7 +132,8 @@ std::string describe(const System& system, const InitialProjection& p) {
             "| = " + format_number(correction) + (at >= 0 ? " at " + system.coordinate_label(at) : "");
   };
   part("positions", p.positions, p.position_correction, p.position_coordinate, "dq");
-  part("velocities", p.velocities, p.velocity_correction, p.velocity_coordinate, "dv");
+  part(p.positions.row >= 0 ? "velocities (at the projected positions)" : "velocities", p.velocities, p.velocity_correction,
+       p.velocity_coordinate, "dv");
   return text;
 }
 

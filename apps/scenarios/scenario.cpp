@@ -19,7 +19,8 @@ bool ParameterRange::contains(double value) const {
 
 std::string ParameterRange::describe() const {
   const bool bounded_below = std::isfinite(low), bounded_above = std::isfinite(high);
-  if (whole) return "a whole number from " + format_number(low) + " to " + format_number(high);
+  const auto whole_text = [](double x) { return std::to_string(static_cast<long long>(x)); };
+  if (whole) return "a whole number from " + whole_text(low) + " to " + whole_text(high);
   if (bounded_below && bounded_above)
     return std::string("in ") + (low_open ? "(" : "[") + format_number(low) + ", " + format_number(high) +
            (high_open ? ")" : "]");
@@ -62,8 +63,8 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
   }
   for (const ScenarioParameter& p : scenario.parameters)
     if (!p.range.contains(values.at(p.name)))
-      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' (" + p.description +
-                                  ") must be " + p.range.describe() + ", got " + format_number(values.at(p.name)));
+      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' must be " +
+                                  p.range.describe() + ", got " + format_number(values.at(p.name)));
   return values;
 }
 

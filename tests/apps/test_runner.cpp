@@ -305,7 +305,7 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   rejects(o, "scenario 'double-pendulum' has no parameter 'h'");
   o = good;
   o.newton_tolerance = 0.0;  // only a residual of exactly 0 would meet it
-  rejects(o, "Newton tolerance (--newton-tol) must be > 0 (e.g. 1e-10), got 0");
+  rejects(o, "Newton tolerance (--newton-tol) must be in (0, 0.001] (e.g. 1e-10), got 0");
   o = good;
   o.newton_max_iterations = 0;
   rejects(o, "Newton iteration limit (--newton-max-iterations) must be at least 1, got 0");
