@@ -8,6 +8,7 @@
 
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -326,8 +327,10 @@ void read_list(JsonObject& root, std::string_view key, std::string_view what, st
 
 Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   JsonObject root(document, "", "a scene");
-  const double version = root.number("noether_scene", "the format version, 1", ParameterRange::count(1, 1));
-  (void)version;
+  const double version = root.number("noether_scene", "the format version, 1");
+  if (version != kSceneFormatVersion)
+    throw JsonInputError(root.path("noether_scene"), "this program reads scene format " +
+                                                          std::to_string(kSceneFormatVersion) + ", got " + format_number(version));
   Scene scene;
   scene.name = root.text_or("name", std::filesystem::path(origin).stem().string());
   scene.description = root.text_or("description", "");
