@@ -104,7 +104,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
-                                          "parameters", "invariant_drifts", "threads",
+                                          "parameters", "initial_projection", "invariant_drifts", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["scenario"] == "spring-pendulum");
