@@ -203,37 +203,32 @@ class Builder {
     const Index dim = b.kinematics.dimension();
     const Vector p_a = or_origin(j.a.point, dim), p_b = or_origin(j.b.point, dim);
     const JointFrame f_a{p_a, j.a.axis, j.a.normal}, f_b{p_b, j.b.axis, j.b.normal};
+    // The families by their attachment data: points; points and axes; joint frames.
+    const auto points = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, p_a, b, p_b) : between(j.name, *a, p_a, b, p_b);
+    };
+    const auto axes = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis) : between(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
+    };
+    const auto frames = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, f_a, b, f_b) : between(j.name, *a, f_a, b, f_b);
+    };
     switch (j.type) {
-      case JointType::spherical:
-        return ground ? make_spherical_to_ground(j.name, p_a, b, p_b) : make_spherical(j.name, *a, p_a, b, p_b);
-      case JointType::revolute:
-        return ground ? make_revolute_to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis)
-                      : make_revolute(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
-      case JointType::universal:
-        return ground ? make_universal_to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis)
-                      : make_universal(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
-      case JointType::cylindrical:
-        return ground ? make_cylindrical_to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis)
-                      : make_cylindrical(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
-      case JointType::prismatic:
-        return ground ? make_prismatic_to_ground(j.name, f_a, b, f_b) : make_prismatic(j.name, *a, f_a, b, f_b);
-      case JointType::fixed:
-        return ground ? make_fixed_to_ground(j.name, f_a, b, f_b) : make_fixed(j.name, *a, f_a, b, f_b);
+      case JointType::spherical: return points(make_spherical_to_ground, make_spherical);
+      case JointType::revolute_planar: return points(make_revolute_planar_to_ground, make_revolute_planar);
+      case JointType::revolute: return axes(make_revolute_to_ground, make_revolute);
+      case JointType::universal: return axes(make_universal_to_ground, make_universal);
+      case JointType::cylindrical: return axes(make_cylindrical_to_ground, make_cylindrical);
+      case JointType::prismatic_planar: return axes(make_prismatic_planar_to_ground, make_prismatic_planar);
+      case JointType::fixed_planar: return axes(make_fixed_planar_to_ground, make_fixed_planar);
+      case JointType::prismatic: return frames(make_prismatic_to_ground, make_prismatic);
+      case JointType::fixed: return frames(make_fixed_to_ground, make_fixed);
       case JointType::distance:
         return ground ? make_distance_to_ground(j.name, p_a, b, p_b, j.length)
                       : make_distance(j.name, *a, p_a, b, p_b, j.length);
       case JointType::perpendicular:
         return ground ? make_perpendicular_to_ground(j.name, j.a.axis, b, j.b.axis)
                       : make_perpendicular(j.name, *a, j.a.axis, b, j.b.axis);
-      case JointType::revolute_planar:
-        return ground ? make_revolute_planar_to_ground(j.name, p_a, b, p_b)
-                      : make_revolute_planar(j.name, *a, p_a, b, p_b);
-      case JointType::prismatic_planar:
-        return ground ? make_prismatic_planar_to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis)
-                      : make_prismatic_planar(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
-      case JointType::fixed_planar:
-        return ground ? make_fixed_planar_to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis)
-                      : make_fixed_planar(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
     }
     throw std::invalid_argument("joint '" + j.name + "': unknown joint type");
   }
