@@ -3,6 +3,7 @@
 /// JSON path and what is expected.
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -218,4 +219,50 @@ TEST_CASE("invalid JSON is refused with its line and column") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"), doctest::Contains("cannot read the scene file 'no/such/scene.json'"),
                        std::invalid_argument);
+}
+
+namespace {
+
+/// Every object key in a JSON document (for the schema: the names under "properties").
+void collect_keys(const nlohmann::json& j, bool schema, std::set<std::string>& keys) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if (schema && key == "properties")
+        for (const auto& [name, unused] : value.items()) keys.insert(name);
+      if (!schema) keys.insert(key);
+      collect_keys(value, schema, keys);
+    }
+  } else if (j.is_array()) {
+    for (const auto& element : j) collect_keys(element, schema, keys);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the schema names exactly the keys the loader reads and the scenes write") {
+  std::set<std::string> schema_keys, scene_keys;
+  collect_keys(nlohmann::json::parse(testing::read_file(fs::path(NOETHER_SOURCE_DIR) / "docs" / "scene.schema.json")), true,
+               schema_keys);
+  const auto add = [&](const Scene& scene) { collect_keys(nlohmann::json::parse(scene_json(scene)), false, scene_keys); };
+  for (const Scenario& scenario : scenarios()) {
+    RunOptions options;
+    options.scenario = scenario.name;
+    options.stepper = "evi";  // a stepper with parameters: "stepper_parameters"
+    options.scheme_parameters = {{"S", 2.0}};
+    add(export_scene(options));
+  }
+  for (const auto& file : fs::directory_iterator(kExamples)) add(load_scene(file.path()));
+  Scene every_kind = parse_scene(kEveryKind, "every-kind.json");
+  every_kind.output_directory = "out";
+  add(every_kind);
+  // Keys the loader reads as alternatives of what the writer writes (it writes rotations as matrices).
+  for (const char* alternative : {"quaternion", "axis_angle", "axis", "angle"}) scene_keys.insert(alternative);
+  for (const std::string& key : scene_keys) {
+    CAPTURE(key);
+    CHECK((schema_keys.contains(key) || key == "S"));  // S: a stepper parameter, "additionalProperties" in the schema
+  }
+  for (const std::string& key : schema_keys) {
+    CAPTURE(key);
+    CHECK(scene_keys.contains(key));
+  }
 }
