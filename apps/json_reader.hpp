@@ -30,6 +30,8 @@ class JsonObject {
   JsonObject(const nlohmann::json& value, std::string path, std::string what);
 
   const std::string& path() const { return path_; }
+  /// Names the object anew for messages, once its type is known ("a revolute joint").
+  void describe_as(std::string what) { what_ = std::move(what); }
   /// path() + "/" + key.
   std::string path(std::string_view key) const;
   /// Whether key is present (and records it as known).

@@ -76,6 +76,7 @@ Eigen::Matrix3d read_inertia(JsonObject& o) {
 BodyDescription read_body(JsonObject& o) {
   const std::string name = o.text("name", "the body's name");
   const std::string type = o.choice("type", kBodyTypes);
+  o.describe_as("a body of type " + type);
   if (type == "rigid") {
     RigidBodyDescription b{name, {}, {}, {}};
     b.properties.mass = o.number("mass", "kg", kPositive);
@@ -135,7 +136,9 @@ JointSide read_side(JsonObject& o, char side, bool point, bool axis, bool normal
 JointDescription read_joint(JsonObject& o) {
   JointDescription j;
   j.name = o.text("name", "the joint's name");
-  j.type = static_cast<JointType>(index_of(kJointTypes, o.choice("type", kJointTypes)));
+  const std::string type = o.choice("type", kJointTypes);
+  o.describe_as("a joint of type " + type);
+  j.type = static_cast<JointType>(index_of(kJointTypes, type));
   const bool point = j.type != JointType::perpendicular;
   const bool frame = j.type == JointType::prismatic || j.type == JointType::fixed;
   const bool axis = frame || j.type == JointType::revolute || j.type == JointType::universal ||
@@ -228,6 +231,7 @@ HingeDescription read_hinge(JsonObject& o) {
 
 ForceDescription read_force(JsonObject& o) {
   const std::string type = o.choice("type", kForceTypes);
+  o.describe_as("a force of type " + type);
   if (type == "gravity") return GravityDescription{o.texts_or_empty("bodies"), o.vector("acceleration", "g, world frame")};
   const std::string name = o.text("name", "the element's name");
   if (type == "spring") {
