@@ -268,3 +268,18 @@ TEST_CASE("the schema names exactly the keys the loader reads and the scenes wri
     CHECK(scene_keys.contains(key));
   }
 }
+
+TEST_CASE("a run whose initial values cannot be projected onto the constraints fails, naming the row") {
+  // The bar's free end is always 1 m from the pivot: a distance of 2 m to the pivot cannot be met.
+  nlohmann::json document = example("pendulum");
+  document["joints"].push_back(
+      {{"name", "tether"}, {"type", "distance"}, {"point_a", {0.0, 0.0}}, {"body_b", "bar"}, {"point_b", {0.5, 0.0}}, {"length", 2.0}});
+  RunOptions options;
+  options.scene = SceneSource{"tethered.json", std::make_shared<const Scene>(parse_scene(document.dump(), "tethered.json"))};
+  options.threads = 1;
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.steps == 0);
+  CHECK(r.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
+  CHECK(r.error.find("constraint '") != std::string::npos);
+}
