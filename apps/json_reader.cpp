@@ -74,6 +74,11 @@ nlohmann::json parse_json(std::string_view text, const std::string& origin) {
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
     throw std::invalid_argument(origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
                                 ": not valid JSON (" + reason + ")");
+  } catch (const nlohmann::json::exception& e) {  // a number beyond the doubles, say (found by fuzz/scene_fuzzer.cpp)
+    std::string reason = e.what();
+    const std::size_t bracket = reason.find("] ");
+    if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
+    throw std::invalid_argument(origin + ": not valid JSON here (" + reason + ")");
   }
 }
 

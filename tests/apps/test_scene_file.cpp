@@ -217,6 +217,10 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
 TEST_CASE("invalid JSON is refused with its line and column") {
   CHECK_THROWS_WITH_AS(parse_scene("{\n  \"noether_scene\": 1,\n  \"bodies\": [\n    {\"name\": \"a\",}\n  ]\n}\n", "bad.json"),
                        doctest::Contains("bad.json: line 4, column 18: not valid JSON (syntax error"), std::invalid_argument);
+  // Found by the fuzzer (fuzz/scene_fuzzer.cpp): nlohmann throws out_of_range, not a parse error.
+  CHECK_THROWS_WITH_AS(parse_scene(R"({"noether_scene": 1, "run": {"h": 0.000416666666666e6667, "t_end": 1}})", "big.json"),
+                       doctest::Contains("big.json: not valid JSON here (number overflow parsing '0.000416666666666e6667')"),
+                       std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_scene("", "empty.json"), doctest::Contains("empty.json: line 1, column 1: not valid JSON"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"), doctest::Contains("cannot read the scene file 'no/such/scene.json'"),
