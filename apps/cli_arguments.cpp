@@ -4,7 +4,10 @@
 #include <array>
 #include <charconv>
 #include <stdexcept>
+#include <memory>
 #include <string_view>
+
+#include <noether/apps/scene_file.hpp>
 
 namespace noether {
 namespace {
@@ -124,9 +127,32 @@ bool parse_newton_method(const std::string& text) {
   throw std::invalid_argument("--newton expects full or modified, got '" + text + "'");
 }
 
+namespace {
+
+/// The scene file `path` as the run's model; --set reaches only the stepper's parameters.
+void apply_scene(const RunArguments& arguments, RunOptions& options) {
+  const auto scene = std::make_shared<const Scene>(load_scene(arguments.scenario));
+  options.scene = SceneSource{arguments.scenario, scene};
+  if (!arguments.every) options.output_every = scene->output_every;
+  if (!arguments.out && scene->output_directory) options.output_dir = *scene->output_directory;
+  const StepperInfo& stepper = find_stepper(arguments.stepper.value_or(scene->run.stepper));
+  for (const std::string& assignment : arguments.assignments) {
+    const std::string key = assignment.substr(0, assignment.find('='));
+    const bool declared = std::any_of(stepper.parameters.begin(), stepper.parameters.end(),
+                                      [&](const SchemeParameter& p) { return p.name == key; });
+    if (!declared || key.size() == assignment.size())
+      throw std::invalid_argument("--set " + assignment + ": a scene file has no parameters to set; edit " +
+                                  arguments.scenario + " (--set takes only the stepper's parameters here)");
+    if (!options.scheme_parameters.emplace(key, parse_number("--set " + key, assignment.substr(key.size() + 1))).second)
+      throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
+  }
+}
+
+}  // namespace
+
 RunOptions to_run_options(const RunArguments& arguments) {
   RunOptions options;
-  options.scenario = arguments.scenario;
+  if (!is_scene_file_name(arguments.scenario)) options.scenario = arguments.scenario;
   options.stepper = arguments.stepper;
   if (arguments.h) options.h = parse_number("--h", *arguments.h);
   if (arguments.t_end) options.t_end = parse_number("--t", *arguments.t_end);
@@ -143,6 +169,10 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
+  if (is_scene_file_name(arguments.scenario)) {
+    apply_scene(arguments, options);
+    return options;
+  }
   const StepperInfo& stepper = find_stepper(arguments.stepper.value_or(RunConfiguration{}.stepper));
   const Scenario& scenario = find_scenario(arguments.scenario);
   for (const std::string& assignment : arguments.assignments) {

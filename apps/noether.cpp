@@ -1,4 +1,5 @@
-/// The `noether` command-line program: `noether list`, `noether run SCENARIO [options]`.
+/// The `noether` command-line program: `noether list`, `noether run SCENARIO|SCENE.json [options]`,
+/// `noether export SCENARIO [options]`.
 /// Exit codes (docs/cli.md): 0 completed; 1 the run failed (Newton, a refusal by the stepper, an
 /// output error); 2 a usage error, found before anything was written; 128 + the signal's number
 /// when SIGINT (130) or SIGTERM (143) interrupted the run.
@@ -16,6 +17,7 @@
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scene_export.hpp>
 #include <noether/apps/summary_text.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -68,15 +70,23 @@ int run_command(const RunArguments& arguments) {
   const InterruptSignals signals;
   options.interrupt = &signals.requested();
   const RunResult result = run(options);
+  if (!result.initial_projection_note.empty()) std::cerr << "noether: warning: " << result.initial_projection_note << '\n';
   print_summary(std::cout, result);
   if (result.ok) return 0;
   const bool interrupted = result.status == RunStatus::interrupted;
   return report_error(result.error, interrupted ? exit_signal_base + result.interrupt_signal : exit_run_failed);
 }
 
-void add_run_options(CLI::App& run, RunArguments& a) {
+/// `noether export`: the scene of the run the arguments describe, on stdout.
+int export_command(const RunArguments& arguments) {
+  std::cout << scene_json(export_scene(to_run_options(arguments)));
+  return 0;
+}
+
+/// The options of `run` and, without --threads and --out, of `export`.
+void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
   const RunConfiguration defaults;
-  run.add_option("scenario", a.scenario, "scenario name (noether list)")->required();
+  run.add_option("scenario", a.scenario, "scenario name (noether list) or scene file (.json, docs/scenes.md)")->required();
   run.add_option("--stepper", a.stepper, "stepper name (noether list; default " + defaults.stepper + ")");
   run.add_option("--h", a.h, "time step (default: the scenario's)");
   run.add_option("--t", a.t_end, "end time, a whole number of steps (default: the scenario's)");
@@ -101,23 +111,24 @@ void add_run_options(CLI::App& run, RunArguments& a) {
   run.add_option("--redundant", a.redundant,
                  "constraint equations that depend on the others along the motion: drop them from the step "
                  "equations (default; still monitored) or refuse the run");
-  run.add_option("--threads", a.threads, "worker threads (default: all cores)");
+  if (!exporting) run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments,
                  "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)")->allow_extra_args(false);
-  run.add_option("--out", a.out,
-                 "directory for summary.json and timeseries.csv (created if missing; summary.json says \"running\" "
-                 "while the run goes on, the rows grow in timeseries.csv.partial)");
+  if (!exporting)
+    run.add_option("--out", a.out,
+                   "directory for summary.json and timeseries.csv (created if missing; summary.json says \"running\" "
+                   "while the run goes on, the rows grow in timeseries.csv.partial)");
   run.add_option("--every", a.every, "write every N-th step to timeseries.csv (default 1)");
 }
 
 /// Names the problem when the first word is missing or is neither an option nor a command.
 void check_command(int argc, char** argv, const CLI::App& app) {
-  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run (see noether --help)");
+  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run, export (see noether --help)");
   if (argv[1][0] == '-') return;
   const std::string word = argv[1];
   for (const CLI::App* command : app.get_subcommands({}))
     if (command->get_name() == word) return;
-  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run (see noether --help)");
+  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, export (see noether --help)");
 }
 
 int dispatch(int argc, char** argv) {
@@ -125,10 +136,12 @@ int dispatch(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(exit_codes_help);
   CLI::App* list = app.add_subcommand("list", "print the scenarios and the steppers");
-  CLI::App* run = app.add_subcommand("run", "integrate a scenario and print its summary");
+  CLI::App* run = app.add_subcommand("run", "integrate a scenario or a scene file and print its summary");
   run->footer(exit_codes_help);
+  CLI::App* export_scene = app.add_subcommand("export", "write a scenario, with its run settings, as a scene file on stdout");
   RunArguments arguments;
-  add_run_options(*run, arguments);
+  add_run_options(*run, arguments, false);
+  add_run_options(*export_scene, arguments, true);
   check_command(argc, argv, app);
   try {
     app.parse(argc, argv);
@@ -137,7 +150,8 @@ int dispatch(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return report_error(std::string(e.what()) + " (see noether --help)", exit_usage);
   }
-  return list->parsed() ? list_command() : run_command(arguments);
+  if (list->parsed()) return list_command();
+  return export_scene->parsed() ? export_command(arguments) : run_command(arguments);
 }
 
 }  // namespace

@@ -77,13 +77,16 @@ std::map<std::string, double, std::less<>> resolved_scheme_parameters(const RunC
 
 std::string_view newton_method_name(const NewtonOptions& newton) { return newton.modified ? "modified" : "full"; }
 
+ParameterRange newton_tolerance_range() { return {.low = 0.0, .high = 1e-3, .low_open = true}; }
+
 void check_run_configuration(const RunConfiguration& c) {
   check_scheme_parameters(c.stepper, find_stepper(c.stepper).parameters, c.stepper_options());
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   check_step_count(c);
-  require_number(c.newton.residual_tolerance, c.newton.residual_tolerance > 0.0, "Newton tolerance (--newton-tol)",
-                 "> 0 (e.g. 1e-10)");
+  const ParameterRange tolerances = newton_tolerance_range();
+  require_number(c.newton.residual_tolerance, tolerances.contains(c.newton.residual_tolerance),
+                 "Newton tolerance (--newton-tol)", tolerances.describe() + " (e.g. 1e-10)");
   if (c.newton.max_iterations < 1)
     throw std::invalid_argument("Newton iteration limit (--newton-max-iterations) must be at least 1, got " +
                                 std::to_string(c.newton.max_iterations));

@@ -59,12 +59,17 @@ std::string_view newton_method_name(const NewtonOptions& newton);
 /// requires t_end / h to be whole to 1e-9 relative).
 std::int64_t step_count(const RunConfiguration& configuration);
 
+/// The Newton tolerances accepted: (0, 1e-3]. The tolerance bounds each row of the step equations
+/// relative to the magnitude of its terms; beyond 1e-3 a "converged" step would carry errors no
+/// run should report as a solution (1e300 once ran with ok true and a constraint error of 3.97).
+ParameterRange newton_tolerance_range();
+
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, t_end / h is a whole number of
 /// steps (to 1e-9 relative; the message offers the nearest end times) of at most max_steps
 /// (the message gives the count and the smallest h within it), max_steps >= 1, the Newton
-/// tolerance is finite and > 0, max_iterations >= 1, 0 < refresh_contraction < 1 and the
-/// refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
+/// tolerance is in newton_tolerance_range(), max_iterations >= 1, 0 < refresh_contraction < 1 and
+/// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <functional>
 #include <iostream>
+#include <stdexcept>
 
+#include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -85,7 +87,7 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 }
 
 void RunRecorder::record_last_good(const State& state) {
-  if (started_ && csv_ && last_row_step_ != state.step)
+  if (started_ && csv_ && last_row_step_ != state.step && non_finite_step_ != state.step)
     csv_->write_row(state, energy_last_, g_, step_size_last_, condition_last_);
 }
 
@@ -108,11 +110,25 @@ void RunRecorder::measure_momenta(const State& state) {
   }
 }
 
+void RunRecorder::require_finite_measures(const State& state, double energy) {
+  const char* what = !g_.allFinite()    ? "constraint residual g(q)"
+                     : !gv_.allFinite() ? "velocity constraint residual G(q) v"
+                     : std::isinf(energy) ? "energy"
+                                          : nullptr;
+  if (!what) return;
+  non_finite_step_ = state.step;
+  throw std::runtime_error("the " + std::string(what) + " of the state at step " + std::to_string(state.step) +
+                           " (t = " + format_number(state.t) +
+                           ") is not finite: the motion left the range of double precision; check the initial "
+                           "values and parameters (a velocity or a mass of an absurd size)");
+}
+
 void RunRecorder::measure(const State& state, double energy) {
   calc_constraint_values(system_, state.q, g_);
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
   result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
   result_.velocity_constraint_max_abs = std::max(result_.velocity_constraint_max_abs, max_abs(gv_));
+  require_finite_measures(state, energy);
   for (std::size_t i = 0; i < invariants_.size(); ++i) {
     double& drift = result_.invariant_drifts[i].second;
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));

@@ -35,6 +35,9 @@ class RunRecorder {
  private:
   /// Updates the constraint maxima at state and writes its row when one is due.
   void measure(const State& state, double energy);
+  /// Throws std::runtime_error when g, G v or the energy at state is not finite (a NaN energy is
+  /// an energy not yet defined, sem-vi's before its first step); state is then not recorded.
+  void require_finite_measures(const State& state, double energy);
   /// Updates the conserved momenta's last values and drifts at state.
   void measure_momenta(const State& state);
   /// The refinement of a completed step of size h, when it took substeps.
@@ -55,6 +58,7 @@ class RunRecorder {
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   TimeseriesCsv* csv_ = nullptr;
+  std::int64_t non_finite_step_ = -1;  ///< the step whose state require_finite_measures refused
   std::optional<ProgressLine> progress_;
 };
 

@@ -13,6 +13,7 @@
 
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/run_outputs.hpp>
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/solvers/redundancy.hpp>
@@ -33,10 +34,17 @@ RunResult plan_run(const RunOptions& options) {
           "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
   RunResult result;
   result.configuration = resolve_run_configuration(options);  // fails before the model is built
+  result.threads = options.threads;
+  if (options.scene) {
+    require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
+    result.scenario = options.scene->scene->name;
+    result.source = *options.scene;
+    return result;
+  }
   const Scenario& scenario = find_scenario(options.scenario);
   result.scenario = scenario.name;
-  result.threads = options.threads;
   result.parameters = resolve_parameters(scenario, options.overrides);
+  result.source = ScenarioSource{scenario.name, result.parameters};
   return result;
 }
 
@@ -134,9 +142,15 @@ void integrate_recording_failure(const Model& model, PreparedStepper& prepared, 
     if (outputs) recorder.write_rows_to(outputs->open_timeseries(
         *model.system, model.probes, model.conserved_momenta, find_stepper(result.configuration.stepper).reports_condition));
     if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
+    const System& stepped = prepared.system(model);
+    result.initial_projection = project_initial_state(stepped, state);
+    result.initial_projection_note = describe(stepped, result.initial_projection);
     integrate(*prepared.stepper, options, recorder, state, result);
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
     recorder.fail(FailureCause::newton, e.what());
+  } catch (const ProjectionError& e) {
+    recorder.fail(FailureCause::refused,
+                  std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());
   } catch (const std::invalid_argument& e) {
     recorder.fail(FailureCause::refused, e.what());
   } catch (const OutputError& e) {
@@ -161,7 +175,7 @@ void integrate_recording_failure(const Model& model, PreparedStepper& prepared, 
 int all_cores() { return tbb::info::default_concurrency(); }
 
 RunConfiguration resolve_run_configuration(const RunOptions& options) {
-  RunConfiguration c = default_run_configuration(find_scenario(options.scenario));
+  RunConfiguration c = options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
   c.stepper = options.stepper.value_or(c.stepper);
   c.solver = options.solver.value_or(c.solver);
   c.h = options.h.value_or(c.h);
@@ -180,7 +194,7 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 
 RunResult run(const RunOptions& options) {
   RunResult result = plan_run(options);
-  const Model model = find_scenario(options.scenario).build(result.parameters);
+  const Model model = build_model(describe(result.source));
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));
   const auto start = std::chrono::steady_clock::now();

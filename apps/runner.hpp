@@ -8,9 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include <noether/apps/model_source.hpp>
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper.hpp>
 
 namespace noether {
@@ -40,6 +42,9 @@ struct RunOptions {
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
   ParameterValues overrides;
+  /// When set, the run's model is this scene's (scenario and overrides stay empty), and the scene's
+  /// run settings take the place of the scenario's defaults.
+  std::optional<SceneSource> scene;
   /// The stepper's own parameters (`--set key=value` for a key the stepper declares, e.g. evi's S).
   ParameterValues scheme_parameters;
   /// When set, the directory (created if missing) receives summary.json and timeseries.csv.
@@ -77,7 +82,9 @@ inline constexpr std::int64_t kAdaptiveStepLimit = 100;
 /// What a run did. Maxima run over every state reached, the initial one included. Quantities
 /// that were never computed (the stepper refused the system) are NaN.
 struct RunResult {
-  std::string scenario;
+  std::string scenario;  ///< the scenario's name, or the scene's
+  /// Where the model came from: what rebuilds it (build_model(describe(source))).
+  ModelSource source;
   /// The settings the run used: defaults with the options applied.
   RunConfiguration configuration;
   /// running until the run ends; ok is true exactly when the status is completed.
@@ -126,6 +133,10 @@ struct RunResult {
   /// The constraint equations dropped from the step equations because they depend on the others
   /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
   std::vector<std::string> dropped_equations;
+  /// What the projection of the initial values onto the constraints did (solvers/initial_values.hpp),
+  /// and its description ("" when the initial values met the constraints).
+  InitialProjection initial_projection;
+  std::string initial_projection_note;
   /// The stepper's conserved energy at step 0 and at the last step completed.
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.
@@ -162,7 +173,7 @@ struct RunResult {
 /// std::invalid_argument for an unknown scenario or a configuration check_run_configuration refuses.
 RunConfiguration resolve_run_configuration(const RunOptions& options);
 
-/// Runs options.scenario for step_count steps and writes the outputs when asked (RunOutputs:
+/// Runs options.scenario (or options.scene) for step_count steps and writes the outputs when asked (RunOutputs:
 /// summary.json says "running" from the start, the final status at the end). Whatever ends the
 /// run once it has begun ends it with a status and both files: a NewtonError, the stepper's
 /// refusal (StepperRefusal, or std::invalid_argument for the initial state or a step), an output
@@ -171,6 +182,8 @@ RunConfiguration resolve_run_configuration(const RunOptions& options);
 /// stepper or parameter; a run setting check_run_configuration refuses; threads < 1,
 /// output_every < 1; a model too large for the memory), naming the value and what is accepted;
 /// OutputError when the output directory or the running summary cannot be written.
+/// The initial values are projected onto the constraints first (project_initial_state;
+/// result.initial_projection); a failed projection fails the run (cause refused).
 /// An adaptive stepper (StepperInfo::adaptive_step_size) starts with h, gets the size of its last
 /// step as its next first guess, and runs until its first state at or past t_end (t_reached); a
 /// run that takes more than kAdaptiveStepLimit times step_count steps before fails (cause error).

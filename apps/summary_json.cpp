@@ -56,6 +56,14 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
     j["failure"] = {{"cause", to_string(result.failure_cause)}, {"step", result.failed_step}, {"t", result.failed_t}};
   if (result.status == RunStatus::interrupted) j["interrupted_by"] = signal_name(result.interrupt_signal);
   j["parameters"] = result.parameters;
+  if (const auto* scene = std::get_if<SceneSource>(&result.source)) j["scene"] = scene->path.string();
+  const InitialProjection& projection = result.initial_projection;
+  j["initial_projection"] = {{"projected", projection.projected()},
+                             {"position_violation", projection.positions.largest},
+                             {"position_correction", projection.position_correction},
+                             {"velocity_violation", projection.velocities.largest},
+                             {"velocity_correction", projection.velocity_correction},
+                             {"note", result.initial_projection_note}};
   j["invariant_drifts"] = nlohmann::ordered_json::object();
   for (const auto& [name, drift] : result.invariant_drifts) j["invariant_drifts"][name] = drift;
   j["conserved_momenta"] = nlohmann::ordered_json::object();

@@ -7,8 +7,8 @@
 namespace noether {
 
 /// The keys of docs/output.md in its order, starting with status and timeseries; error only when
-/// !ok, failure only when failed, interrupted_by only when interrupted. Quantities never computed
-/// (NaN) become null.
+/// !ok, failure only when failed, interrupted_by only when interrupted, scene only for a scene run.
+/// Quantities never computed (NaN) become null.
 nlohmann::ordered_json summary_json(const RunResult& result);
 
 }  // namespace noether

@@ -66,6 +66,10 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("velocity_constraint_max_abs", result.velocity_constraint_max_abs);
   for (const auto& [name, drift] : result.invariant_drifts) lines.line((name + "_drift").c_str(), drift);
   for (const RunResult::ConservedMomentum& c : result.conserved_momenta) lines.line((c.name + "_drift").c_str(), c.drift);
+  if (result.initial_projection.projected()) {
+    lines.line("initial_position_correction", result.initial_projection.position_correction);
+    lines.line("initial_velocity_correction", result.initial_projection.velocity_correction);
+  }
   lines.line("dropped_equations", result.dropped_equations.size());
   for (const std::string& dropped : result.dropped_equations) lines.line("dropped", dropped);
   lines.line("refined_steps", result.refined_steps);

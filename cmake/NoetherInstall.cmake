@@ -2,7 +2,7 @@
 # Noether::noether (the umbrella target) for find_package(Noether).
 include(CMakePackageConfigHelpers)
 
-foreach(layer engine bodies joints solvers steppers apps/mechanisms apps/scenarios)
+foreach(layer engine bodies joints solvers steppers apps/model apps/mechanisms apps/scenarios)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${layer}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/noether/${layer}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()
@@ -14,10 +14,11 @@ set_target_properties(noether_joints PROPERTIES EXPORT_NAME joints)
 set_target_properties(noether_solvers PROPERTIES EXPORT_NAME solvers)
 set_target_properties(noether_steppers PROPERTIES EXPORT_NAME steppers)
 set_target_properties(noether_scenarios PROPERTIES EXPORT_NAME scenarios)
+set_target_properties(noether_model PROPERTIES EXPORT_NAME model)
 set_target_properties(noether_mechanisms PROPERTIES EXPORT_NAME mechanisms)
 set_target_properties(noether PROPERTIES EXPORT_NAME noether)
 install(TARGETS noether noether_engine noether_bodies noether_joints noether_solvers noether_steppers
-                noether_mechanisms noether_scenarios
+                noether_model noether_mechanisms noether_scenarios
         EXPORT NoetherTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

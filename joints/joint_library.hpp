@@ -4,6 +4,7 @@
 #include <noether/joints/distance.hpp>
 #include <noether/joints/fixed.hpp>
 #include <noether/joints/fixed_planar.hpp>
+#include <noether/joints/perpendicular.hpp>
 #include <noether/joints/prismatic.hpp>
 #include <noether/joints/prismatic_planar.hpp>
 #include <noether/joints/revolute.hpp>

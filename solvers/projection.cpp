@@ -235,6 +235,16 @@ void ConstraintProjector::solve(const Vector& b, Vector& x) {
                         std::span<double>(x.data(), static_cast<std::size_t>(m_)));
 }
 
+bool ConstraintProjector::met(ConstVectorRef residuals, double largest) const {
+  if (options_.row_tolerances.size() != m_) return largest <= options_.tolerance;
+  return (residuals.cwiseAbs().array() <= options_.row_tolerances.array()).all();
+}
+
+std::string ConstraintProjector::tolerance_text(const char* what) const {
+  if (options_.row_tolerances.size() == m_) return std::string("its row tolerances for ") + what;
+  return std::string("max") + what + " <= " + format(options_.tolerance);
+}
+
 ProjectionReport ConstraintProjector::project_positions(VectorRef q) {
   check_size("q", q, system_.num_coordinates());
   ProjectionReport report;
@@ -248,13 +258,13 @@ ProjectionReport ConstraintProjector::project_positions(VectorRef q) {
     calc_constraint_values(system_, q, g);
     const double residual = max_abs(g);
     report.history.push_back(residual);
-    if (residual <= options_.tolerance) return report;
+    if (met(g, residual)) return report;
     const std::string worst = m_ > 0 ? system_.multiplier_label(argmax_abs(g)) : "";
     if (!std::isfinite(residual))
       throw ProjectionError("position projection, iteration " + std::to_string(report.iterations) +
                             ": g(q) is not finite in " + worst);
     if (report.iterations == options_.max_iterations)
-      throw ProjectionError("position projection did not reach max|g| <= " + format(options_.tolerance) + " in " +
+      throw ProjectionError("position projection did not reach " + tolerance_text("|g|") + " in " +
                             std::to_string(options_.max_iterations) + " iterations; max|g| history" +
                             format_history(report.history) + "; largest |g| in " + worst);
     if (report.iterations > 0) {
@@ -282,12 +292,12 @@ ProjectionReport ConstraintProjector::project_velocities(ConstVectorRef q, Vecto
     apply(v, gv);
     const double residual = max_abs(gv);
     report.history.push_back(residual);
-    if (residual <= options_.tolerance) return report;
+    if (met(gv, residual)) return report;
     const std::string worst = system_.multiplier_label(argmax_abs(gv));
     if (!std::isfinite(residual))
       throw ProjectionError("velocity projection: G v is not finite in " + worst);
     if (report.iterations == options_.max_iterations)
-      throw ProjectionError("velocity projection did not reach max|G v| <= " + format(options_.tolerance) + " in " +
+      throw ProjectionError("velocity projection did not reach " + tolerance_text("|G v|") + " in " +
                             std::to_string(options_.max_iterations) + " sweeps; max|G v| history" +
                             format_history(report.history) + "; largest |G v| in " + worst);
     solve(gv, y);

@@ -12,6 +12,10 @@ namespace noether {
 struct ProjectionOptions {
   /// Positions: stop when max|g(q)| <= tolerance. Velocities: stop when max|G(q) v| <= tolerance.
   double tolerance = 1e-12;
+  /// When it holds one entry per constraint row (m), it replaces `tolerance` row by row: stop when
+  /// |g_i(q)| <= row_tolerances(i) (or |(G v)_i| <= row_tolerances(i)) for every row i. For rows of
+  /// very different magnitudes (solvers/initial_values.hpp).
+  Vector row_tolerances = {};
   /// Gauss-Newton steps for positions, refinement sweeps for velocities.
   int max_iterations = 20;
   /// Any backend factors the SPD matrix G G^T; CHOLMOD is made for it.
@@ -77,6 +81,10 @@ class ConstraintProjector {
   /// y = G x (m), from the stored G values.
   void apply(ConstVectorRef x, Vector& y) const;
   void solve(const Vector& b, Vector& x);
+  /// Whether the residuals (m; largest: their max|.|) meet the tolerance or the row tolerances.
+  bool met(ConstVectorRef residuals, double largest) const;
+  /// "max|g| <= 1e-12" or "its row tolerances for |g|", for messages.
+  std::string tolerance_text(const char* what) const;
 
   std::shared_ptr<const System> system_owner_;  ///< null when no std::shared_ptr owns the system
   const System& system_;

@@ -8,6 +8,7 @@
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/solvers/redundancy.hpp>
+#include <noether/solvers/initial_values.hpp>
 
 namespace noether {
 
@@ -58,6 +59,7 @@ void check_initial_state(const System& system, const State& state, std::string_v
   require_finite(stepper, "q", state.q, coordinate);
   require_finite(stepper, "v", state.v, coordinate);
   require_finite_time(stepper, state);
+  require_consistent_initial_values(system, state, stepper);
 }
 
 void check_state_sizes(const System& system, const State& state, std::string_view stepper) {

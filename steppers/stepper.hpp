@@ -77,9 +77,10 @@ class Stepper {
   virtual std::string_view name() const = 0;
 
   /// Completes a user-given state (q, v at t) into the scheme's initial state: sets p and
-  /// sizes lambda. q and v should satisfy g(q) = 0 and G(q) v = 0; ConstraintProjector,
-  /// project_positions and project_velocities (<noether/solvers/projection.hpp>) project them there.
-  /// Throws std::invalid_argument for q or v of the wrong size or not finite (check_initial_state).
+  /// sizes lambda. q and v must satisfy g(q) = 0 and G(q) v = 0 to round-off (the rule of
+  /// <noether/solvers/initial_values.hpp>); project_initial_state projects them there.
+  /// Throws std::invalid_argument for q or v of the wrong size or not finite, and
+  /// InconsistentInitialValues for values off the constraints (check_initial_state).
   virtual void initialize(State& state) const = 0;
 
   /// Advances state by h (step += 1, t += h; a negative h steps back in time), refining the step
@@ -107,8 +108,9 @@ std::string describe_step(const State& state, double h);
 std::string describe_adaptive_step(const State& state, double h);
 
 /// For Stepper::initialize: throws std::invalid_argument, starting with the stepper's name, unless
-/// state.q and state.v hold num_coordinates() finite entries each and t is finite. The message
-/// names the field and its size, or the first non-finite entry by its coordinate label.
+/// state.q and state.v hold num_coordinates() finite entries each and t is finite (the message
+/// names the field and its size, or the first non-finite entry by its coordinate label), and
+/// InconsistentInitialValues unless they lie on the constraints (require_consistent_initial_values).
 void check_initial_state(const System& system, const State& state, std::string_view stepper);
 
 /// For Stepper::step: throws std::invalid_argument, starting with the stepper's name, unless h is

@@ -1,14 +1,10 @@
 #include <noether/apps/mechanisms/generators.hpp>
 
 #include <cmath>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
-#include <noether/joints/gravity.hpp>
-#include <noether/joints/revolute.hpp>
-#include <noether/joints/revolute_planar.hpp>
-#include <noether/joints/spherical.hpp>
+#include <noether/apps/model/model_builder.hpp>
 
 namespace noether {
 namespace {
@@ -31,93 +27,107 @@ RigidBodyProperties spatial_bar(const BarProperties& bar) {
 Vector planar_point(double x, double y) { return Vector(Eigen::Vector2d(x, y)); }
 Vector spatial_point(double x, double y, double z) { return Vector(Eigen::Vector3d(x, y, z)); }
 
-void add_planar_gravity(Mechanism& m, const BodyRef& body, const BarProperties& bar) {
-  m.add(std::make_shared<Gravity>(body.name + ".gravity", body, bar.mass, planar_point(0, 0), planar_point(0, -bar.gravity)));
+/// A joint of `type` between body a (empty: the ground) and body b at the given points and axes.
+JointDescription joint(std::string name, JointType type, std::string a, Vector point_a, std::string b, Vector point_b,
+                       Vector axis_a = {}, Vector axis_b = {}) {
+  return {std::move(name), type, {std::move(a), std::move(point_a), std::move(axis_a), {}},
+          {std::move(b), std::move(point_b), std::move(axis_b), {}}};
 }
 
-void add_spatial_gravity(Mechanism& m, const BodyRef& body, const BarProperties& bar) {
-  m.add(std::make_shared<Gravity>(body.name + ".gravity", body, bar.mass, spatial_point(0, 0, 0),
-                                  spatial_point(0, 0, -bar.gravity)));
+/// "<prefix><i>_<j>", the name of a lattice bar (built by appending: GCC 12 warns falsely on
+/// "literal" + std::string chains, -Wrestrict).
+std::string lattice_name(const char* prefix, Index i, Index j) {
+  std::string name(prefix);
+  name.append(std::to_string(i)).append("_").append(std::to_string(j));
+  return name;
+}
+
+/// Gravity along -y (planar) or -z (3D) on every bar.
+GravityDescription gravity(Index dimension, const BarProperties& bars) {
+  return {{}, dimension == 2 ? planar_point(0, -bars.gravity) : spatial_point(0, 0, -bars.gravity)};
 }
 
 }  // namespace
 
-Mechanism make_chain2d(Index n, const BarProperties& bars) {
+ModelDescription chain2d_description(Index n, const BarProperties& bars) {
   require_count("chain2d: the number of bars n", n);
-  Mechanism m;
+  ModelDescription d;
   const double l = bars.length;
   const Vector left = planar_point(-l / 2, 0), right = planar_point(l / 2, 0);
-  std::optional<BodyRef> previous;
   for (Index i = 0; i < n; ++i) {
-    const BodyRef bar = m.add_planar_body("bar" + std::to_string(i), planar_bar(bars), {(i + 0.5) * l, 0.0, 0.0});
-    add_planar_gravity(m, bar, bars);
-    if (i == 0) m.add(make_revolute_planar_to_ground("pivot", planar_point(0, 0), bar, left));
-    else m.add(make_revolute_planar("joint" + std::to_string(i), *previous, right, bar, left));
-    previous = bar;
+    const std::string name = "bar" + std::to_string(i);
+    d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, 0.0, 0.0}, {}});
+    if (i == 0) d.joints.push_back(joint("pivot", JointType::revolute_planar, "", planar_point(0, 0), name, left));
+    else d.joints.push_back(joint("joint" + std::to_string(i), JointType::revolute_planar, "bar" + std::to_string(i - 1), right, name, left));
   }
-  return m;
+  d.forces.push_back(gravity(2, bars));
+  return d;
 }
 
-Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed, const BarProperties& bars) {
+ModelDescription chain3d_description(Index n, ChainJoint joint_kind, double tip_speed, const BarProperties& bars) {
   require_count("chain3d: the number of bars n", n);
-  Mechanism m;
+  ModelDescription d;
   const double l = bars.length;
   const Vector left = spatial_point(-l / 2, 0, 0), right = spatial_point(l / 2, 0, 0);
   const Eigen::Vector3d y_axis = Eigen::Vector3d::UnitY(), z_axis = Eigen::Vector3d::UnitZ();
-  const double spin_radius = static_cast<double>(joint == ChainJoint::spherical ? n : n - 1) * l;
+  const bool spherical = joint_kind == ChainJoint::spherical;
+  const double spin_radius = static_cast<double>(spherical ? n : n - 1) * l;
   const double spin = spin_radius > 0 ? tip_speed / spin_radius : 0.0;
-  std::optional<BodyRef> previous;
   for (Index i = 0; i < n; ++i) {
     const Eigen::Vector3d centre((i + 0.5) * l, 0, 0);
     // spherical: rigid rotation about the vertical through the pivot; revolute: about the first z hinge (x = l).
-    const Eigen::Vector3d spin_point = joint == ChainJoint::spherical ? Eigen::Vector3d::Zero() : Eigen::Vector3d(l, 0, 0);
-    const bool spinning = joint == ChainJoint::spherical || i >= 1;
+    const Eigen::Vector3d spin_point = spherical ? Eigen::Vector3d::Zero() : Eigen::Vector3d(l, 0, 0);
+    const bool spinning = spherical || i >= 1;
     const Eigen::Vector3d omega = spinning ? Eigen::Vector3d(spin * z_axis) : Eigen::Vector3d::Zero();
-    const Twist3d twist{omega.cross(centre - spin_point), omega};
-    const BodyRef bar = m.add_rigid_body("bar" + std::to_string(i), spatial_bar(bars), {centre, Eigen::Matrix3d::Identity()}, twist);
-    add_spatial_gravity(m, bar, bars);
-    const std::string name = i == 0 ? "pivot" : "joint" + std::to_string(i);
+    const std::string name = "bar" + std::to_string(i), previous = i == 0 ? "" : "bar" + std::to_string(i - 1);
+    d.bodies.push_back(RigidBodyDescription{name, spatial_bar(bars), {centre, Eigen::Matrix3d::Identity()},
+                                            {omega.cross(centre - spin_point), omega}});
+    const std::string joint_name = i == 0 ? "pivot" : "joint" + std::to_string(i);
+    const Vector point_a = i == 0 ? spatial_point(0, 0, 0) : right;
     const Vector axis = (i % 2 == 0) ? Vector(y_axis) : Vector(z_axis);
-    if (joint == ChainJoint::spherical) {
-      if (i == 0) m.add(make_spherical_to_ground(name, spatial_point(0, 0, 0), bar, left));
-      else m.add(make_spherical(name, *previous, right, bar, left));
-    } else {
-      if (i == 0) m.add(make_revolute_to_ground(name, spatial_point(0, 0, 0), axis, bar, left, axis));
-      else m.add(make_revolute(name, *previous, right, axis, bar, left, axis));
-    }
-    previous = bar;
+    if (spherical) d.joints.push_back(joint(joint_name, JointType::spherical, previous, point_a, name, left));
+    else d.joints.push_back(joint(joint_name, JointType::revolute, previous, point_a, name, left, axis, axis));
   }
-  return m;
+  d.forces.push_back(gravity(3, bars));
+  return d;
+}
+
+ModelDescription bar_lattice_description(Index columns, Index rows, double top_speed, const BarProperties& bars) {
+  require_count("lattice: the number of columns", columns);
+  require_count("lattice: the number of rows", rows);
+  ModelDescription d;
+  const double l = bars.length, omega = -top_speed / l;
+  const Vector bottom = planar_point(-l / 2, 0), top = planar_point(l / 2, 0);
+  for (Index j = 1; j <= rows; ++j) {
+    for (Index i = 0; i <= columns; ++i) {
+      const std::string name = lattice_name("v", i, j);
+      const double vx = (j - 0.5) * top_speed;  // centre of a vertical in the shear motion
+      d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {i * l, (j - 0.5) * l, M_PI / 2}, {vx, 0.0, omega}});
+      if (j == 1)
+        d.joints.push_back(joint(lattice_name("ground", i, j), JointType::revolute_planar, "", planar_point(i * l, 0), name, bottom));
+      else
+        d.joints.push_back(joint(lattice_name("stack", i, j), JointType::revolute_planar, lattice_name("v", i, j - 1), top,
+                                 name, bottom));
+    }
+    for (Index i = 0; i < columns; ++i) {
+      const std::string name = lattice_name("h", i, j);
+      d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, j * l, 0.0}, {j * top_speed, 0.0, 0.0}});
+      d.joints.push_back(joint(lattice_name("left", i, j), JointType::revolute_planar, lattice_name("v", i, j), top, name, bottom));
+      d.joints.push_back(joint(lattice_name("right", i, j), JointType::revolute_planar, lattice_name("v", i + 1, j), top, name, top));
+    }
+  }
+  d.forces.push_back(gravity(2, bars));
+  return d;
+}
+
+Mechanism make_chain2d(Index n, const BarProperties& bars) { return build_mechanism(chain2d_description(n, bars)); }
+
+Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed, const BarProperties& bars) {
+  return build_mechanism(chain3d_description(n, joint, tip_speed, bars));
 }
 
 Mechanism make_bar_lattice(Index columns, Index rows, double top_speed, const BarProperties& bars) {
-  require_count("lattice: the number of columns", columns);
-  require_count("lattice: the number of rows", rows);
-  Mechanism m;
-  const double l = bars.length, omega = -top_speed / l;
-  const Vector bottom = planar_point(-l / 2, 0), top = planar_point(l / 2, 0);
-  std::vector<BodyRef> below;  // the verticals of the row underneath (empty for row 1: the ground)
-  for (Index j = 1; j <= rows; ++j) {
-    std::vector<BodyRef> verticals;
-    for (Index i = 0; i <= columns; ++i) {
-      const std::string id = std::to_string(i) + "_" + std::to_string(j);
-      const double vx = (j - 0.5) * top_speed;  // centre of a vertical in the shear motion
-      const BodyRef bar = m.add_planar_body("v" + id, planar_bar(bars), {i * l, (j - 0.5) * l, M_PI / 2}, {vx, 0.0, omega});
-      add_planar_gravity(m, bar, bars);
-      if (j == 1) m.add(make_revolute_planar_to_ground("ground" + id, planar_point(i * l, 0), bar, bottom));
-      else m.add(make_revolute_planar("stack" + id, below[static_cast<std::size_t>(i)], top, bar, bottom));
-      verticals.push_back(bar);
-    }
-    for (Index i = 0; i < columns; ++i) {
-      const std::string id = std::to_string(i) + "_" + std::to_string(j);
-      const BodyRef bar = m.add_planar_body("h" + id, planar_bar(bars), {(i + 0.5) * l, j * l, 0.0}, {j * top_speed, 0.0, 0.0});
-      add_planar_gravity(m, bar, bars);
-      m.add(make_revolute_planar("left" + id, verticals[static_cast<std::size_t>(i)], top, bar, bottom));
-      m.add(make_revolute_planar("right" + id, verticals[static_cast<std::size_t>(i) + 1], top, bar, top));
-    }
-    below = std::move(verticals);
-  }
-  return m;
+  return build_mechanism(bar_lattice_description(columns, rows, top_speed, bars));
 }
 
 }  // namespace noether

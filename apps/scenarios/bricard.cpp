@@ -9,11 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <noether/apps/scenarios/body_probe.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
-#include <noether/bodies/mechanism.hpp>
-#include <noether/joints/gravity.hpp>
-#include <noether/joints/revolute.hpp>
 
 namespace noether {
 namespace {
@@ -30,7 +26,7 @@ Eigen::Matrix3d frame_along(const Eigen::Vector3d& u) {
 /// prefix followed by k ("rod1", "J2").
 std::string numbered(const std::string& prefix, std::size_t k) { return prefix + std::to_string(k); }
 
-Model build(const ParameterValues& p) {
+ModelDescription describe(const ParameterValues& p) {
   const double l = p.at("l"), m = p.at("m"), b = p.at("side"), g = p.at("gravity");
   const std::array<Eigen::Vector3d, 6> joint{Eigen::Vector3d(0, 0, 0), Eigen::Vector3d(l, 0, 0),
                                              Eigen::Vector3d(l, -l, 0), Eigen::Vector3d(l, -l, l),
@@ -41,26 +37,23 @@ Model build(const ParameterValues& p) {
   const Eigen::Vector3d principal(m * b * b / 6.0, m * (l * l + b * b) / 12.0, m * (l * l + b * b) / 12.0);
   const RigidBodyProperties rod{m, Eigen::Vector3d::Zero(), principal.asDiagonal()};
   const Vector start = Vector(Eigen::Vector3d(-l / 2, 0, 0)), end = Vector(Eigen::Vector3d(l / 2, 0, 0));
-  Mechanism mechanism;
-  std::vector<BodyRef> rods;
+  ModelDescription d;
   std::array<Eigen::Matrix3d, 5> frames;
   for (std::size_t i = 0; i < 5; ++i) {
     frames[i] = frame_along((joint[i + 1] - joint[i]).normalized());
-    rods.push_back(mechanism.add_rigid_body(numbered("rod", i + 1), rod, {0.5 * (joint[i] + joint[i + 1]), frames[i]}));
-    mechanism.add(std::make_shared<Gravity>(rods[i].name + ".gravity", rods[i], m, Vector::Zero(3),
-                                            Vector(Eigen::Vector3d(0, -g, 0))));
+    d.bodies.push_back(RigidBodyDescription{numbered("rod", i + 1), rod, {0.5 * (joint[i] + joint[i + 1]), frames[i]}, {}});
   }
   const auto local = [&](std::size_t i, const Eigen::Vector3d& world) { return Vector(frames[i].transpose() * world); };
-  mechanism.add(make_revolute_to_ground("J1", Vector(joint[0]), Vector(axis[0]), rods[0], start, local(0, axis[0])));
+  d.joints.push_back({"J1", JointType::revolute, {"", Vector(joint[0]), Vector(axis[0]), {}},
+                      {"rod1", start, local(0, axis[0]), {}}});
   for (std::size_t j = 1; j < 5; ++j)
-    mechanism.add(make_revolute(numbered("J", j + 1), rods[j - 1], end, local(j - 1, axis[j]), rods[j], start,
-                                local(j, axis[j])));
-  mechanism.add(make_revolute_to_ground("J6", Vector(joint[5]), Vector(axis[5]), rods[4], end, local(4, axis[5])));
-  Model model;
-  model.probes.push_back(body_point_probe("P4", mechanism.system(), rods[2], end));
-  model.initial = mechanism.initial_state();
-  model.system = mechanism.release_system();
-  return model;
+    d.joints.push_back({numbered("J", j + 1), JointType::revolute, {numbered("rod", j), end, local(j - 1, axis[j]), {}},
+                        {numbered("rod", j + 1), start, local(j, axis[j]), {}}});
+  d.joints.push_back({"J6", JointType::revolute, {"", Vector(joint[5]), Vector(axis[5]), {}},
+                      {"rod5", end, local(4, axis[5]), {}}});
+  d.forces.push_back(GravityDescription{{}, Vector(Eigen::Vector3d(0, -g, 0))});
+  d.probes.push_back(PointProbeDescription{"P4", "rod3", end});
+  return d;
 }
 
 }  // namespace
@@ -69,11 +62,11 @@ Scenario bricard_scenario() {
   return {"bricard",
           "IFToMM A04: Bricard linkage, 5 rods and 6 revolute joints with one redundant equation (livens-em, em-ggl)",
           {.h = 0.01, .t_end = 10.0},
-          {{"l", 1.0, "length of each rod and of the loop's edges"},
-           {"m", 1.0, "mass of each rod"},
-           {"side", 0.1, "side of each rod's square section"},
+          {{"l", 1.0, "length of each rod and of the loop's edges", {}, ParameterRange::positive()},
+           {"m", 1.0, "mass of each rod", {}, ParameterRange::positive()},
+           {"side", 0.1, "side of each rod's square section", {}, ParameterRange::nonnegative()},
            {"gravity", 9.81, "gravitational acceleration in -y"}},
-          build};
+          describe};
 }
 
 }  // namespace noether

@@ -4,48 +4,23 @@
 ///   w_d = w sqrt(1 - zeta^2),
 /// for |zeta| < 1 (negative zeta: an amplified oscillation).
 #include <cmath>
-#include <stdexcept>
-#include <string>
 
 #include <noether/apps/scenarios/scenario.hpp>
-#include <noether/bodies/generic_inertia.hpp>
-#include <noether/engine/format.hpp>
-#include <noether/joints/function_potential.hpp>
-#include <noether/joints/viscous_damper.hpp>
 
 namespace noether {
 namespace {
 
-Model build(const ParameterValues& p) {
+ModelDescription describe(const ParameterValues& p) {
   const double m = p.at("m"), k = p.at("k"), zeta = p.at("zeta"), q0 = p.at("q0"), v0 = p.at("v0");
-  if (!(m > 0 && k > 0 && std::abs(zeta) < 1)) {
-    std::string message = "damped-oscillator needs m > 0, k > 0 and |zeta| < 1 (an oscillation), got m = ";
-    message += format_number(m) + ", k = " + format_number(k) + ", zeta = " + format_number(zeta);
-    throw std::invalid_argument(message);
-  }
-  auto system = std::make_unique<System>();
-  const BlockId mass = system->add_block("mass", {"q"});
-  system->add(std::make_shared<ConstantInertia>("mass", std::vector{mass}, Matrix(m * Matrix::Identity(1, 1))));
-  PotentialFunction spring;
-  spring.nonlinearity = Nonlinearity::quadratic;
-  spring.energy = [k](ConstVectorRef q) { return 0.5 * k * q(0) * q(0); };
-  spring.gradient = [k](ConstVectorRef q) { return Vector(k * q); };
-  spring.hessian = [k](ConstVectorRef) { return Matrix(Matrix::Constant(1, 1, k)); };
-  system->add(std::make_shared<FunctionPotential>("spring", std::vector{mass}, 1, spring));
+  ModelDescription d;
+  d.bodies = {CoordinatesDescription{"mass", {"q"}, Vector::Constant(1, q0), Vector::Constant(1, v0)}};
+  d.inertias = {{"mass.inertia", {"mass"}, Matrix::Constant(1, 1, m)}};
+  d.forces = {PolynomialPotentialDescription{"spring", "mass", "q", 0.0, {0.0, 0.0, 0.5 * k}}};
   const double c = 2 * zeta * std::sqrt(k * m);
-  if (c != 0.0) system->add(std::make_shared<ConstantDamping>("damper", std::vector{mass}, Matrix::Constant(1, 1, c)));
-  Model model;
-  model.initial.q = Vector::Constant(1, q0);
-  model.initial.v = Vector::Constant(1, v0);
+  if (c != 0.0) d.forces.push_back(DampingMatrixDescription{"damper", {"mass"}, Matrix::Constant(1, 1, c)});
   const double w = std::sqrt(k / m), w_d = w * std::sqrt(1 - zeta * zeta);
-  model.probes.push_back({"exact", 1, [=](const State& s) {
-                            const double t = s.t;
-                            return Vector(Vector::Constant(
-                                1, std::exp(-zeta * w * t) * (q0 * std::cos(w_d * t) +
-                                                              (v0 + zeta * w * q0) / w_d * std::sin(w_d * t))));
-                          }});
-  model.system = std::move(system);
-  return model;
+  d.probes = {ProfileProbeDescription{"exact", DampedHarmonicProfile{zeta * w, w_d, q0, (v0 + zeta * w * q0) / w_d}}};
+  return d;
 }
 
 }  // namespace
@@ -55,12 +30,13 @@ Scenario damped_oscillator_scenario() {
           "EnergyPreservingForcedVI: damped harmonic oscillator, c = 2 zeta sqrt(k m) (zeta < 0: amplified); probe "
           "exact = closed form",
           {.h = 0.05, .t_end = 20.0},
-          {{"m", 1.0, "mass"},
-           {"k", 1.0, "spring stiffness"},
-           {"zeta", 0.05, "damping ratio, |zeta| < 1 (our choices in docs: 0.01, 0.05, 0.1 and -0.05)"},
+          {{"m", 1.0, "mass", {}, ParameterRange::positive()},
+           {"k", 1.0, "spring stiffness", {}, ParameterRange::positive()},
+           {"zeta", 0.05, "damping ratio (an oscillation; our choices in docs: 0.01, 0.05, 0.1 and -0.05)", {},
+            ParameterRange::between(-1.0, 1.0)},
            {"q0", 1.0, "initial position"},
            {"v0", 0.0, "initial velocity"}},
-          build};
+          describe};
 }
 
 }  // namespace noether

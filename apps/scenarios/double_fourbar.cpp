@@ -7,57 +7,53 @@
 #include <string>
 #include <vector>
 
-#include <noether/apps/scenarios/body_probe.hpp>
-#include <noether/bodies/mechanism.hpp>
-#include <noether/joints/force_point_pair.hpp>
-#include <noether/joints/gravity.hpp>
-#include <noether/joints/point_damper.hpp>
-#include <noether/joints/revolute_planar.hpp>
+#include <noether/apps/model/model_builder.hpp>
 
 namespace noether {
 namespace {
 
 Vector planar(double x, double y) { return Vector(Eigen::Vector2d(x, y)); }
 
+JointDescription revolute(std::string name, std::string a, Vector point_a, std::string b, Vector point_b) {
+  return {std::move(name), JointType::revolute_planar, {std::move(a), std::move(point_a), {}, {}},
+          {std::move(b), std::move(point_b), {}, {}}};
+}
+
 }  // namespace
 
-Model build_double_fourbar(const DoubleFourbarParameters& p) {
+ModelDescription double_fourbar_description(const DoubleFourbarParameters& p) {
   const double l = p.length, v0 = p.coupler_speed;
   const PlanarBodyProperties bar{p.mass, Eigen::Vector2d::Zero(), p.mass * l * l / 12.0};
   const Vector bottom = planar(-l / 2, 0.0), top = planar(l / 2, 0.0);
 
-  Mechanism mechanism;
+  ModelDescription d;
   const std::array<std::string, 3> bar_names{"B1", "B2", "B3"}, pivot_names{"P1", "P2", "P3"};
-  std::vector<BodyRef> grounded;
   for (std::size_t k = 0; k < 3; ++k) {
     const double x = static_cast<double>(k) * l;
-    grounded.push_back(
-        mechanism.add_planar_body(bar_names[k], bar, {x, l / 2, std::numbers::pi / 2}, {v0 / 2, 0.0, -v0 / l}));
-    mechanism.add(make_revolute_planar_to_ground(pivot_names[k], planar(x, 0.0), grounded[k], bottom));
+    d.bodies.push_back(PlanarBodyDescription{bar_names[k], bar, {x, l / 2, std::numbers::pi / 2}, {v0 / 2, 0.0, -v0 / l}});
+    d.joints.push_back(revolute(pivot_names[k], "", planar(x, 0.0), bar_names[k], bottom));
   }
-  const BodyRef left = mechanism.add_planar_body("B4", bar, {l / 2, l, 0.0}, {v0, 0.0, 0.0});
-  const BodyRef right = mechanism.add_planar_body("B5", bar, {3 * l / 2, l, 0.0}, {v0, 0.0, 0.0});
-  mechanism.add(make_revolute_planar("P4", grounded[0], top, left, bottom));
-  mechanism.add(make_revolute_planar("P5.B4", grounded[1], top, left, top));
-  mechanism.add(make_revolute_planar("P5.B5", grounded[1], top, right, bottom));
-  mechanism.add(make_revolute_planar("P6", grounded[2], top, right, top));
-  for (const BodyRef& body : mechanism.bodies())
-    mechanism.add(std::make_shared<Gravity>(body.name + ".gravity", body, p.mass, planar(0, 0), planar(0, -p.gravity)));
+  d.bodies.push_back(PlanarBodyDescription{"B4", bar, {l / 2, l, 0.0}, {v0, 0.0, 0.0}});
+  d.bodies.push_back(PlanarBodyDescription{"B5", bar, {3 * l / 2, l, 0.0}, {v0, 0.0, 0.0}});
+  d.joints.push_back(revolute("P4", "B1", top, "B4", bottom));
+  d.joints.push_back(revolute("P5.B4", "B2", top, "B4", top));
+  d.joints.push_back(revolute("P5.B5", "B2", top, "B5", bottom));
+  d.joints.push_back(revolute("P6", "B3", top, "B5", top));
+  d.forces.push_back(GravityDescription{{}, planar(0, -p.gravity)});
   if (p.damping != 0.0) {
-    mechanism.add(std::make_shared<PointDamper>("damper.P1-P5", ForcePointPair(left, top, planar(0, 0)), p.damping));
-    mechanism.add(std::make_shared<PointDamper>("damper.P2-P6", ForcePointPair(right, top, planar(l, 0)), p.damping));
+    d.forces.push_back(DamperDescription{"damper.P1-P5", {"", planar(0, 0), "B4", top}, p.damping});
+    d.forces.push_back(DamperDescription{"damper.P2-P6", {"", planar(l, 0), "B5", top}, p.damping});
   }
-  Model model;
-  model.probes.push_back(body_point_probe("B0", mechanism.system(), grounded[0], top));
-  model.initial = mechanism.initial_state();
-  model.system = mechanism.release_system();
-  return model;
+  d.probes.push_back(PointProbeDescription{"B0", "B1", top});
+  return d;
 }
+
+Model build_double_fourbar(const DoubleFourbarParameters& p) { return build_model(double_fourbar_description(p)); }
 
 namespace {
 
-Model build(const ParameterValues& values) {
-  return build_double_fourbar({.mass = values.at("m"),
+ModelDescription describe(const ParameterValues& values) {
+  return double_fourbar_description({.mass = values.at("m"),
                                .length = values.at("l"),
                                .gravity = values.at("gravity"),
                                .coupler_speed = values.at("v0"),
@@ -72,12 +68,13 @@ Scenario double_fourbar_scenario() {
       "double-fourbar",
       "KinonBetschSchneider2023 Sec. 5.2: double four-bar linkage through singular configurations, optional dampers (every stepper)",
       {.h = 1e-3, .t_end = 10.0},  // [KinonBetschSchneider2023] Sec. 5.2
-      {{"m", paper.mass, "mass of each bar"},
-       {"l", paper.length, "length of each bar and spacing of the ground pivots"},
+      {{"m", paper.mass, "mass of each bar", {}, ParameterRange::positive()},
+       {"l", paper.length, "length of each bar and spacing of the ground pivots", {}, ParameterRange::positive()},
        {"gravity", paper.gravity, "gravitational acceleration in -y"},
        {"v0", paper.coupler_speed, "initial velocity of the coupler bars in +x (grounded bars upright)"},
-       {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; KinonBetschSchneider2023 uses 0.5)"}},
-      build};
+       {"damping", paper.damping, "eta of the dampers P1-P5 and P2-P6 (0: none; KinonBetschSchneider2023 uses 0.5)", {},
+        ParameterRange::nonnegative()}},
+      describe};
 }
 
 }  // namespace noether

@@ -27,7 +27,9 @@ struct DoubleFourbarParameters {
 /// Initial state (the paper's): the upright position theta = pi/2 (two unit squares, couplers at
 /// height l), the couplers moving at v0 along +e1, so the grounded bars turn at omega = -v0/l and
 /// their centres move at v0/2; then G v0 = 0 exactly. Probe "B0": the top of B1 (the paper's P4).
-/// Throws std::invalid_argument for invalid body data (naming the value) or a negative damping.
+/// The Model build_model makes of it throws std::invalid_argument for invalid body data (naming the
+/// value) or a negative damping.
+ModelDescription double_fourbar_description(const DoubleFourbarParameters& p);
 Model build_double_fourbar(const DoubleFourbarParameters& p);
 
 }  // namespace noether

@@ -45,6 +45,7 @@ struct RodChainParameters {
 /// every constraint. Probe "tip": the free end of the last rod. Throws std::invalid_argument for
 /// rods < 1, a gauge normal that is not a unit vector or lies along the initial rods, or invalid
 /// body data.
+ModelDescription rod_chain3d_description(const RodChainParameters& p);
 Model build_rod_chain3d(const RodChainParameters& p);
 
 }  // namespace noether

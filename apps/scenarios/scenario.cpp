@@ -4,9 +4,32 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/format.hpp>
 
 namespace noether {
+
+bool ParameterRange::contains(double value) const {
+  if (!std::isfinite(value)) return false;
+  if (whole && value != std::floor(value)) return false;
+  const bool above = low_open ? value > low : value >= low;
+  const bool below = high_open ? value < high : value <= high;
+  return above && below;
+}
+
+std::string ParameterRange::describe() const {
+  const bool bounded_below = std::isfinite(low), bounded_above = std::isfinite(high);
+  const auto whole_text = [](double x) { return std::to_string(static_cast<long long>(x)); };
+  if (whole) return "a whole number from " + whole_text(low) + " to " + whole_text(high);
+  if (bounded_below && bounded_above)
+    return std::string("in ") + (low_open ? "(" : "[") + format_number(low) + ", " + format_number(high) +
+           (high_open ? ")" : "]");
+  if (bounded_below) return (low_open ? "> " : ">= ") + format_number(low);
+  if (bounded_above) return (high_open ? "< " : "<= ") + format_number(high);
+  return "a finite number";
+}
+
+Model Scenario::build(const ParameterValues& values) const { return build_model(describe(values)); }
 
 std::span<const Scenario> scenarios() {
   static const std::vector<Scenario> all{singular_mass_spring_scenario(), spring_pendulum_scenario(),
@@ -36,10 +59,12 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
       for (const ScenarioParameter& p : scenario.parameters) known += (known.empty() ? "" : ", ") + p.name;
       throw std::invalid_argument("scenario '" + scenario.name + "' has no parameter '" + key + "'; it accepts: " + known);
     }
-    if (!std::isfinite(value))
-      throw std::invalid_argument("parameter '" + key + "' must be a finite number, got " + format_number(value));
     values[key] = value;
   }
+  for (const ScenarioParameter& p : scenario.parameters)
+    if (!p.range.contains(values.at(p.name)))
+      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' must be " +
+                                  p.range.describe() + ", got " + format_number(values.at(p.name)));
   return values;
 }
 

@@ -1,17 +1,40 @@
 #pragma once
 /// Named, parametrized mechanisms that the command-line program and the tests run.
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <noether/apps/scenarios/conserved_momenta.hpp>
-#include <noether/engine/system.hpp>
-#include <noether/steppers/stepper.hpp>
+#include <noether/apps/model/model.hpp>
+#include <noether/apps/model/model_description.hpp>
 
 namespace noether {
+
+/// The values a scenario parameter accepts: an interval of the reals (bounds open or closed,
+/// infinite by default), or whole numbers in it.
+struct ParameterRange {
+  double low = -std::numeric_limits<double>::infinity(), high = std::numeric_limits<double>::infinity();
+  bool low_open = false, high_open = false;
+  bool whole = false;
+
+  /// Any finite number.
+  static ParameterRange any() { return {}; }
+  /// > 0: lengths, masses, stiffnesses, densities.
+  static ParameterRange positive() { return {.low = 0.0, .low_open = true}; }
+  /// >= 0: damping coefficients, optional stiffnesses.
+  static ParameterRange nonnegative() { return {.low = 0.0}; }
+  /// (low, high), both open.
+  static ParameterRange between(double low, double high) { return {low, high, true, true}; }
+  /// Whole numbers from low to high.
+  static ParameterRange count(double low, double high) { return {.low = low, .high = high, .whole = true}; }
+
+  bool contains(double value) const;
+  /// "> 0", ">= 0", "in (-1, 1)", "a whole number from 1 to 100000", "a finite number".
+  std::string describe() const;
+};
 
 /// A scalar parameter with its default; `--set name=value` overrides it.
 struct ScenarioParameter {
@@ -20,31 +43,7 @@ struct ScenarioParameter {
   std::string description;
   /// Names of the values 0, 1, ... for a choice parameter (`--set joint=revolute`); empty for a number.
   std::vector<std::string> choices = {};
-};
-
-/// A point of interest written to the time series as NAME.x, NAME.y (, NAME.z).
-struct Probe {
-  std::string name;
-  Index dimension = 2;
-  std::function<Vector(const State&)> position;
-};
-
-/// A quantity the model's symmetries keep (a momentum map): the runner reports its largest change
-/// over the run, max_n max_i |I_i(state_n) - I_i(state_0)| (summary `invariant_drifts`).
-struct Invariant {
-  std::string name;
-  std::function<Vector(const State&)> value;
-};
-
-/// What a scenario builds: the system, a consistent initial state (q, v at t = 0), probes and
-/// the invariants to monitor.
-struct Model {
-  std::shared_ptr<System> system;  ///< shared: a stepper made on it shares the ownership
-  State initial;
-  std::vector<Probe> probes;
-  std::vector<Invariant> invariants = {};
-  /// The momentum components the model's symmetries keep, reported by the run (none by default).
-  ConservedMomenta conserved_momenta = {};
+  ParameterRange range = ParameterRange::any();
 };
 
 using ParameterValues = std::map<std::string, double>;
@@ -62,8 +61,11 @@ struct Scenario {
   /// The physical and initial-value parameters the scenario accepts (`--set`); the run settings
   /// (h, t_end, Newton) are not among them.
   std::vector<ScenarioParameter> parameters;
-  /// Builds the model from a complete set of values (defaults merged with overrides).
-  std::function<Model(const ParameterValues&)> build;
+  /// The mechanism for a complete set of values (defaults merged with overrides, in range).
+  std::function<ModelDescription(const ParameterValues&)> describe;
+
+  /// build_model(describe(values)): the one path from a description to a Model.
+  Model build(const ParameterValues& values) const;
 };
 
 /// All scenarios, in the order `noether list` prints them.
@@ -71,7 +73,8 @@ std::span<const Scenario> scenarios();
 /// Throws std::invalid_argument naming the scenario and listing the known ones.
 const Scenario& find_scenario(const std::string& name);
 /// Defaults of `scenario` with `overrides` applied; throws std::invalid_argument for a key the
-/// scenario does not have (naming it and the accepted keys) or a non-finite value.
+/// scenario does not have (naming it and the accepted keys) or a value outside the parameter's
+/// range (naming the parameter, what it is, the value and the range), before anything is built.
 ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValues& overrides);
 
 /// The value of `--set key=text`: a number, or for a choice parameter one of its names (its

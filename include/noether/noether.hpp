@@ -1,8 +1,9 @@
 #pragma once
 /// Everything a user of Noether::noether needs: systems and their elements, director bodies and
 /// mechanisms, the joint and force library, the steppers and their options, the measures of a
-/// state, and the scaling generators. Link Noether::noether; include this, or the single headers
-/// (<noether/LAYER/FILE.hpp>) to build faster.
+/// state, the rule for initial values, the scaling generators, and model descriptions with their
+/// builder. Link Noether::noether; include this, or the single headers (<noether/LAYER/FILE.hpp>)
+/// to build faster.
 #include <noether/engine/measures.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
@@ -12,6 +13,7 @@
 #include <noether/bodies/director_inertia.hpp>
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/mechanism.hpp>
+#include <noether/bodies/spherical_point_mass.hpp>
 
 #include <noether/joints/applied_loads.hpp>
 #include <noether/joints/function_constraint.hpp>
@@ -21,9 +23,12 @@
 #include <noether/joints/joint_library.hpp>
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
+#include <noether/joints/polynomial_potential.hpp>
 #include <noether/joints/rotational_spring_damper.hpp>
+#include <noether/joints/time_profile.hpp>
 #include <noether/joints/viscous_damper.hpp>
 
+#include <noether/solvers/initial_values.hpp>
 #include <noether/solvers/projection.hpp>
 #include <noether/steppers/em_ggl.hpp>
 #include <noether/steppers/ggl_vi.hpp>
@@ -31,3 +36,4 @@
 #include <noether/steppers/stepper_registry.hpp>
 
 #include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/model/model_builder.hpp>

@@ -258,11 +258,11 @@ TEST_CASE("a non-finite initial state is the stepper's refusal: status failed, b
   // Issue 20, defect 5: reported as a usage error, with no summary.
   TempDir dir("outputs_nonfinite");
   RunOptions options = options_for("top", dir.path);
-  options.overrides = {{"J1", 1e300}};  // p = M v overflows
+  options.overrides = {{"density", 1e300}, {"omega_p", 1e14}};  // p = M v overflows
   const RunResult r = run(options);
   CHECK(r.status == RunStatus::failed);
   CHECK(r.failure_cause == FailureCause::refused);
-  CHECK(r.error == "livens-em: state.p is not finite at top.d3.x (inf)");
+  CHECK(r.error == "livens-em: state.p is not finite at top.phi.x (inf)");
   CHECK(r.failed_step == 1);
   CHECK(r.failed_t == 0.0);
   const nlohmann::json j = summary_in(dir.path);

@@ -106,7 +106,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
-                                          "parameters", "invariant_drifts", "conserved_momenta", "threads",
+                                          "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads",
                                           "phase_seconds"};
   CHECK(keys == expected);
   CHECK(j["status"] == "completed");
@@ -314,7 +314,7 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   rejects(o, "scenario 'double-pendulum' has no parameter 'h'");
   o = good;
   o.newton_tolerance = 0.0;  // only a residual of exactly 0 would meet it
-  rejects(o, "Newton tolerance (--newton-tol) must be > 0 (e.g. 1e-10), got 0");
+  rejects(o, "Newton tolerance (--newton-tol) must be in (0, 0.001] (e.g. 1e-10), got 0");
   o = good;
   o.newton_max_iterations = 0;
   rejects(o, "Newton iteration limit (--newton-max-iterations) must be at least 1, got 0");
@@ -458,4 +458,18 @@ TEST_CASE("an adaptive run whose steps shrink without reaching t_end stops after
   CHECK(r.status == RunStatus::failed);
   CHECK(r.failure_cause == FailureCause::error);
   CHECK(r.failed_step == r.steps + 1);  // the step it did not take
+}
+
+TEST_CASE("a state whose constraint residual overflows fails the run instead of completing it") {
+  // Found by the reliability sweep: top --set omega_p=1e200 took steps with |g| = inf and reported ok.
+  RunOptions options;
+  options.scenario = "top";
+  options.overrides = {{"omega_p", 1e200}};
+  options.t_end = 0.004;
+  options.threads = 1;
+  const RunResult r = run(options);
+  CHECK(r.status == RunStatus::failed);
+  CHECK(r.failure_cause == FailureCause::error);
+  CHECK(r.failed_step == 1);
+  CHECK(r.error.find("the constraint residual g(q) of the state at step 1 (t = 0.002) is not finite") == 0);
 }

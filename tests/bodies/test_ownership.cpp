@@ -32,7 +32,6 @@ TEST_CASE("a stepper keeps stepping after the Mechanism that made its system is 
       projector = std::make_unique<ConstraintProjector>(mechanism.system());
       observer = mechanism.system().weak_from_this();
       state = mechanism.initial_state();
-      stepper->initialize(state);
     }
     CHECK(!observer.expired());  // the stepper and the projector own it now
     // The ball is held at (3, 0, 0) by the joint, which its initial position (1, 0, 0) violates:

@@ -95,6 +95,21 @@ TEST_CASE("universal joint: turns about both pins; 2 relative DOF") {
   }
 }
 
+TEST_CASE("perpendicular joint: any translation, rotations that keep the axes perpendicular; 5 relative DOF") {
+  for (bool to_ground : {false, true}) {
+    const Pose pa = pose_of_a(to_ground);
+    const auto joint = to_ground ? make_perpendicular_to_ground("perpendicular-ground", u, B, w)
+                                 : make_perpendicular("perpendicular", A, u, B, w);
+    const Matrix F_a = frame_from(u, e1), F_b = frame_from(w, e2);
+    const Pose pb = pose_placing(X_b, vec({0.5, 0.2, -0.3}), orientation_b(pa, F_a, rotation(e3, 1.5707963267948966), F_b));
+    const Vector axis_a = pa.R * F_a.col(0), axis_b = pb.R * F_b.col(0), c = pb.point(X_b);
+    check_invariants({*joint, kinematics_of_a(to_ground), B.kinematics, pa, pb},
+                     {translation_along("shift", vec({1, -2, 0.5})), rotation_about("about axis A", c, axis_a),
+                      rotation_about("about axis B", c, axis_b)},
+                     {rotation_about("about the cross of the axes", c, cross(axis_a, axis_b))}, 5);
+  }
+}
+
 TEST_CASE("cylindrical joint: slides along and turns about its axis; 2 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);

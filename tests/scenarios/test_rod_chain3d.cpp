@@ -32,7 +32,7 @@ TEST_CASE("rod-chain3d: the initial state meets every constraint, velocities inc
   CHECK(constraint_residual(system, model.initial.q) <= 1e-15);
   CHECK(velocity_constraint_residual(system, model.initial.q, model.initial.v) <= 1e-15);
   CHECK_THROWS_WITH_AS(build_scenario("rod-chain3d", {{"n", 2.5}}),
-                       doctest::Contains("n must be a whole number of rods from 1 to 100000, got 2.5"), std::invalid_argument);
+                       doctest::Contains("scenario 'rod-chain3d': parameter 'n' must be a whole number from 1 to 100000, got 2.5"), std::invalid_argument);
 }
 
 TEST_CASE("rod-chain3d: livens-em conserves the energy of the slender-rod chain (singular M)") {

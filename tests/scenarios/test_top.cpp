@@ -42,6 +42,26 @@ double final_height_error(const std::string& stepper, double h, double t) {
 
 }  // namespace
 
+TEST_CASE("top: mass and moments are the cone's, from its density and dimensions (not rounded constants)") {
+  const GyroscopicTopParameters paper;
+  const ConeInertia cone = cone_inertia(paper);
+  // m = rho pi r^2 a / 3 = 0.225 pi; J1 = 3/80 m (4 r^2 + a^2) = J3 = 3/10 m r^2 = 7.5e-4 m for r = a/2.
+  CHECK(cone.mass == doctest::Approx(0.225 * M_PI).epsilon(1e-15));
+  CHECK(cone.mass == doctest::Approx(0.706858347057703).epsilon(1e-14));
+  CHECK(cone.transverse_inertia == doctest::Approx(7.5e-4 * 0.225 * M_PI).epsilon(1e-15));
+  CHECK(cone.axial_inertia == doctest::Approx(5.30143760293278e-4).epsilon(1e-14));
+  CHECK(cone.tip_distance == doctest::Approx(0.075).epsilon(1e-15));
+  // The scenario's parameters are the cone's; its body carries these values.
+  const Scenario& top = find_scenario("top");
+  const ModelDescription d = top.describe(resolve_parameters(top, {{"radius", 0.04}}));
+  const auto& body = std::get<RigidBodyDescription>(d.bodies.front());
+  const ConeInertia narrow = cone_inertia({.radius = 0.04});
+  CHECK(body.properties.mass == narrow.mass);
+  CHECK(body.properties.inertia(0, 0) == narrow.transverse_inertia);
+  CHECK(body.properties.inertia(2, 2) == narrow.axial_inertia);
+  CHECK(narrow.axial_inertia < narrow.transverse_inertia);
+}
+
 TEST_CASE("top: the paper's data give omega_s = 135.6/s, the centre of mass at 0.0375 m and consistent velocities") {
   const GyroscopicTopParameters paper;
   CHECK(steady_precession_spin_rate(paper) == doctest::Approx(135.6).epsilon(5e-4));  // the paper, after eq. (66)

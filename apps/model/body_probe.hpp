@@ -1,8 +1,8 @@
 #pragma once
-/// Probes on body-fixed points, for scenarios built with Mechanism.
+/// Probes on body-fixed points, for models built with Mechanism.
 #include <string>
 
-#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/apps/model/model.hpp>
 #include <noether/bodies/kinematics.hpp>
 
 namespace noether {

@@ -1,4 +1,4 @@
-#include <noether/apps/scenarios/conserved_momenta.hpp>
+#include <noether/apps/model/conserved_momenta.hpp>
 
 namespace noether {
 namespace {

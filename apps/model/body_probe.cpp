@@ -1,4 +1,4 @@
-#include <noether/apps/scenarios/body_probe.hpp>
+#include <noether/apps/model/body_probe.hpp>
 
 namespace noether {
 

@@ -1,0 +1,430 @@
+#include <noether/apps/model/model_builder.hpp>
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include <Eigen/Geometry>
+
+#include <noether/apps/model/body_probe.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/bodies/spherical_point_mass.hpp>
+#include <noether/joints/applied_loads.hpp>
+#include <noether/joints/distance_power_constraint.hpp>
+#include <noether/joints/gravity.hpp>
+#include <noether/joints/joint_library.hpp>
+#include <noether/joints/point_damper.hpp>
+#include <noether/joints/point_spring.hpp>
+#include <noether/joints/polynomial_potential.hpp>
+#include <noether/joints/rotational_spring_damper.hpp>
+#include <noether/joints/viscous_damper.hpp>
+
+namespace noether {
+
+ModelDescriptionError::ModelDescriptionError(std::string section, std::size_t index, std::string field,
+                                             const std::string& message)
+    : std::invalid_argument(section + "[" + std::to_string(index) + "]" + (field.empty() ? "" : "." + field) + ": " +
+                            message),
+      section_(std::move(section)), index_(index), field_(std::move(field)), message_(message) {}
+
+namespace {
+
+/// A refusal of one field of the entry being built; Builder::entry adds the entry.
+class FieldError : public std::invalid_argument {
+ public:
+  FieldError(std::string field, const std::string& message)
+      : std::invalid_argument(message), field_(std::move(field)) {}
+  const std::string& field() const { return field_; }
+
+ private:
+  std::string field_;
+};
+
+enum class BodyClass { rigid, planar, point_mass, spherical, coordinates };
+
+/// A body as the builder placed it.
+struct PlacedBody {
+  BodyClass kind;
+  BlockId block;
+  Index size;
+  std::optional<BodyRef> ref;      ///< director bodies and Cartesian point masses
+  double mass = 0.0;               ///< for gravity
+  Vector centre_of_mass;           ///< body coordinates (zero for a point mass)
+  std::vector<std::string> coordinates;
+};
+
+const char* kind_name(BodyClass kind) {
+  switch (kind) {
+    case BodyClass::rigid: return "a rigid body";
+    case BodyClass::planar: return "a planar body";
+    case BodyClass::point_mass: return "a point mass";
+    case BodyClass::spherical: return "a point mass in spherical coordinates";
+    case BodyClass::coordinates: return "a block of generalized coordinates";
+  }
+  return "a body";
+}
+
+/// v, or the zero vector of `dimension` entries when v is empty (an attachment at the origin).
+Vector or_origin(const Vector& v, Index dimension) { return v.size() == 0 ? Vector(Vector::Zero(dimension)) : v; }
+
+/// "B1, B2, B3" or "bar0, bar1, bar2 ... bar999 (1000 bodies)".
+std::string list_of(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string list;
+  const std::size_t shown = names.size() <= 8 ? names.size() : 3;
+  for (std::size_t i = 0; i < shown; ++i) list += (i ? ", " : "") + names[i];
+  if (shown < names.size()) list += " ... " + names.back() + " (" + std::to_string(names.size()) + " bodies)";
+  return list;
+}
+
+class Builder {
+ public:
+  explicit Builder(const ModelDescription& description) : d_(description) {}
+
+  Mechanism build() {
+    for (std::size_t i = 0; i < d_.bodies.size(); ++i) entry("bodies", i, [&] { add_body(d_.bodies[i]); });
+    for (std::size_t i = 0; i < d_.inertias.size(); ++i) entry("inertias", i, [&] { add_inertia(d_.inertias[i]); });
+    for (std::size_t i = 0; i < d_.joints.size(); ++i) entry("joints", i, [&] { mechanism_.add(make_joint(d_.joints[i])); });
+    for (std::size_t i = 0; i < d_.constraints.size(); ++i)
+      entry("constraints", i, [&] { std::visit([&](const auto& c) { add_constraint(c); }, d_.constraints[i]); });
+    for (std::size_t i = 0; i < d_.forces.size(); ++i)
+      entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
+    return std::move(mechanism_);
+  }
+
+  /// The probes and invariants, on the built system.
+  void complete(Model& model) const {
+    for (std::size_t i = 0; i < d_.probes.size(); ++i)
+      entry("probes", i, [&] { model.probes.push_back(std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i])); });
+    for (std::size_t i = 0; i < d_.invariants.size(); ++i)
+      entry("invariants", i, [&] { model.invariants.push_back(invariant(d_.invariants[i], *model.system)); });
+  }
+
+ private:
+  /// Runs f, turning a refusal into a ModelDescriptionError naming the entry.
+  template <class F>
+  static void entry(const char* section, std::size_t index, F&& f) {
+    try {
+      f();
+    } catch (const ModelDescriptionError&) {
+      throw;
+    } catch (const FieldError& e) {
+      throw ModelDescriptionError(section, index, e.field(), e.what());
+    } catch (const std::invalid_argument& e) {
+      throw ModelDescriptionError(section, index, "", e.what());
+    }
+  }
+
+  // ---- names -----------------------------------------------------------------------------
+
+  const PlacedBody& body(const std::string& name, const std::string& field) const {
+    const auto found = index_.find(name);
+    if (found == index_.end()) throw FieldError(field, "no body named '" + name + "'; bodies are " + list_of(names_));
+    return bodies_[found->second];
+  }
+
+  /// A body joints and force elements attach to (director body or Cartesian point mass).
+  const BodyRef& attachable(const std::string& name, const std::string& field) const {
+    const PlacedBody& b = body(name, field);
+    if (!b.ref)
+      throw FieldError(field, "body '" + name + "' is " + kind_name(b.kind) +
+                                  "; this attaches to director bodies and Cartesian point masses only");
+    return *b.ref;
+  }
+
+  std::vector<BlockId> blocks(const std::vector<std::string>& names, const std::string& field) const {
+    std::vector<BlockId> list;
+    for (const std::string& name : names) list.push_back(body(name, field).block);
+    return list;
+  }
+
+  // ---- bodies ----------------------------------------------------------------------------
+
+  void place(const std::string& name, PlacedBody placed) {
+    if (!index_.emplace(name, bodies_.size()).second)
+      throw FieldError("name", "a body named '" + name + "' is defined already; body names must be unique");
+    names_.push_back(name);
+    bodies_.push_back(std::move(placed));
+  }
+
+  void require_unique(const std::string& name) const {
+    if (index_.contains(name))
+      throw FieldError("name", "a body named '" + name + "' is defined already; body names must be unique");
+  }
+
+  void add_body(const BodyDescription& description) {
+    require_unique(name_of(description));
+    std::visit([&](const auto& b) { add(b); }, description);
+  }
+
+  void add(const RigidBodyDescription& b) {
+    const BodyRef ref = mechanism_.add_rigid_body(b.name, b.properties, b.pose, b.twist);
+    place(b.name, {BodyClass::rigid, ref.block, 12, ref, b.properties.mass, b.properties.center_of_mass, {}});
+  }
+  void add(const PlanarBodyDescription& b) {
+    const BodyRef ref = mechanism_.add_planar_body(b.name, b.properties, b.pose, b.twist);
+    place(b.name, {BodyClass::planar, ref.block, 6, ref, b.properties.mass, b.properties.center_of_mass, {}});
+  }
+  void add(const PointMassDescription& b) {
+    const Index dim = b.position.size();
+    if (dim != 2 && dim != 3)
+      throw FieldError("position", "a point mass moves in the plane (2 entries) or in space (3), got " +
+                                       std::to_string(dim) + " entries");
+    if (b.velocity.size() != dim)
+      throw FieldError("velocity", "needs " + std::to_string(dim) + " entries like the position, got " +
+                                       std::to_string(b.velocity.size()));
+    const BodyRef ref = dim == 3 ? mechanism_.add_point_mass(b.name, b.mass, b.position, b.velocity)
+                                 : mechanism_.add_planar_point_mass(b.name, b.mass, b.position, b.velocity);
+    place(b.name, {BodyClass::point_mass, ref.block, dim, ref, b.mass, Vector::Zero(dim), {}});
+  }
+  void add(const SphericalPointMassDescription& b) {
+    MassFunction inertia = spherical_point_mass(b.mass);
+    const BlockId block = mechanism_.add_coordinates(b.name, {"r", "theta", "phi"}, b.position, b.velocity);
+    mechanism_.add(std::make_shared<ConfigurationInertia>(b.name + ".inertia", std::vector{block}, 3, std::move(inertia)));
+    place(b.name, {BodyClass::spherical, block, 3, std::nullopt, b.mass, Vector(), {"r", "theta", "phi"}});
+  }
+  void add(const CoordinatesDescription& b) {
+    const BlockId block = mechanism_.add_coordinates(b.name, b.coordinates, b.position, b.velocity);
+    place(b.name, {BodyClass::coordinates, block, static_cast<Index>(b.coordinates.size()), std::nullopt, 0.0, Vector(),
+                   b.coordinates});
+  }
+
+  void add_inertia(const MassMatrixDescription& m) {
+    mechanism_.add(std::make_shared<ConstantInertia>(m.name, blocks(m.bodies, "bodies"), m.matrix));
+  }
+
+  // ---- joints and constraints ------------------------------------------------------------
+
+  std::shared_ptr<Constraint> make_joint(const JointDescription& j) const {
+    const BodyRef& b = attachable(j.b.body, "body_b");
+    const bool ground = j.a.body.empty();
+    const BodyRef* a = ground ? nullptr : &attachable(j.a.body, "body_a");
+    const Index dim = b.kinematics.dimension();
+    const Vector p_a = or_origin(j.a.point, dim), p_b = or_origin(j.b.point, dim);
+    const JointFrame f_a{p_a, j.a.axis, j.a.normal}, f_b{p_b, j.b.axis, j.b.normal};
+    // The families by their attachment data: points; points and axes; joint frames.
+    const auto points = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, p_a, b, p_b) : between(j.name, *a, p_a, b, p_b);
+    };
+    const auto axes = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis) : between(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
+    };
+    const auto frames = [&](auto to_ground, auto between) {
+      return ground ? to_ground(j.name, f_a, b, f_b) : between(j.name, *a, f_a, b, f_b);
+    };
+    switch (j.type) {
+      case JointType::spherical: return points(make_spherical_to_ground, make_spherical);
+      case JointType::revolute_planar: return points(make_revolute_planar_to_ground, make_revolute_planar);
+      case JointType::revolute: return axes(make_revolute_to_ground, make_revolute);
+      case JointType::universal: return axes(make_universal_to_ground, make_universal);
+      case JointType::cylindrical: return axes(make_cylindrical_to_ground, make_cylindrical);
+      case JointType::prismatic_planar: return axes(make_prismatic_planar_to_ground, make_prismatic_planar);
+      case JointType::fixed_planar: return axes(make_fixed_planar_to_ground, make_fixed_planar);
+      case JointType::prismatic: return frames(make_prismatic_to_ground, make_prismatic);
+      case JointType::fixed: return frames(make_fixed_to_ground, make_fixed);
+      case JointType::distance:
+        return ground ? make_distance_to_ground(j.name, p_a, b, p_b, j.length)
+                      : make_distance(j.name, *a, p_a, b, p_b, j.length);
+      case JointType::perpendicular:
+        return ground ? make_perpendicular_to_ground(j.name, j.a.axis, b, j.b.axis)
+                      : make_perpendicular(j.name, *a, j.a.axis, b, j.b.axis);
+    }
+    throw std::invalid_argument("joint '" + j.name + "': unknown joint type");
+  }
+
+  void add_constraint(const QuadraticConstraintDescription& c) {
+    mechanism_.add(std::make_shared<QuadraticJoint>(c.name, blocks(c.bodies, "bodies"), c.equations));
+  }
+
+  void add_constraint(const DistancePowerConstraintDescription& c) {
+    std::vector<BlockId> points;
+    Index dimension = 0;
+    for (const std::string& name : c.bodies) {
+      const PlacedBody& p = body(name, "bodies");
+      if (p.kind != BodyClass::point_mass)
+        throw FieldError("bodies", "body '" + name + "' is " + kind_name(p.kind) + "; the constraint acts on point masses");
+      if (dimension != 0 && p.size != dimension)
+        throw FieldError("bodies", "the point masses must share one dimension; '" + name + "' differs");
+      dimension = p.size;
+      points.push_back(p.block);
+    }
+    const auto position = [&](const std::string& name, const std::string& field) {
+      const auto at = std::find(c.bodies.begin(), c.bodies.end(), name);
+      if (at == c.bodies.end()) throw FieldError(field, "'" + name + "' is not among the constraint's bodies");
+      return static_cast<Index>(at - c.bodies.begin());
+    };
+    std::vector<DistancePowerTerm> terms;
+    for (std::size_t k = 0; k < c.terms.size(); ++k) {
+      const std::string field = "terms[" + std::to_string(k) + "]";
+      terms.push_back({position(c.terms[k].first, field), position(c.terms[k].second, field), c.terms[k].coefficient,
+                       c.terms[k].power});
+    }
+    mechanism_.add(std::make_shared<DistancePowerConstraint>(c.name, points, dimension, terms, c.value, c.derivative));
+  }
+
+  // ---- forces ----------------------------------------------------------------------------
+
+  void add_force(const GravityDescription& g) {
+    std::vector<std::string> listed = g.bodies;
+    if (listed.empty())
+      for (std::size_t i = 0; i < bodies_.size(); ++i) {
+        if (bodies_[i].kind == BodyClass::spherical)
+          throw FieldError("bodies", "body '" + names_[i] + "' is " + kind_name(bodies_[i].kind) +
+                                         ", on which gravity is not linear; list the bodies gravity acts on");
+        if (bodies_[i].ref) listed.push_back(names_[i]);
+      }
+    for (const std::string& name : listed) {
+      const BodyRef& ref = attachable(name, "bodies");
+      const PlacedBody& p = body(name, "bodies");
+      mechanism_.add(std::make_shared<Gravity>(name + ".gravity", ref, p.mass, p.centre_of_mass, g.acceleration));
+    }
+  }
+
+  ForcePointPair pair(const PointPairDescription& p) const {
+    const BodyRef& b = attachable(p.body_b, "body_b");
+    const Index dim = b.kinematics.dimension();
+    if (p.body_a.empty()) return ForcePointPair(b, or_origin(p.point_b, dim), or_origin(p.point_a, dim));
+    return ForcePointPair(attachable(p.body_a, "body_a"), or_origin(p.point_a, dim), b, or_origin(p.point_b, dim));
+  }
+
+  void add_force(const SpringDescription& s) {
+    SpringLaw law = s.law == SpringLawKind::linear ? linear_spring_law(s.stiffness, s.rest_length)
+                                                         : green_strain_spring_law(s.stiffness, s.rest_length);
+    mechanism_.add(std::make_shared<PointSpring>(s.name, pair(s.points), std::move(law)));
+  }
+
+  void add_force(const DamperDescription& d) {
+    if (d.axial) mechanism_.add(std::make_shared<AxialPointDamper>(d.name, pair(d.points), d.damping));
+    else mechanism_.add(std::make_shared<PointDamper>(d.name, pair(d.points), d.damping));
+  }
+
+  HingeAngle hinge(const HingeDescription& h) const {
+    const BodyRef& b = attachable(h.body_b, "body_b");
+    const bool ground = h.body_a.empty();
+    const BodyRef* a = ground ? nullptr : &attachable(h.body_a, "body_a");
+    if (b.kinematics.dimension() == 2) {
+      if (h.u_a.size() + h.w_a.size() + h.u_b.size() != 0)
+        throw FieldError("u_a", "a planar hinge measures the angle between the bodies' d1 and takes no directions");
+      return ground ? HingeAngle::planar_from_ground(b) : HingeAngle::planar(*a, b);
+    }
+    return ground ? HingeAngle::from_ground(h.u_a, h.w_a, b, h.u_b) : HingeAngle::between(*a, h.u_a, h.w_a, b, h.u_b);
+  }
+
+  void add_force(const RotationalSpringDescription& s) {
+    mechanism_.add(std::make_shared<RotationalSpring>(s.name, hinge(s.hinge).shifted(s.rest_angle),
+                                                      torsion_spring_law(s.stiffness)));
+  }
+
+  void add_force(const RotationalDamperDescription& d) {
+    mechanism_.add(std::make_shared<RotationalDamper>(d.name, hinge(d.hinge), d.damping));
+  }
+
+  void add_force(const PointForceDescription& f) {
+    const BodyRef& b = attachable(f.body, "body");
+    mechanism_.add(std::make_shared<PointForce>(f.name, b, or_origin(f.point, b.kinematics.dimension()),
+                                                directed_load(f.force, f.profile, "force '" + f.name + "'")));
+  }
+
+  void add_force(const TorqueDescription& t) {
+    mechanism_.add(std::make_shared<BodyTorque>(t.name, attachable(t.body, "body"),
+                                                directed_load(t.torque, t.profile, "torque '" + t.name + "'")));
+  }
+
+  void add_force(const PolynomialPotentialDescription& p) {
+    const PlacedBody& b = body(p.body, "body");
+    const std::vector<std::string> names =
+        b.coordinates.empty() ? mechanism_.system().block(b.block).coordinate_names : b.coordinates;
+    const auto at = std::find(names.begin(), names.end(), p.coordinate);
+    if (at == names.end()) {
+      std::string known;
+      for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw FieldError("coordinate", "body '" + p.body + "' has no coordinate '" + p.coordinate + "'; it has " + known);
+    }
+    mechanism_.add(std::make_shared<PolynomialPotential>(p.name, b.block, b.size, static_cast<Index>(at - names.begin()),
+                                                         p.center, p.coefficients));
+  }
+
+  void add_force(const DampingMatrixDescription& c) {
+    mechanism_.add(std::make_shared<ConstantDamping>(c.name, blocks(c.bodies, "bodies"), c.matrix));
+  }
+
+  // ---- probes and invariants -------------------------------------------------------------
+
+  Probe probe(const PointProbeDescription& p, const System& system) const {
+    const PlacedBody& b = body(p.body, "body");
+    if (b.kind == BodyClass::spherical) {
+      if (p.point.size() != 0) throw FieldError("point", "a point mass in spherical coordinates takes no point");
+      const Index offset = system.block(b.block).offset;
+      return {p.name, 3, [offset](const State& s) { return Vector(spherical_to_cartesian(s.q.segment(offset, 3))); }};
+    }
+    const BodyRef& ref = attachable(p.body, "body");
+    return body_point_probe(p.name, system, ref, or_origin(p.point, ref.kinematics.dimension()));
+  }
+
+  static Probe probe(const ProfileProbeDescription& p, const System&) {
+    check_time_profile(p.profile, "probe '" + p.name + "'");
+    return {p.name, 1, [profile = p.profile](const State& s) { return Vector(Vector::Constant(1, evaluate(profile, s.t))); }};
+  }
+
+  Invariant invariant(const InvariantDescription& description, const System& system) const {
+    std::vector<std::string> listed = description.bodies;
+    if (listed.empty()) listed = names_;
+    struct Part {
+      Index offset, vectors;  ///< first coordinate, dimension-vectors in the block (phi, d1, ... or the point)
+    };
+    std::vector<Part> parts;
+    Index dim = 0;
+    for (const std::string& name : listed) {
+      const BodyRef& ref = attachable(name, "bodies");
+      if (dim != 0 && ref.kinematics.dimension() != dim) throw FieldError("bodies", "the bodies must share one dimension");
+      dim = ref.kinematics.dimension();
+      parts.push_back({system.block(ref.block).offset, ref.kinematics.size() / dim});
+    }
+    if (description.momentum == Momentum::linear)
+      return {description.name, [parts, dim](const State& s) {
+                Vector total = Vector::Zero(dim);
+                for (const Part& part : parts) total += s.p.segment(part.offset, dim);
+                return total;
+              }};
+    return {description.name, [parts, dim](const State& s) {
+              Vector total = Vector::Zero(dim == 3 ? 3 : 1);
+              for (const Part& part : parts)
+                for (Index k = 0; k < part.vectors; ++k) {
+                  const Index at = part.offset + k * dim;
+                  if (dim == 3)
+                    total += Eigen::Vector3d(s.q.segment<3>(at)).cross(Eigen::Vector3d(s.p.segment<3>(at)));
+                  else
+                    total(0) += s.q(at) * s.p(at + 1) - s.q(at + 1) * s.p(at);
+                }
+              return total;
+            }};
+  }
+
+  const ModelDescription& d_;
+  Mechanism mechanism_;
+  std::vector<PlacedBody> bodies_;
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+}  // namespace
+
+const std::string& name_of(const BodyDescription& body) {
+  return std::visit([](const auto& b) -> const std::string& { return b.name; }, body);
+}
+
+Mechanism build_mechanism(const ModelDescription& description) { return Builder(description).build(); }
+
+Model build_model(const ModelDescription& description) {
+  Builder builder(description);
+  Mechanism mechanism = builder.build();
+  Model model;
+  model.initial = mechanism.initial_state();
+  model.system = mechanism.release_system();
+  builder.complete(model);
+  model.conserved_momenta = description.conserved_momenta;
+  return model;
+}
+
+}  // namespace noether

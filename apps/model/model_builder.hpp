@@ -1,0 +1,42 @@
+#pragma once
+/// ModelDescription -> Model: the one builder behind the built-in scenarios and scene files. It
+/// calls the library's constructors (Mechanism, the joint factories, the force elements) in the
+/// description's order; two equal descriptions give bitwise equal models.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include <noether/apps/model/model.hpp>
+#include <noether/apps/model/model_description.hpp>
+
+namespace noether {
+
+/// An entry of a description that the library refuses or whose names do not resolve: the list it is
+/// in ("bodies", "joints", ...), its index there, the field at fault (empty when the entry as a
+/// whole is) and why. what() reads "joints[3].body_b: no body named 'bar7'; bodies are bar1 ... bar6".
+class ModelDescriptionError : public std::invalid_argument {
+ public:
+  ModelDescriptionError(std::string section, std::size_t index, std::string field, const std::string& message);
+
+  const std::string& section() const { return section_; }
+  std::size_t index() const { return index_; }
+  const std::string& field() const { return field_; }
+  /// The reason alone, without the entry.
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string section_;
+  std::size_t index_;
+  std::string field_, message_;
+};
+
+/// The bodies, inertias, joints, constraints and forces of `description` in a Mechanism, in that
+/// order and each list in its order. Throws ModelDescriptionError for an entry the library refuses
+/// (with its message), a duplicate or unknown name, or a body of a kind the entry cannot use.
+Mechanism build_mechanism(const ModelDescription& description);
+
+/// build_mechanism, then the probes and invariants: the Model a run integrates, with the bodies'
+/// initial positions and velocities as its initial state.
+Model build_model(const ModelDescription& description);
+
+}  // namespace noether

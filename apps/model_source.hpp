@@ -1,0 +1,33 @@
+#pragma once
+/// Where a run's model comes from: a built-in scenario with its resolved parameters, or a scene file.
+/// A run carries it (RunResult::source), so that what records a run (a checkpoint, say) can rebuild
+/// the same model: build_model(describe(source)) gives it, bitwise.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include <noether/apps/scene_file.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+
+namespace noether {
+
+struct ScenarioSource {
+  std::string name;
+  ParameterValues parameters;  ///< every parameter, resolved (defaults and overrides)
+};
+
+struct SceneSource {
+  std::filesystem::path path;
+  std::shared_ptr<const Scene> scene;  ///< as loaded from path
+};
+
+using ModelSource = std::variant<ScenarioSource, SceneSource>;
+
+/// The description of the source's mechanism: the scenario's for its parameters, or the scene's.
+ModelDescription describe(const ModelSource& source);
+
+/// The scenario's name, or the scene's.
+const std::string& source_name(const ModelSource& source);
+
+}  // namespace noether

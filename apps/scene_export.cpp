@@ -1,0 +1,24 @@
+#include <noether/apps/scene_export.hpp>
+
+namespace noether {
+
+Scene export_scene(const RunOptions& options) {
+  Scene scene;
+  scene.run = resolve_run_configuration(options);
+  scene.output_every = options.output_every;
+  if (options.scene) {
+    const Scene& loaded = *options.scene->scene;
+    scene.name = loaded.name;
+    scene.description = loaded.description;
+    scene.model = loaded.model;
+    scene.output_directory = loaded.output_directory;
+    return scene;
+  }
+  const Scenario& scenario = find_scenario(options.scenario);
+  scene.name = scenario.name;
+  scene.description = scenario.description;
+  scene.model = scenario.describe(resolve_parameters(scenario, options.overrides));
+  return scene;
+}
+
+}  // namespace noether

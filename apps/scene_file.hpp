@@ -1,0 +1,46 @@
+#pragma once
+/// Scene files: a mechanism and the run it is made for, in JSON (docs/scenes.md teaches the format,
+/// docs/scene.schema.json is its JSON Schema). `noether run scene.json` runs one; `noether export
+/// SCENARIO` writes any built-in scenario as one that runs to the same bits.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <noether/apps/model/model_description.hpp>
+#include <noether/apps/run_configuration.hpp>
+
+namespace noether {
+
+/// The format version this program reads and writes ("noether_scene": 1).
+inline constexpr int kSceneFormatVersion = 1;
+
+struct Scene {
+  std::string name;         ///< the scene's name (summary "scenario"); the file's stem when not given
+  std::string description;  ///< free text
+  ModelDescription model;
+  /// The run settings (h and t_end required; the others default as for `noether run`).
+  RunConfiguration run;
+  int output_every = 1;  ///< timeseries.csv gets every N-th step
+  /// Where `noether run` writes its outputs when no --out is given (relative to the working directory).
+  std::optional<std::filesystem::path> output_directory;
+};
+
+/// The scene of a JSON text. Every error is a std::invalid_argument "<origin>: <JSON path>: <what is
+/// wrong and what is expected>": invalid JSON (with line and column), a missing or unknown key, a
+/// value of the wrong kind or outside its range, a name that does not resolve, or an element the
+/// library refuses (JsonInputError, ModelDescriptionError translated to its path). The model is
+/// built once to check it (build_model), so a scene that loads also builds.
+Scene parse_scene(std::string_view text, const std::string& origin);
+
+/// parse_scene of the file's contents (origin: the path); std::invalid_argument when it cannot be read.
+Scene load_scene(const std::filesystem::path& path);
+
+/// The scene as JSON text (2-space indentation), numbers written to read back as the same doubles:
+/// parse_scene(scene_json(s)) builds a model bitwise equal to s's.
+std::string scene_json(const Scene& scene);
+
+/// Whether a `noether run` argument names a scene file rather than a scenario: it ends in ".json".
+bool is_scene_file_name(std::string_view argument);
+
+}  // namespace noether

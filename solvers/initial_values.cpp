@@ -1,0 +1,140 @@
+#include <noether/solvers/initial_values.hpp>
+
+#include <cmath>
+#include <limits>
+#include <tuple>
+#include <string>
+
+#include <noether/engine/format.hpp>
+#include <noether/engine/measures.hpp>
+
+namespace noether {
+namespace {
+
+constexpr double kRelative = 1e-10, kAbsolute = 1e-14;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+/// Row residuals r (m) and their tolerances t (m) at q, with x = q (positions) or x = v (velocities).
+struct Rows {
+  Vector residual, tolerance;
+};
+
+Rows rows_of(const System& system, ConstVectorRef q, const Vector* v) {
+  const Index m = system.num_multipliers();
+  Rows rows{Vector(m), Vector(m)};
+  Vector q_local, v_local, g;
+  Matrix G;
+  for (const Placed<Constraint>& placed : system.constraints()) {
+    const Constraint& c = *placed.element;
+    const Index k = c.num_equations(), n = c.local_size(), first = placed.first_multiplier;
+    gather(q, placed.dofs, q_local);
+    G.setZero(k, n);
+    c.calc_jacobian(q_local, G);
+    const Matrix magnitude = G.cwiseAbs();
+    if (v) {
+      gather(*v, placed.dofs, v_local);
+      rows.residual.segment(first, k) = G * v_local;
+      rows.tolerance.segment(first, k) = kRelative * (magnitude * v_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+    } else {
+      g.resize(k);
+      c.calc_value(q_local, g);
+      rows.residual.segment(first, k) = g;
+      rows.tolerance.segment(first, k) = kRelative * (magnitude * q_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+    }
+  }
+  return rows;
+}
+
+ConstraintViolation worst_of(const Rows& rows) {
+  ConstraintViolation worst;
+  double worst_ratio = 1.0;
+  for (Index i = 0; i < rows.residual.size(); ++i) {
+    const double r = std::abs(rows.residual(i)), t = rows.tolerance(i);
+    worst.largest = std::max(worst.largest, r);
+    const double ratio = t > 0.0 ? r / t : (r > 0.0 ? kInfinity : 0.0);
+    if (ratio > worst_ratio || std::isnan(r)) {
+      worst_ratio = std::isnan(r) ? kInfinity : ratio;
+      worst = {i, r, t, worst.largest};
+    }
+  }
+  return worst;
+}
+
+/// The largest |after - before| and where (-1 when nothing moved).
+std::pair<double, Index> largest_change(const Vector& before, const Vector& after) {
+  Index at = -1;
+  double largest = 0.0;
+  for (Index i = 0; i < before.size(); ++i)
+    if (std::abs(after(i) - before(i)) > largest) {
+      largest = std::abs(after(i) - before(i));
+      at = i;
+    }
+  return {largest, at};
+}
+
+std::string violation_text(const System& system, const ConstraintViolation& v, const char* symbol) {
+  return system.multiplier_label(v.row) + " has " + symbol + " = " + format_number(v.residual) +
+         " (round-off allows " + format_number(v.tolerance) + ")";
+}
+
+}  // namespace
+
+ConstraintViolation position_violation(const System& system, ConstVectorRef q) {
+  return worst_of(rows_of(system, q, nullptr));
+}
+
+ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v) {
+  const Vector velocities = v;
+  return worst_of(rows_of(system, q, &velocities));
+}
+
+void require_consistent_initial_values(const System& system, const State& state, std::string_view who) {
+  const char* hint =
+      "; project them first with project_initial_state (<noether/solvers/initial_values.hpp>), as noether run does";
+  const ConstraintViolation p = position_violation(system, state.q);
+  if (p.row >= 0)
+    throw InconsistentInitialValues(std::string(who) + ": the initial positions are off the constraints: " +
+                                    violation_text(system, p, "|g|") + hint);
+  const ConstraintViolation v = velocity_violation(system, state.q, state.v);
+  if (v.row >= 0)
+    throw InconsistentInitialValues(std::string(who) + ": the initial velocities are off the constraints: " +
+                                    violation_text(system, v, "|G v|") + hint);
+}
+
+InitialProjection project_initial_state(const System& system, State& state, ProjectionOptions options) {
+  InitialProjection report;
+  Rows rows = rows_of(system, state.q, nullptr);
+  report.positions = worst_of(rows);
+  if (report.positions.row >= 0) {
+    const Vector before = state.q;
+    options.row_tolerances = 0.01 * rows.tolerance;
+    ConstraintProjector(system, options).project_positions(state.q);
+    std::tie(report.position_correction, report.position_coordinate) = largest_change(before, state.q);
+  }
+  rows = rows_of(system, state.q, &state.v);
+  report.velocities = worst_of(rows);
+  if (report.velocities.row >= 0) {
+    const Vector before = state.v;
+    options.row_tolerances = 0.01 * rows.tolerance;
+    ConstraintProjector(system, options).project_velocities(state.q, state.v);
+    std::tie(report.velocity_correction, report.velocity_coordinate) = largest_change(before, state.v);
+  }
+  return report;
+}
+
+std::string describe(const System& system, const InitialProjection& p) {
+  std::string text;
+  const auto part = [&](const char* what, const ConstraintViolation& v, double correction, Index at, const char* d) {
+    if (v.row < 0) return;
+    text += (text.empty() ? "the initial " : "; the initial ") + std::string(what) + " violated " +
+            system.multiplier_label(v.row) + " by " + format_number(v.residual) +
+            " (max over the constraints " + format_number(v.largest) + "); projected onto the constraints, max |" + d +
+            "| = " + format_number(correction) + (at >= 0 ? " at " + system.coordinate_label(at) : "");
+  };
+  part("positions", p.positions, p.position_correction, p.position_coordinate, "dq");
+  part(p.positions.row >= 0 ? "velocities (at the projected positions)" : "velocities", p.velocities, p.velocity_correction,
+       p.velocity_coordinate, "dv");
+  return text;
+}
+
+}  // namespace noether

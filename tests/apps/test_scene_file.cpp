@@ -1,0 +1,289 @@
+/// Scene files (apps/scene_file.hpp, docs/scenes.md): every scenario round-trips through JSON to the
+/// same description, every element kind of the format loads and runs, and every error names its
+/// JSON path and what is expected.
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/runner.hpp>
+#include <noether/apps/scene_export.hpp>
+#include <noether/apps/scene_file.hpp>
+#include "support/temp_dir.hpp"
+
+using namespace noether;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kExamples = fs::path(NOETHER_SOURCE_DIR) / "examples" / "scenes";
+
+bool bitwise_equal(const Vector& a, const Vector& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+/// The example scene as a JSON document, to break in one place.
+nlohmann::json example(const std::string& name) {
+  return nlohmann::json::parse(testing::read_file(kExamples / (name + ".json")));
+}
+
+/// The message parse_scene gives for `document`, or "(accepted)".
+std::string refusal(const nlohmann::json& document) {
+  try {
+    parse_scene(document.dump(), "broken.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+/// A scene with every element kind the exported scenarios and the examples leave out: the prismatic,
+/// cylindrical, fixed and planar prismatic and fixed joints, linear and Green-strain springs, an
+/// axial damper, point forces with table and constant profiles, a planar torque, a planar rotational
+/// spring and damper, a quaternion and a principal inertia, momentum invariants. All joints hold at
+/// the initial state (frames aligned), and the velocities are the ones each joint allows.
+const char* const kEveryKind = R"({
+  "noether_scene": 1,
+  "name": "every-kind",
+  "bodies": [
+    {"name": "slider", "type": "rigid", "mass": 2.0, "inertia": [0.1, 0.2, 0.25], "velocity": [1.0, 0.0, 0.0]},
+    {"name": "sleeve", "type": "rigid", "mass": 1.0, "inertia": [[0.1, 0.0, 0.0], [0.0, 0.1, 0.0], [0.0, 0.0, 0.1]],
+     "position": [0.0, 1.0, 0.0], "quaternion": [1.0, 0.0, 0.0, 0.0],
+     "velocity": [-0.5, 0.0, 0.0], "angular_velocity": [2.0, 0.0, 0.0]},
+    {"name": "weld", "type": "rigid", "mass": 1.0, "inertia": [0.1, 0.1, 0.1], "position": [0.0, 2.0, 0.0]},
+    {"name": "p1", "type": "planar", "mass": 1.0, "inertia": 0.1, "velocity": [0.3, 0.0]},
+    {"name": "p2", "type": "planar", "mass": 1.0, "inertia": 0.1, "position": [0.0, 1.0]}
+  ],
+  "joints": [
+    {"name": "rail", "type": "prismatic", "point_a": [0.0, 0.0, 0.0], "axis_a": [1.0, 0.0, 0.0], "normal_a": [0.0, 1.0, 0.0],
+     "body_b": "slider", "axis_b": [1.0, 0.0, 0.0], "normal_b": [0.0, 1.0, 0.0]},
+    {"name": "shaft", "type": "cylindrical", "point_a": [0.0, 1.0, 0.0], "axis_a": [1.0, 0.0, 0.0],
+     "body_b": "sleeve", "axis_b": [1.0, 0.0, 0.0]},
+    {"name": "weld", "type": "fixed", "point_a": [0.0, 2.0, 0.0], "axis_a": [1.0, 0.0, 0.0], "normal_a": [0.0, 1.0, 0.0],
+     "body_b": "weld", "axis_b": [1.0, 0.0, 0.0], "normal_b": [0.0, 1.0, 0.0]},
+    {"name": "track", "type": "prismatic_planar", "point_a": [0.0, 0.0], "axis_a": [1.0, 0.0], "body_b": "p1", "axis_b": [1.0, 0.0]},
+    {"name": "mount", "type": "fixed_planar", "point_a": [0.0, 1.0], "axis_a": [1.0, 0.0], "body_b": "p2", "axis_b": [1.0, 0.0]}
+  ],
+  "forces": [
+    {"name": "coil", "type": "spring", "body_a": "slider", "body_b": "sleeve", "stiffness": 10.0, "rest_length": 0.5},
+    {"name": "band", "type": "spring", "law": "green_strain", "point_a": [2.0, 0.0, 0.0], "body_b": "slider",
+     "stiffness": 5.0, "rest_length": 1.0},
+    {"name": "dashpot", "type": "damper", "axial": true, "body_a": "slider", "body_b": "sleeve", "damping": 0.2},
+    {"name": "push", "type": "force", "body": "p1", "point": [0.5, 0.0], "force": [1.0, 0.0],
+     "profile": {"type": "table", "times": [0.0, 0.05, 0.1], "values": [0.0, 1.0, 0.0]}},
+    {"name": "lift", "type": "force", "body": "slider", "force": [0.0, 0.0, 1.0], "profile": 2.0},
+    {"name": "twist", "type": "torque", "body": "p1", "torque": [0.5], "profile": {"type": "constant", "value": 1.0}},
+    {"name": "hinge.spring", "type": "rotational_spring", "body_a": "p2", "body_b": "p1", "stiffness": 1.0, "rest_angle": 0.1},
+    {"name": "hinge.damper", "type": "rotational_damper", "body_a": "p2", "body_b": "p1", "damping": 0.1}
+  ],
+  "probes": [{"name": "slider.end", "body": "slider", "point": [0.5, 0.0, 0.0]}],
+  "invariants": [{"type": "linear_momentum", "bodies": ["sleeve"]}, {"name": "L", "type": "angular_momentum", "bodies": ["weld"]}],
+  "run": {"stepper": "livens-em", "h": 0.01, "t_end": 0.1, "newton": {"method": "modified", "refresh": 0.5}},
+  "output": {"every": 2}
+})";
+
+}  // namespace
+
+TEST_CASE("every scenario exports to a scene that loads into the same model, and writes the same text again") {
+  for (const Scenario& scenario : scenarios()) {
+    CAPTURE(scenario.name);
+    RunOptions options;
+    options.scenario = scenario.name;
+    const Scene exported = export_scene(options);
+    const std::string text = scene_json(exported);
+    const Scene loaded = parse_scene(text, scenario.name + ".json");
+    CHECK(scene_json(loaded) == text);
+    const Model a = scenario.build(resolve_parameters(scenario, {})), b = build_model(loaded.model);
+    CHECK(a.system->num_coordinates() == b.system->num_coordinates());
+    CHECK(a.system->num_multipliers() == b.system->num_multipliers());
+    CHECK(bitwise_equal(a.initial.q, b.initial.q));
+    CHECK(bitwise_equal(a.initial.v, b.initial.v));
+    CHECK(a.probes.size() == b.probes.size());
+    CHECK(loaded.run.h == scenario.run_defaults.h);
+    CHECK(loaded.run.t_end == scenario.run_defaults.t_end);
+  }
+}
+
+TEST_CASE("a scene with every element kind loads, round-trips and runs") {
+  const Scene scene = parse_scene(kEveryKind, "every-kind.json");
+  CHECK(scene.model.bodies.size() == 5);
+  CHECK(scene.model.joints.size() == 5);
+  CHECK(scene.model.forces.size() == 8);
+  CHECK(scene.run.newton.modified);
+  CHECK(scene.output_every == 2);
+  CHECK(scene_json(parse_scene(scene_json(scene), "again.json")) == scene_json(scene));
+  testing::TempDir dir("every_kind");
+  RunOptions options;
+  options.scene = SceneSource{"every-kind.json", std::make_shared<const Scene>(scene)};
+  options.output_dir = dir.path;
+  options.threads = 1;
+  const RunResult r = run(options);
+  CHECK(r.ok);
+  CHECK(r.error.empty());
+  CHECK_FALSE(r.initial_projection.projected());
+  CHECK(r.steps == 10);
+  CHECK(r.constraint_max_abs <= 1e-12);
+  REQUIRE(r.invariant_drifts.size() == 2);
+  CHECK(r.invariant_drifts[1].first == "L");
+  CHECK(r.invariant_drifts[1].second == 0.0);  // the welded body keeps its (zero) angular momentum
+  const auto summary = nlohmann::json::parse(testing::read_file(dir.path / "summary.json"));
+  CHECK(summary["scenario"] == "every-kind");
+  CHECK(summary["scene"] == "every-kind.json");
+  CHECK(summary["initial_projection"]["projected"] == false);
+}
+
+TEST_CASE("the example scenes load and the double four-bar is the scenario's damped run") {
+  for (const char* name : {"pendulum", "double_fourbar", "spatial_double_pendulum"}) {
+    CAPTURE(name);
+    CHECK_NOTHROW(load_scene(kExamples / (std::string(name) + ".json")));
+  }
+  const Scene scene = load_scene(kExamples / "double_fourbar.json");
+  const Scenario& scenario = find_scenario("double-fourbar");
+  const Model a = build_model(scene.model), b = scenario.build(resolve_parameters(scenario, {{"damping", 0.5}}));
+  CHECK(bitwise_equal(a.initial.q, b.initial.q));
+  CHECK(bitwise_equal(a.initial.v, b.initial.v));
+  CHECK(a.system->dissipations().size() == 2);
+}
+
+TEST_CASE("scene errors name the JSON path and what is expected") {
+  struct Case {
+    std::string what;
+    nlohmann::json document;
+    std::string message;
+  };
+  const nlohmann::json fourbar = example("double_fourbar"), pendulum = example("pendulum");
+  const auto with = [](nlohmann::json d, const nlohmann::json::json_pointer& at, const nlohmann::json& value) {
+    d[at] = value;
+    return d;
+  };
+  const auto without = [](nlohmann::json d, const nlohmann::json::json_pointer& at) {
+    d[at.parent_pointer()].erase(at.back());
+    return d;
+  };
+  using P = nlohmann::json::json_pointer;
+  const std::vector<Case> cases{
+      {"unknown body", with(fourbar, P("/joints/3/body_b"), "bar7"),
+       "broken.json: /joints/3/body_b: no body named 'bar7'; bodies are B1, B2, B3, B4, B5"},
+      {"unknown key", with(pendulum, P("/bodies/0/mas"), 1.0),
+       "broken.json: /bodies/0: unknown key 'mas' (did you mean 'mass'?); a body of type planar takes: name, type, mass,"},
+      {"unknown top-level key", with(pendulum, P("/gravity"), 9.81), "broken.json: /: unknown key 'gravity'; a scene takes: "},
+      {"negative mass", with(pendulum, P("/bodies/0/mass"), -1.0), "broken.json: /bodies/0/mass: must be > 0, got -1"},
+      {"a key of another joint type", with(pendulum, P("/joints/0/axis_a"), {0, 1}),
+       "/joints/0: unknown key 'axis_a'; a joint of type revolute_planar takes: name, type, body_a, point_a, body_b, point_b"},
+      {"zero mass", with(pendulum, P("/bodies/0/mass"), 0.0), "broken.json: /bodies/0/mass: must be > 0, got 0"},
+      {"negative inertia", with(pendulum, P("/bodies/0/inertia"), -0.1), "/bodies/0/inertia: must be >= 0, got -0.1"},
+      {"zero length", with(with(pendulum, P("/joints/0/type"), "distance"), P("/joints/0/length"), 0.0),
+       "/joints/0/length: must be > 0, got 0"},
+      {"negative stiffness",
+       with(pendulum, P("/forces/1"), {{"name", "s"}, {"type", "spring"}, {"body_b", "bar"}, {"stiffness", -3}, {"rest_length", 1}}),
+       "/forces/1/stiffness: must be >= 0, got -3"},
+      {"negative damping", with(fourbar, P("/forces/1/damping"), -0.5), "/forces/1/damping: must be >= 0, got -0.5"},
+      {"unknown joint type", with(pendulum, P("/joints/0/type"), "hinge"),
+       "/joints/0/type: unknown value 'hinge'; accepted: spherical, revolute, universal,"},
+      {"wrong kind of value", with(pendulum, P("/bodies/0/position"), "origin"),
+       "/bodies/0/position: expects 2 numbers, got the text \"origin\""},
+      {"wrong length", with(pendulum, P("/bodies/0/position"), {1, 2, 3}), "/bodies/0/position: expects 2 numbers, got an array of 3"},
+      {"missing key", without(pendulum, P("/run/h")), "broken.json: /run: missing key 'h' (the time step)"},
+      {"zero time step", with(pendulum, P("/run/h"), 0.0), "/run/h: must be > 0, got 0"},
+      {"Newton tolerance 1e300", with(pendulum, P("/run/newton"), {{"tolerance", 1e300}}),
+       "/run/newton/tolerance: must be in (0, 0.001], got 1e+300"},
+      {"unknown stepper", with(pendulum, P("/run/stepper"), "rk4"), "/run/stepper: unknown value 'rk4'; accepted: livens-em,"},
+      {"CHOLMOD", with(pendulum, P("/run/solver"), "cholmod"), "/run/solver: unknown value 'cholmod'; accepted: klu, umfpack, eigen"},
+      {"parameter of another stepper", with(pendulum, P("/run/stepper_parameters"), {{"S", 3}}),
+       "/run/stepper_parameters: unknown key 'S'; stepper livens-em takes none"},
+      {"duplicate body", with(fourbar, P("/bodies/1/name"), "B1"), "/bodies/1/name: a body named 'B1' is defined already"},
+      {"two orientations",
+       with(with(example("spatial_double_pendulum"), P("/bodies/0/quaternion"), {1, 0, 0, 0}), P("/bodies/0/rotation"),
+            {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}),
+       "/bodies/0: give the orientation once: rotation, quaternion or axis_angle"},
+      {"the library's refusal", with(example("spatial_double_pendulum"), P("/bodies/0/inertia"), {1.0, 0.1, 0.1}),
+       "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
+      {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
+      {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    const std::string message = refusal(c.document);
+    CAPTURE(message);
+    CHECK(message.find(c.message) != std::string::npos);
+  }
+  CHECK(refusal(pendulum) == "(accepted)");
+}
+
+TEST_CASE("invalid JSON is refused with its line and column") {
+  CHECK_THROWS_WITH_AS(parse_scene("{\n  \"noether_scene\": 1,\n  \"bodies\": [\n    {\"name\": \"a\",}\n  ]\n}\n", "bad.json"),
+                       doctest::Contains("bad.json: line 4, column 18: not valid JSON (syntax error"), std::invalid_argument);
+  // Found by the fuzzer (fuzz/scene_fuzzer.cpp): nlohmann throws out_of_range, not a parse error.
+  CHECK_THROWS_WITH_AS(parse_scene(R"({"noether_scene": 1, "run": {"h": 0.000416666666666e6667, "t_end": 1}})", "big.json"),
+                       doctest::Contains("big.json: not valid JSON here (number overflow parsing '0.000416666666666e6667')"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_scene("", "empty.json"), doctest::Contains("empty.json: line 1, column 1: not valid JSON"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"), doctest::Contains("cannot read the scene file 'no/such/scene.json'"),
+                       std::invalid_argument);
+}
+
+namespace {
+
+/// Every object key in a JSON document (for the schema: the names under "properties").
+void collect_keys(const nlohmann::json& j, bool schema, std::set<std::string>& keys) {
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) {
+      if (schema && key == "properties")
+        for (const auto& [name, unused] : value.items()) keys.insert(name);
+      if (!schema) keys.insert(key);
+      collect_keys(value, schema, keys);
+    }
+  } else if (j.is_array()) {
+    for (const auto& element : j) collect_keys(element, schema, keys);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the schema names exactly the keys the loader reads and the scenes write") {
+  std::set<std::string> schema_keys, scene_keys;
+  collect_keys(nlohmann::json::parse(testing::read_file(fs::path(NOETHER_SOURCE_DIR) / "docs" / "scene.schema.json")), true,
+               schema_keys);
+  const auto add = [&](const Scene& scene) { collect_keys(nlohmann::json::parse(scene_json(scene)), false, scene_keys); };
+  for (const Scenario& scenario : scenarios()) {
+    RunOptions options;
+    options.scenario = scenario.name;
+    options.stepper = "evi";  // a stepper with parameters: "stepper_parameters"
+    options.scheme_parameters = {{"S", 2.0}};
+    add(export_scene(options));
+  }
+  for (const auto& file : fs::directory_iterator(kExamples)) add(load_scene(file.path()));
+  Scene every_kind = parse_scene(kEveryKind, "every-kind.json");
+  every_kind.output_directory = "out";
+  add(every_kind);
+  // Keys the loader reads as alternatives of what the writer writes (it writes rotations as matrices).
+  for (const char* alternative : {"quaternion", "axis_angle", "axis", "angle"}) scene_keys.insert(alternative);
+  for (const std::string& key : scene_keys) {
+    CAPTURE(key);
+    CHECK((schema_keys.contains(key) || key == "S"));  // S: a stepper parameter, "additionalProperties" in the schema
+  }
+  for (const std::string& key : schema_keys) {
+    CAPTURE(key);
+    CHECK(scene_keys.contains(key));
+  }
+}
+
+TEST_CASE("a run whose initial values cannot be projected onto the constraints fails, naming the row") {
+  // The bar's free end is always 1 m from the pivot: a distance of 2 m to the pivot cannot be met.
+  nlohmann::json document = example("pendulum");
+  document["joints"].push_back(
+      {{"name", "tether"}, {"type", "distance"}, {"point_a", {0.0, 0.0}}, {"body_b", "bar"}, {"point_b", {0.5, 0.0}}, {"length", 2.0}});
+  RunOptions options;
+  options.scene = SceneSource{"tethered.json", std::make_shared<const Scene>(parse_scene(document.dump(), "tethered.json"))};
+  options.threads = 1;
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.steps == 0);
+  CHECK(r.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
+  CHECK(r.error.find("constraint '") != std::string::npos);
+}
