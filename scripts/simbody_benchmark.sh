@@ -7,11 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! dpkg-query -W -f='${Status}' libsimbody-dev 2>/dev/null | grep -q "install ok installed"; then
-  echo "Installing libsimbody-dev (for this benchmark only)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends libsimbody-dev
-fi
+bash scripts/install_packages.sh libsimbody-dev
 bash scripts/setup.sh
 benchmarks/work_precision/report "$@"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The tests: install what is missing, build Release (warnings are errors), run the whole suite.
+# The tests: install what is missing, build Release (warnings are errors), run the whole suite;
+# then run it a second time under AddressSanitizer and UndefinedBehaviorSanitizer
+# (scripts/sanitize.sh: a Debug build in ./build-sanitize).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+bash scripts/sanitize.sh

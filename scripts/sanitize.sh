@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test suite's second pass, under AddressSanitizer and UndefinedBehaviorSanitizer: installs
+# what is missing, builds a Debug tree with NOETHER_SANITIZE=ON in ./build-sanitize and runs the
+# suite there without the tests labelled `long` (tests/CMakeLists.txt says why each is left out).
+# scripts/test.sh runs it after the Release suite; on its own: bash scripts/sanitize.sh
+# [ctest arguments, e.g. -R 'cli\.']. Run as root; safe to run again. docs/testing.md has the rest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_packages.sh libasan8 libubsan1
+cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DNOETHER_SANITIZE=ON -DNOETHER_WERROR=ON \
+      -DNOETHER_BUILD_BENCHMARKS=OFF
+cmake --build build-sanitize -j"$(nproc)"
+
+# Every finding fails its test: ASan and LeakSanitizer (on by default with ASan on Linux, made
+# explicit) and UBSan (built with -fno-sanitize-recover=all) end the process with exit code 99,
+# which no test expects of the program (the CLI's codes are 0, 1, 2, 130, 143).
+export ASAN_OPTIONS=detect_leaks=1:exitcode=99:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:exitcode=99
+ctest --test-dir build-sanitize --output-on-failure -j"$(nproc)" --label-exclude long "$@"
