@@ -1,5 +1,5 @@
 /// The `noether` command-line program: `noether list`, `noether run SCENARIO|SCENE.json [options]`,
-/// `noether export SCENARIO [options]`.
+/// `noether export SCENARIO [options]`, `noether plot DIR`.
 /// Exit codes (docs/cli.md): 0 completed; 1 the run failed (Newton, a refusal by the stepper, an
 /// output error); 2 a usage error, found before anything was written; 128 + the signal's number
 /// when SIGINT (130) or SIGTERM (143) interrupted the run.
@@ -16,6 +16,7 @@
 
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/plot_command.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/summary_text.hpp>
@@ -40,6 +41,12 @@ constexpr const char* exit_codes_help =
     "  2         a usage error, found before anything was written\n"
     "  130, 143  interrupted by SIGINT or SIGTERM: the run stopped after its last completed step and\n"
     "            closed its outputs (a second signal ends it at once)";
+
+constexpr const char* plot_exit_codes_help =
+    "Exit codes (docs/cli.md):\n"
+    "  0  the figures were written into DIR/plots\n"
+    "  1  gnuplot is missing or failed, or a file could not be written\n"
+    "  2  a usage error: DIR does not exist or holds no time series that parses";
 
 int report_error(const std::string& message, int exit_code) {
   std::cerr << "noether: error: " << message << '\n';
@@ -83,6 +90,14 @@ int export_command(const RunArguments& arguments) {
   return 0;
 }
 
+/// `noether plot DIR`: the figures' paths on stdout, notes (a partial time series) on stderr.
+int plot_command(const std::string& directory) {
+  const PlotReport report = plot_run_directory(directory);
+  for (const std::string& note : report.notes) std::cerr << "noether: note: " << note << '\n';
+  for (const auto& file : report.files) std::cout << file.string() << '\n';
+  return 0;
+}
+
 /// The options of `run` and, without --threads and --out, of `export`.
 void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
   const RunConfiguration defaults;
@@ -123,12 +138,12 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
 
 /// Names the problem when the first word is missing or is neither an option nor a command.
 void check_command(int argc, char** argv, const CLI::App& app) {
-  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run, export (see noether --help)");
+  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run, export, plot (see noether --help)");
   if (argv[1][0] == '-') return;
   const std::string word = argv[1];
   for (const CLI::App* command : app.get_subcommands({}))
     if (command->get_name() == word) return;
-  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, export (see noether --help)");
+  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, export, plot (see noether --help)");
 }
 
 int dispatch(int argc, char** argv) {
@@ -139,6 +154,10 @@ int dispatch(int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "integrate a scenario or a scene file and print its summary");
   run->footer(exit_codes_help);
   CLI::App* export_scene = app.add_subcommand("export", "write a scenario, with its run settings, as a scene file on stdout");
+  CLI::App* plot = app.add_subcommand("plot", "draw the energy error, constraint residuals, momenta and probes of a run's --out DIR");
+  plot->footer(plot_exit_codes_help);
+  std::string plot_directory;
+  plot->add_option("directory", plot_directory, "a run's output directory (--out DIR); the figures go to DIR/plots")->required();
   RunArguments arguments;
   add_run_options(*run, arguments, false);
   add_run_options(*export_scene, arguments, true);
@@ -151,6 +170,7 @@ int dispatch(int argc, char** argv) {
     return report_error(std::string(e.what()) + " (see noether --help)", exit_usage);
   }
   if (list->parsed()) return list_command();
+  if (plot->parsed()) return plot_command(plot_directory);
   return export_scene->parsed() ? export_command(arguments) : run_command(arguments);
 }
 

@@ -1,0 +1,157 @@
+/// What `noether plot` draws (apps/plot_data.hpp, apps/gnuplot_script.hpp): the columns it reads
+/// from a time series, the series it derives, and the quoting of the texts it puts into gnuplot.
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/gnuplot_script.hpp>
+#include <noether/apps/plot_data.hpp>
+
+using namespace noether;
+
+namespace {
+
+PlotData read(const std::string& csv) {
+  std::istringstream in(csv);
+  return read_plot_data(in, "ts.csv");
+}
+
+const PlotFigure* figure(const PlotData& data, const std::string& name) {
+  for (const PlotFigure& f : data.figures)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+const std::vector<double>& line_values(const PlotData& data, const PlotFigure& f, std::size_t line) {
+  return data.columns.at(f.lines.at(line).column);
+}
+
+std::string read_error(const std::string& csv) {
+  try {
+    read(csv);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the columns of a time series are sorted into their kinds, probes being what no other kind claims") {
+  const TimeseriesColumns c = classify_columns(
+      {"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "g:j[0]", "g:j[1]", "h", "condition", "angular_momentum.z"},
+      "ts.csv");
+  CHECK(c.t == 0);
+  CHECK(c.energy == 4);
+  CHECK(c.total_energy == 5);
+  CHECK(c.h == 8);
+  CHECK(c.constraints == std::vector<std::ptrdiff_t>{6, 7});
+  REQUIRE(c.momenta.size() == 1);
+  CHECK(c.momenta[0].name == "angular_momentum.z");
+  REQUIRE(c.probe_coordinates.size() == 2);
+  CHECK(c.probe_coordinates[0].name == "tip.x");
+  CHECK(c.probe_coordinates[1].index == 3);
+  CHECK_THROWS_WITH_AS(classify_columns({"time", "energy"}, "ts.csv"),
+                       "ts.csv: the header has no column 't'; is it a noether time series?", std::invalid_argument);
+}
+
+TEST_CASE("the energy error is relative to the first energy, max |g| is taken over the constraint rows, momenta change from the first row") {
+  const PlotData data = read(
+      "t,q:a.x,tip.x,energy,total_energy,g:j[0],g:j[1],h,linear_momentum.x\n"
+      "0,1,5,2,0,0,0,nan,3\n"
+      "0.5,1,6,2.002,1e-6,1e-9,-2e-8,0.5,3.25\n"
+      "1,1,7,1.998,-1e-6,-4e-12,1e-13,0.5,2.5\n");
+  CHECK(data.rows == 3);
+  CHECK_FALSE(data.last_line_incomplete);
+
+  const PlotFigure* energy = figure(data, "energy");
+  REQUIRE(energy != nullptr);
+  REQUIRE(energy->lines.size() == 2);
+  const std::vector<double>& e = line_values(data, *energy, 0);
+  CHECK(e[0] == 0);
+  CHECK(e[1] == doctest::Approx(1e-3).epsilon(1e-9));
+  CHECK(e[2] == doctest::Approx(-1e-3).epsilon(1e-9));
+  CHECK(energy->lines[0].legend == "energy: (E - E0) / |E0|, E0 = 2");
+  // total_energy starts at 0: its error is absolute.
+  CHECK(line_values(data, *energy, 1)[1] == 1e-6);
+  CHECK(energy->lines[1].legend == "total_energy: E - E0, E0 = 0");
+
+  const PlotFigure* constraints = figure(data, "constraints");
+  REQUIRE(constraints != nullptr);
+  CHECK(constraints->log_y);
+  CHECK(line_values(data, *constraints, 0) == std::vector<double>{0, 2e-8, 4e-12});
+  CHECK(constraints->y_min == 4e-12);  // the zero of the first row has no place on a log scale
+  CHECK(constraints->title == "constraint residual, max over 2 equations");
+
+  const PlotFigure* momenta = figure(data, "momenta");
+  REQUIRE(momenta != nullptr);
+  CHECK(line_values(data, *momenta, 0) == std::vector<double>{0, 0.25, -0.5});
+  CHECK(momenta->lines[0].legend == "linear_momentum.x - 3");
+
+  const PlotFigure* probes = figure(data, "probes");
+  REQUIRE(probes != nullptr);
+  CHECK(line_values(data, *probes, 0) == std::vector<double>{5, 6, 7});
+  CHECK(figure(data, "step_size") == nullptr);  // h did not vary
+}
+
+TEST_CASE("the energy of sem-vi's initial row (nan) is left out, a varying h is drawn, residuals that are all 0 on a linear scale") {
+  const PlotData data = read(
+      "t,energy,g:j[0],h\n"
+      "0,nan,0,nan\n"
+      "0.1,4,0,0.1\n"
+      "0.3,4.004,0,0.2\n"
+      "0.4,3.996,0,0.1\n");
+  const PlotFigure* energy = figure(data, "energy");
+  REQUIRE(energy != nullptr);
+  const std::vector<double>& e = line_values(data, *energy, 0);
+  CHECK(std::isnan(e[0]));
+  CHECK(e[1] == 0);
+  CHECK(e[2] == doctest::Approx(1e-3).epsilon(1e-9));
+  const PlotFigure* constraints = figure(data, "constraints");
+  REQUIRE(constraints != nullptr);
+  CHECK_FALSE(constraints->log_y);
+  CHECK(constraints->y_min == 0);
+  CHECK(constraints->y_max == 0);
+  const PlotFigure* step = figure(data, "step_size");
+  REQUIRE(step != nullptr);
+  CHECK_FALSE(step->log_y);  // within a decade
+  CHECK(step->y_min == 0.1);
+  CHECK(step->y_max == 0.2);
+}
+
+TEST_CASE("a relative energy error is not taken where the first energy is tiny against the run's") {
+  const PlotData data = read("t,energy\n0,1e-9\n1,2\n");
+  const PlotFigure* energy = figure(data, "energy");
+  REQUIRE(energy != nullptr);
+  CHECK(energy->lines[0].legend == "energy: E - E0, E0 = 1e-09");
+  CHECK(line_values(data, *energy, 0)[1] == doctest::Approx(2 - 1e-9));
+}
+
+TEST_CASE("a last line without newline (a run still writing) is left out; other lines must be whole rows of numbers") {
+  const PlotData data = read("t,energy\n0,1\n0.1,1\n0.2,");
+  CHECK(data.rows == 2);
+  CHECK(data.last_line_incomplete);
+  CHECK(read_error("t,energy\n0,1\n0.1\n") == "ts.csv line 3: 1 cells, the header has 2");
+  CHECK(read_error("t,energy\n0,1\n0.1,one\n") == "ts.csv line 3: 'one' is not a number");
+  CHECK(read_error("t,energy\n") == "ts.csv: no rows to plot yet");
+  CHECK(read_error("") == "ts.csv: no header line");
+}
+
+TEST_CASE("the data file has a column per series, NaN where undefined or infinite") {
+  const PlotData data = read("t,energy,g:j[0]\n0,1,0\n1,inf,-0.5\n");
+  CHECK(plot_data_text(data) == "# t energy_error constraint_max_abs\n0\t0\t0\n1\tNaN\t0.5\n");
+}
+
+TEST_CASE("texts reach gnuplot quoted: a quote doubled, control characters made spaces") {
+  CHECK(gnuplot_quoted("it's") == "'it''s'");
+  CHECK(gnuplot_quoted("a\nb\\c") == "'a b\\c'");
+  PlotData data = read("t,energy,x'y\n0,1,2\n1,1.5,3\n");
+  const std::string script = gnuplot_script(data, "plot_data.tsv", "scene 'q'\nsystem(\"rm\")");
+  CHECK(script.find("set title 'scene ''q'' system(\"rm\")' . \"\\n\" . 'energy error'\n") != std::string::npos);
+  CHECK(script.find("title 'x''y'\n") != std::string::npos);
+  CHECK(script.find("set output 'probes.svg.tmp'\n") != std::string::npos);
+  CHECK(script.find("set output 'probes.png.tmp'\nreplot\n") != std::string::npos);
+}
