@@ -1,5 +1,6 @@
 #include <noether/apps/gnuplot_script.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <noether/apps/timeseries_csv.hpp>
@@ -12,12 +13,22 @@ constexpr std::string_view svg_terminal =
 constexpr std::string_view png_terminal =
     "set terminal pngcairo size 900,540 noenhanced font 'Sans,10' background rgb 'white'\n";
 
-/// A y range for a figure whose values are all equal (gnuplot would warn of an empty range).
-std::string fixed_range(const PlotFigure& figure) {
-  if (figure.y_min < figure.y_max) return {};
-  const double v = figure.y_min;
-  const double low = figure.log_y ? v / 10 : (v == 0 ? -1 : v - std::abs(v) / 10);
-  const double high = figure.log_y ? v * 10 : (v == 0 ? 1 : v + std::abs(v) / 10);
+/// The y range where gnuplot's own would not do: on a log scale at most `log_decades` below the
+/// largest value (a single row with a residual of 1e-28 among 1e-16 would leave the plot empty),
+/// and around a value that all points share (gnuplot would warn of an empty range).
+std::string y_range(const PlotFigure& figure) {
+  constexpr double log_decades = 6;
+  double low = figure.y_min, high = figure.y_max;
+  if (figure.log_y) {
+    low = std::max(low, high * std::pow(10.0, -log_decades)) / 2;
+    high *= 2;
+  } else if (low == high) {
+    const double margin = low == 0 ? 1 : std::abs(low) / 10;
+    low -= margin;
+    high += margin;
+  } else {
+    return {};
+  }
   return "set yrange [" + format_double(low) + ":" + format_double(high) + "]\n";
 }
 
@@ -40,7 +51,7 @@ std::string figure_script(const PlotFigure& figure, std::string_view data_file, 
   s += "set xlabel 't'\nset ylabel " + gnuplot_quoted(figure.y_label) + "\n";
   s += "set grid\nset key outside center bottom horizontal\nset bmargin 6\nset autoscale xfix\n";
   if (figure.log_y) s += "set logscale y\nset format y '%.0e'\n";
-  s += fixed_range(figure);
+  s += y_range(figure);
   s += plot_command(figure, data_file);
   s += png_terminal;
   s += "set output " + gnuplot_quoted(figure.name + ".png.tmp") + "\nreplot\nset output\n";

@@ -158,7 +158,7 @@ void build_figures(RowReader& raw, const TimeseriesColumns& columns, PlotData& d
   FigureBuilder build(data);
   build.add_column("t", std::move(raw.t));
 
-  PlotFigure energy{.name = "energy", .title = "energy error", .y_label = "energy error"};
+  PlotFigure energy{.name = "energy", .title = "energy change from the initial state (the error of a conservative run)", .y_label = "energy change"};
   if (columns.energy >= 0) energy.lines.push_back(build.energy_error("energy", std::move(raw.energy)));
   if (columns.total_energy >= 0) energy.lines.push_back(build.energy_error("total_energy", std::move(raw.total_energy)));
   build.add_figure(std::move(energy));

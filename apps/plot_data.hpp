@@ -51,10 +51,12 @@ struct PlotData {
 /// - energy: E - E_ref of `energy` and `total_energy`, E_ref their first finite value (sem-vi's
 ///   initial row has none), divided by |E_ref| unless E_ref is 0 or below 1e-3 of the largest |E|
 ///   of the run (then the error is absolute);
-/// - constraints: max over the g: columns of |g| per row, log scale (linear when every value is 0);
+/// - constraints: max over the g: columns of |g| per row, log scale down to 1e-6 of the largest
+///   value (gnuplot_script; linear when every value is 0);
 /// - momenta (when there are such columns): each component minus its value in the first row;
 /// - probes (when there are probe columns): each coordinate over time;
 /// - step_size (when h varies): h over time, log scale.
+/// A log scale becomes linear when the values span less than a decade.
 /// A series that has no finite value is left out, and so is a figure without series. A last line
 /// without newline is left out (a running run's file); every other line must have as many cells
 /// as the header, each a number ("nan", "inf" included). Throws std::invalid_argument naming

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build Release, run the demonstration simulation and
-# print its summary (the program is then at build/bin/noether).
+# The main job: install what is missing, build Release, run a scene file (the damped double
+# four-bar linkage, examples/scenes/double_fourbar.json) into out/double-fourbar, print its
+# summary, draw its plots and say where they and the ParaView collection are. The program is
+# then at build/bin/noether.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+scene=examples/scenes/double_fourbar.json
+out=out/double-fourbar
 echo
-echo "== noether list"
-build/bin/noether list
+echo "== build/bin/noether run $scene --out $out"
+build/bin/noether run "$scene" --out "$out"
 echo
-echo "== noether run double-fourbar --stepper livens-em --out out/double-fourbar"
-build/bin/noether run double-fourbar --stepper livens-em --out out/double-fourbar
+echo "== build/bin/noether plot $out"
+build/bin/noether plot "$out"
+echo
+echo "The run's files (docs/output.md): $out/summary.json, $out/timeseries.csv"
+echo "Its plots (docs/cli.md, noether plot): $out/plots/*.svg and *.png"
+if [ -f "$out/motion.pvd" ]; then
+  echo "Its motion for ParaView: open $out/motion.pvd (File > Open, then Apply)"
+else
+  echo "No $out/motion.pvd: this build writes no ParaView collection"
+fi

@@ -150,7 +150,7 @@ TEST_CASE("texts reach gnuplot quoted: a quote doubled, control characters made 
   CHECK(gnuplot_quoted("a\nb\\c") == "'a b\\c'");
   PlotData data = read("t,energy,x'y\n0,1,2\n1,1.5,3\n");
   const std::string script = gnuplot_script(data, "plot_data.tsv", "scene 'q'\nsystem(\"rm\")");
-  CHECK(script.find("set title 'scene ''q'' system(\"rm\")' . \"\\n\" . 'energy error'\n") != std::string::npos);
+  CHECK(script.find("set title 'scene ''q'' system(\"rm\")' . \"\\n\" . 'energy change from the initial state (the error of a conservative run)'\n") != std::string::npos);
   CHECK(script.find("title 'x''y'\n") != std::string::npos);
   CHECK(script.find("set output 'probes.svg.tmp'\n") != std::string::npos);
   CHECK(script.find("set output 'probes.png.tmp'\nreplot\n") != std::string::npos);
