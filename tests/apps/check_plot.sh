@@ -40,6 +40,15 @@ python3 "$source/tests/apps/check_plots.py" F/plots energy constraints probes ||
 python3 "$source/tests/apps/check_plots.py" T/plots energy constraints momenta probes || fail "top's figures"
 python3 "$source/tests/apps/check_plots.py" W/plots energy step_size || fail "double-well's figures"
 
+# A figure of an earlier plot that this one does not draw is removed; an entry where gnuplot writes
+# (a symlink) is replaced, its target untouched.
+echo precious >precious
+touch D/plots/momenta.svg D/plots/momenta.png
+ln -s "$work/precious" D/plots/energy.svg.tmp
+expect 0 '' "$program" plot D
+[ "$(cat precious)" = precious ] || fail "noether plot wrote through the symlink energy.svg.tmp"
+python3 "$source/tests/apps/check_plots.py" D/plots energy constraints || fail "the figures after a second plot"
+
 # A run that goes on, or was killed: its partial time series is plotted, and the note says so.
 cp -r D P
 mv P/timeseries.csv P/timeseries.csv.partial
