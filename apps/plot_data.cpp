@@ -235,14 +235,40 @@ PlotData read_plot_data(std::istream& in, const std::string& origin) {
   data.rows = raw.t.size();
   if (data.rows == 0) throw std::invalid_argument(origin + ": no rows to plot yet");
   build_figures(raw, columns, data);
+  thin_to_envelope(data, kMaxPlotPoints);
   return data;
+}
+
+void thin_to_envelope(PlotData& data, std::size_t max_points) {
+  const std::size_t rows = data.columns.front().size(), buckets = std::max<std::size_t>(max_points / 2, 1);
+  if (rows <= max_points) return;
+  const std::size_t size = (rows + buckets - 1) / buckets;
+  for (std::size_t c = 0; c < data.columns.size(); ++c) {
+    const std::vector<double>& column = data.columns[c];
+    std::vector<double> envelope;
+    for (std::size_t first = 0; first < rows; first += size) {
+      const std::size_t last = std::min(first + size, rows) - 1;
+      if (c == 0) {  // t: the bucket's first and last time
+        envelope.insert(envelope.end(), {column[first], column[last]});
+        continue;
+      }
+      double low = nan_value, high = nan_value;
+      for (std::size_t row = first; row <= last; ++row) {
+        if (std::isnan(column[row])) continue;
+        low = std::isnan(low) ? column[row] : std::min(low, column[row]);
+        high = std::isnan(high) ? column[row] : std::max(high, column[row]);
+      }
+      envelope.insert(envelope.end(), {low, high});
+    }
+    data.columns[c] = std::move(envelope);
+  }
 }
 
 std::string plot_data_text(const PlotData& data) {
   std::string text = "#";
   for (const std::string& name : data.column_names) text += ' ' + name;
   text += '\n';
-  for (std::size_t row = 0; row < data.rows; ++row) {
+  for (std::size_t row = 0; row < data.columns.front().size(); ++row) {
     for (std::size_t column = 0; column < data.columns.size(); ++column) {
       const double v = data.columns[column][row];
       if (column > 0) text += '\t';

@@ -43,7 +43,7 @@ struct PlotData {
   std::vector<std::string> column_names;
   std::vector<std::vector<double>> columns;
   std::vector<PlotFigure> figures;
-  std::size_t rows = 0;
+  std::size_t rows = 0;  ///< the rows read; the columns hold fewer when they were thinned (thin_to_envelope)
   bool last_line_incomplete = false;  ///< a line without its newline was left out (a run writing the file)
 };
 
@@ -57,11 +57,23 @@ struct PlotData {
 /// - probes (when there are probe columns): each coordinate over time;
 /// - step_size (when h varies): h over time, log scale.
 /// A log scale becomes linear when the values span less than a decade.
-/// A series that has no finite value is left out, and so is a figure without series. A last line
+/// A series that has no finite value is left out, and so is a figure without series. More than
+/// kMaxPlotPoints rows are thinned to their envelope (thin_to_envelope). A last line
 /// without newline is left out (a running run's file); every other line must have as many cells
 /// as the header, each a number ("nan", "inf" included). Throws std::invalid_argument naming
 /// `origin` and the line otherwise, or when there is no row.
 PlotData read_plot_data(std::istream& in, const std::string& origin);
+
+/// The most points a series is drawn with: more than a figure has pixels across.
+inline constexpr std::size_t kMaxPlotPoints = 4000;
+
+/// When the columns hold more than max_points rows, replaces them by their envelope over buckets
+/// of consecutive rows, max_points / 2 buckets: per bucket two rows, the first at the bucket's
+/// first t with each series' smallest value in it, the second at its last t with the largest (NaN
+/// when the bucket has no number). Unlike a subsample it loses no extreme (a single step's
+/// constraint residual); a value moves in time by less than a bucket. read_plot_data applies it
+/// with kMaxPlotPoints.
+void thin_to_envelope(PlotData& data, std::size_t max_points);
 
 /// The data file gnuplot reads: a comment line of column names, then one line per row, values
 /// separated by tabs with 17 significant digits, NaN where a value is undefined or infinite.

@@ -155,3 +155,23 @@ TEST_CASE("texts reach gnuplot quoted: a quote doubled, control characters made 
   CHECK(script.find("set output 'probes.svg.tmp'\n") != std::string::npos);
   CHECK(script.find("set output 'probes.png.tmp'\nreplot\n") != std::string::npos);
 }
+
+TEST_CASE("a long series is thinned to its envelope: no extreme is lost, the time of a value moves by less than a bucket") {
+  std::string csv = "t,energy,g:j[0]\n";
+  for (int n = 0; n < 10; ++n) csv += std::to_string(n) + ",1," + (n == 3 ? "1e-9" : n == 6 ? "nan" : "1e-16") + "\n";
+  PlotData data = read(csv);
+  thin_to_envelope(data, 4);  // 2 buckets of 5 rows
+  CHECK(data.rows == 10);
+  CHECK(data.columns[0] == std::vector<double>{0, 4, 5, 9});
+  CHECK(data.columns[2] == std::vector<double>{1e-16, 1e-9, 1e-16, 1e-16});  // the spike at row 3 kept, the nan skipped
+  // One bucket: energy's relative error from 0 to 2; total_energy has no number, its bucket is NaN.
+  PlotData one_bucket = read("t,energy,total_energy\n0,1,nan\n1,2,nan\n2,3,nan\n");
+  thin_to_envelope(one_bucket, 2);
+  CHECK(one_bucket.columns[0] == std::vector<double>{0, 2});
+  CHECK(one_bucket.columns[1] == std::vector<double>{0, 2});
+  CHECK(std::isnan(one_bucket.columns[2][0]));
+  CHECK(std::isnan(one_bucket.columns[2][1]));
+  PlotData short_data = read("t,energy\n0,1\n1,2\n");
+  thin_to_envelope(short_data, 4);
+  CHECK(short_data.columns[0].size() == 2);
+}
