@@ -28,7 +28,9 @@ class SpawnActions {
   posix_spawn_file_actions_t actions_{};
 };
 
-std::runtime_error system_error(const std::string& what) { return std::runtime_error(what + ": " + std::strerror(errno)); }
+std::runtime_error system_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
 
 /// Reads fd to its end.
 std::string read_all(int fd) {
@@ -53,7 +55,8 @@ ProgramResult run_program(const std::vector<std::string>& arguments, const std::
   posix_spawn_file_actions_adddup2(actions.get(), pipe_fds[1], STDERR_FILENO);
   posix_spawn_file_actions_addchdir_np(actions.get(), directory.c_str());
   std::vector<char*> argv;
-  for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));  // posix_spawn's signature; not written
+  for (const std::string& a : arguments)
+    argv.push_back(const_cast<char*>(a.c_str()));  // posix_spawn's signature; not written
   argv.push_back(nullptr);
 
   ProgramResult result;

@@ -36,8 +36,9 @@ std::string plot_command(const PlotFigure& figure, std::string_view data_file) {
   std::string command = "plot ";
   for (std::size_t k = 0; k < figure.lines.size(); ++k) {
     const PlotLine& line = figure.lines[k];
-    command += (k == 0 ? gnuplot_quoted(data_file) : std::string("''")) + " using 1:" + std::to_string(line.column + 1) +
-               " with lines linewidth 1.5 title " + gnuplot_quoted(line.legend);
+    command += (k == 0 ? gnuplot_quoted(data_file) : std::string("''")) +
+               " using 1:" + std::to_string(line.column + 1) + " with lines linewidth 1.5 title " +
+               gnuplot_quoted(line.legend);
     command += k + 1 < figure.lines.size() ? ", \\\n     " : "\n";
   }
   return command;
@@ -63,16 +64,20 @@ std::string figure_script(const PlotFigure& figure, std::string_view data_file, 
 std::string gnuplot_quoted(std::string_view text) {
   std::string quoted = "'";
   for (char c : text) {
-    if (c == '\'') quoted += "''";
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) quoted += ' ';
-    else quoted += c;
+    if (c == '\'')
+      quoted += "''";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      quoted += ' ';
+    else
+      quoted += c;
   }
   quoted += '\'';
   return quoted;
 }
 
 std::string gnuplot_script(const PlotData& data, std::string_view data_file, std::string_view heading) {
-  std::string script = "# Written by noether plot, which runs gnuplot plot.gp in this directory and renames each\n"
+  std::string script =
+      "# Written by noether plot, which runs gnuplot plot.gp in this directory and renames each\n"
       "# figure's .tmp file to its name once gnuplot succeeded.\n";
   script += "set encoding utf8\n";
   for (const PlotFigure& figure : data.figures) script += figure_script(figure, data_file, heading);

@@ -60,10 +60,12 @@ RunDescription describe_run(const std::filesystem::path& directory) {
 std::filesystem::path find_timeseries(const std::filesystem::path& directory, const RunDescription& run) {
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error))
-    throw std::invalid_argument("plot: " + quoted(directory) +
-                                (std::filesystem::exists(directory, error) ? " is not a directory" : " does not exist") +
-                                "; give the --out directory of a noether run");
-  for (const std::string& name : {run.timeseries, std::string(TimeseriesCsv::kFileName), std::string(TimeseriesCsv::kPartialFileName)})
+    throw std::invalid_argument(
+        "plot: " + quoted(directory) +
+        (std::filesystem::exists(directory, error) ? " is not a directory" : " does not exist") +
+        "; give the --out directory of a noether run");
+  for (const std::string& name :
+       {run.timeseries, std::string(TimeseriesCsv::kFileName), std::string(TimeseriesCsv::kPartialFileName)})
     if ((name == TimeseriesCsv::kFileName || name == TimeseriesCsv::kPartialFileName) &&
         std::filesystem::is_regular_file(directory / name, error))
       return directory / name;
@@ -88,9 +90,11 @@ std::string one_line(std::string text) {
 void run_gnuplot(const OutputDirectory& plots, PlotReport& report) {
   const ProgramResult gnuplot = run_program({"gnuplot", script_file_name}, plots.path());
   if (!gnuplot.started && gnuplot.start_error == ENOENT)
-    throw std::runtime_error(std::string("plot: gnuplot is not installed (not found on PATH); install the Debian package ") +
-                             gnuplot_package + " (apt-get install " + gnuplot_package + ")");
-  if (!gnuplot.started) throw std::runtime_error(std::string("plot: cannot start gnuplot: ") + std::strerror(gnuplot.start_error));
+    throw std::runtime_error(
+        std::string("plot: gnuplot is not installed (not found on PATH); install the Debian package ") +
+        gnuplot_package + " (apt-get install " + gnuplot_package + ")");
+  if (!gnuplot.started)
+    throw std::runtime_error(std::string("plot: cannot start gnuplot: ") + std::strerror(gnuplot.start_error));
   if (gnuplot.exit_code != 0)
     throw std::runtime_error("plot: gnuplot failed on " + quoted(plots.path() / script_file_name) + " (" +
                              (gnuplot.signal != 0 ? "signal " + std::to_string(gnuplot.signal)

@@ -9,10 +9,10 @@ namespace noether {
 
 /// What plot_run_directory wrote.
 struct PlotReport {
-  std::filesystem::path timeseries;      ///< the file read: DIR/timeseries.csv or DIR/timeseries.csv.partial
-  std::size_t rows = 0;                  ///< its rows plotted
+  std::filesystem::path timeseries;          ///< the file read: DIR/timeseries.csv or DIR/timeseries.csv.partial
+  std::size_t rows = 0;                      ///< its rows plotted
   std::vector<std::filesystem::path> files;  ///< the figures written, DIR/plots/<name>.svg and .png
-  std::vector<std::string> notes;        ///< what the user should know: a partial time series, gnuplot's warnings
+  std::vector<std::string> notes;            ///< what the user should know: a partial time series, gnuplot's warnings
 };
 
 /// Reads DIR/summary.json (when there is one: the scenario, stepper and status for the titles, and

@@ -134,7 +134,8 @@ class FigureBuilder {
       if (std::isfinite(e)) largest = std::max(largest, std::abs(e));
     const bool relative = reference != 0 && std::abs(reference) >= 1e-3 * largest;
     for (double& e : energy) e = relative ? (e - reference) / std::abs(reference) : e - reference;
-    const std::string legend = name + (relative ? ": (E - E0) / |E0|" : ": E - E0") + ", E0 = " + format_number(reference);
+    const std::string legend =
+        name + (relative ? ": (E - E0) / |E0|" : ": E - E0") + ", E0 = " + format_number(reference);
     return {add_column(name + "_error", std::move(energy)), legend};
   }
 
@@ -158,14 +159,18 @@ void build_figures(RowReader& raw, const TimeseriesColumns& columns, PlotData& d
   FigureBuilder build(data);
   build.add_column("t", std::move(raw.t));
 
-  PlotFigure energy{.name = "energy", .title = "energy change from the initial state (the error of a conservative run)", .y_label = "energy change"};
+  PlotFigure energy{.name = "energy",
+                    .title = "energy change from the initial state (the error of a conservative run)",
+                    .y_label = "energy change"};
   if (columns.energy >= 0) energy.lines.push_back(build.energy_error("energy", std::move(raw.energy)));
-  if (columns.total_energy >= 0) energy.lines.push_back(build.energy_error("total_energy", std::move(raw.total_energy)));
+  if (columns.total_energy >= 0)
+    energy.lines.push_back(build.energy_error("total_energy", std::move(raw.total_energy)));
   build.add_figure(std::move(energy));
 
   if (!columns.constraints.empty()) {
     const std::string count = std::to_string(columns.constraints.size());
-    const bool any_positive = std::any_of(raw.constraint_max.begin(), raw.constraint_max.end(), [](double g) { return g > 0; });
+    const bool any_positive =
+        std::any_of(raw.constraint_max.begin(), raw.constraint_max.end(), [](double g) { return g > 0; });
     PlotFigure constraints{.name = "constraints",
                            .title = "constraint residual, max over " + count + " equations",
                            .y_label = "max |g(q)|",
@@ -175,7 +180,8 @@ void build_figures(RowReader& raw, const TimeseriesColumns& columns, PlotData& d
   }
 
   if (!columns.momenta.empty()) {
-    PlotFigure momenta{.name = "momenta", .title = "conserved momenta, change from the initial state", .y_label = "I - I(0)"};
+    PlotFigure momenta{
+        .name = "momenta", .title = "conserved momenta, change from the initial state", .y_label = "I - I(0)"};
     for (std::size_t k = 0; k < columns.momenta.size(); ++k)
       momenta.lines.push_back(build.change(columns.momenta[k].name, std::move(raw.momenta[k])));
     build.add_figure(std::move(momenta));
@@ -204,13 +210,20 @@ TimeseriesColumns classify_columns(const std::vector<std::string>& header, const
   for (std::size_t k = 0; k < header.size(); ++k) {
     const std::string& name = header[k];
     const auto index = static_cast<std::ptrdiff_t>(k);
-    if (name == "t") c.t = index;
-    else if (name == "energy") c.energy = index;
-    else if (name == "total_energy") c.total_energy = index;
-    else if (name == "h") c.h = index;
-    else if (starts_with(name, "g:")) c.constraints.push_back(index);
-    else if (starts_with(name, "linear_momentum.") || starts_with(name, "angular_momentum.")) c.momenta.push_back({name, index});
-    else if (!starts_with(name, "q:") && name != "condition") c.probe_coordinates.push_back({name, index});
+    if (name == "t")
+      c.t = index;
+    else if (name == "energy")
+      c.energy = index;
+    else if (name == "total_energy")
+      c.total_energy = index;
+    else if (name == "h")
+      c.h = index;
+    else if (starts_with(name, "g:"))
+      c.constraints.push_back(index);
+    else if (starts_with(name, "linear_momentum.") || starts_with(name, "angular_momentum."))
+      c.momenta.push_back({name, index});
+    else if (!starts_with(name, "q:") && name != "condition")
+      c.probe_coordinates.push_back({name, index});
   }
   if (c.t < 0) throw std::invalid_argument(origin + ": the header has no column 't'; is it a noether time series?");
   return c;

@@ -41,9 +41,9 @@ std::string read_error(const std::string& csv) {
 }  // namespace
 
 TEST_CASE("the columns of a time series are sorted into their kinds, probes being what no other kind claims") {
-  const TimeseriesColumns c = classify_columns(
-      {"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "g:j[0]", "g:j[1]", "h", "condition", "angular_momentum.z"},
-      "ts.csv");
+  const TimeseriesColumns c = classify_columns({"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "g:j[0]",
+                                                "g:j[1]", "h", "condition", "angular_momentum.z"},
+                                               "ts.csv");
   CHECK(c.t == 0);
   CHECK(c.energy == 4);
   CHECK(c.total_energy == 5);
@@ -58,7 +58,9 @@ TEST_CASE("the columns of a time series are sorted into their kinds, probes bein
                        "ts.csv: the header has no column 't'; is it a noether time series?", std::invalid_argument);
 }
 
-TEST_CASE("the energy error is relative to the first energy, max |g| is taken over the constraint rows, momenta change from the first row") {
+TEST_CASE(
+    "the energy error is relative to the first energy, max |g| is taken over the constraint rows, momenta change from "
+    "the first row") {
   const PlotData data = read(
       "t,q:a.x,tip.x,energy,total_energy,g:j[0],g:j[1],h,linear_momentum.x\n"
       "0,1,5,2,0,0,0,nan,3\n"
@@ -97,7 +99,9 @@ TEST_CASE("the energy error is relative to the first energy, max |g| is taken ov
   CHECK(figure(data, "step_size") == nullptr);  // h did not vary
 }
 
-TEST_CASE("the energy of sem-vi's initial row (nan) is left out, a varying h is drawn, residuals that are all 0 on a linear scale") {
+TEST_CASE(
+    "the energy of sem-vi's initial row (nan) is left out, a varying h is drawn, residuals that are all 0 on a linear "
+    "scale") {
   const PlotData data = read(
       "t,energy,g:j[0],h\n"
       "0,nan,0,nan\n"
@@ -150,13 +154,15 @@ TEST_CASE("texts reach gnuplot quoted: a quote doubled, control characters made 
   CHECK(gnuplot_quoted("a\nb\\c") == "'a b\\c'");
   PlotData data = read("t,energy,x'y\n0,1,2\n1,1.5,3\n");
   const std::string script = gnuplot_script(data, "plot_data.tsv", "scene 'q'\nsystem(\"rm\")");
-  CHECK(script.find("set title 'scene ''q'' system(\"rm\")' . \"\\n\" . 'energy change from the initial state (the error of a conservative run)'\n") != std::string::npos);
+  CHECK(script.find("set title 'scene ''q'' system(\"rm\")' . \"\\n\" . 'energy change from the initial state (the "
+                    "error of a conservative run)'\n") != std::string::npos);
   CHECK(script.find("title 'x''y'\n") != std::string::npos);
   CHECK(script.find("set output 'probes.svg.tmp'\n") != std::string::npos);
   CHECK(script.find("set output 'probes.png.tmp'\nreplot\n") != std::string::npos);
 }
 
-TEST_CASE("a long series is thinned to its envelope: no extreme is lost, the time of a value moves by less than a bucket") {
+TEST_CASE(
+    "a long series is thinned to its envelope: no extreme is lost, the time of a value moves by less than a bucket") {
   std::string csv = "t,energy,g:j[0]\n";
   for (int n = 0; n < 10; ++n) csv += std::to_string(n) + ",1," + (n == 3 ? "1e-9" : n == 6 ? "nan" : "1e-16") + "\n";
   PlotData data = read(csv);
