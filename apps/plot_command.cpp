@@ -140,9 +140,10 @@ PlotReport plot_run_directory(const std::filesystem::path& directory) {
   const PlotData data = read_timeseries(report.timeseries);
   report.rows = data.rows;
   if (report.timeseries.filename() == TimeseriesCsv::kPartialFileName)
-    report.notes.push_back(quoted(directory) + " holds " + TimeseriesCsv::kPartialFileName + " (summary.json says \"" +
-                           run.status + "\"): the run goes on, or was killed; plotting the " +
-                           std::to_string(data.rows) + " rows written so far");
+    report.notes.push_back(quoted(directory) + " holds " + TimeseriesCsv::kPartialFileName + " (" +
+                           (run.status.empty() ? "no summary.json" : "summary.json says \"" + run.status + "\"") +
+                           "): the run goes on, or was killed; plotting the " + std::to_string(data.rows) +
+                           " rows written so far");
   if (data.last_line_incomplete && report.timeseries.filename() == TimeseriesCsv::kFileName)
     report.notes.push_back(quoted(report.timeseries) + " ends in a line without newline; left out");
   if (data.figures.empty()) throw std::invalid_argument("plot: " + quoted(report.timeseries) + " has nothing to plot");

@@ -57,6 +57,9 @@ printf '1.01,0.5' >>P/timeseries.csv.partial  # a row being written
 expect 0 "^noether: note: 'P' holds timeseries.csv.partial \(summary.json says \"running\"\): the run goes on, or was killed; plotting the 101 rows written so far$" \
   "$program" plot P
 python3 "$source/tests/apps/check_plots.py" P/plots energy constraints || fail "the partial run's figures"
+rm P/summary.json
+expect 0 "^noether: note: 'P' holds timeseries.csv.partial \(no summary.json\): the run goes on, or was killed; plotting the 101 rows written so far$" \
+  "$program" plot P
 
 # Usage errors (2): no such directory, no time series, a time series that does not parse.
 expect 2 "^noether: error: plot: 'nowhere' does not exist; give the --out directory of a noether run$" "$program" plot nowhere
