@@ -169,6 +169,11 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
+  if (arguments.vtk) {
+    if (*arguments.vtk != "on" && *arguments.vtk != "off")
+      throw std::invalid_argument("--vtk expects on or off, got '" + *arguments.vtk + "'");
+    options.write_motion = *arguments.vtk == "on";
+  }
   if (is_scene_file_name(arguments.scenario)) {
     apply_scene(arguments, options);
     return options;

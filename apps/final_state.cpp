@@ -1,7 +1,7 @@
 #include <noether/apps/final_state.hpp>
 
 #include <cmath>
-#include <functional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,28 +14,41 @@ namespace {
 /// null when value is not finite.
 std::string number(double value) { return std::isfinite(value) ? format_double(value) : "null"; }
 
-/// "  \"key\": {\n    \"label\": value, ...\n  }" over the n entries label(i): values(i) (null
-/// where values has no entry i).
-std::string named_values(const std::string& key, Index n, const std::function<std::string(Index)>& label,
-                         const Vector& values) {
-  std::string text = "  " + nlohmann::json(key).dump() + ": {";
-  for (Index i = 0; i < n; ++i)
-    text += std::string(i == 0 ? "\n" : ",\n") + "    " + nlohmann::json(label(i)).dump() + ": " +
-            (i < values.size() ? number(values(i)) : "null");
-  return text + (n == 0 ? "}" : "\n  }");
+/// "  \"key\": {\n    \"label\": value, ...\n  }" over labels and values (null where values has
+/// no entry).
+std::string named_values(const std::string& key, const std::vector<std::string>& labels, const Vector& values) {
+  std::string text = "  \"" + key + "\": {";
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const auto at = static_cast<Index>(i);
+    text += i == 0 ? "\n    " : ",\n    ";
+    text += labels[i];
+    text += ": ";
+    text += at < values.size() ? number(values(at)) : "null";
+  }
+  return text + (labels.empty() ? "}" : "\n  }");
+}
+
+/// Each label as a JSON string.
+std::vector<std::string> quoted(std::vector<std::string> labels) {
+  for (std::string& label : labels) label = nlohmann::json(label).dump();
+  return labels;
+}
+
+/// "<block>.<coordinate>" for every coordinate, in order.
+std::vector<std::string> coordinate_labels(const System& system) {
+  std::vector<std::string> labels;
+  for (Index i = 0; i < system.num_coordinates(); ++i) labels.push_back(system.coordinate_label(i));
+  return labels;
 }
 
 }  // namespace
 
 std::string final_state_json(const System& system, const State& state) {
-  const auto coordinate = [&](Index i) { return system.coordinate_label(i); };
-  const std::vector<std::string> rows = constraint_row_labels(system);
-  const auto multiplier = [&](Index i) { return rows.at(static_cast<std::size_t>(i)); };
-  const Index n = system.num_coordinates();
+  const std::vector<std::string> coordinates = quoted(coordinate_labels(system));
   return "{\n  \"step\": " + std::to_string(state.step) + ",\n  \"t\": " + number(state.t) + ",\n" +
-         named_values("q", n, coordinate, state.q) + ",\n" + named_values("v", n, coordinate, state.v) + ",\n" +
-         named_values("p", n, coordinate, state.p) + ",\n" +
-         named_values("lambda", static_cast<Index>(rows.size()), multiplier, state.lambda) +
+         named_values("q", coordinates, state.q) + ",\n" + named_values("v", coordinates, state.v) + ",\n" +
+         named_values("p", coordinates, state.p) + ",\n" +
+         named_values("lambda", quoted(constraint_row_labels(system)), state.lambda) +
          ",\n  \"discrete_energy\": " + number(state.discrete_energy) + "\n}\n";
 }
 

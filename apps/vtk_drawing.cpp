@@ -133,8 +133,9 @@ void VtkDrawing::draw(const State& state, double energy, double constraint_resid
   data.points.assign(3 * num_points(), 0.0);
   double* x = data.points.data();
   for (const PlacedPoint& p : placed_) {
-    const Vector position = p.fixed + p.map * state.q.segment(p.offset, p.map.cols());
-    std::copy(position.data(), position.data() + position.size(), x);
+    Eigen::Map<Vector> position(x, p.fixed.size());
+    position.noalias() = p.map * state.q.segment(p.offset, p.map.cols());
+    position += p.fixed;
     x += 3;
   }
   for (const Probe* probe : probes_) {
