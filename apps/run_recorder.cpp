@@ -91,8 +91,9 @@ void RunRecorder::record_last_good() {
 }
 
 void RunRecorder::write_outputs(const State& state, double energy, double h, double condition) {
-  if (csv_) csv_->write_row(state, energy, g_, h, condition);
+  // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
   if (vtk_) vtk_->write(state, energy, max_abs(g_));
+  if (csv_) csv_->write_row(state, energy, g_, h, condition);
   last_row_step_ = state.step;
 }
 
