@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/runner.hpp>
+#include "support/run_output_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace noether;
@@ -59,14 +60,6 @@ void check_final_state_closes_the_rows(const fs::path& dir, const RunResult& r) 
   CHECK(state["v"].size() == coordinates);
   CHECK(state["p"].size() == coordinates);
   CHECK(state["lambda"].size() == multipliers);
-}
-
-RunOptions options_for(const std::string& scenario, const fs::path& out) {
-  RunOptions options;
-  options.scenario = scenario;
-  options.output_dir = out;
-  options.threads = 1;
-  return options;
 }
 
 /// setup + stepping + closing = wall, each part >= 0, in the result and in summary.json.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/runner.hpp>
+#include "support/run_output_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace noether;
@@ -16,17 +17,6 @@ using namespace noether::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The names of the VTK arrays (Name="...") in a .vtp file.
-std::set<std::string> array_names(const std::string& vtp) {
-  std::set<std::string> names;
-  const std::string key = "Name=\"";
-  for (std::size_t at = vtp.find(key); at != std::string::npos; at = vtp.find(key, at + 1)) {
-    const std::size_t begin = at + key.size();
-    names.insert(vtp.substr(begin, vtp.find('"', begin) - begin));
-  }
-  return names;
-}
 
 /// The fields of dir's files that the page must name.
 std::set<std::string> fields_of(const fs::path& dir) {
@@ -44,7 +34,7 @@ std::set<std::string> fields_of(const fs::path& dir) {
   }
   std::erase_if(fields, [](const std::string& f) { return f.starts_with("mass."); });  // a probe's, as <probe>.x
   for (const fs::directory_entry& file : fs::directory_iterator(dir / "vtk"))
-    for (const std::string& name : array_names(read_file(file.path()))) fields.insert(name);
+    for (const std::string& name : attribute_values(read_file(file.path()), "Name")) fields.insert(name);
   return fields;
 }
 

@@ -20,10 +20,11 @@
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/runner.hpp>
 #include "support/failing_file_calls.hpp"
+#include "support/run_output_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace noether;
-using namespace noether::testing;  // TempDir, read_file, entry_names, FailingFileCalls
+using namespace noether::testing;  // TempDir, read_file, entry_names, FailingFileCalls, options_for
 namespace fs = std::filesystem;
 
 namespace {
@@ -36,14 +37,6 @@ std::int64_t count_of(const std::string& text, const std::string& what) {
   std::int64_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-RunOptions options_for(const std::string& scenario, const fs::path& out) {
-  RunOptions options;
-  options.scenario = scenario;
-  options.output_dir = out;
-  options.threads = 1;
-  return options;
 }
 
 nlohmann::json summary_in(const fs::path& dir) { return nlohmann::json::parse(read_file(dir / "summary.json")); }

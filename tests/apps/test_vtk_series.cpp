@@ -12,6 +12,7 @@
 #include <noether/apps/runner.hpp>
 #include <noether/apps/vtk_series.hpp>
 #include "support/failing_file_calls.hpp"
+#include "support/run_output_files.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace noether;
@@ -20,25 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-RunOptions options_for(const std::string& scenario, const fs::path& out) {
-  RunOptions options;
-  options.scenario = scenario;
-  options.output_dir = out;
-  options.threads = 1;
-  return options;
-}
-
-/// The file attributes of motion.pvd's DataSet elements, in order.
-std::vector<std::string> listed_files(const fs::path& dir) {
-  const std::string pvd = read_file(dir / "motion.pvd");
-  std::vector<std::string> files;
-  const std::string key = "file=\"";
-  for (std::size_t at = pvd.find(key); at != std::string::npos; at = pvd.find(key, at + 1)) {
-    const std::size_t begin = at + key.size();
-    files.push_back(pvd.substr(begin, pvd.find('"', begin) - begin));
-  }
-  return files;
-}
+/// The files motion.pvd lists, in order.
+std::vector<std::string> listed_files(const fs::path& dir) { return attribute_values(read_file(dir / "motion.pvd"), "file"); }
 
 }  // namespace
 
