@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <string_view>
 
 #include <noether/apps/timeseries_csv.hpp>
 
@@ -10,22 +11,45 @@ namespace {
 
 constexpr const char* kByteOrder = std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
 
+void open_element(std::string& xml, std::string_view indent, std::string_view element) {
+  for (const std::string_view piece : {indent, std::string_view("<"), element, std::string_view(">\n")}) xml += piece;
+}
+void close_element(std::string& xml, std::string_view indent, std::string_view element) {
+  for (const std::string_view piece : {indent, std::string_view("</"), element, std::string_view(">\n")}) xml += piece;
+}
+
 /// The XML elements of the arrays and their bytes in the appended block, in the order written.
 class AppendedArrays {
  public:
+  /// Reserves the block for data's arrays, with their byte counts and the cell offsets.
+  explicit AppendedArrays(const VtkPolyData& data) {
+    std::size_t bytes = 8 * (data.points.size() + 2 * data.vertices.size() + 2 * data.lines.size() + 16);
+    for (const auto* list : {&data.point_data, &data.cell_data, &data.field_data})
+      for (const VtkArray& array : *list)
+        bytes += 8 + std::visit([](const auto& v) { return v.size() * sizeof(v[0]); }, array.values);
+    block_.reserve(bytes);
+  }
+  std::size_t capacity() const { return block_.capacity(); }
+
   /// The DataArray element of values (name, type, components, tuples: field data needs them) and
   /// its block: the byte count as UInt64, then the values.
   template <class T>
-  void add(std::string& xml, const std::string& name, const char* type, int components, const std::vector<T>& values,
-           const char* indent) {
+  void add(std::string& xml, std::string_view name, const char* type, int components, const std::vector<T>& values,
+           std::string_view indent) {
     const std::uint64_t bytes = values.size() * sizeof(T);
-    xml += std::string(indent) + "<DataArray type=\"" + type + "\" Name=\"" + name + "\" NumberOfComponents=\"" +
-           std::to_string(components) + "\" NumberOfTuples=\"" + std::to_string(values.size() / static_cast<std::size_t>(components)) +
-           "\" format=\"appended\" offset=\"" + std::to_string(block_.size()) + "\"/>\n";
+    for (const std::string_view piece : {indent, std::string_view("<DataArray type=\""), std::string_view(type),
+                                         std::string_view("\" Name=\""), name, std::string_view("\" NumberOfComponents=\"")})
+      xml += piece;
+    xml += std::to_string(components);
+    xml += "\" NumberOfTuples=\"";
+    xml += std::to_string(values.size() / static_cast<std::size_t>(components));
+    xml += "\" format=\"appended\" offset=\"";
+    xml += std::to_string(block_.size());
+    xml += "\"/>\n";
     append_bytes(&bytes, sizeof bytes);
     append_bytes(values.data(), bytes);
   }
-  void add(std::string& xml, const VtkArray& array, const char* indent) {
+  void add(std::string& xml, const VtkArray& array, std::string_view indent) {
     std::visit([&](const auto& values) { add(xml, array.name, type_name(values), array.components, values, indent); },
                array.values);
   }
@@ -44,36 +68,37 @@ class AppendedArrays {
 };
 
 /// A cell list: `connectivity` in cells of `points_per_cell` points, its offsets (the end of each cell).
-void add_cells(std::string& xml, AppendedArrays& arrays, const char* element, const std::vector<std::int64_t>& connectivity,
-               std::int64_t points_per_cell) {
+void add_cells(std::string& xml, AppendedArrays& arrays, std::string_view element,
+               const std::vector<std::int64_t>& connectivity, std::int64_t points_per_cell) {
   std::vector<std::int64_t> offsets(connectivity.size() / static_cast<std::size_t>(points_per_cell));
   for (std::size_t i = 0; i < offsets.size(); ++i) offsets[i] = static_cast<std::int64_t>(i + 1) * points_per_cell;
-  xml += std::string("      <") + element + ">\n";
+  open_element(xml, "      ", element);
   arrays.add(xml, "connectivity", "Int64", 1, connectivity, "        ");
   arrays.add(xml, "offsets", "Int64", 1, offsets, "        ");
-  xml += std::string("      </") + element + ">\n";
+  close_element(xml, "      ", element);
 }
 
-void add_data(std::string& xml, AppendedArrays& arrays, const char* element, const std::vector<VtkArray>& data,
-              const char* indent) {
-  const std::string inner = std::string(indent) + "  ";
-  xml += std::string(indent) + "<" + element + ">\n";
-  for (const VtkArray& array : data) arrays.add(xml, array, inner.c_str());
-  xml += std::string(indent) + "</" + element + ">\n";
+void add_data(std::string& xml, AppendedArrays& arrays, std::string_view element, const std::vector<VtkArray>& data,
+              std::string_view indent, std::string_view inner) {
+  open_element(xml, indent, element);
+  for (const VtkArray& array : data) arrays.add(xml, array, inner);
+  close_element(xml, indent, element);
 }
 
 }  // namespace
 
 std::string vtp_file(const VtkPolyData& data) {
-  AppendedArrays arrays;
-  std::string xml = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"") +
+  AppendedArrays arrays(data);
+  std::string xml;
+  xml.reserve(4096 + arrays.capacity());
+  xml = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"") +
                     kByteOrder + "\" header_type=\"UInt64\">\n  <PolyData>\n";
-  add_data(xml, arrays, "FieldData", data.field_data, "    ");
+  add_data(xml, arrays, "FieldData", data.field_data, "    ", "      ");
   xml += "    <Piece NumberOfPoints=\"" + std::to_string(data.points.size() / 3) + "\" NumberOfVerts=\"" +
          std::to_string(data.vertices.size()) + "\" NumberOfLines=\"" + std::to_string(data.lines.size() / 2) +
          "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n";
-  add_data(xml, arrays, "PointData", data.point_data, "      ");
-  add_data(xml, arrays, "CellData", data.cell_data, "      ");
+  add_data(xml, arrays, "PointData", data.point_data, "      ", "        ");
+  add_data(xml, arrays, "CellData", data.cell_data, "      ", "        ");
   xml += "      <Points>\n";
   arrays.add(xml, "Points", "Float64", 3, data.points, "        ");
   xml += "      </Points>\n";
