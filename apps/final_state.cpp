@@ -41,15 +41,29 @@ std::vector<std::string> coordinate_labels(const System& system) {
   return labels;
 }
 
+/// "  \"probes\": {\n    \"name\": [x, y], ...\n  }" at state.
+std::string probe_positions(std::span<const Probe> probes, const State& state) {
+  std::string text = "  \"probes\": {";
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    text += i == 0 ? "\n    " : ",\n    ";
+    text += nlohmann::json(probes[i].name).dump() + ": [";
+    const Vector position = probes[i].position(state);
+    for (Index d = 0; d < position.size(); ++d) text += (d == 0 ? "" : ", ") + number(position(d));
+    text += "]";
+  }
+  return text + (probes.empty() ? "}" : "\n  }");
+}
+
 }  // namespace
 
-std::string final_state_json(const System& system, const State& state) {
+std::string final_state_json(const System& system, const State& state, std::span<const Probe> probes) {
   const std::vector<std::string> coordinates = quoted(coordinate_labels(system));
   return "{\n  \"step\": " + std::to_string(state.step) + ",\n  \"t\": " + number(state.t) + ",\n" +
          named_values("q", coordinates, state.q) + ",\n" + named_values("v", coordinates, state.v) + ",\n" +
          named_values("p", coordinates, state.p) + ",\n" +
          named_values("lambda", quoted(constraint_row_labels(system)), state.lambda) +
-         ",\n  \"discrete_energy\": " + number(state.discrete_energy) + "\n}\n";
+         ",\n  \"discrete_energy\": " + number(state.discrete_energy) + ",\n" + probe_positions(probes, state) +
+         "\n}\n";
 }
 
 }  // namespace noether

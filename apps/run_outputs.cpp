@@ -25,8 +25,8 @@ TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const
 
 VtkSeries& RunOutputs::open_motion(VtkDrawing drawing) { return motion_.emplace(directory_, std::move(drawing)); }
 
-void RunOutputs::write_final_state(const System& system, const State& state) {
-  directory_.replace(kFinalStateFileName, final_state_json(system, state));
+void RunOutputs::write_final_state(const System& system, const State& state, std::span<const Probe> probes) {
+  directory_.replace(kFinalStateFileName, final_state_json(system, state, probes));
   result_.final_state_file = kFinalStateFileName;
 }
 

@@ -27,9 +27,9 @@ class RunOutputs {
                                  bool condition_column);
   /// Creates vtk/ and the series of drawing's files (OutputError when it cannot).
   VtkSeries& open_motion(VtkDrawing drawing);
-  /// Writes final_state.json of state, the last good one, with system's labels (final_state_json)
-  /// and names it in the summary; OutputError when it cannot.
-  void write_final_state(const System& system, const State& state);
+  /// Writes final_state.json of state, the last good one, with system's labels and the probes'
+  /// positions (final_state_json) and names it in the summary; OutputError when it cannot.
+  void write_final_state(const System& system, const State& state, std::span<const Probe> probes);
 
   /// Closes the data files: renames the time series timeseries.csv and writes motion.pvd (after
   /// syncing the drawings). A failure turns the result into failed (cause output, the reason in

@@ -202,7 +202,7 @@ void integrate_recording_failure(const ModelDescription& description, const Mode
   clock.start_closing();
   try {
     if (result.status != RunStatus::completed && result.failure_cause != FailureCause::output) recorder.record_last_good();
-    if (outputs && recorder.last_good()) outputs->write_final_state(prepared.system(model), *recorder.last_good());
+    if (outputs && recorder.last_good()) outputs->write_final_state(prepared.system(model), *recorder.last_good(), model.probes);
   } catch (const OutputError& e) {
     recorder.fail(FailureCause::output, e.what());
   }

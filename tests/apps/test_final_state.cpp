@@ -50,12 +50,15 @@ void check_final_state_closes_the_rows(const fs::path& dir, const RunResult& r) 
       ++coordinates;
       CHECK(state["q"].at(header[c].substr(2)).get<double>() == std::strtod(last.at(c).c_str(), nullptr));
     }
+    if (const std::size_t dot = header[c].rfind('.'); header[c].ends_with(".x") && state["probes"].contains(header[c].substr(0, dot)))
+      CHECK(state["probes"][header[c].substr(0, dot)][0].get<double>() == std::strtod(last.at(c).c_str(), nullptr));
     if (header[c].starts_with("g:")) {
       ++multipliers;
       CHECK(state["lambda"].contains(header[c].substr(2)));
     }
   }
   CHECK(coordinates > 0);
+  CHECK(state["probes"].size() > 0);
   CHECK(state["q"].size() == coordinates);
   CHECK(state["v"].size() == coordinates);
   CHECK(state["p"].size() == coordinates);
@@ -88,6 +91,7 @@ TEST_CASE("a completed run's final_state.json is the state of its last row, with
   CHECK(state["step"] == 500);
   CHECK(state["q"].contains("B1.phi.x"));
   CHECK(state["discrete_energy"].is_null());  // livens-em has none
+  CHECK(state["probes"]["B0"].size() == 2);
   CHECK(nlohmann::json::parse(read_file(dir.path / "summary.json"))["final_state"] == "final_state.json");
   // The rows are steps 0, 7, ..., 497: the final state's row is not among them.
   CHECK(std::strtod(cells_of(dir.path / "timeseries.csv").back().at(0).c_str(), nullptr) < r.t_reached);
