@@ -134,6 +134,7 @@ void apply_scene(const RunArguments& arguments, RunOptions& options) {
   const auto scene = std::make_shared<const Scene>(load_scene(arguments.scenario));
   options.scene = SceneSource{arguments.scenario, scene};
   if (!arguments.every) options.output_every = scene->output_every;
+  if (!arguments.vtk) options.write_motion = scene->output_vtk;
   if (!arguments.out && scene->output_directory) options.output_dir = *scene->output_directory;
   const StepperInfo& stepper = find_stepper(arguments.stepper.value_or(scene->run.stepper));
   for (const std::string& assignment : arguments.assignments) {
