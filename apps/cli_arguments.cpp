@@ -134,6 +134,7 @@ void apply_scene(const RunArguments& arguments, RunOptions& options) {
   const auto scene = std::make_shared<const Scene>(load_scene(arguments.scenario));
   options.scene = SceneSource{arguments.scenario, scene};
   if (!arguments.every) options.output_every = scene->output_every;
+  if (!arguments.vtk) options.write_motion = scene->output_vtk;
   if (!arguments.out && scene->output_directory) options.output_dir = *scene->output_directory;
   const StepperInfo& stepper = find_stepper(arguments.stepper.value_or(scene->run.stepper));
   for (const std::string& assignment : arguments.assignments) {
@@ -169,6 +170,11 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
+  if (arguments.vtk) {
+    if (*arguments.vtk != "on" && *arguments.vtk != "off")
+      throw std::invalid_argument("--vtk expects on or off, got '" + *arguments.vtk + "'");
+    options.write_motion = *arguments.vtk == "on";
+  }
   if (is_scene_file_name(arguments.scenario)) {
     apply_scene(arguments, options);
     return options;

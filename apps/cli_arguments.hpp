@@ -14,14 +14,14 @@ namespace noether {
 /// Raw option texts; an absent option keeps its default (RunOptions).
 struct RunArguments {
   std::string scenario;  ///< a scenario's name, or a scene file (a name ending in .json)
-  std::optional<std::string> stepper, h, t_end, max_steps, solver, threads, out, every;
+  std::optional<std::string> stepper, h, t_end, max_steps, solver, threads, out, every, vtk;
   std::optional<std::string> newton_tol, newton_max_iterations, newton, newton_refresh, refine_depth, redundant;
   std::vector<std::string> assignments;  ///< each "key=value" from one --set
 };
 
 /// Converts and checks the texts; throws std::invalid_argument naming the option, the text and
 /// what is accepted (a number, a whole number >= 1, key=value, a solver the steppers accept, full
-/// or modified; --newton-refresh only with --newton modified). A scene file is loaded (its errors
+/// or modified; --newton-refresh only with --newton modified; on or off for --vtk). A scene file is loaded (its errors
 /// name the file and the JSON path); its output settings are the defaults of --every and --out,
 /// and --set reaches only the stepper's parameters.
 RunOptions to_run_options(const RunArguments& arguments);

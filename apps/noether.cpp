@@ -129,11 +129,14 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
   if (!exporting) run.add_option("--threads", a.threads, "worker threads (default: all cores)");
   run.add_option("--set", a.assignments,
                  "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)")->allow_extra_args(false);
-  if (!exporting)
+  if (!exporting) {
     run.add_option("--out", a.out,
-                   "directory for summary.json and timeseries.csv (created if missing; summary.json says \"running\" "
-                   "while the run goes on, the rows grow in timeseries.csv.partial)");
-  run.add_option("--every", a.every, "write every N-th step to timeseries.csv (default 1)");
+                   "directory for summary.json, timeseries.csv, final_state.json and the VTK files (created if missing; "
+                   "summary.json says \"running\" while the run goes on, the rows grow in timeseries.csv.partial)");
+    run.add_option("--vtk", a.vtk, "with --out: on (default) draws the written steps into DIR/vtk/ and DIR/motion.pvd "
+                                   "(ParaView), off writes no VTK files");
+  }
+  run.add_option("--every", a.every, "write every N-th step to timeseries.csv and DIR/vtk/ (default 1)");
 }
 
 /// Names the problem when the first word is missing or is neither an option nor a command.

@@ -1,7 +1,9 @@
 #include <noether/apps/output_directory.hpp>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -39,6 +41,7 @@ std::string quoted(const std::filesystem::path& path) {
 ssize_t FileCalls::write(int fd, const void* data, std::size_t size) const { return ::write(fd, data, size); }
 int FileCalls::fsync(int fd) const { return ::fsync(fd); }
 int FileCalls::close(int fd) const { return ::close(fd); }
+int FileCalls::syncfs(int fd) const { return ::syncfs(fd); }
 
 const FileCalls& system_file_calls() {
   static const FileCalls calls;
@@ -60,6 +63,23 @@ OutputDirectory::OutputDirectory(std::filesystem::path path, const FileCalls& ca
     ::close(fd_);
     throw OutputError("another noether run is writing into the output directory " + quoted(path_) +
                       ": wait until it ends or choose another --out directory");
+  }
+}
+
+OutputDirectory::OutputDirectory(const OutputDirectory& parent, std::string_view name)
+    : path_(parent.path_ / name), calls_(parent.calls_) {
+  const std::string entry(name);
+  const auto open_directory = [&] { return ::openat(parent.fd_, entry.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); };
+  fd_ = open_directory();
+  if (fd_ < 0 && (errno == ELOOP || errno == ENOTDIR)) {  // a symlink or a file: removed, never followed
+    parent.remove(name);
+    errno = ENOENT;
+  }
+  if (fd_ < 0 && errno != ENOENT) throw parent.error("opening the directory", name);
+  if (fd_ < 0) {
+    if (::mkdirat(parent.fd_, entry.c_str(), 0755) != 0) throw parent.error("creating the directory", name);
+    fd_ = open_directory();
+    if (fd_ < 0) throw parent.error("opening the directory", name);
   }
 }
 
@@ -90,7 +110,7 @@ void OutputDirectory::rename(std::string_view from, std::string_view to) const {
   if (calls_.fsync(fd_) != 0 && errno != EINVAL) throw error("syncing the directory after renaming", to);
 }
 
-void OutputDirectory::replace(std::string_view name, std::string_view contents) const {
+void OutputDirectory::replace(std::string_view name, std::string_view contents, Durability durability) const {
   const std::string temporary = std::string(name) + ".tmp";
   const int fd = create(temporary);
   const auto fail = [&](std::string_view action, bool open) {
@@ -101,14 +121,40 @@ void OutputDirectory::replace(std::string_view name, std::string_view contents) 
     return error(action, name);
   };
   if (!write_all(calls_, fd, contents.data(), contents.size())) throw fail("writing", true);
-  if (calls_.fsync(fd) != 0) throw fail("syncing", true);
+  const bool synced = durability == Durability::synced;
+  if (synced && calls_.fsync(fd) != 0) throw fail("syncing", true);
   if (calls_.close(fd) != 0) throw fail("closing", false);
+  if (!synced) {
+    if (::renameat(fd_, temporary.c_str(), fd_, std::string(name).c_str()) != 0) throw fail("renaming the temporary file of", false);
+    return;
+  }
   try {
     rename(temporary, name);
   } catch (const OutputError&) {
     ::unlinkat(fd_, temporary.c_str(), 0);
     throw;
   }
+}
+
+void OutputDirectory::sync() const {
+  if (calls_.syncfs(fd_) != 0) throw OutputError("syncing the files written into " + quoted(path_) + " failed: " + std::strerror(errno));
+}
+
+std::vector<std::string> OutputDirectory::entries() const {
+  const int listing = ::dup(fd_);  // closedir closes the descriptor it was given
+  DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
+  if (!directory) {
+    if (listing >= 0) ::close(listing);
+    throw OutputError("listing the directory " + quoted(path_) + " failed: " + std::strerror(errno));
+  }
+  ::rewinddir(directory);
+  std::vector<std::string> names;
+  while (const dirent* e = ::readdir(directory)) {
+    const std::string_view entry = e->d_name;
+    if (entry != "." && entry != "..") names.emplace_back(entry);
+  }
+  ::closedir(directory);
+  return names;
 }
 
 StagedFile::StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name)

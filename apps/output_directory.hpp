@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace noether {
 
@@ -32,6 +33,8 @@ class FileCalls {
   virtual ssize_t write(int fd, const void* data, std::size_t size) const;
   virtual int fsync(int fd) const;
   virtual int close(int fd) const;
+  /// syncfs(2): commits the whole file system that holds fd, after writes that deferred their sync.
+  virtual int syncfs(int fd) const;
 };
 
 /// The real system calls.
@@ -46,6 +49,10 @@ class OutputDirectory {
   /// opens and locks it. Throws OutputError naming path and the reason, also when another process
   /// holds the lock.
   explicit OutputDirectory(std::filesystem::path path, const FileCalls& calls = system_file_calls());
+  /// The subdirectory `name` of parent (which must outlive it), created when missing, reached
+  /// through parent's descriptor and never through a symlink: an entry `name` that is not a
+  /// directory (a symlink, a file) is removed first, as create does. Not locked (parent is).
+  OutputDirectory(const OutputDirectory& parent, std::string_view name);
   ~OutputDirectory();
   OutputDirectory(const OutputDirectory&) = delete;
   OutputDirectory& operator=(const OutputDirectory&) = delete;
@@ -56,7 +63,15 @@ class OutputDirectory {
   /// Replaces the entry `name` by a file holding `contents`: written to `name`.tmp, synced and
   /// renamed over `name`, so that a reader (or a crash) sees the old file or the new one, never a
   /// part. On failure the old entry is untouched, the temporary file removed, and OutputError thrown.
-  void replace(std::string_view name, std::string_view contents) const;
+  /// Durability::deferred skips the two fsyncs (file and directory), a few milliseconds each on a
+  /// disk: the file is complete for any reader at once, and sync() later makes it outlive a crash.
+  enum class Durability { synced, deferred };
+  void replace(std::string_view name, std::string_view contents, Durability durability = Durability::synced) const;
+  /// Commits to the disk what the replacements with Durability::deferred left in memory (syncfs
+  /// of the directory's file system); OutputError when the system reports a write error.
+  void sync() const;
+  /// The names of the directory's entries, "." and ".." left out, in no particular order.
+  std::vector<std::string> entries() const;
   /// Removes the entry `name` (a symlink itself, not its target); nothing when there is none.
   void remove(std::string_view name) const;
   /// Renames the entry `from` to `to`, replacing an entry `to` (a symlink itself, never its

@@ -1,5 +1,6 @@
 #include <noether/apps/run_outputs.hpp>
 
+#include <noether/apps/final_state.hpp>
 #include <noether/apps/summary_json.hpp>
 
 namespace noether {
@@ -13,7 +14,8 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
     : directory_(directory, calls), result_(result) {
   result_.timeseries_file = TimeseriesCsv::kPartialFileName;
   write_summary();
-  directory_.remove(TimeseriesCsv::kFileName);  // a previous run's rows must not sit beside this run's summary
+  // A previous run's files must not sit beside this run's summary.
+  for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName}) directory_.remove(name);
 }
 
 TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
@@ -21,9 +23,18 @@ TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const
   return timeseries_.emplace(directory_, system, probes, momenta, condition_column);
 }
 
+VtkSeries& RunOutputs::open_motion(VtkDrawing drawing) { return motion_.emplace(directory_, std::move(drawing)); }
+
+void RunOutputs::write_final_state(const System& system, const State& state, std::span<const Probe> probes) {
+  directory_.replace(kFinalStateFileName, final_state_json(system, state, probes));
+  result_.final_state_file = kFinalStateFileName;
+}
+
 void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }
 
-void RunOutputs::finish() {
+void RunOutputs::close_files() {
+  if (files_closed_) return;
+  files_closed_ = true;
   if (timeseries_) {
     try {
       timeseries_->commit();
@@ -40,6 +51,18 @@ void RunOutputs::finish() {
   } else {
     result_.timeseries_file.clear();
   }
+  if (motion_) {
+    try {
+      motion_->commit();
+      result_.motion_file = VtkSeries::kCollectionName;
+    } catch (const OutputError& e) {
+      result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+    }
+  }
+}
+
+void RunOutputs::finish() {
+  close_files();
   try {
     write_summary();
   } catch (const OutputError& e) {

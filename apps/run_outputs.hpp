@@ -1,21 +1,23 @@
 #pragma once
 /// The output directory of one run, true at every moment (docs/output.md, "How the files are
-/// written"): from the start summary.json says "running" and the rows grow in
-/// timeseries.csv.partial; at the end the rows are renamed timeseries.csv and summary.json says
-/// completed, failed or interrupted.
+/// written"): from the start summary.json says "running", the rows grow in timeseries.csv.partial
+/// and the drawings in vtk/; at the end the rows are renamed timeseries.csv, motion.pvd lists the
+/// drawings, final_state.json holds the last good state and summary.json says completed, failed or
+/// interrupted.
 #include <filesystem>
 #include <optional>
 
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/timeseries_csv.hpp>
+#include <noether/apps/vtk_series.hpp>
 
 namespace noether {
 
 class RunOutputs {
  public:
   /// Opens (creates, locks) the directory, writes result's summary with status running and then
-  /// removes a previous run's timeseries.csv. Throws OutputError when the directory or the summary
+  /// removes a previous run's timeseries.csv, motion.pvd and final_state.json. Throws OutputError when the directory or the summary
   /// cannot be written: the files in the directory are then as they were. result must outlive
   /// this object.
   RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
@@ -23,12 +25,22 @@ class RunOutputs {
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
                                  bool condition_column);
+  /// Creates vtk/ and the series of drawing's files (OutputError when it cannot).
+  VtkSeries& open_motion(VtkDrawing drawing);
+  /// Writes final_state.json of state, the last good one, with system's labels and the probes'
+  /// positions (final_state_json) and names it in the summary; OutputError when it cannot.
+  void write_final_state(const System& system, const State& state, std::span<const Probe> probes);
 
-  /// Renames the time series timeseries.csv and writes the final summary. A failure turns the
-  /// result into failed (cause output, the reason in error); the rows the file holds, whole ones
-  /// only, are still renamed when possible (else they stay under timeseries.csv.partial, as the
-  /// summary says). When even the summary cannot be written, summary.json is removed, so that no
-  /// file says the run goes on. Never throws OutputError (the result carries it).
+  /// Closes the data files: renames the time series timeseries.csv and writes motion.pvd (after
+  /// syncing the drawings). A failure turns the result into failed (cause output, the reason in
+  /// error); the rows the file holds, whole ones only, are still renamed when possible (else they
+  /// stay under timeseries.csv.partial, as the summary says). Never throws OutputError; does
+  /// nothing the second time.
+  void close_files();
+
+  /// close_files, then writes the final summary. When even the summary cannot be written,
+  /// summary.json is removed, so that no file says the run goes on. Never throws OutputError (the
+  /// result carries it).
   void finish();
 
  private:
@@ -37,6 +49,8 @@ class RunOutputs {
   OutputDirectory directory_;
   RunResult& result_;
   std::optional<TimeseriesCsv> timeseries_;
+  std::optional<VtkSeries> motion_;
+  bool files_closed_ = false;
 };
 
 }  // namespace noether

@@ -44,7 +44,7 @@ void RunRecorder::record_initial(const State& state, double energy) {
       result_.conserved_momenta[i].drift = 0.0;
     }
   }
-  measure(state, energy);
+  measure(state, energy, not_computed, not_computed);
   started_ = true;
 }
 
@@ -62,8 +62,6 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
   keep(result_.step_size_min, report.step_size, std::less<>());
   keep(result_.step_size_max, report.step_size, std::greater<>());
   if (!std::isnan(report.condition_estimate)) keep(result_.condition_estimate_max, report.condition_estimate, std::greater<>());
-  step_size_last_ = report.step_size;
-  condition_last_ = report.condition_estimate;
   if (std::isnan(result_.energy_initial)) {
     // A scheme whose energy its first step defines (sem-vi): the energy starts there.
     result_.energy_initial = energy;
@@ -72,7 +70,7 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
         std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
   }
   result_.energy_final = energy;
-  measure(state, energy);
+  measure(state, energy, report.step_size, report.condition_estimate);
   result_.steps = state.step;
   if (progress_) progress_->update(state.step, state.t, report.iterations);
 }
@@ -86,9 +84,17 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
     result_.refinements.push_back({state.step, state.t - h, report.substeps, report.smallest_substep});
 }
 
-void RunRecorder::record_last_good(const State& state) {
-  if (started_ && csv_ && last_row_step_ != state.step && non_finite_step_ != state.step)
-    csv_->write_row(state, energy_last_, g_, step_size_last_, condition_last_);
+void RunRecorder::record_last_good() {
+  if (!started_ || last_row_step_ == last_good_.step) return;
+  calc_constraint_values(system_, last_good_.q, g_);  // g_ may hold a later state's, refused as not finite
+  write_outputs(last_good_, energy_last_, step_size_last_, condition_last_);
+}
+
+void RunRecorder::write_outputs(const State& state, double energy, double h, double condition) {
+  // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
+  if (vtk_) vtk_->write(state, energy, max_abs(g_));
+  if (csv_) csv_->write_row(state, energy, g_, h, condition);
+  last_row_step_ = state.step;
 }
 
 void RunRecorder::fail(FailureCause cause, const std::string& message) {
@@ -116,14 +122,13 @@ void RunRecorder::require_finite_measures(const State& state, double energy) {
                      : std::isinf(energy) ? "energy"
                                           : nullptr;
   if (!what) return;
-  non_finite_step_ = state.step;
   throw std::runtime_error("the " + std::string(what) + " of the state at step " + std::to_string(state.step) +
                            " (t = " + format_number(state.t) +
                            ") is not finite: the motion left the range of double precision; check the initial "
                            "values and parameters (a velocity or a mass of an absurd size)");
 }
 
-void RunRecorder::measure(const State& state, double energy) {
+void RunRecorder::measure(const State& state, double energy, double h, double condition) {
   calc_constraint_values(system_, state.q, g_);
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
   result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
@@ -134,11 +139,11 @@ void RunRecorder::measure(const State& state, double energy) {
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
   }
   measure_momenta(state);
+  if (state.step % output_every_ == 0) write_outputs(state, energy, h, condition);
   energy_last_ = energy;
-  if (csv_ && state.step % output_every_ == 0) {
-    csv_->write_row(state, energy, g_, step_size_last_, condition_last_);
-    last_row_step_ = state.step;
-  }
+  step_size_last_ = h;
+  condition_last_ = condition;
+  last_good_ = state;
   result_.t_reached = state.t;
 }
 

@@ -6,12 +6,14 @@
 #include <noether/apps/progress_line.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/timeseries_csv.hpp>
+#include <noether/apps/vtk_series.hpp>
 #include <noether/solvers/newton.hpp>
 
 namespace noether {
 
 /// Accumulates into a RunResult (steps, Newton iterations and factorizations, energies, constraint maxima) and, as
-/// options ask, writes timeseries.csv rows of steps 0, output_every, ... and draws progress.
+/// options ask, writes timeseries.csv rows and vtk step files of steps 0, output_every, ... and draws progress.
+/// Keeps a copy of the last state recorded whole: the last good state after any failure.
 class RunRecorder {
  public:
   /// result must outlive the recorder.
@@ -19,22 +21,30 @@ class RunRecorder {
 
   /// From now on the rows go to csv, which must outlive the recorder.
   void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
+  /// From now on the same states are drawn into series, which must outlive the recorder.
+  void draw_motion_to(VtkSeries& series) { vtk_ = &series; }
 
   /// The initialized state at step 0 and the stepper's conserved energy there.
   void record_initial(const State& state, double energy);
   /// A completed step: the new state, its conserved energy and the step's Newton report.
   void record_step(const State& state, double energy, const StepReport& report);
-  /// The last state reached before a failure or an interruption: its row, unless it was written
-  /// already or no state was recorded.
-  void record_last_good(const State& state);
+  /// The last good state (last_good()) after a failure or an interruption: its row and drawing,
+  /// unless they were written already or no state was recorded.
+  void record_last_good();
+  /// The last state recorded whole (its measures finite, its row written when due): steps and
+  /// t_reached of the result; nullptr before the initial state was.
+  const State* last_good() const { return started_ ? &last_good_ : nullptr; }
   /// result.fail for `cause` at the step after the last one recorded (0 when none was), from its time.
   void fail(FailureCause cause, const std::string& message);
   /// Ends the progress line.
   void finish();
 
  private:
-  /// Updates the constraint maxima at state and writes its row when one is due.
-  void measure(const State& state, double energy);
+  /// Updates the constraint maxima at state and writes its row when one is due; h and condition:
+  /// of the step that led to state. Then state is the last good one.
+  void measure(const State& state, double energy, double h, double condition);
+  /// The row and the drawing of state, with g_ = g(state.q).
+  void write_outputs(const State& state, double energy, double h, double condition);
   /// Throws std::runtime_error when g, G v or the energy at state is not finite (a NaN energy is
   /// an energy not yet defined, sem-vi's before its first step); state is then not recorded.
   void require_finite_measures(const State& state, double energy);
@@ -52,13 +62,14 @@ class RunRecorder {
   double initial_t_;
   bool started_ = false;      ///< the initial state was recorded
   double energy_last_ = 0.0;  ///< of the last state measured
-  /// The size and condition estimate of the step that led to the last state measured (NaN for
-  /// the initial state), written with its row.
+  /// The size and condition estimate of the step that led to the last good state (NaN for the
+  /// initial state), written with its row.
   double step_size_last_ = not_computed, condition_last_ = not_computed;
+  State last_good_;
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   TimeseriesCsv* csv_ = nullptr;
-  std::int64_t non_finite_step_ = -1;  ///< the step whose state require_finite_measures refused
+  VtkSeries* vtk_ = nullptr;
   std::optional<ProgressLine> progress_;
 };
 

@@ -91,6 +91,35 @@ struct PreparedStepper {
   const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
 };
 
+/// The moments that divide a run's wall-clock time (RunResult::setup_seconds ...): its start, the
+/// start of the step loop and its end (the same moment when the loop was never reached).
+class RunClock {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  void start_stepping() {
+    stepping_ = Clock::now();
+    stepped_ = true;
+  }
+  void start_closing() {
+    closing_ = Clock::now();
+    if (!stepped_) stepping_ = closing_;
+  }
+  /// The three parts and their sum into result, ending now.
+  void split(RunResult& result) const {
+    const Clock::time_point end = Clock::now();
+    const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
+    result.setup_seconds = seconds(stepping_ - start_);
+    result.stepping_seconds = seconds(closing_ - stepping_);
+    result.closing_seconds = seconds(end - closing_);
+    result.wall_seconds = seconds(end - start_);
+  }
+
+ private:
+  Clock::time_point start_ = Clock::now(), stepping_ = start_, closing_ = start_;
+  bool stepped_ = false;
+};
+
 /// The signal that asked the run to stop (RunOptions::interrupt), 0 when none did.
 int interrupt_requested(const RunOptions& options) {
   return options.interrupt ? options.interrupt->load(std::memory_order_relaxed) : 0;
@@ -112,10 +141,12 @@ std::string step_limit_message(const Stepper& stepper, const State& state, const
 /// Advances `state` (the scenario's initial state) step_count times by h, or, for an adaptive
 /// stepper, until t >= t_end with the last step's size as the next first guess; stops early when
 /// an interruption is asked for. On a NewtonError state is the last good one.
-void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result) {
+void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result,
+               RunClock& clock) {
   const RunConfiguration& run = result.configuration;
   stepper.initialize(state);
   recorder.record_initial(state, stepper.conserved_energy(state));
+  clock.start_stepping();
   const std::int64_t steps = step_count(run);
   const bool adaptive = stepper.adaptive_step_size();
   const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
@@ -130,22 +161,30 @@ void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorde
   result.complete();
 }
 
-/// Runs integrate, writing rows to outputs when given. Whatever stops the run becomes its status:
-/// the stepper's refusal, made or thrown as std::invalid_argument by initialize or a step (a state
-/// not finite, a setting a step cannot take); a Newton failure; an output error; any other
-/// exception. After a failure or an interruption the last state completed closes the time series.
-void integrate_recording_failure(const Model& model, PreparedStepper& prepared, const RunOptions& options,
-                                 RunOutputs* outputs, RunResult& result) {
+/// The time series, and the drawings when options ask, of the run into outputs.
+void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
+                  const RunOptions& options, const RunResult& result, RunRecorder& recorder) {
+  recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
+                                                 find_stepper(result.configuration.stepper).reports_condition));
+  if (options.write_motion) recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
+}
+
+/// Runs integrate, writing rows and drawings to outputs when given. Whatever stops the run becomes
+/// its status: the stepper's refusal, made or thrown as std::invalid_argument by initialize or a
+/// step (a state not finite, a setting a step cannot take); a Newton failure; an output error; any
+/// other exception. After a failure or an interruption the last good state closes the time series
+/// and the drawings; it is the final state in any case.
+void integrate_recording_failure(const ModelDescription& description, const Model& model, PreparedStepper& prepared,
+                                 const RunOptions& options, RunOutputs* outputs, RunResult& result, RunClock& clock) {
   RunRecorder recorder(model, options, step_count(result.configuration), result);
   State state = model.initial;
   try {
-    if (outputs) recorder.write_rows_to(outputs->open_timeseries(
-        *model.system, model.probes, model.conserved_momenta, find_stepper(result.configuration.stepper).reports_condition));
+    if (outputs) open_outputs(*outputs, description, model, options, result, recorder);
     if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
     const System& stepped = prepared.system(model);
     result.initial_projection = project_initial_state(stepped, state);
     result.initial_projection_note = describe(stepped, result.initial_projection);
-    integrate(*prepared.stepper, options, recorder, state, result);
+    integrate(*prepared.stepper, options, recorder, state, result, clock);
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
     recorder.fail(FailureCause::newton, e.what());
   } catch (const ProjectionError& e) {
@@ -160,12 +199,12 @@ void integrate_recording_failure(const Model& model, PreparedStepper& prepared, 
   } catch (const std::exception& e) {
     recorder.fail(FailureCause::error, e.what());
   }
-  if (result.status != RunStatus::completed && result.failure_cause != FailureCause::output) {
-    try {
-      recorder.record_last_good(state);
-    } catch (const OutputError& e) {
-      recorder.fail(FailureCause::output, e.what());
-    }
+  clock.start_closing();
+  try {
+    if (result.status != RunStatus::completed && result.failure_cause != FailureCause::output) recorder.record_last_good();
+    if (outputs && recorder.last_good()) outputs->write_final_state(prepared.system(model), *recorder.last_good(), model.probes);
+  } catch (const OutputError& e) {
+    recorder.fail(FailureCause::output, e.what());
   }
   recorder.finish();
 }
@@ -193,17 +232,19 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 }
 
 RunResult run(const RunOptions& options) {
+  RunClock clock;
   RunResult result = plan_run(options);
-  const Model model = build_model(describe(result.source));
+  const ModelDescription description = describe(result.source);
+  const Model model = build_model(description);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));
-  const auto start = std::chrono::steady_clock::now();
   PreparedStepper prepared(model, result);
   std::optional<RunOutputs> outputs;
   if (options.output_dir)
     outputs.emplace(*options.output_dir, options.file_calls ? *options.file_calls : system_file_calls(), result);
-  integrate_recording_failure(model, prepared, options, outputs ? &*outputs : nullptr, result);
-  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  integrate_recording_failure(description, model, prepared, options, outputs ? &*outputs : nullptr, result, clock);
+  if (outputs) outputs->close_files();
+  clock.split(result);
   if (outputs) outputs->finish();
   return result;
 }

@@ -53,6 +53,8 @@ struct RunOptions {
   bool progress = false;
   /// timeseries.csv gets the states of steps 0, output_every, 2 output_every, ... (>= 1).
   int output_every = 1;
+  /// `--vtk on|off`: with output_dir, the same states are drawn into vtk/ and listed by motion.pvd.
+  bool write_motion = true;
   /// Read before each step: a non-zero value (the number of the signal that asked, as
   /// InterruptSignals stores it) ends the run as interrupted after the last step completed.
   const std::atomic<int>* interrupt = nullptr;
@@ -101,8 +103,13 @@ struct RunResult {
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
   /// iterations with chord steps or modified Newton).
   std::int64_t newton_factorizations_total = 0;
-  /// Making the stepper, stepping and writing the time series.
-  double wall_seconds = 0.0;
+  /// The run's wall-clock time in three parts (docs/output.md): setup_seconds from the start of run()
+  /// to the first step (building the model, making the stepper with its pattern analysis, opening
+  /// the outputs, projecting and initializing the initial state, recording it); stepping_seconds,
+  /// the step loop with the rows and drawings it writes; closing_seconds, from the end of the loop
+  /// to the final summary (the last good state's row, final_state.json, closing the time series
+  /// and motion.pvd). wall_seconds is their sum, the time to the final summary.
+  double setup_seconds = 0.0, stepping_seconds = 0.0, closing_seconds = 0.0, wall_seconds = 0.0;
   /// Summed over all steps: Newton's time in assembly, numeric factorization and solves.
   NewtonTimings phase_seconds;
   /// A step of the run's grid whose Newton failed and that was taken as substeps instead.
@@ -130,6 +137,9 @@ struct RunResult {
   /// The time series' file name in the output directory (TimeseriesCsv): timeseries.csv.partial
   /// while the run goes on or when it could not be closed, timeseries.csv after; empty without one.
   std::string timeseries_file;
+  /// motion.pvd once it is written (VtkSeries); final_state.json once it is written (the last
+  /// good state); empty before, and when not written.
+  std::string motion_file, final_state_file;
   /// The constraint equations dropped from the step equations because they depend on the others
   /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
   std::vector<std::string> dropped_equations;

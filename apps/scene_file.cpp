@@ -377,6 +377,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   if (root.has("output")) {
     JsonObject output = root.object("output", "the output settings");
     scene.output_every = output.whole_or("every", 1, 1, std::numeric_limits<int>::max());
+    scene.output_vtk = output.boolean_or("vtk", true);
     if (output.has("directory")) scene.output_directory = output.text("directory", "the output directory");
     output.finish();
   }
@@ -679,7 +680,7 @@ std::string scene_json(const Scene& scene) {
   write_list(root, "invariants", m.invariants, invariant_json);
   if (!m.conserved_momenta.empty()) root["conserved_momenta"] = conserved_momenta_json(m.conserved_momenta);
   root["run"] = run_json(scene.run);
-  Json output{{"every", scene.output_every}};
+  Json output{{"every", scene.output_every}, {"vtk", scene.output_vtk}};
   if (scene.output_directory) output["directory"] = scene.output_directory->string();
   root["output"] = output;
   std::string text;

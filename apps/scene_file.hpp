@@ -22,6 +22,7 @@ struct Scene {
   /// The run settings (h and t_end required; the others default as for `noether run`).
   RunConfiguration run;
   int output_every = 1;  ///< timeseries.csv gets every N-th step
+  bool output_vtk = true;  ///< the same steps are drawn into vtk/ and motion.pvd (`--vtk`)
   /// Where `noether run` writes its outputs when no --out is given (relative to the working directory).
   std::optional<std::filesystem::path> output_directory;
 };

@@ -13,13 +13,19 @@ nlohmann::ordered_json refinements_json(const RunResult& result) {
   return list;
 }
 
+/// The file's name, or null when there is none.
+nlohmann::ordered_json file_or_null(const std::string& file) {
+  return file.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(file);
+}
+
 }  // namespace
 
 nlohmann::ordered_json summary_json(const RunResult& result) {
   const RunConfiguration& run = result.configuration;
   nlohmann::ordered_json j = {{"status", to_string(result.status)},
-                              {"timeseries", result.timeseries_file.empty() ? nlohmann::ordered_json()
-                                                                            : nlohmann::ordered_json(result.timeseries_file)},
+                              {"timeseries", file_or_null(result.timeseries_file)},
+                              {"motion", file_or_null(result.motion_file)},
+                              {"final_state", file_or_null(result.final_state_file)},
                               {"scenario", result.scenario},
                               {"stepper", run.stepper},
                               {"solver", to_string(run.solver)},
@@ -40,6 +46,9 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
                               {"newton_factorizations_total", result.newton_factorizations_total},
+                              {"setup_seconds", result.setup_seconds},
+                              {"stepping_seconds", result.stepping_seconds},
+                              {"closing_seconds", result.closing_seconds},
                               {"wall_seconds", result.wall_seconds},
                               {"energy_initial", result.energy_initial},
                               {"energy_final", result.energy_final},

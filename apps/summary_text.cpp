@@ -55,6 +55,8 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);
+  lines.line("setup_seconds", result.setup_seconds);
+  lines.line("stepping_seconds", result.stepping_seconds);
   lines.line("wall_seconds", result.wall_seconds);
   lines.line("assembly_seconds", result.phase_seconds.assembly);
   lines.line("factorization_seconds", result.phase_seconds.factorization);

@@ -14,6 +14,14 @@ std::string format_double(double value) {
   return std::string(buffer.data(), end);
 }
 
+std::vector<std::string> constraint_row_labels(const System& system) {
+  std::vector<std::string> labels;
+  for (const Placed<Constraint>& c : system.constraints())
+    for (Index row = 0; row < c.element->num_equations(); ++row)
+      labels.push_back(c.element->name() + "[" + std::to_string(row) + "]");
+  return labels;
+}
+
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta, bool condition_column) {
   std::vector<std::string> columns{"t"};
@@ -24,9 +32,7 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
       columns.push_back(probe.name + "." + axes.at(static_cast<std::size_t>(d)));
   columns.push_back("energy");
   columns.push_back("total_energy");
-  for (const Placed<Constraint>& c : system.constraints())
-    for (Index row = 0; row < c.element->num_equations(); ++row)
-      columns.push_back("g:" + c.element->name() + "[" + std::to_string(row) + "]");
+  for (const std::string& row : constraint_row_labels(system)) columns.push_back("g:" + row);
   columns.push_back("h");
   if (condition_column) columns.push_back("condition");
   for (const std::string& name : momenta.names()) columns.push_back(name);

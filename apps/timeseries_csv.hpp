@@ -16,6 +16,9 @@ namespace noether {
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta = {}, bool condition_column = false);
 
+/// "<constraint>[<row>]" for each constraint row of system, in the order of the multipliers.
+std::vector<std::string> constraint_row_labels(const System& system);
+
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. While the run goes on the file is
 /// timeseries.csv.partial, holding whole rows only (StagedFile), at most a second behind the run;

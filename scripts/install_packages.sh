@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev doctest-dev
-          libbenchmark-dev nlohmann-json3-dev libcli11-dev gnuplot-nox python3 python3-jsonschema "$@")
+          libbenchmark-dev nlohmann-json3-dev libcli11-dev gnuplot-nox python3 python3-jsonschema
+          python3-vtk9 "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

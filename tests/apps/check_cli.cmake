@@ -8,7 +8,8 @@
 #                 the program then runs as `sh -c '<PREFIX>
 #                 exec "$0" "$@"' PROGRAM ARGS...`
 #   OUT_DIR       when given: removed before the run; afterwards it must hold exactly OUT_FILES
-#   OUT_FILES     the files OUT_DIR must hold, separated by '|' (default summary.json|timeseries.csv;
+#   OUT_FILES     the files OUT_DIR must hold, separated by '|' (default
+#                 final_state.json|motion.pvd|summary.json|timeseries.csv|vtk;
 #                 "none" for an empty directory): no temporary or partial file may be left beside them
 #   SUMMARY_REGEX when given, OUT_DIR/summary.json must match it
 # A timeseries.csv in OUT_DIR must hold whole rows: it ends with a newline, and every line has as
@@ -40,7 +41,7 @@ if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
 endif()
 if(DEFINED OUT_DIR)
   if(NOT DEFINED OUT_FILES)
-    set(OUT_FILES "summary.json|timeseries.csv")
+    set(OUT_FILES "final_state.json|motion.pvd|summary.json|timeseries.csv|vtk")
   elseif(OUT_FILES STREQUAL "none")
     set(OUT_FILES "")
   endif()

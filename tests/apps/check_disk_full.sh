@@ -30,7 +30,7 @@ completed=0 failed=0
 for free in 0 4 8 12 16 20 24 28 32 40 48 64; do
   rm -rf "$work/small/"*
   head -c $(((128 - free) * 1024)) /dev/zero >"$work/small/fill" 2>/dev/null
-  "$program" run double-pendulum --threads 1 --out "$work/small/r" >"$work/out" 2>"$work/err"
+  "$program" run double-pendulum --threads 1 --every 200 --out "$work/small/r" >"$work/out" 2>"$work/err"
   rc=$?
   dir=$work/small/r
   ls "$dir" 2>/dev/null | grep -q '\.tmp$' && fail "a temporary file is left"

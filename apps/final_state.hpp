@@ -1,0 +1,25 @@
+#pragma once
+/// final_state.json: the state a run ended with, to restart from or to read the end of a motion
+/// without a time series row per step (docs/output.md, "final_state.json").
+#include <span>
+#include <string>
+
+#include <noether/apps/model/model.hpp>
+#include <noether/engine/state.hpp>
+#include <noether/engine/system.hpp>
+
+namespace noether {
+
+/// The file name in the output directory.
+inline constexpr const char* kFinalStateFileName = "final_state.json";
+
+/// One JSON object: "step", "t", then "q", "v", "p" (objects from the coordinate labels of system,
+/// "<block>.<coordinate>", to the values), "lambda" (from "<constraint>[<row>]" over system's
+/// constraint rows, the equations stepped, to the multipliers), "discrete_energy" (sem-vi's E_k,
+/// null for the other steppers) and "probes" (each probe's name to its position at state, an array
+/// of its components). Every number in 17 significant digits ("%.17g", read back to the same
+/// double); a value that is not finite is null. state's vectors must have system's sizes
+/// (num_coordinates(), num_multipliers()).
+std::string final_state_json(const System& system, const State& state, std::span<const Probe> probes);
+
+}  // namespace noether
