@@ -85,7 +85,7 @@ def cli_cases():
     add("h_inf", "`--h inf`", "usage", "inf", run_args("double-pendulum", "--h", "inf"))
     add("h_negative", "`--h -0.01`", "usage", "-0.01", run_args("double-pendulum", "--h", "-0.01"))
     add("h_zero", "`--h 0`", "usage", r"h.*\b0\b", run_args("double-pendulum", "--h", "0"))
-    add("h_huge", "`--h 1e300 --t 0.03`", "usage", "1e\\+300", run_args("double-pendulum", "--h", "1e300"))
+    add("h_huge", "`--h 1e300 --t 0.03`", "usage", r"not a whole number of steps: t_end / h = 3e-302", run_args("double-pendulum", "--h", "1e300"))
     add("h_denormal", "`--h 1e-320 --t 2`", "usage", r"t_end / h = inf steps", run_args("double-pendulum", "--h", "1e-320", t="2"))
     add("h_tiny_many_steps", "`--h 1e-9 --t 2`", "usage", r"2e\+09 steps.*--max-steps", run_args("double-pendulum", "--h", "1e-9", t="2"))
     add("t_not_whole_steps", "`--h 1 --t 0.6`", "usage", "not a whole number of steps", run_args("double-pendulum", "--h", "1", t="0.6"))
@@ -254,8 +254,8 @@ def scene_cases():
         edit(spatial, setitem(["bodies", 0, "inertia"], [0.1, 0.1, 1])))
     add("not_a_rotation", "`rotation` 2 I", "usage", r"/bodies/0.*rotation|orthonormal",
         edit(spatial, lambda s: (s["bodies"][0].pop("axis_angle"), s["bodies"][0].update(rotation=[[2, 0, 0], [0, 2, 0], [0, 0, 2]]))))
-    add("nan_via_1e999", '`"mass": 1e999` (parsed as inf)', "usage", r"/bodies/0/mass", text.replace('"mass": 1.0', '"mass": 1e999'))
-    add("nan_position", '`"position": [1e999, 0]`', "usage", r"/bodies/0/position", text.replace('"position": [0.5, 0.0]', '"position": [1e999, 0.0]'))
+    add("nan_via_1e999", '`"mass": 1e999` (beyond the doubles)', "usage", r"s\.json: line 6, column \d+: not valid JSON \(number overflow parsing '1e999'", text.replace('"mass": 1.0', '"mass": 1e999'))
+    add("nan_position", '`"position": [1e999, 0]`', "usage", r"s\.json: line 6, column \d+: not valid JSON \(number overflow parsing '1e999'", text.replace('"position": [0.5, 0.0]', '"position": [1e999, 0.0]'))
     add("huge_array", "a position of 1 000 000 entries", "usage", r"/bodies/0/position", edit(pendulum, setitem(["bodies", 0, "position"], [0.0] * 1000000)))
     add("deep_nesting", "100 000 nested arrays in `description`", "usage", r"s\.json", '{"noether_scene": 1, "description": ' + "[" * 100000 + "]" * 100000 + "}")
     add("far_off_constraints", "the bar's position moved by 10 m from its joint", "ok", r"warning: the initial positions violated constraint 'pivot'",

@@ -219,7 +219,13 @@ TEST_CASE("invalid JSON is refused with its line and column") {
                        doctest::Contains("bad.json: line 4, column 18: not valid JSON (syntax error"), std::invalid_argument);
   // Found by the fuzzer (fuzz/scene_fuzzer.cpp): nlohmann throws out_of_range, not a parse error.
   CHECK_THROWS_WITH_AS(parse_scene(R"({"noether_scene": 1, "run": {"h": 0.000416666666666e6667, "t_end": 1}})", "big.json"),
-                       doctest::Contains("big.json: not valid JSON here (number overflow parsing '0.000416666666666e6667')"),
+                       doctest::Contains("big.json: line 1, column 35: not valid JSON (number overflow parsing "
+                                         "'0.000416666666666e6667': beyond the largest double, 1.8e308)"),
+                       std::invalid_argument);
+  // The reliability table's "mass": 1e999: the line and column of the number (not of the text "1e999" before it).
+  CHECK_THROWS_WITH_AS(parse_scene("{\n  \"noether_scene\": 1,\n  \"bodies\": [\n    {\"name\": \"1e999\",\n"
+                                   "     \"mass\": 1e999}]}\n", "inf.json"),
+                       doctest::Contains("inf.json: line 5, column 14: not valid JSON (number overflow parsing '1e999'"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_scene("", "empty.json"), doctest::Contains("empty.json: line 1, column 1: not valid JSON"),
                        std::invalid_argument);
