@@ -273,8 +273,8 @@ def scene_cases():
         edit(pendulum, setitem(["forces", 0, "bodies"], ["ghost"])))
     add("profile_table_unsorted", "a torque profile table with times (1, 0)", "usage", r"/forces/\d+/profile",
         edit(spatial, setitem(["forces", 3, "profile"], {"type": "table", "times": [1, 0], "values": [0, 1]})))
-    add("missing_file", "`noether run missing.json`", "usage", r"missing\.json", None)
-    add("directory_named_json", "`noether run DIR.json` (a directory)", "usage", r"dir\.json", "DIRECTORY")
+    add("missing_file", "`noether run missing.json`", "usage", r"cannot read the scene file '[^']*missing\.json' \(No such file or directory\)", None)
+    add("directory_named_json", "`noether run DIR.json` (a directory)", "usage", r"dir\.json': it is a directory", "DIRECTORY")
     return c
 
 

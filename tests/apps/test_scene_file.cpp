@@ -229,7 +229,11 @@ TEST_CASE("invalid JSON is refused with its line and column") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_scene("", "empty.json"), doctest::Contains("empty.json: line 1, column 1: not valid JSON"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"), doctest::Contains("cannot read the scene file 'no/such/scene.json'"),
+  CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"),
+                       "cannot read the scene file 'no/such/scene.json' (No such file or directory)", std::invalid_argument);
+  // A directory opens as a stream that reads nothing: it was "line 1, column 1: not valid JSON".
+  CHECK_THROWS_WITH_AS(load_scene(NOETHER_SOURCE_DIR "/examples/scenes"),
+                       (std::string("cannot read the scene file '") + NOETHER_SOURCE_DIR "/examples/scenes': it is a directory").c_str(),
                        std::invalid_argument);
 }
 
