@@ -100,7 +100,8 @@ def cli_cases():
     add("threads_zero", "`--threads 0`", "usage", "--threads.*0", ["run", "double-pendulum", "--t", "0.03", "--threads", "0"])
     add("threads_negative", "`--threads -4`", "usage", "-4", ["run", "double-pendulum", "--t", "0.03", "--threads", "-4"])
     add("threads_huge", "`--threads 100000`", "ok", "", ["run", "double-pendulum", "--t", "0.03", "--threads", "100000"])
-    add("threads_overflow", "`--threads 99999999999`", "usage", "99999999999",
+    add("max_steps_exponent", "`--max-steps 1e3`", "ok", "", run_args("double-pendulum", "--max-steps", "1e3"))
+    add("threads_overflow", "`--threads 99999999999`", "usage", "--threads expects a whole number from 1 to 2147483647, got '99999999999'",
         ["run", "double-pendulum", "--t", "0.03", "--threads", "99999999999"])
     add("max_steps_exceeded", "`--max-steps 2` for 3 steps", "usage", r"3 steps.*limit of 2", run_args("double-pendulum", "--max-steps", "2"))
     add("max_steps_zero", "`--max-steps 0`", "usage", "--max-steps.*0", run_args("double-pendulum", "--max-steps", "0"))
