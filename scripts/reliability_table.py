@@ -135,7 +135,7 @@ def cli_cases():
             ("top", "density=-2700", "density"), ("double-fourbar", "l=-1", "l"), ("double-fourbar", "damping=-1", "damping"),
             ("rod-chain3d", "n=0", "n"), ("rod-chain3d", "n=2.5", "n"), ("bricard", "side=-0.1", "side"),
             ("chain2d", "n=0", "n"), ("chain3d", "joint=7", "joint"), ("nfourbar", "n=-3", "n"), ("grid2d", "k=0", "k")]:
-        add(f"range_{scenario}_{key}", f"`{scenario} --set {assignment}`", "usage",
+        add(f"range_{scenario}_{assignment}", f"`{scenario} --set {assignment}`", "usage",
             f"scenario '{scenario}': parameter '{key}' must be", run_args(scenario, "--set", assignment, t="0"))
     add("size_beyond_memory", "`chain2d --set n=1e8`", "usage", r"MemAvailable|ulimit|cgroup", run_args("chain2d", "--set", "n=1e8", t="0"))
     add("ggl_vi_singular_mass", "`rod-chain3d --stepper ggl-vi`", "failed", r"ggl-vi needs a constant invertible mass matrix.*rod1.inertia",
@@ -197,7 +197,8 @@ def scene_cases():
     c = []
 
     def add(name, input_, expect, message, scene, extra=(), **kw):
-        c.append(Case(name, "scene", input_, expect, message, scene=scene, argv=["--t", "0.03", "--threads", "1", *extra], **kw))
+        argv = ["--threads", "1"] if extra is None else ["--t", "0.03", "--threads", "1", *extra]
+        c.append(Case(name, "scene", input_, expect, message, scene=scene, argv=argv, **kw))
 
     def edit(base, f):
         s = base()
@@ -263,6 +264,16 @@ def scene_cases():
     add("deep_nesting", "100 000 nested arrays in `description`", "usage", r"s\.json", '{"noether_scene": 1, "description": ' + "[" * 100000 + "]" * 100000 + "}")
     add("far_off_constraints", "the bar's position moved by 10 m from its joint", "ok", r"warning: the initial positions violated constraint 'pivot'",
         edit(pendulum, setitem(["bodies", 0, "position"], [10.5, 0.0])))
+    add("contradicting_joints", "the bar (1 m) pinned at both ends to points 10 m apart", "failed",
+        r"violate constraint 'bar.orthonormality' row 0, dropped as dependent on the others, by 49.5",
+        edit(pendulum, lambda s: s["joints"].append({"name": "pin2", "type": "revolute_planar", "point_a": [10.0, 0.0],
+                                                     "body_b": "bar", "point_b": [0.5, 0.0]})), cause="refused")
+    add("unreachable_distance", "a distance joint of 2 m from the pivot to the bar's free end (1 m away)", "failed",
+        r"cannot be projected onto them: position projection", edit(pendulum, lambda s: s["joints"].append(
+            {"name": "tether", "type": "distance", "point_a": [0.0, 0.0], "body_b": "bar", "point_b": [0.5, 0.0], "length": 2.0})),
+        cause="refused")
+    add("run_h_huge", '`"h": 1e300` (no --t)', "usage", r"/run: the end time is not a whole number of steps",
+        edit(pendulum, setitem(["run", "h"], 1e300)), extra=None)
     add("h_zero", '`"h": 0`', "usage", r"/run/h: must be > 0, got 0", edit(pendulum, setitem(["run", "h"], 0)))
     add("newton_tol_huge", '`"newton": {"tolerance": 1e300}`', "usage", r"/run/newton/tolerance: must be in \(0, 0\.001\], got 1e\+300",
         edit(pendulum, setitem(["run", "newton"], {"tolerance": 1e300})))
@@ -434,7 +445,7 @@ def run(case, noether, work):
         if out is not None:
             if summary is None or summary.get("status") != "completed" or summary.get("ok") is not True:
                 return Result("other", 0, first, message, summary_text, "exit 0 without a completed summary")
-            claims = summary_claims_too_much(summary)
+            claims = summary_claims_too_much(summary) or time_series_disagrees(summary, Path(out), every_of(case))
             if claims:
                 return Result("other", 0, first, message, summary_text, claims)
         return Result("ok", 0, first, message, summary_text, f"{summary['steps']} steps" if summary else "")
@@ -448,6 +459,29 @@ def summary_claims_too_much(summary):
     h, t_end, steps, t_reached = summary["h"], summary["t_end"], summary["steps"], summary["t_reached"]
     if t_reached is None or abs(t_reached - t_end) > 1e-9 * max(1.0, abs(t_end)) or abs(steps * h - t_end) > 1e-9 * max(1.0, abs(t_end)):
         return f"completed with steps {steps}, t_reached {t_reached} for t_end {t_end}, h {h}"
+    return ""
+
+
+def every_of(case):
+    """--every of the case (1 when not given)."""
+    return int(float(case.argv[case.argv.index("--every") + 1])) if "--every" in case.argv else 1
+
+
+def time_series_disagrees(summary, out, every):
+    """The time series of a completed run: whole rows, steps 0, every, 2 every, ... (docs/output.md), the
+    last at t_reached when steps is a multiple of every."""
+    path = out / str(summary.get("timeseries"))
+    if summary.get("timeseries") != "timeseries.csv" or not path.is_file():
+        return f"completed without timeseries.csv (summary names {summary.get('timeseries')})"
+    text = path.read_text()
+    rows = text.splitlines()
+    if not text.endswith("\n") or len(rows) < 2:
+        return "timeseries.csv ends in a torn row or has no rows"
+    if len(rows) - 1 != summary["steps"] // every + 1:
+        return f"timeseries.csv has {len(rows) - 1} rows for {summary['steps']} steps written every {every}"
+    last_t = float(rows[-1].split(",")[0])
+    if summary["steps"] % every == 0 and abs(last_t - summary["t_reached"]) > 1e-12 * max(1.0, abs(last_t)):
+        return f"timeseries.csv ends at t = {last_t}, the summary says t_reached {summary['t_reached']}"
     return ""
 
 
@@ -517,6 +551,9 @@ def main():
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     cases = cli_cases() + scene_cases() + (api_cases(args.api) if args.api != "none" else [])
+    names = [c.area + "/" + c.name for c in cases]
+    if len(set(names)) != len(names):
+        sys.exit("case names repeat: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
     if args.only:
         cases = [c for c in cases if args.only in c.name]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -297,3 +297,23 @@ TEST_CASE("a run whose initial values cannot be projected onto the constraints f
   CHECK(r.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
   CHECK(r.error.find("constraint '") != std::string::npos);
 }
+
+TEST_CASE("a run whose constraints have no common solution is refused, not run with an equation dropped") {
+  // The bar (1 m) pinned at both ends to points 10 m apart: at the initial values G has a dependent
+  // row, which was dropped as redundant; the projection then stretched d1 to 9.5 and the run
+  // completed, ok, with max|g| = 49.5 (found by scripts/reliability_table.py).
+  nlohmann::json document = example("pendulum");
+  document["joints"].push_back(
+      {{"name", "pin2"}, {"type", "revolute_planar"}, {"point_a", {10.0, 0.0}}, {"body_b", "bar"}, {"point_b", {0.5, 0.0}}});
+  RunOptions options;
+  options.scene = SceneSource{"pinned_twice.json", std::make_shared<const Scene>(parse_scene(document.dump(), "pinned_twice.json"))};
+  options.threads = 1;
+  options.t_end = 0.03;
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure_cause == FailureCause::refused);
+  CHECK(r.steps == 0);
+  CAPTURE(r.error);
+  CHECK(r.error.starts_with("the projected initial positions violate constraint 'bar.orthonormality' row 0, dropped as "
+                            "dependent on the others, by 49.5"));
+}
