@@ -151,6 +151,14 @@ def cli_cases():
         run_args("top", "--set", "omega_p=1e200", t="0.004"), cause="error")
     add("top_density_overflow", "`top --set density=1e300 --set omega_p=1e14`", "failed", r"not finite",
         run_args("top", "--set", "density=1e300", "--set", "omega_p=1e14", t="0.004"), cause="refused")
+    add("gravity_overflow", "`double-pendulum --set gravity=1e308`", "failed", r"max\|x\| = 7.6\d*e\+298: beyond the range of double precision",
+        run_args("double-pendulum", "--set", "gravity=1e308"), cause="newton")
+    add("velocity_overflow", "`double-pendulum --set omega1_0=1e200`", "failed", r"beyond the range of double precision",
+        run_args("double-pendulum", "--set", "omega1_0=1e200"), cause="newton")
+    add("stiffness_overflow", "`spring-pendulum --set EA=1e308`", "failed", r"Newton failed at step 1",
+        run_args("spring-pendulum", "--set", "EA=1e308"), cause="newton")
+    add("denormal_mass", "`constrained-particles --set m1=1e-320`", "failed", r"Newton failed at step \d",
+        run_args("constrained-particles", "--set", "m1=1e-320"), cause="newton")
     add("newton_gives_up", "`double-pendulum --h 5 --t 5 --refine-depth 0 --newton-max-iterations 2`", "failed",
         r"Newton|newton", run_args("double-pendulum", "--h", "5", "--refine-depth", "0", "--newton-max-iterations", "2", t="5"),
         cause="newton")
@@ -298,6 +306,11 @@ def api_cases(api):
         "function_constraint_wrong_size": ("refused", r"constraint 'circle': ConstraintFunction::value returned 1 entry, expected 2 entries"),
         "function_potential_wrong_size": ("refused", r"potential 'quartic': PotentialFunction::gradient returned 1 entry, expected 2"),
         "function_potential_nan": ("failed", r"potential 'quartic' gives a non-finite residual entry \(nan\)"),
+        "function_constraint_nan": ("refused", r"constraint 'circle' row 0 has \|g\| = nan"),
+        "function_potential_inf_at_start": ("failed", r"potential 'quartic' gives a non-finite residual entry"),
+        "sem_vi_at_rest": ("ok", r"step to t = 0.01"),
+        "constant_inertia_nan": ("refused", r"inertia 'mass': the mass matrix has a non-finite entry"),
+        "planar_body_nan_inertia": ("refused", r"body 'bar': the moment of inertia is nan"),
         "function_constraint_missing_function": ("refused", r"constraint 'circle'.*Jacobian"),
         "function_potential_size_mismatch": ("refused", r"quartic.*3"),
         "constant_inertia_indefinite": ("refused", r"inertia 'mass'.*(semidefinite|negative)"),

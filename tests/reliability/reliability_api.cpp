@@ -135,6 +135,37 @@ std::vector<ApiCase> make_cases() {
       [] { return step_plane(*plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, quartic(1))), "livens-em"); });
   add("function_potential_nan", "FunctionPotential returning NaN where y > 0.05 (the mass starts at y = 0 moving up at 1 m/s); livens-em steps h = 0.1",
       [] { return step_plane(*plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, quartic(2, true))), "livens-em", 20, 0.1); });
+  add("function_constraint_nan", "FunctionConstraint whose value() is NaN everywhere; livens-em initializes and steps", [] {
+    ConstraintFunction f = circle(1);
+    f.value = [](ConstVectorRef) { return Vector::Constant(1, kNaN); };
+    return step_plane(*plane_mass_with(std::make_shared<FunctionConstraint>("circle", kFirstBlock, 2, f)), "livens-em");
+  });
+  add("function_potential_inf_at_start", "FunctionPotential whose energy is +inf everywhere; livens-em steps", [] {
+    PotentialFunction f = quartic();
+    f.energy = [](ConstVectorRef) { return kInf; };
+    return step_plane(*plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, f)), "livens-em");
+  });
+  add("sem_vi_at_rest", "sem-vi on a free unit mass at rest (no energy to fix a step size)", [] {
+    auto system = std::make_shared<System>();
+    const BlockId p = system->add_block("p", {"x", "y"});
+    system->add(std::make_shared<ConstantInertia>("mass", std::vector{p}, Matrix::Identity(2, 2)));
+    State state{.q = Vector::Zero(2), .v = Vector::Zero(2)};
+    const std::unique_ptr<Stepper> s = find_stepper("sem-vi").make(*system, StepperOptions{});
+    s->initialize(state);
+    const StepReport report = s->step(state, 0.01);
+    std::ostringstream out;
+    out << "step to t = " << state.t << " (size " << report.step_size << ")";
+    return out.str();
+  });
+  add("constant_inertia_nan", "ConstantInertia with M = diag(1, NaN)", [] {
+    ConstantInertia("mass", kFirstBlock, Matrix(Eigen::Vector2d(1.0, kNaN).asDiagonal()));
+    return std::string("constructed");
+  });
+  add("planar_body_nan_inertia", "Mechanism::add_planar_body with inertia NaN", [] {
+    Mechanism m;
+    m.add_planar_body("bar", {.mass = 1.0, .inertia = kNaN});
+    return std::string("added");
+  });
   add("function_constraint_missing_function", "FunctionConstraint without a jacobian function", [] {
     ConstraintFunction f = circle(1);
     f.jacobian = nullptr;
