@@ -24,6 +24,7 @@
 #include <noether/apps/mechanisms/generators.hpp>
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/mechanism.hpp>
+#include <noether/engine/measures.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/spherical.hpp>
@@ -304,6 +305,24 @@ std::vector<ApiCase> make_cases() {
   add("h_huge", "step(state, 1e6) without refinement (refine depth 0)", [no_change] {
     return step_chain("livens-em", no_change, 1e6, true, options_with([](StepperOptions& o) { o.max_refinement_depth = 0; }));
   });
+
+  for (const char* name : {"livens-em", "em-ggl", "midpoint-vi", "ggl-vi"}) {
+    const std::string stepper = name;
+    add("velocity_overflow/" + stepper, "make_chain3d(2, spherical) with tip speed 1e200 m/s; " + stepper + " takes a step of 0.01",
+        [stepper] {
+          const Mechanism chain = make_chain3d(2, ChainJoint::spherical, 1e200);
+          State state = chain.initial_state();
+          const std::unique_ptr<Stepper> s = find_stepper(stepper).make(chain.system(), StepperOptions{});
+          s->initialize(state);
+          const StepReport report = s->step(state, 0.01);
+          Vector g(chain.system().num_multipliers());
+          calc_constraint_values(chain.system(), state.q, g);
+          std::ostringstream out;
+          out << "returned a state with max|q| = " << state.q.cwiseAbs().maxCoeff() << ", max|g(q)| = " << g.cwiseAbs().maxCoeff()
+              << " after " << report.iterations << " Newton iterations";
+          return out.str();
+        });
+  }
 
   // Options.
   add("solver_cholmod", "StepperOptions::solver = cholmod for livens-em", [no_change] {
