@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <noether/bodies/generic_inertia.hpp>
+#include <noether/apps/mechanisms/generators.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/joints/function_potential.hpp>
@@ -166,5 +167,20 @@ TEST_CASE("values beyond the range of double precision are reported as such, wit
           std::string::npos);
     CHECK(message.find("e+19") != std::string::npos);  // 1e+198 (livens-em), 2.07245e+197 (its first substep in livens-em4)
     CHECK(message.find(": beyond the range of double precision") != std::string::npos);
+  }
+}
+
+TEST_CASE("a step whose residual overflows fails, whatever rows follow the non-finite one") {
+  // The residual of the first step of a 3D chain at a tip speed of 1e200 m/s has rows inf with
+  // scale inf (inf / inf = NaN) before finite rows, which replaced the NaN in the scaled norm: Newton
+  // took the predictor as converged, and step() returned a state with g(q) = inf and no error.
+  const Mechanism chain = make_chain3d(2, ChainJoint::spherical, 1e200);
+  for (const char* name : {"livens-em", "em-ggl", "midpoint-vi", "ggl-vi"}) {
+    CAPTURE(name);
+    State state = chain.initial_state();
+    const std::unique_ptr<Stepper> stepper = find_stepper(name).make(chain.system(), StepperOptions{});
+    stepper->initialize(state);
+    CHECK_THROWS_WITH_AS(stepper->step(state, 0.01), doctest::Contains("beyond the range of double precision"), NewtonError);
+    CHECK(state.step == 0);
   }
 }
