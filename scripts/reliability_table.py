@@ -8,12 +8,14 @@ Every case runs in its own process (the CLI, or tests/reliability/reliability_ap
 API) with a timeout, and is classified by what it got:
 
   usage    exit code 2, one line "noether: error: ..." naming the value, nothing written in --out
-  failed   exit code 1, summary.json with "status": "failed" and the failure cause (newton, refused,
-           output, error) named; the error line says why
+           (the directory not even created)
+  failed   exit code 1, summary.json with "status": "failed", the failure cause (newton, refused,
+           output, error) and the error that stderr prints, beside the time series it names; for an
+           output error before the run began, no files
   refused  (C++ API) a std::invalid_argument or one of its kind (StepperRefusal,
            InconsistentInitialValues) whose message names the element and the value
-  ok       exit code 0, summary.json "completed" (for a fixed-step run t_reached = t_end), or
-           (C++ API) the calls returned
+  ok       exit code 0, summary.json "completed" (for a fixed-step run t_reached = t_end = steps h)
+           and timeseries.csv of whole rows, one per --every steps; or (C++ API) the calls returned
   crash    a signal, a sanitizer report, "terminate called", an uncaught exception: always a defect
   hang     no exit within the timeout: always a defect
 
@@ -25,7 +27,6 @@ table. Only python3 from Debian is needed.
 import argparse
 import concurrent.futures
 import json
-import os
 import re
 import shutil
 import signal
@@ -411,12 +412,10 @@ def prepare(case, work):
 def run(case, noether, work):
     argv, out = prepare(case, work)
     command = argv if case.area == "api" else [noether] + argv
-    started = time.monotonic()
     try:
         p = subprocess.run(command, capture_output=True, timeout=TIMEOUT, cwd=work / case.area / case.name.replace("/", "_"))
     except subprocess.TimeoutExpired:
         return Result("hang", None, "", "", "-", f"no exit after {TIMEOUT:.0f} s")
-    seconds = time.monotonic() - started
     stdout = p.stdout.decode("utf-8", "replace")
     stderr = p.stderr.decode("utf-8", "replace")
     lines = stderr.splitlines()
@@ -449,6 +448,8 @@ def run(case, noether, work):
     warning_lines = [l for l in lines if l.startswith("noether: warning: ")]
     message = error_lines[0] if error_lines else (warning_lines[0] if warning_lines else first)
     if p.returncode == 2:
+        if case.out == "fresh" and Path(out).exists():
+            return Result("other", 2, first, message, summary_text, "a usage error that created the output directory")
         got = "usage" if summary is None and len(error_lines) == 1 and lines[0] == error_lines[0] else "other"
         return Result(got, 2, first, message, summary_text, "" if got == "usage" else "usage exit with a summary or without one error line")
     if p.returncode == 1:
@@ -457,7 +458,12 @@ def run(case, noether, work):
         if summary is None or summary.get("status") != "failed":
             return Result("other", 1, first, message, summary_text, "exit 1 without a failed summary")
         cause = summary["failure"]["cause"]
-        return Result("failed" if error_lines else "other", 1, first, message, summary_text, cause)
+        if not error_lines or summary.get("error", "") not in error_lines[0]:
+            return Result("other", 1, first, message, summary_text, "the summary's error is not the one on stderr")
+        series = summary.get("timeseries")
+        if cause != "output" and (series is None or not (Path(out) / series).is_file()):
+            return Result("other", 1, first, message, summary_text, f"a failed run without its time series ({series})")
+        return Result("failed", 1, first, message, summary_text, cause)
     if p.returncode == 0:
         if out is not None:
             if summary is None or summary.get("status") != "completed" or summary.get("ok") is not True:
@@ -572,11 +578,13 @@ def markdown(cases, results, command, work):
              "The test `reliability_table` runs the same cases with `--check`: it fails when a case gets another",
              "class than the one expected, a message that does not match, a crash (signal, sanitizer report,",
              "\"terminate called\") or a hang (no exit in 30 s). Classes: **usage** = exit code 2, one line",
-             "`noether: error: ...` naming the value, nothing written; **failed** = exit code 1, `summary.json`",
-             "`\"status\": \"failed\"` with the cause (`refused`, `newton`, `output`, `error`); **refused** (C++ API) =",
-             "a `std::invalid_argument` (or `StepperRefusal`, `InconsistentInitialValues`) naming the element and",
-             "the value; **ok** = exit code 0 with a completed summary whose `t_reached` is `t_end` (C++ API: the",
-             "calls returned). CLI cases run `noether run SCENARIO --threads 1 --t 0.03 --out DIR` plus the input",
+             "`noether: error: ...` naming the value, nothing written (the `--out` directory not created);",
+             "**failed** = exit code 1, `summary.json` `\"status\": \"failed\"` with the cause (`refused`, `newton`,",
+             "`output`, `error`) and the error stderr prints, beside its time series (an `--out` that cannot be made:",
+             "no files); **refused** (C++ API) = a `std::invalid_argument` (or `StepperRefusal`,",
+             "`InconsistentInitialValues`) naming the element and the value; **ok** = exit code 0 with a completed",
+             "summary whose `t_reached` is `t_end` = steps h and a time series of whole rows, one per `--every`",
+             "steps (C++ API: the calls returned). CLI cases run `noether run SCENARIO --threads 1 --t 0.03 --out DIR` plus the input",
              "unless the input says otherwise; scene cases `noether run s.json --t 0.03 --threads 1 --out DIR`, the file",
              "being `examples/scenes/pendulum.json` (or `spatial_double_pendulum.json`) with the change the input names;",
              "API cases are the functions of `tests/reliability/reliability_api.cpp`. WORK is the script's work directory.", ""]
