@@ -139,8 +139,18 @@ def cli_cases():
         add(f"range_{scenario}_{assignment}", f"`{scenario} --set {assignment}`", "usage",
             f"scenario '{scenario}': parameter '{key}' must be", run_args(scenario, "--set", assignment, t="0"))
     add("size_beyond_memory", "`chain2d --set n=1e8`", "usage", r"MemAvailable|ulimit|cgroup", run_args("chain2d", "--set", "n=1e8", t="0"))
-    add("ggl_vi_singular_mass", "`rod-chain3d --stepper ggl-vi`", "failed", r"ggl-vi needs a constant invertible mass matrix.*rod1.inertia",
-        run_args("rod-chain3d", "--stepper", "ggl-vi"), cause="refused")
+    # Steppers that need a constant invertible mass matrix, on the scenarios whose M is singular or depends on q.
+    for stepper in ["ggl-vi", "em-ggl", "evi", "midpoint-vi", "sem-vi", "em-ggl4"]:
+        for scenario, inertia, t in [("singular-mass-spring", "masses", "0.2"), ("spring-pendulum", "pendulum.inertia", "0.03"),
+                                     ("rod-chain3d", "rod1.inertia", "0.03")]:
+            base = stepper.rstrip("46")
+            if scenario == "spring-pendulum" and stepper in ("evi", "midpoint-vi", "sem-vi"):
+                add(f"mass_{stepper}_{scenario}", f"`{scenario} --stepper {stepper}` (M(q), invertible where it runs)", "ok", "",
+                    run_args(scenario, "--stepper", stepper, t=t))
+                continue
+            add(f"mass_{stepper}_{scenario}", f"`{scenario} --stepper {stepper}`", "failed",
+                f"{base} needs a constant invertible mass matrix, but inertia '{inertia}' (is singular|depends on the configuration)",
+                run_args(scenario, "--stepper", stepper, t=t), cause="refused")
     add("evi_S_zero", "`evi --set S=0`", "usage", r"evi: S .*from 1 to 64, got 0", run_args("double-pendulum", "--stepper", "evi", "--set", "S=0"))
     add("evi_S_fraction", "`evi --set S=2.5`", "usage", r"2\.5", run_args("double-pendulum", "--stepper", "evi", "--set", "S=2.5"))
     add("evi_omega_huge", "`evi --set omega=1e6`", "failed", r"omega", run_args("double-pendulum", "--stepper", "evi", "--set", "omega=1e6"),
