@@ -131,14 +131,19 @@ StepperOptions options_with(const std::function<void(StepperOptions&)>& edit) {
   return options;
 }
 
-std::vector<ApiCase> make_cases() {
-  std::vector<ApiCase> cases;
-  const auto add = [&](std::string name, std::string input, std::function<std::string()> run) {
+/// Appends a case to `cases`.
+struct CaseList {
+  std::vector<ApiCase>& cases;
+  void operator()(std::string name, std::string input, std::function<std::string()> run) const {
     cases.push_back({std::move(name), std::move(input), std::move(run)});
-  };
-  const auto no_change = [](State&) {};
+  }
+};
 
-  // User callbacks (issue 20, defects 10 and 13).
+/// A state edit that changes nothing.
+void no_change(State&) {}
+
+/// User callbacks (issue 20, defects 10 and 13).
+void callback_cases(const CaseList& add) {
   add("function_constraint_wrong_size", "FunctionConstraint declaring 2 equations whose value() returns 1 entry; livens-em steps",
       [] { return step_plane(*plane_mass_with(std::make_shared<FunctionConstraint>("circle", kFirstBlock, 2, circle(2))), "livens-em"); });
   add("function_potential_wrong_size", "FunctionPotential whose gradient() returns 1 entry for 2 coordinates; livens-em steps",
@@ -184,8 +189,10 @@ std::vector<ApiCase> make_cases() {
   });
   add("function_potential_size_mismatch", "FunctionPotential of local size 3 added on a block of 2 coordinates",
       [] { plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 3, quartic())); return std::string("added"); });
+}
 
-  // Masses.
+/// Masses.
+void mass_cases(const CaseList& add) {
   add("constant_inertia_indefinite", "ConstantInertia with M = diag(1, -1)", [] {
     ConstantInertia("mass", kFirstBlock, Matrix(Eigen::Vector2d(1.0, -1.0).asDiagonal()));
     return std::string("constructed");
@@ -230,8 +237,10 @@ std::vector<ApiCase> make_cases() {
     m.add_point_mass("ball", 0.0, Eigen::Vector3d::Zero());
     return std::string("added");
   });
+}
 
-  // Systems and handles (defect 11).
+/// Systems and handles (defect 11).
+void system_cases(const CaseList& add) {
   for (const StepperInfo& info : steppers()) {
     const std::string name = info.name;
     add("empty_system/" + name, "a System with no blocks given to " + name, [name] {
@@ -277,8 +286,10 @@ std::vector<ApiCase> make_cases() {
     out << "stepped to step " << state.step << ", t = " << state.t;
     return out.str();
   });
+}
 
-  // States and time steps (stepper input).
+/// States and time steps (the stepper's input).
+void state_cases(const CaseList& add) {
   add("initial_q_nan", "chain of 3 bars, q(7) = NaN before initialize",
       [] { return initialize_chain("livens-em", [](State& s) { s.q(7) = kNaN; }); });
   add("initial_v_inf", "chain of 3 bars, v(0) = inf before initialize (em-ggl)",
@@ -286,17 +297,17 @@ std::vector<ApiCase> make_cases() {
   add("initial_off_constraints", "chain of 3 bars, bar1 moved by 1e-3 before initialize",
       [] { return initialize_chain("livens-em", [](State& s) { s.q(6) += 1e-3; }); });
   add("step_before_initialize", "chain of 3 bars stepped without initialize (p, lambda empty)",
-      [no_change] { return step_chain("livens-em", no_change, 0.01, false); });
+      [] { return step_chain("livens-em", no_change, 0.01, false); });
   add("state_q_wrong_size", "state.q of 17 entries for 18 coordinates",
       [] { return step_chain("livens-em", [](State& s) { s.q.conservativeResize(17); }); });
   add("state_lambda_wrong_size", "state.lambda emptied after initialize (ggl-vi)",
       [] { return step_chain("ggl-vi", [](State& s) { s.lambda.resize(0); }); });
   add("state_t_inf", "state.t = inf", [] { return step_chain("livens-em", [](State& s) { s.t = kInf; }); });
-  add("h_zero", "step(state, 0)", [no_change] { return step_chain("livens-em", no_change, 0.0); });
-  add("h_nan", "step(state, NaN)", [no_change] { return step_chain("midpoint-vi", no_change, kNaN); });
-  add("h_inf", "step(state, inf)", [no_change] { return step_chain("em-ggl", no_change, kInf); });
-  add("h_negative", "step(state, -0.01): steps back in time", [no_change] { return step_chain("livens-em", no_change, -0.01); });
-  add("h_huge", "step(state, 1e6) without refinement (refine depth 0)", [no_change] {
+  add("h_zero", "step(state, 0)", [] { return step_chain("livens-em", no_change, 0.0); });
+  add("h_nan", "step(state, NaN)", [] { return step_chain("midpoint-vi", no_change, kNaN); });
+  add("h_inf", "step(state, inf)", [] { return step_chain("em-ggl", no_change, kInf); });
+  add("h_negative", "step(state, -0.01): steps back in time", [] { return step_chain("livens-em", no_change, -0.01); });
+  add("h_huge", "step(state, 1e6) without refinement (refine depth 0)", [] {
     return step_chain("livens-em", no_change, 1e6, true, options_with([](StepperOptions& o) { o.max_refinement_depth = 0; }));
   });
 
@@ -317,27 +328,29 @@ std::vector<ApiCase> make_cases() {
           return out.str();
         });
   }
+}
 
-  // Options.
-  add("solver_cholmod", "StepperOptions::solver = cholmod for livens-em", [no_change] {
+/// Options.
+void option_cases(const CaseList& add) {
+  add("solver_cholmod", "StepperOptions::solver = cholmod for livens-em", [] {
     return step_chain("livens-em", no_change, 0.01, true, options_with([](StepperOptions& o) { o.solver = LinearSolverKind::cholmod; }));
   });
-  add("newton_tolerance_zero", "NewtonOptions::residual_tolerance = 0", [no_change] {
+  add("newton_tolerance_zero", "NewtonOptions::residual_tolerance = 0", [] {
     return step_chain("livens-em", no_change, 0.01, true, options_with([](StepperOptions& o) { o.newton.residual_tolerance = 0.0; }));
   });
-  add("newton_max_iterations_zero", "NewtonOptions::max_iterations = 0", [no_change] {
+  add("newton_max_iterations_zero", "NewtonOptions::max_iterations = 0", [] {
     return step_chain("livens-em", no_change, 0.01, true, options_with([](StepperOptions& o) { o.newton.max_iterations = 0; }));
   });
-  add("refine_depth_31", "StepperOptions::max_refinement_depth = 31", [no_change] {
+  add("refine_depth_31", "StepperOptions::max_refinement_depth = 31", [] {
     return step_chain("livens-em", no_change, 0.01, true, options_with([](StepperOptions& o) { o.max_refinement_depth = 31; }));
   });
-  add("unknown_scheme_parameter", "livens-em with scheme parameter S = 3 (evi's)", [no_change] {
+  add("unknown_scheme_parameter", "livens-em with scheme parameter S = 3 (evi's)", [] {
     return step_chain("livens-em", no_change, 0.01, true, options_with([](StepperOptions& o) { o.scheme_parameters["S"] = 3; }));
   });
-  add("evi_S_zero", "evi with S = 0", [no_change] {
+  add("evi_S_zero", "evi with S = 0", [] {
     return step_chain("evi", no_change, 0.01, true, options_with([](StepperOptions& o) { o.scheme_parameters["S"] = 0; }));
   });
-  add("evi_S_fraction", "evi with S = 2.5", [no_change] {
+  add("evi_S_fraction", "evi with S = 2.5", [] {
     return step_chain("evi", no_change, 0.01, true, options_with([](StepperOptions& o) { o.scheme_parameters["S"] = 2.5; }));
   });
   add("ggl_vi_singular_mass", "ggl-vi on a plane mass with M = diag(1, 0)", [] {
@@ -356,6 +369,12 @@ std::vector<ApiCase> make_cases() {
     out << "projected, max|dq| = " << p.position_correction;
     return out.str();
   });
+}
+
+std::vector<ApiCase> make_cases() {
+  std::vector<ApiCase> cases;
+  const CaseList add{cases};
+  for (const auto& group : {callback_cases, mass_cases, system_cases, state_cases, option_cases}) group(add);
   return cases;
 }
 
