@@ -268,6 +268,18 @@ def scene_cases():
     add("missing_joint_type", "a joint without `type`", "usage", r"/joints/0.*type", edit(pendulum, delitem(["joints", 0, "type"])))
     add("duplicate_body", "two bodies named `bar`", "usage", r"bar", edit(pendulum, lambda s: s["bodies"].append(dict(s["bodies"][0]))))
     add("duplicate_element", "two joints named `pivot`", "usage", r"pivot", edit(pendulum, lambda s: s["joints"].append(dict(s["joints"][0]))))
+    def rename(name):
+        def f(s):
+            s["bodies"][0]["name"] = s["joints"][0]["body_b"] = s["probes"][0]["body"] = name
+        return f
+    add("name_with_comma", "the body named `a,b`", "usage", r"/bodies/0: coordinate block 'a,b': a name must not contain a comma",
+        edit(pendulum, rename("a,b")))
+    add("name_with_newline", "the body named `a\\nb`", "usage", r"/bodies/0: coordinate block 'a", edit(pendulum, rename("a\nb")))
+    add("name_with_quote", 'the joint named `pi"vot`', "usage", r"/joints/0: element 'pi\"vot': a name must not contain",
+        edit(pendulum, setitem(["joints", 0, "name"], 'pi"vot')))
+    add("probe_name_with_comma", "the probe named `tip,1`", "usage", r"/probes/0: probe 'tip,1': a name must not contain",
+        edit(pendulum, setitem(["probes", 0, "name"], "tip,1")))
+    add("name_unicode", "the body named `ü bar`", "ok", "", edit(pendulum, rename("ü bar")))
     add("joint_missing_body", "a joint naming body `bar7`", "usage", r"/joints/0/body_b: no body named 'bar7'",
         edit(pendulum, setitem(["joints", 0, "body_b"], "bar7")))
     add("probe_missing_body", "a probe naming body `nobody`", "usage", r"/probes/0.*nobody", edit(pendulum, setitem(["probes", 0, "body"], "nobody")))
@@ -529,6 +541,10 @@ def passes(case, result):
 
 # Defects the table found and that are fixed, each with the test that failed before the fix.
 FIXED = [
+    ("scene/name_with_comma", "a body named `a,b` (or with a quote or a newline) ran, ok, and wrote the header "
+     "`q:a,b.phi.x` into timeseries.csv: one column more than each row, every later column misnamed", "refused where the "
+     "name is given (System::add_block and add, the scene's probes): `require_column_name`", "`names that would split "
+     "or shift output columns are refused` (tests/engine/test_system.cpp)"),
     ("api/function_constraint_nan", "a FunctionConstraint that is NaN at the initial values was refused with the advice "
      "to project them first (project_initial_state), which cannot mend a NaN", "'a residual that is not finite at finite "
      "initial values is a fault of the constraint's functions ...'", "`a constraint that is not finite at the initial "
