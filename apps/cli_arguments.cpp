@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <memory>
 #include <string_view>
@@ -40,23 +43,34 @@ double parse_number(const std::string& what, const std::string& text) {
   return value;
 }
 
-int parse_positive_count(const std::string& what, const std::string& text) {
-  int value = 0;
+namespace {
+
+/// The whole number text spells, in digits or in exponent form (1e6 is 1000000); nullopt for text
+/// that is no number or not a whole one (2.5, nan, inf). A number beyond the doubles is +inf.
+std::optional<double> whole_number(const std::string& text) {
+  double value = 0.0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || value < 1)
-    throw std::invalid_argument(what + " expects a whole number >= 1, got '" + text + "'");
+  if (text.empty() || stop != end || (error != std::errc() && error != std::errc::result_out_of_range)) return {};
+  if (error == std::errc::result_out_of_range) return std::numeric_limits<double>::infinity();
+  if (std::isnan(value) || (std::isfinite(value) && value != std::floor(value))) return {};
   return value;
 }
 
+}  // namespace
+
+int parse_positive_count(const std::string& what, const std::string& text) {
+  const std::optional<double> value = whole_number(text);
+  if (!value || *value < 1) throw std::invalid_argument(what + " expects a whole number >= 1, got '" + text + "'");
+  return parse_count_in(what, text, 1, std::numeric_limits<int>::max());
+}
+
 int parse_count_in(const std::string& what, const std::string& text, int low, int high) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [stop, error] = std::from_chars(text.data(), end, value);
-  if (text.empty() || error != std::errc() || stop != end || value < low || value > high)
+  const std::optional<double> value = whole_number(text);
+  if (!value || *value < low || *value > high)
     throw std::invalid_argument(what + " expects a whole number from " + std::to_string(low) + " to " +
                                 std::to_string(high) + ", got '" + text + "'");
-  return value;
+  return static_cast<int>(*value);
 }
 
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text) {

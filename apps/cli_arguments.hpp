@@ -28,9 +28,11 @@ RunOptions to_run_options(const RunArguments& arguments);
 
 /// The whole of text as a double; throws std::invalid_argument naming `what` otherwise.
 double parse_number(const std::string& what, const std::string& text);
-/// The whole of text as an integer >= 1; throws std::invalid_argument naming `what` otherwise.
+/// The whole of text as an integer >= 1, in digits or exponent form (1e6); throws
+/// std::invalid_argument naming `what` otherwise (and the largest int when it is beyond).
 int parse_positive_count(const std::string& what, const std::string& text);
-/// The whole of text as an integer in [low, high]; throws std::invalid_argument naming `what` otherwise.
+/// The whole of text as an integer in [low, high], in digits or exponent form; throws
+/// std::invalid_argument naming `what` otherwise.
 int parse_count_in(const std::string& what, const std::string& text, int low, int high);
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run
 /// settings once given as parameters (h, t_end, newton_tol) are refused with their option.

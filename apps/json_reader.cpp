@@ -17,6 +17,41 @@ std::string type_name(const nlohmann::json& value) {
   return "an object";
 }
 
+/// "line L, column C" of the byte `at` (clamped to the text) of text.
+std::string text_location(std::string_view text, std::size_t at) {
+  at = std::min(at, text.size());
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+  const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t column = at - (line_start == std::string_view::npos || at == 0 ? 0 : line_start + 1) + 1;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+/// Where the number starts that nlohmann's parser refused as beyond the doubles: its SAX interface
+/// reports the position (the exception does not). Only the position is kept, nothing is built.
+std::size_t overflow_start(std::string_view text) {
+  struct Locator : nlohmann::json_sax<nlohmann::json> {
+    std::size_t start = 0;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string& token, const nlohmann::json::exception&) override {
+      start = position >= token.size() ? position - token.size() : 0;
+      return false;
+    }
+  } locator;
+  nlohmann::json::sax_parse(text.begin(), text.end(), &locator);
+  return locator.start;
+}
+
 /// Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -65,20 +100,18 @@ nlohmann::json parse_json(std::string_view text, const std::string& origin) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
-    const std::size_t column = at - (line_start == std::string_view::npos || at == 0 ? 0 : line_start + 1) + 1;
     std::string reason = e.what();
     const std::size_t colon = reason.find(": ", reason.find("parse error"));
     if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw std::invalid_argument(origin + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
-                                ": not valid JSON (" + reason + ")");
+    throw std::invalid_argument(origin + ": " + text_location(text, e.byte > 0 ? e.byte - 1 : 0) + ": not valid JSON (" +
+                                reason + ")");
   } catch (const nlohmann::json::exception& e) {  // a number beyond the doubles, say (found by fuzz/scene_fuzzer.cpp)
     std::string reason = e.what();
     const std::size_t bracket = reason.find("] ");
     if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
-    throw std::invalid_argument(origin + ": not valid JSON here (" + reason + ")");
+    if (reason.starts_with("number overflow")) reason += ": beyond the largest double, 1.8e308";
+    throw std::invalid_argument(origin + ": " + text_location(text, overflow_start(text)) + ": not valid JSON (" +
+                                reason + ")");
   }
 }
 

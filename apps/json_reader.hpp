@@ -77,8 +77,8 @@ double json_number(const nlohmann::json& value, const std::string& path, const P
 /// Reads value as an array of numbers at path (`size` of them when size >= 0).
 Vector json_vector(const nlohmann::json& value, const std::string& path, Index size = -1);
 
-/// The JSON document of `text`; std::invalid_argument "<origin>: line L, column C: <reason>" for a
-/// syntax error, "<origin>: not valid JSON here (<reason>)" for a number no double holds.
+/// The JSON document of `text`; std::invalid_argument "<origin>: line L, column C: not valid JSON
+/// (<reason>)" for a syntax error or a number no double holds (L, C: where that number starts).
 nlohmann::json parse_json(std::string_view text, const std::string& origin);
 
 }  // namespace noether

@@ -137,6 +137,13 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
                                    "(ParaView), off writes no VTK files");
   }
   run.add_option("--every", a.every, "write every N-th step to timeseries.csv and DIR/vtk/ (default 1)");
+  // CLI11 takes the word after an option as its value even when it is another option: `--h --t 1`
+  // set h to "--t" and then refused "1" without naming --h. Such a value is refused naming both.
+  const CLI::Validator not_an_option(
+      [](std::string& value) { return value.starts_with("--") ? "expects a value, got the option " + value : std::string(); },
+      "");
+  for (CLI::Option* option : run.get_options())
+    if (!option->get_positional() && option->get_items_expected_max() > 0) option->check(not_an_option);
 }
 
 /// Names the problem when the first word is missing or is neither an option nor a command.

@@ -52,9 +52,15 @@ OutputDirectory::OutputDirectory(std::filesystem::path path, const FileCalls& ca
     : path_(std::move(path)), calls_(calls) {
   std::error_code error;
   std::filesystem::create_directories(path_, error);
-  if (error)
-    throw OutputError("cannot create the output directory " + quoted(path_) + " (" + error.message() +
+  if (error) {
+    std::error_code ignored;
+    const bool dangling = std::filesystem::is_symlink(path_, ignored) && !std::filesystem::exists(path_, ignored);
+    const std::string reason = dangling ? "a symlink to " + quoted(std::filesystem::read_symlink(path_, ignored)) +
+                                              ", which does not exist"
+                                        : error.message();  // "File exists" would be all it said of a dangling one
+    throw OutputError("cannot create the output directory " + quoted(path_) + " (" + reason +
                       "): choose a writable --out directory");
+  }
   fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd_ < 0) throw OutputError("cannot open the output directory " + quoted(path_) + ": " + std::strerror(errno));
   // A file system without flock (some network mounts) leaves the directory unlocked: the lock

@@ -42,7 +42,9 @@ void check_step_count(const RunConfiguration& c) {
                                 " (--max-steps): choose h >= " + shortest_text(c.t_end / c.max_steps) +
                                 ", or raise --max-steps if so many steps are meant");
   const double whole = std::round(steps);
-  if (std::abs(steps - whole) <= kWholeStepsTolerance * std::max(1.0, whole)) return;
+  // 0 steps reach t = 0 only: a t_end > 0 within the rounding of 0 steps (h far beyond it) is refused.
+  const bool reaches_t_end = whole > 0 || c.t_end == 0;
+  if (reaches_t_end && std::abs(steps - whole) <= kWholeStepsTolerance * std::max(1.0, whole)) return;
   const double below = std::floor(steps), above = std::ceil(steps);
   throw std::invalid_argument("the end time is not a whole number of steps: t_end / h = " + shortest_text(steps) +
                               settings + "; choose t_end = " + shortest_text(below * c.h) + " or " +

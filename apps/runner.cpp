@@ -70,6 +70,19 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
   return without_equations(*model.system, rows);
 }
 
+/// Throws StepperRefusal when the projected initial positions violate an equation dropped as
+/// dependent on the others: the equations have no common solution there (the model is
+/// over-constrained, not redundant), and the dropped one would stay violated the whole run.
+void require_dropped_equations_met(const Model& model, const State& state) {
+  const ConstraintViolation v = position_violation(*model.system, state.q);
+  if (v.row < 0) return;
+  throw StepperRefusal("the projected initial positions violate " + model.system->multiplier_label(v.row) +
+                       ", dropped as dependent on the others, by " + format_number(v.residual) +
+                       " (round-off allows " + format_number(v.tolerance) +
+                       "): the constraints have no common solution near the initial values; correct the joints "
+                       "that contradict each other");
+}
+
 /// The system the run steps and the stepper made on it, both made before any output is written,
 /// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
 /// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead: the
@@ -184,6 +197,7 @@ void integrate_recording_failure(const ModelDescription& description, const Mode
     const System& stepped = prepared.system(model);
     result.initial_projection = project_initial_state(stepped, state);
     result.initial_projection_note = describe(stepped, result.initial_projection);
+    if (prepared.reduced) require_dropped_equations_met(model, state);
     integrate(*prepared.stepper, options, recorder, state, result, clock);
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
     recorder.fail(FailureCause::newton, e.what());

@@ -1,6 +1,9 @@
 #include <noether/apps/scene_file.hpp>
 
 #include <array>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -658,10 +661,15 @@ Scene parse_scene(std::string_view text, const std::string& origin) {
 }
 
 Scene load_scene(const std::filesystem::path& path) {
+  const std::string what = "cannot read the scene file '" + path.string() + "'";
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) throw std::invalid_argument(what + ": it is a directory");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read the scene file '" + path.string() + "'");
+  if (!in) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
   std::ostringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
   return parse_scene(text.str(), path.string());
 }
 

@@ -23,8 +23,17 @@ std::unique_ptr<System> System::blocks_only() const {
   return out;
 }
 
+void require_column_name(const std::string& what, const std::string& name) {
+  if (name.empty()) throw std::invalid_argument("a " + what + " needs a non-empty name");
+  for (const char c : name)
+    if (c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw std::invalid_argument(what + " '" + name + "': a name must not contain a comma, a double quote or a " +
+                                  "control character (a newline, a tab): names head the columns of the output files");
+}
+
 BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
-  if (name.empty()) throw std::invalid_argument("a coordinate block needs a non-empty name");
+  require_column_name("coordinate block", name);
+  for (const std::string& coordinate : coordinate_names) require_column_name("coordinate of block '" + name + "'", coordinate);
   if (coordinate_names.empty())
     throw std::invalid_argument("coordinate block '" + name + "' has no coordinates; give it at least one");
   if (!block_names_.insert(name).second)
@@ -87,6 +96,7 @@ std::string System::multiplier_label(Index r) const {
 std::vector<Index> System::place(const Element* element_pointer) {
   if (!element_pointer) throw std::invalid_argument("System::add was given a null element");
   const Element& element = *element_pointer;
+  require_column_name("element", element.name());
   if (element_names_.contains(element.name()))
     throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
   std::vector<Index> dofs;

@@ -106,6 +106,11 @@ class System : public std::enable_shared_from_this<System> {
   Index num_multipliers_ = 0;
 };
 
+/// Throws std::invalid_argument naming `what` ("coordinate block", "element", ...) unless name can
+/// head an output column: not empty, and without a comma, a double quote or a control character
+/// (a newline, a tab), which would split or shift the columns of a CSV file such as timeseries.csv.
+void require_column_name(const std::string& what, const std::string& name);
+
 /// Gathers x[dofs] into local (resized to dofs.size()).
 void gather(ConstVectorRef x, std::span<const Index> dofs, Vector& local);
 

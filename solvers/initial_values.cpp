@@ -89,16 +89,20 @@ ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, C
 }
 
 void require_consistent_initial_values(const System& system, const State& state, std::string_view who) {
-  const char* hint =
-      "; project them first with project_initial_state (<noether/solvers/initial_values.hpp>), as noether run does";
+  const auto hint = [](const ConstraintViolation& v) -> std::string {
+    if (!std::isfinite(v.residual))  // q and v are finite (check_initial_state): the functions are at fault
+      return "; a residual that is not finite at finite initial values is a fault of the constraint's functions (or "
+             "of values of an absurd size), which no projection mends";
+    return "; project them first with project_initial_state (<noether/solvers/initial_values.hpp>), as noether run does";
+  };
   const ConstraintViolation p = position_violation(system, state.q);
   if (p.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial positions are off the constraints: " +
-                                    violation_text(system, p, "|g|") + hint);
+                                    violation_text(system, p, "|g|") + hint(p));
   const ConstraintViolation v = velocity_violation(system, state.q, state.v);
   if (v.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial velocities are off the constraints: " +
-                                    violation_text(system, v, "|G v|") + hint);
+                                    violation_text(system, v, "|G v|") + hint(v));
 }
 
 InitialProjection project_initial_state(const System& system, State& state, ProjectionOptions options) {

@@ -56,7 +56,8 @@ double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
   double r = 0.0;
   for (Index i = 0; i < residual.size(); ++i) {
     const double entry = scaled_entry(residual(i), scale(i));
-    if (!(entry <= r)) r = entry;
+    if (std::isnan(entry)) return entry;  // kept: a later finite entry must not hide it (inf / inf)
+    if (entry > r) r = entry;
   }
   return r;
 }

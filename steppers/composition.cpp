@@ -37,6 +37,7 @@ CompositionStepper::CompositionStepper(std::string name, const System& system, s
 
 void CompositionStepper::initialize(State& state) const {
   check_initial_state(system_, state, name_);
+  check_initial_masses(system_, state.q, name_);  // before the base's check, which would name the base
   base_->initialize(state);
 }
 

@@ -126,10 +126,20 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     return owner.empty() ? label : label + "; largest contribution from " + owner;
   }
 
+  /// The element with a non-finite entry and the size of the iterate it was evaluated at, with a
+  /// hint when that is beyond the squares of doubles: then the state overflowed (absurd initial
+  /// values or parameters), and the element only shows it.
   std::string describe_non_finite() const override {
     if (!input_) return {};
     typename Scheme::Data data;
-    return assembly_.non_finite_contributor(scheme_.iterate(*input_, natural_x_, data));
+    std::string source = assembly_.non_finite_contributor(scheme_.iterate(*input_, natural_x_, data));
+    if (source.empty()) return source;
+    const double largest = natural_x_.cwiseAbs().maxCoeff();
+    source += " at an iterate of max|x| = " + format_number(largest);
+    if (!(largest < 1e150))
+      source += ": beyond the range of double precision (the squares of such values overflow); check the initial "
+                "values and parameters for an absurd size";
+    return source;
   }
 
   /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the

@@ -17,6 +17,8 @@ namespace {
 template <class Base>
 StepperInfo composition(const std::string& name, std::vector<double> coefficients, std::string description) {
   auto make = [name, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+    // Refused here, not by Base, so that the message names the stepper the user chose.
+    require_coordinates(s, name);
     return std::make_unique<CompositionStepper>(name, s, std::make_unique<Base>(s, o), coefficients);
   };
   return {name, std::move(description), make};

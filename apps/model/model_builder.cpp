@@ -96,7 +96,10 @@ class Builder {
   /// The probes and invariants, on the built system.
   void complete(Model& model) const {
     for (std::size_t i = 0; i < d_.probes.size(); ++i)
-      entry("probes", i, [&] { model.probes.push_back(std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i])); });
+      entry("probes", i, [&] {
+        std::visit([](const auto& p) { require_column_name("probe", p.name); }, d_.probes[i]);  // heads NAME.x, ...
+        model.probes.push_back(std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i]));
+      });
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
       entry("invariants", i, [&] { model.invariants.push_back(invariant(d_.invariants[i], *model.system)); });
   }

@@ -174,6 +174,11 @@ TEST_CASE("an output directory that cannot be made or opened is named with the r
   std::ofstream(dir.path / "a-file") << "x";
   CHECK(output_error([&] { OutputDirectory out(dir.path / "a-file" / "out"); })
             .starts_with("cannot create the output directory '" + (dir.path / "a-file" / "out").string() + "' ("));
+  // A dangling symlink was "(File exists)": it names the missing target instead.
+  fs::create_symlink(dir.path / "nowhere", dir.path / "link");
+  CHECK(output_error([&] { OutputDirectory out(dir.path / "link"); }) ==
+        "cannot create the output directory '" + (dir.path / "link").string() + "' (a symlink to '" +
+            (dir.path / "nowhere").string() + "', which does not exist): choose a writable --out directory");
   // A name in the way of a file to create (here a directory) is an error, not a silent skip.
   const OutputDirectory out(dir.path);
   fs::create_directories(dir.path / "summary.json");

@@ -357,6 +357,11 @@ TEST_CASE("the run length is a whole number of steps h, at most max_steps: never
                               "steps are meant");
   CHECK(message(1e-320, 1.0).starts_with("the run would take t_end / h = inf steps (t_end = 1, h = 1e-320), "));
   CHECK(message(0.001, 2.0, 1999).starts_with("the run would take t_end / h = 2000 steps"));
+  // An h far larger than t_end: t_end / h is within the rounding of 0 steps, but 0 steps reach t = 0,
+  // not t_end (the reliability table's --h 1e300 --t 0.03 completed with t_reached 0).
+  CHECK(message(1e300, 0.03) == "the end time is not a whole number of steps: t_end / h = 3e-302 (t_end = 0.03, "
+                                "h = 1e+300); choose t_end = 0 or 1e+300 (0 or 1 steps), or an h that divides t_end");
+  CHECK(message(1e10, 1.0).starts_with("the end time is not a whole number of steps: t_end / h = 1e-10 "));
   // Accepted: t_end / h whole up to the rounding of the division, and 0 steps.
   CHECK(message(0.001, 2.0, 2000).empty());
   CHECK(message(0.1, 0.3).empty());  // 0.3 / 0.1 = 2.9999999999999996
@@ -463,6 +468,8 @@ TEST_CASE("an adaptive run whose steps shrink without reaching t_end stops after
 
 TEST_CASE("a state whose constraint residual overflows fails the run instead of completing it") {
   // Found by the reliability sweep: top --set omega_p=1e200 took steps with |g| = inf and reported ok.
+  // The run then failed after step 1 on the recorder's check of g(q) (cause error); since Newton keeps
+  // a NaN of its scaled residual (docs/reliability.md), step 1 itself fails, naming the overflow.
   RunOptions options;
   options.scenario = "top";
   options.overrides = {{"omega_p", 1e200}};
@@ -470,7 +477,9 @@ TEST_CASE("a state whose constraint residual overflows fails the run instead of 
   options.threads = 1;
   const RunResult r = run(options);
   CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::error);
+  CHECK(r.failure_cause == FailureCause::newton);
   CHECK(r.failed_step == 1);
-  CHECK(r.error.find("the constraint residual g(q) of the state at step 1 (t = 0.002) is not finite") == 0);
+  CHECK(r.steps == 0);
+  CHECK(r.error.find("Newton failed at step 1 (t = 0 -> 0.002)") == 0);
+  CHECK(r.error.find("beyond the range of double precision") != std::string::npos);
 }

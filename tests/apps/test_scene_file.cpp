@@ -219,11 +219,21 @@ TEST_CASE("invalid JSON is refused with its line and column") {
                        doctest::Contains("bad.json: line 4, column 18: not valid JSON (syntax error"), std::invalid_argument);
   // Found by the fuzzer (fuzz/scene_fuzzer.cpp): nlohmann throws out_of_range, not a parse error.
   CHECK_THROWS_WITH_AS(parse_scene(R"({"noether_scene": 1, "run": {"h": 0.000416666666666e6667, "t_end": 1}})", "big.json"),
-                       doctest::Contains("big.json: not valid JSON here (number overflow parsing '0.000416666666666e6667')"),
+                       doctest::Contains("big.json: line 1, column 35: not valid JSON (number overflow parsing "
+                                         "'0.000416666666666e6667': beyond the largest double, 1.8e308)"),
+                       std::invalid_argument);
+  // The reliability table's "mass": 1e999: the line and column of the number (not of the text "1e999" before it).
+  CHECK_THROWS_WITH_AS(parse_scene("{\n  \"noether_scene\": 1,\n  \"bodies\": [\n    {\"name\": \"1e999\",\n"
+                                   "     \"mass\": 1e999}]}\n", "inf.json"),
+                       doctest::Contains("inf.json: line 5, column 14: not valid JSON (number overflow parsing '1e999'"),
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_scene("", "empty.json"), doctest::Contains("empty.json: line 1, column 1: not valid JSON"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"), doctest::Contains("cannot read the scene file 'no/such/scene.json'"),
+  CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"),
+                       "cannot read the scene file 'no/such/scene.json' (No such file or directory)", std::invalid_argument);
+  // A directory opens as a stream that reads nothing: it was "line 1, column 1: not valid JSON".
+  CHECK_THROWS_WITH_AS(load_scene(NOETHER_SOURCE_DIR "/examples/scenes"),
+                       (std::string("cannot read the scene file '") + NOETHER_SOURCE_DIR "/examples/scenes': it is a directory").c_str(),
                        std::invalid_argument);
 }
 
@@ -286,4 +296,24 @@ TEST_CASE("a run whose initial values cannot be projected onto the constraints f
   CHECK(r.steps == 0);
   CHECK(r.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
   CHECK(r.error.find("constraint '") != std::string::npos);
+}
+
+TEST_CASE("a run whose constraints have no common solution is refused, not run with an equation dropped") {
+  // The bar (1 m) pinned at both ends to points 10 m apart: at the initial values G has a dependent
+  // row, which was dropped as redundant; the projection then stretched d1 to 9.5 and the run
+  // completed, ok, with max|g| = 49.5 (found by scripts/reliability_table.py).
+  nlohmann::json document = example("pendulum");
+  document["joints"].push_back(
+      {{"name", "pin2"}, {"type", "revolute_planar"}, {"point_a", {10.0, 0.0}}, {"body_b", "bar"}, {"point_b", {0.5, 0.0}}});
+  RunOptions options;
+  options.scene = SceneSource{"pinned_twice.json", std::make_shared<const Scene>(parse_scene(document.dump(), "pinned_twice.json"))};
+  options.threads = 1;
+  options.t_end = 0.03;
+  const RunResult r = run(options);
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure_cause == FailureCause::refused);
+  CHECK(r.steps == 0);
+  CAPTURE(r.error);
+  CHECK(r.error.starts_with("the projected initial positions violate constraint 'bar.orthonormality' row 0, dropped as "
+                            "dependent on the others, by 49.5"));
 }

@@ -261,3 +261,25 @@ TEST_CASE("body-wise ordering puts each constraint's multipliers after the block
   CHECK(body_wise_positions(system, std::vector{coordinates, coordinates, multipliers}) ==
         std::vector<Index>{0, 1, 4, 7, 8, 2, 3, 5, 9, 10, 11, 12, 6});
 }
+
+TEST_CASE("names that would split or shift output columns are refused, naming them") {
+  // The reliability table found a body named "a,b" writing the header "q:a,b.phi.x" into
+  // timeseries.csv: one more column than each row has, every later column misnamed.
+  System system;
+  for (const char* name : {"a,b", "a\"b", "a\nb", "a\tb"}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(system.add_block(name, 1),
+                         (std::string("coordinate block '") + name +
+                          "': a name must not contain a comma, a double quote or a control character (a newline, a tab): "
+                          "names head the columns of the output files")
+                             .c_str(),
+                         std::invalid_argument);
+  }
+  CHECK_THROWS_WITH_AS(system.add_block("p", {"x,y"}), doctest::Contains("coordinate of block 'p' 'x,y': a name must not"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("", 1), "a coordinate block needs a non-empty name", std::invalid_argument);
+  const BlockId p = system.add_block("ü bar [1]", {"x"});  // spaces, brackets and UTF-8 are fine
+  CHECK_THROWS_WITH_AS(system.add(std::make_shared<ConstantInertia>("mass,1", std::vector{p}, Matrix::Identity(1, 1))),
+                       doctest::Contains("element 'mass,1': a name must not contain a comma"), std::invalid_argument);
+  CHECK(system.num_coordinates() == 1);
+}

@@ -6,8 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
+#include <noether/joints/function_constraint.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -134,4 +137,23 @@ TEST_CASE("the rule scales with the terms of each row: a chain far from the orig
   CHECK(position_violation(*model.system, off.q).row >= 0);
   off.q(0) = model.initial.q(0) + 1e-12;  // round-off of a typed value
   CHECK(position_violation(*model.system, off.q).row < 0);
+}
+
+TEST_CASE("a constraint that is not finite at the initial values is refused as such, not sent to the projection") {
+  // The reliability table's api/function_constraint_nan: "|g| = nan ...; project them first with
+  // project_initial_state", which cannot mend a NaN.
+  System system;
+  const BlockId p = system.add_block("p", {"x", "y"});
+  system.add(std::make_shared<ConstantInertia>("mass", std::vector{p}, Matrix::Identity(2, 2)));
+  ConstraintFunction f;
+  f.value = [](ConstVectorRef) { return Vector::Constant(1, std::numeric_limits<double>::quiet_NaN()); };
+  f.jacobian = [](ConstVectorRef q) { return Matrix(q.transpose()); };
+  f.hessian_contraction = [](ConstVectorRef, ConstVectorRef l) { return Matrix(l(0) * Matrix::Identity(2, 2)); };
+  system.add(std::make_shared<FunctionConstraint>("circle", std::vector{p}, 2, f));
+  const State state{.q = Vector::Unit(2, 0), .v = Vector::Unit(2, 1)};
+  CHECK_THROWS_WITH_AS(require_consistent_initial_values(system, state, "livens-em"),
+                       "livens-em: the initial positions are off the constraints: constraint 'circle' row 0 has |g| = "
+                       "nan (round-off allows 1.0001e-10); a residual that is not finite at finite initial values is a "
+                       "fault of the constraint's functions (or of values of an absurd size), which no projection mends",
+                       InconsistentInitialValues);
 }

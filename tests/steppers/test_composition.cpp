@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/generic_inertia.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/composition.hpp>
 #include <noether/steppers/livens_em.hpp>
@@ -187,4 +188,29 @@ TEST_CASE("a composition's substeps are refined where their Newton fails") {
   for (int n = 0; n < 20; ++n) refinements += stepper->step(state, 0.05).refinements;
   CHECK(refinements > 0);
   CHECK(std::abs(stepper->conserved_energy(state) - energy0) <= 1e-9);
+}
+
+TEST_CASE("a composition's refusals name it, not its base") {
+  for (const std::string name : {"livens-em4", "livens-em6", "em-ggl4", "em-ggl6"}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(find_stepper(name).make(System{}, StepperOptions{}),
+                         (name + ": the system has no coordinates; add bodies (Mechanism) or coordinate blocks "
+                                 "(System::add_block) with their elements before making a stepper")
+                             .c_str(),
+                         StepperRefusal);
+  }
+  // M(q) = diag(1, -1), indefinite: refused when initialized, by livens-em4 (em-ggl refuses any M(q)).
+  System system;
+  const BlockId p = system.add_block("p", {"x", "y"});
+  system.add(std::make_shared<ConfigurationInertia>(
+      "pendulum", std::vector{p}, 2,
+      MassFunction{.mass = [](ConstVectorRef) { return Matrix(Eigen::Vector2d(1.0, -1.0).asDiagonal()); },
+                   .mass_derivative = [](ConstVectorRef, Index) { return Matrix(Matrix::Zero(2, 2)); },
+                   .mass_second_derivative = [](ConstVectorRef, Index, Index) { return Matrix(Matrix::Zero(2, 2)); }}));
+  const std::unique_ptr<Stepper> stepper = find_stepper("livens-em4").make(system, StepperOptions{});
+  State state{.q = Vector::Zero(2), .v = Vector::Zero(2)};
+  CHECK_THROWS_WITH_AS(stepper->initialize(state),
+                       doctest::Contains("livens-em4: inertia 'pendulum': M(q) at the initial configuration has the "
+                                         "negative eigenvalue -1"),
+                       StepperRefusal);
 }

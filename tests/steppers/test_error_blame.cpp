@@ -9,6 +9,8 @@
 #include <doctest/doctest.h>
 
 #include <noether/bodies/generic_inertia.hpp>
+#include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/gravity.hpp>
@@ -140,4 +142,45 @@ TEST_CASE("an indefinite mass matrix is refused by its element, or by every step
   State inside{.q = Vector::Unit(2, 0) * 0.5, .v = Vector::Unit(2, 1)};
   find_stepper("livens-em").make(system, StepperOptions{})->initialize(inside);  // positive definite there
   CHECK(inside.p(1) == 0.75);
+}
+
+TEST_CASE("values beyond the range of double precision are reported as such, with the iterate's size") {
+  // `noether run double-pendulum --set omega1_0=1e200` said only "constraint 'rod1' gives a
+  // non-finite residual entry (inf)", which blamed a joint for the overflow of the state.
+  const Scenario& scenario = find_scenario("double-pendulum");
+  const Model model = scenario.build(resolve_parameters(scenario, {{"omega1_0", 1e200}}));
+  for (const char* name : {"livens-em", "livens-em4"}) {
+    CAPTURE(name);
+    State state = model.initial;
+    StepperOptions options;
+    options.max_refinement_depth = 0;
+    const std::unique_ptr<Stepper> stepper = find_stepper(name).make(*model.system, options);
+    stepper->initialize(state);
+    std::string message;
+    try {
+      stepper->step(state, 0.01);
+    } catch (const NewtonError& e) {
+      message = e.what();
+    }
+    MESSAGE(message);
+    CHECK(message.find("constraint 'rod1' gives a non-finite residual entry (inf) at an iterate of max|x| = ") !=
+          std::string::npos);
+    CHECK(message.find("e+19") != std::string::npos);  // 1e+198 (livens-em), 2.07245e+197 (its first substep in livens-em4)
+    CHECK(message.find(": beyond the range of double precision") != std::string::npos);
+  }
+}
+
+TEST_CASE("a step whose residual overflows fails, whatever rows follow the non-finite one") {
+  // The residual of the first step of a 3D chain at a tip speed of 1e200 m/s has rows inf with
+  // scale inf (inf / inf = NaN) before finite rows, which replaced the NaN in the scaled norm: Newton
+  // took the predictor as converged, and step() returned a state with g(q) = inf and no error.
+  const Mechanism chain = make_chain3d(2, ChainJoint::spherical, 1e200);
+  for (const char* name : {"livens-em", "em-ggl", "midpoint-vi", "ggl-vi"}) {
+    CAPTURE(name);
+    State state = chain.initial_state();
+    const std::unique_ptr<Stepper> stepper = find_stepper(name).make(chain.system(), StepperOptions{});
+    stepper->initialize(state);
+    CHECK_THROWS_WITH_AS(stepper->step(state, 0.01), doctest::Contains("beyond the range of double precision"), NewtonError);
+    CHECK(state.step == 0);
+  }
 }
