@@ -169,6 +169,8 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (arguments.threads) options.threads = parse_positive_count("--threads", *arguments.threads);
   if (arguments.every) options.output_every = parse_positive_count("--every", *arguments.every);
   if (arguments.out) options.output_dir = *arguments.out;
+  if (arguments.checkpoint_every)
+    options.checkpoint_every = parse_positive_count("--checkpoint-every", *arguments.checkpoint_every);
   if (is_scene_file_name(arguments.scenario)) {
     apply_scene(arguments, options);
     return options;

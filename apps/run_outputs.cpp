@@ -16,8 +16,20 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
   directory_.remove(TimeseriesCsv::kFileName);  // a previous run's rows must not sit beside this run's summary
 }
 
+RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+                       std::uint64_t timeseries_length)
+    : directory_(directory, calls), result_(result), resumed_length_(timeseries_length) {
+  result_.timeseries_file = TimeseriesCsv::kPartialFileName;
+  write_summary();
+  if (directory_.contains(TimeseriesCsv::kPartialFileName))
+    directory_.remove(TimeseriesCsv::kFileName);
+  else
+    directory_.rename(TimeseriesCsv::kFileName, TimeseriesCsv::kPartialFileName);
+}
+
 TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
                                            const ConservedMomenta& momenta, bool condition_column) {
+  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, system, probes, momenta, condition_column);
   return timeseries_.emplace(directory_, system, probes, momenta, condition_column);
 }
 

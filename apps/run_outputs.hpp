@@ -3,6 +3,7 @@
 /// written"): from the start summary.json says "running" and the rows grow in
 /// timeseries.csv.partial; at the end the rows are renamed timeseries.csv and summary.json says
 /// completed, failed or interrupted.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 
@@ -19,6 +20,11 @@ class RunOutputs {
   /// cannot be written: the files in the directory are then as they were. result must outlive
   /// this object.
   RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
+  /// For a resumed run: as above, but the time series is continued after its first
+  /// `timeseries_length` bytes (a checkpoint's), from timeseries.csv.partial, or from
+  /// timeseries.csv renamed so when the run that wrote it closed it (the other one is removed).
+  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+             std::uint64_t timeseries_length);
 
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
@@ -31,12 +37,18 @@ class RunOutputs {
   /// file says the run goes on. Never throws OutputError (the result carries it).
   void finish();
 
+  /// The time series on the disk (fsync) up to its last row; its length in bytes.
+  std::uint64_t sync_timeseries() { return timeseries_->sync(); }
+  /// Replaces the file `name` in the directory by `contents`, atomically (OutputDirectory::replace).
+  void replace_file(std::string_view name, std::string_view contents) const { directory_.replace(name, contents); }
+
  private:
   void write_summary();
 
   OutputDirectory directory_;
   RunResult& result_;
   std::optional<TimeseriesCsv> timeseries_;
+  std::optional<std::uint64_t> resumed_length_;  ///< the length the time series continues from (resumed run)
 };
 
 }  // namespace noether
