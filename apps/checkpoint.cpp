@@ -64,7 +64,7 @@ class Fields {
   Vector vector(std::string_view key, Index size) const {
     Vector values = vector(key);
     if (values.size() != size)
-      throw JsonInputError(path(key), "holds " + std::to_string(values.size()) + " numbers, the model needs " +
+      throw JsonInputError(path(key), "holds " + std::to_string(values.size()) + " numbers, expected " +
                                           std::to_string(size));
     return values;
   }
@@ -178,8 +178,8 @@ State read_state(const Fields& f) {
   state.step = static_cast<Index>(f.whole("step", 0));
   state.t = f.number("t");
   state.q = f.vector("q");
-  state.v = f.vector("v", state.q.size());
-  state.p = f.vector("p", state.q.size());
+  state.v = f.vector("v");  // the sizes are the model's to check (check_resumable)
+  state.p = f.vector("p");
   state.lambda = f.vector("lambda");
   state.discrete_energy = f.number("discrete_energy");
   return state;
