@@ -2,12 +2,15 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -28,15 +31,50 @@ Json exact(double value) {
   return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
 }
 
+/// The large arrays (the state, the stepper history) are written straight into the text, not
+/// through a JSON tree, which would cost several times as much on a large model. A finite double
+/// as std::to_chars' shortest form that reads back to it ("-0.0" for -0, which JSON readers take
+/// for the integer 0 when written "-0"); the others as exact() writes them.
+void append_exact(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += exact(value).dump();
+    return;
+  }
+  if (value == 0.0 && std::signbit(value)) {
+    out += "-0.0";
+    return;
+  }
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), end);
+}
+
+void append_exact(std::string& out, std::span<const double> values) {
+  out += '[';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    append_exact(out, values[i]);
+  }
+  out += ']';
+}
+
+void append_exact(std::string& out, const Vector& values) {
+  append_exact(out, std::span<const double>(values.data(), static_cast<std::size_t>(values.size())));
+}
+
+/// Appends "key": to out, after a comma unless it opens the object ('{' last).
+void append_key(std::string& out, std::string_view key) {
+  if (out.back() != '{') out += ',';
+  out += Json(key).dump();
+  out += ':';
+}
+
 Json exact(const Vector& values) {
   Json list = Json::array();
   for (Index i = 0; i < values.size(); ++i) list.push_back(exact(values(i)));
   return list;
 }
 
-Json exact(const std::vector<double>& values) {
-  return exact(Vector(Eigen::Map<const Vector>(values.data(), static_cast<Index>(values.size()))));
-}
 
 /// The fields of one JSON object read with the path of each in the errors.
 class Fields {
@@ -167,10 +205,21 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   return options;
 }
 
-Json state_json(const State& state) {
-  return {{"step", state.step},     {"t", exact(state.t)},           {"q", exact(state.q)},
-          {"v", exact(state.v)},    {"p", exact(state.p)},           {"lambda", exact(state.lambda)},
-          {"discrete_energy", exact(state.discrete_energy)}};
+void append_state(std::string& out, const State& state) {
+  out += '{';
+  append_key(out, "step");
+  out += std::to_string(state.step);
+  append_key(out, "t");
+  append_exact(out, state.t);
+  const std::pair<const char*, const Vector*> vectors[] = {
+      {"q", &state.q}, {"v", &state.v}, {"p", &state.p}, {"lambda", &state.lambda}};
+  for (const auto& [key, values] : vectors) {
+    append_key(out, key);
+    append_exact(out, *values);
+  }
+  append_key(out, "discrete_energy");
+  append_exact(out, state.discrete_energy);
+  out += '}';
 }
 
 State read_state(const Fields& f) {
@@ -304,10 +353,13 @@ RunRecorder::Continuation read_recorder(const Fields& f) {
   return c;
 }
 
-Json history_json(const StepperHistory& history) {
-  Json entries = Json::object();
-  for (const auto& [key, values] : history.entries()) entries[key] = exact(values);
-  return entries;
+void append_history(std::string& out, const StepperHistory& history) {
+  out += '{';
+  for (const auto& [key, values] : history.entries()) {
+    append_key(out, key);
+    append_exact(out, values);
+  }
+  out += '}';
 }
 
 StepperHistory read_history(const Fields& f) {
@@ -396,16 +448,27 @@ RunOptions rerun_options(const RunResult& result, const RunOptions& options) {
 }
 
 std::string checkpoint_json(const Checkpoint& c) {
-  const Json j = {{"format", kFormat},
-                  {"version", Checkpoint::kFormatVersion},
-                  {"options", options_json(c.options)},
-                  {"state", state_json(c.state)},
-                  {"next_h", exact(c.next_h)},
-                  {"stepper_history", history_json(c.stepper_history)},
-                  {"progress", progress_json(c.progress)},
-                  {"recorder", recorder_json(c.recorder)},
-                  {"timeseries_length", c.timeseries_length}};
-  return j.dump() + '\n';
+  std::string out = "{";
+  append_key(out, "format");
+  out += Json(kFormat).dump();
+  append_key(out, "version");
+  out += std::to_string(Checkpoint::kFormatVersion);
+  append_key(out, "options");
+  out += options_json(c.options).dump();
+  append_key(out, "state");
+  append_state(out, c.state);
+  append_key(out, "next_h");
+  append_exact(out, c.next_h);
+  append_key(out, "stepper_history");
+  append_history(out, c.stepper_history);
+  append_key(out, "progress");
+  out += progress_json(c.progress).dump();
+  append_key(out, "recorder");
+  out += recorder_json(c.recorder).dump();
+  append_key(out, "timeseries_length");
+  out += std::to_string(c.timeseries_length);
+  out += "}\n";
+  return out;
 }
 
 Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {

@@ -6,7 +6,8 @@
 #   (b) stops made exactly: right after a checkpoint (the time series cut at the checkpoint's
 #       length, nothing to cut) and between checkpoints as a SIGKILL or a crash leaves them (summary
 #       "running", rows after the checkpoint in timeseries.csv.partial, cut and recomputed), for a
-#       fixed-step, an adaptive (sem-vi) and a composed (livens-em4) stepper;
+#       fixed-step, an adaptive (sem-vi) and a composed (livens-em4) stepper, modified Newton (which
+#       keeps its factorization across steps) and UMFPACK;
 #   (d) what resume refuses, exit 2 with one line naming the file: a completed run, no checkpoint,
 #       a corrupt one, a time series shorter than the checkpoint says.
 # Usage: check_resume.sh NOETHER WORK_DIR
@@ -44,7 +45,7 @@ resume_ok() {
 }
 
 # (a) SIGTERM part-way through a run with checkpoints.
-run_a=(run chain2d --set n=200 --t 12 --every 7 --checkpoint-every 50 --threads 1)
+run_a=(run chain2d --set n=200 --t 8 --every 7 --checkpoint-every 50 --threads 1)
 (exec "$program" "${run_a[@]}" --out "$work/a" >"$work/out" 2>"$work/err") &
 pid=$!
 for _ in $(seq 600); do
@@ -92,6 +93,8 @@ check_exact_stops() {
 check_exact_stops livens-em run chain2d --set n=20 --t 1.37 --every 3 --checkpoint-every 40
 check_exact_stops sem-vi run spring-pendulum --stepper sem-vi --t 0.5 --checkpoint-every 7
 check_exact_stops livens-em4 run double-fourbar --stepper livens-em4 --t 0.2 --checkpoint-every 6
+check_exact_stops modified-newton run chain2d --set n=20 --t 0.6 --newton modified --checkpoint-every 13
+check_exact_stops em-ggl-umfpack run double-pendulum --stepper em-ggl --solver umfpack --t 0.3 --checkpoint-every 8
 
 # (d) Refusals: exit 2, one line on stderr naming the file and what is wrong.
 refused() {
