@@ -102,10 +102,10 @@ int OutputDirectory::reopen(std::string_view name, std::uint64_t length) const {
   return fd;
 }
 
-bool OutputDirectory::contains(std::string_view name) const {
+bool OutputDirectory::holds_file(std::string_view name) const {
   const std::string entry(name);
   struct stat status {};
-  return ::fstatat(fd_, entry.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0;
+  return ::fstatat(fd_, entry.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(status.st_mode);
 }
 
 void OutputDirectory::remove(std::string_view name) const {

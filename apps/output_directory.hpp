@@ -71,8 +71,8 @@ class OutputDirectory {
   /// `length` bytes, positioned at its end; the descriptor is returned. Throws OutputError naming
   /// the file when it cannot be opened, is not a regular file or holds fewer than `length` bytes.
   int reopen(std::string_view name, std::uint64_t length) const;
-  /// Whether the directory holds an entry `name`.
-  bool contains(std::string_view name) const;
+  /// Whether the entry `name` is a regular file (not a symlink to one).
+  bool holds_file(std::string_view name) const;
 
   /// "writing '<path>/<name>' failed: <strerror(errno)>" for `action` = "writing"; errno as left
   /// by the call that failed.

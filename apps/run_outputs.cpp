@@ -21,7 +21,9 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
     : directory_(directory, calls), result_(result), resumed_length_(timeseries_length) {
   result_.timeseries_file = TimeseriesCsv::kPartialFileName;
   write_summary();
-  if (directory_.contains(TimeseriesCsv::kPartialFileName))
+  // The rows under the name read_checkpoint checked: the partial file when it is a file (a run
+  // killed, or one whose closing rename failed), else timeseries.csv (a run that closed it).
+  if (directory_.holds_file(TimeseriesCsv::kPartialFileName))
     directory_.remove(TimeseriesCsv::kFileName);
   else
     directory_.rename(TimeseriesCsv::kFileName, TimeseriesCsv::kPartialFileName);

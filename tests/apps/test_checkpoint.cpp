@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -147,4 +148,40 @@ TEST_CASE("--checkpoint-every needs an output directory") {
   RunOptions options = scenario_options({});
   options.output_dir.reset();
   CHECK_THROWS_WITH_AS(run(options), "--checkpoint-every writes DIR/checkpoint.json: add --out DIR", std::invalid_argument);
+}
+
+TEST_CASE("a staged file continues from a checkpoint's length: what follows is cut, a shorter file refused") {
+  const TempDir work("checkpoint_staged");
+  const OutputDirectory directory(work.path);
+  std::uint64_t length = 0;
+  {
+    StagedFile file(directory, "rows.partial", "rows");
+    file.append("header\nrow 1\n");
+    file.sync();
+    length = file.bytes_flushed();
+    file.append("row 2, after the checkpoint\n");
+    file.flush();
+  }  // stopped: the file keeps its staging name
+  const auto refusal = [&](std::uint64_t wanted) {
+    try {
+      StagedFile file(directory, "rows.partial", "rows", wanted);
+    } catch (const OutputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal(1000) == "'" + (work.path / "rows.partial").string() +
+                             "' holds 41 bytes, fewer than the 1000 to continue from");
+  {
+    StagedFile file(directory, "rows.partial", "rows", length);
+    CHECK(file.bytes_flushed() == length);
+    file.append("row 2\n");
+    file.commit();
+  }
+  CHECK(read_file(work.path / "rows") == "header\nrow 1\nrow 2\n");
+  // A symlink under the staging name is not followed: its target stays as it was.
+  std::ofstream(work.path / "elsewhere") << "not ours\n";
+  fs::create_symlink(work.path / "elsewhere", work.path / "rows.partial");
+  CHECK(refusal(0).find("opening '" + (work.path / "rows.partial").string() + "' failed: ") == 0);
+  CHECK(read_file(work.path / "elsewhere") == "not ours\n");
 }
