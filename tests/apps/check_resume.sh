@@ -11,17 +11,7 @@
 #   (d) what resume refuses, exit 2 with one line naming the file: a completed run, no checkpoint,
 #       a corrupt one, a time series shorter than the checkpoint says.
 # Usage: check_resume.sh NOETHER WORK_DIR
-set -u
-program=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() {
-  echo "FAIL: $*"
-  for f in "$work"/out "$work"/err; do [ -e "$f" ] && { echo "--- $f"; cat "$f"; }; done
-  exit 1
-}
+. "$(dirname "$0")/script_support.sh"
 
 # summary.json without the timings (wall_seconds and phase_seconds' three lines).
 untimed() { grep -v -e '"wall_seconds"' -e '"assembly"' -e '"factorization"' -e '"solve"' "$1"; }
