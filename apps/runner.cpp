@@ -133,11 +133,13 @@ void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorde
   const std::int64_t steps = step_count(run);
   const bool adaptive = stepper.adaptive_step_size();
   const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
-  const auto going_on = [&] { return adaptive ? state.t < run.t_end : state.step < steps; };
-  for (std::int64_t n = state.step; going_on(); ++n) {
+  std::int64_t n = result.steps;  // the steps completed: 0, or the checkpoint's
+  const auto going_on = [&] { return adaptive ? state.t < run.t_end : n < steps; };
+  while (going_on()) {
     if (const int signal = interrupt_requested(options)) return result.interrupt(signal);
     if (adaptive && n >= limit) throw StepLimitReached(step_limit_message(stepper, state, run, h));
     const StepReport report = stepper.step(state, h);
+    ++n;
     if (adaptive) h = report.step_size / report.substeps;
     recorder.record_step(state, stepper.conserved_energy(state), report);
     if (checkpoints && going_on()) checkpoints->after_step(state, h, stepper, recorder);
