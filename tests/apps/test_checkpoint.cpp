@@ -2,7 +2,9 @@
 /// process, continues to the bytes of the run never stopped, for a scenario and a scene file.
 /// tests/apps/check_resume.sh checks the command line: SIGTERM, stops right after and between
 /// checkpoints, and the refusals.
+#include <atomic>
 #include <bit>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -184,4 +186,79 @@ TEST_CASE("a staged file continues from a checkpoint's length: what follows is c
   fs::create_symlink(work.path / "elsewhere", work.path / "rows.partial");
   CHECK(refusal(0).find("opening '" + (work.path / "rows.partial").string() + "' failed: ") == 0);
   CHECK(read_file(work.path / "elsewhere") == "not ours\n");
+}
+
+namespace {
+
+/// The real system calls, raising the interrupt flag (as a SIGTERM's handler does) at the
+/// `fsyncs`-th fsync, or at the first write after it: a stop at an exact point of the run.
+class InterruptingFileCalls : public FileCalls {
+ public:
+  InterruptingFileCalls(std::atomic<int>& flag, int fsyncs, bool at_next_write)
+      : flag_(flag), fsyncs_to_go_(fsyncs), at_next_write_(at_next_write) {}
+  ssize_t write(int fd, const void* data, std::size_t size) const override {
+    if (fsyncs_to_go_ == 0 && at_next_write_) flag_ = SIGTERM;
+    return FileCalls::write(fd, data, size);
+  }
+  int fsync(int fd) const override {
+    if (--fsyncs_to_go_ == 0 && !at_next_write_) flag_ = SIGTERM;
+    return FileCalls::fsync(fd);
+  }
+
+ private:
+  std::atomic<int>& flag_;
+  mutable int fsyncs_to_go_;
+  bool at_next_write_;
+};
+
+/// Runs options stopped by calls' flag, resumes it (read_checkpoint, as `noether resume`) and
+/// checks the result against the run never stopped. Returns the step it was stopped after.
+std::int64_t check_stop_and_resume(RunOptions options, const fs::path& work, int fsyncs, bool at_next_write) {
+  options.output_dir = work / "reference";
+  const RunResult reference = run(options);
+  REQUIRE(reference.ok);
+  std::atomic<int> flag{0};
+  const InterruptingFileCalls calls(flag, fsyncs, at_next_write);
+  options.output_dir = work / "stopped";
+  options.interrupt = &flag;
+  options.file_calls = &calls;
+  const RunResult stopped = run(options);
+  REQUIRE(stopped.status == RunStatus::interrupted);
+  const Checkpoint checkpoint = read_checkpoint(work / "stopped");
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = work / "stopped";
+  resumed.resume = &checkpoint;
+  const RunResult result = run(resumed);
+  CHECK(result.ok);
+  const bool same_rows = read_file(work / "stopped" / "timeseries.csv") == read_file(work / "reference" / "timeseries.csv");
+  CHECK(same_rows);
+  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
+  CHECK(result.newton_factorizations_total == reference.newton_factorizations_total);
+  CHECK(same_bits(result.energy_final, reference.energy_final));
+  CHECK(same_bits(result.velocity_constraint_max_abs, reference.velocity_constraint_max_abs));
+  return stopped.steps;
+}
+
+}  // namespace
+
+TEST_CASE("a run interrupted right after a checkpoint or between two resumes to the bytes of the run never stopped") {
+  RunOptions options;
+  options.scenario = "chain2d";
+  options.overrides = {{"n", 40.0}};
+  options.t_end = 1.2;
+  options.output_every = 2;
+  options.checkpoint_every = 25;
+  options.threads = 1;
+  // fsyncs: 2 for the running summary, then 3 per checkpoint (the time series, the file, the directory).
+  SUBCASE("right after the second checkpoint: at its directory's fsync") {
+    const TempDir work("checkpoint_after");
+    CHECK(check_stop_and_resume(options, work.path, 2 + 3 * 2, false) == 2 * options.checkpoint_every);
+  }
+  SUBCASE("between the third checkpoint and the fourth: at the first flush of the time series after the third") {
+    // Rows of 8 KB every second step fill the 64 KiB buffer within 16 steps, before the fourth.
+    const TempDir work("checkpoint_between");
+    const std::int64_t step = check_stop_and_resume(options, work.path, 2 + 3 * 3, true);
+    CHECK(step > 3 * options.checkpoint_every);
+    CHECK(step < 4 * options.checkpoint_every);
+  }
 }
