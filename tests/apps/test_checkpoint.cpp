@@ -242,13 +242,12 @@ std::int64_t check_stop_and_resume(RunOptions options, const fs::path& work, int
 }  // namespace
 
 TEST_CASE("a run interrupted right after a checkpoint or between two resumes to the bytes of the run never stopped") {
-  RunOptions options;
+  RunOptions options = scenario_options({});  // its output directory: check_stop_and_resume's
   options.scenario = "chain2d";
   options.overrides = {{"n", 40.0}};
   options.t_end = 1.2;
   options.output_every = 2;
   options.checkpoint_every = 25;
-  options.threads = 1;
   // fsyncs: 2 for the running summary, then 3 per checkpoint (the time series, the file, the directory).
   SUBCASE("right after the second checkpoint: at its directory's fsync") {
     const TempDir work("checkpoint_after");
