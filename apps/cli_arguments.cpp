@@ -189,6 +189,8 @@ RunOptions to_run_options(const RunArguments& arguments) {
       throw std::invalid_argument("--vtk expects on or off, got '" + *arguments.vtk + "'");
     options.write_motion = *arguments.vtk == "on";
   }
+  if (arguments.checkpoint_every)
+    options.checkpoint_every = parse_positive_count("--checkpoint-every", *arguments.checkpoint_every);
   if (is_scene_file_name(arguments.scenario)) {
     apply_scene(arguments, options);
     return options;

@@ -14,7 +14,7 @@ namespace noether {
 /// Raw option texts; an absent option keeps its default (RunOptions).
 struct RunArguments {
   std::string scenario;  ///< a scenario's name, or a scene file (a name ending in .json)
-  std::optional<std::string> stepper, h, t_end, max_steps, solver, threads, out, every, vtk;
+  std::optional<std::string> stepper, h, t_end, max_steps, solver, threads, out, every, vtk, checkpoint_every;
   std::optional<std::string> newton_tol, newton_max_iterations, newton, newton_refresh, refine_depth, redundant;
   std::vector<std::string> assignments;  ///< each "key=value" from one --set
 };

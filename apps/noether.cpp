@@ -1,5 +1,5 @@
 /// The `noether` command-line program: `noether list`, `noether run SCENARIO|SCENE.json [options]`,
-/// `noether export SCENARIO [options]`, `noether plot DIR`.
+/// `noether resume DIR [--threads N]`, `noether export SCENARIO [options]`, `noether plot DIR`.
 /// Exit codes (docs/cli.md): 0 completed; 1 the run failed (Newton, a refusal by the stepper, an
 /// output error); 2 a usage error, found before anything was written; 128 + the signal's number
 /// when SIGINT (130) or SIGTERM (143) interrupted the run.
@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <noether/apps/checkpoint.hpp>
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/plot_command.hpp>
@@ -71,8 +72,9 @@ int list_command() {
   return 0;
 }
 
-int run_command(const RunArguments& arguments) {
-  RunOptions options = to_run_options(arguments);
+/// Runs options (progress on a terminal, SIGINT and SIGTERM as requests to stop), prints the
+/// summary; the exit code.
+int run_and_report(RunOptions options) {
   options.progress = isatty(STDOUT_FILENO) != 0;
   const InterruptSignals signals;
   options.interrupt = &signals.requested();
@@ -82,6 +84,19 @@ int run_command(const RunArguments& arguments) {
   if (result.ok) return 0;
   const bool interrupted = result.status == RunStatus::interrupted;
   return report_error(result.error, interrupted ? exit_signal_base + result.interrupt_signal : exit_run_failed);
+}
+
+int run_command(const RunArguments& arguments) { return run_and_report(to_run_options(arguments)); }
+
+/// `noether resume DIR`: the run of DIR/checkpoint.json, continued to its t_end with its options
+/// (threads: --threads when given).
+int resume_command(const std::string& directory, const std::optional<std::string>& threads) {
+  const Checkpoint checkpoint = read_checkpoint(directory);
+  RunOptions options = checkpoint.options;
+  if (threads) options.threads = parse_positive_count("--threads", *threads);
+  options.output_dir = directory;
+  options.resume = &checkpoint;
+  return run_and_report(std::move(options));
 }
 
 /// `noether export`: the scene of the run the arguments describe, on stdout.
@@ -137,6 +152,10 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
                                    "(ParaView), off writes no VTK files");
   }
   run.add_option("--every", a.every, "write every N-th step to timeseries.csv and DIR/vtk/ (default 1)");
+  if (!exporting)
+    run.add_option("--checkpoint-every", a.checkpoint_every,
+                   "with --out DIR: write DIR/checkpoint.json after every N steps, from which `noether resume DIR` "
+                   "continues the run (docs/output.md, Checkpoints)");
   // CLI11 takes the word after an option as its value even when it is another option: `--h --t 1`
   // set h to "--t" and then refused "1" without naming --h. Such a value is refused naming both.
   const CLI::Validator not_an_option(
@@ -148,12 +167,12 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
 
 /// Names the problem when the first word is missing or is neither an option nor a command.
 void check_command(int argc, char** argv, const CLI::App& app) {
-  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run, export, plot (see noether --help)");
+  if (argc < 2) throw std::invalid_argument("no command given; commands: list, run, resume, export, plot (see noether --help)");
   if (argv[1][0] == '-') return;
   const std::string word = argv[1];
   for (const CLI::App* command : app.get_subcommands({}))
     if (command->get_name() == word) return;
-  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, export, plot (see noether --help)");
+  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, resume, export, plot (see noether --help)");
 }
 
 int dispatch(int argc, char** argv) {
@@ -163,6 +182,12 @@ int dispatch(int argc, char** argv) {
   CLI::App* list = app.add_subcommand("list", "print the scenarios and the steppers");
   CLI::App* run = app.add_subcommand("run", "integrate a scenario or a scene file and print its summary");
   run->footer(exit_codes_help);
+  CLI::App* resume = app.add_subcommand("resume", "continue an interrupted run from its output directory's checkpoint");
+  resume->footer(exit_codes_help);
+  std::string resume_directory;
+  std::optional<std::string> resume_threads;
+  resume->add_option("directory", resume_directory, "the --out directory of a run made with --checkpoint-every")->required();
+  resume->add_option("--threads", resume_threads, "worker threads (default: the run's)");
   CLI::App* export_scene = app.add_subcommand("export", "write a scenario, with its run settings, as a scene file on stdout");
   CLI::App* plot = app.add_subcommand("plot", "draw the energy error, constraint residuals, momenta and probes of a run's --out DIR");
   plot->footer(plot_exit_codes_help);
@@ -181,6 +206,7 @@ int dispatch(int argc, char** argv) {
   }
   if (list->parsed()) return list_command();
   if (plot->parsed()) return plot_command(plot_directory);
+  if (resume->parsed()) return resume_command(resume_directory, resume_threads);
   return export_scene->parsed() ? export_command(arguments) : run_command(arguments);
 }
 

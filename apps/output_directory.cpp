@@ -104,6 +104,35 @@ int OutputDirectory::create(std::string_view name) const {
   return fd;
 }
 
+int OutputDirectory::reopen(std::string_view name, std::uint64_t length) const {
+  const std::string entry(name);
+  const int fd = ::openat(fd_, entry.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) throw error("opening", name);
+  struct stat status {};
+  const auto fail = [&](const std::string& what) {
+    ::close(fd);
+    return OutputError(quoted(path_ / name) + " " + what);
+  };
+  if (::fstat(fd, &status) != 0) throw fail(std::string("cannot be examined: ") + std::strerror(errno));
+  if (!S_ISREG(status.st_mode)) throw fail("is not a regular file");
+  if (static_cast<std::uint64_t>(status.st_size) < length)
+    throw fail("holds " + std::to_string(status.st_size) + " bytes, fewer than the " + std::to_string(length) +
+               " to continue from");
+  if (::ftruncate(fd, static_cast<off_t>(length)) != 0 || ::lseek(fd, 0, SEEK_END) < 0) {
+    const int reason = errno;
+    ::close(fd);
+    errno = reason;
+    throw error("cutting back", name);
+  }
+  return fd;
+}
+
+bool OutputDirectory::holds_file(std::string_view name) const {
+  const std::string entry(name);
+  struct stat status {};
+  return ::fstatat(fd_, entry.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(status.st_mode);
+}
+
 void OutputDirectory::remove(std::string_view name) const {
   const std::string entry(name);
   if (::unlinkat(fd_, entry.c_str(), 0) != 0 && errno != ENOENT) throw error("removing", name);
@@ -170,6 +199,15 @@ StagedFile::StagedFile(const OutputDirectory& directory, std::string staging_nam
       fd_(directory.create(staging_name_)),
       last_flush_(std::chrono::steady_clock::now()) {}
 
+StagedFile::StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name,
+                       std::uint64_t length)
+    : directory_(directory),
+      staging_name_(std::move(staging_name)),
+      final_name_(std::move(final_name)),
+      fd_(directory.reopen(staging_name_, length)),
+      flushed_(static_cast<std::size_t>(length)),
+      last_flush_(std::chrono::steady_clock::now()) {}
+
 StagedFile::~StagedFile() {
   if (fd_ >= 0) directory_.calls().close(fd_);
 }
@@ -195,6 +233,11 @@ void StagedFile::flush() {
   buffer_.clear();
 }
 
+void StagedFile::sync() {
+  flush();
+  if (directory_.calls().fsync(fd_) != 0) throw directory_.error("syncing", staging_name_);
+}
+
 void StagedFile::close_once() {
   const int fd = fd_;
   fd_ = -1;
@@ -202,8 +245,7 @@ void StagedFile::close_once() {
 }
 
 void StagedFile::commit() {
-  flush();
-  if (directory_.calls().fsync(fd_) != 0) throw directory_.error("syncing", staging_name_);
+  sync();
   close_once();
   directory_.rename(staging_name_, final_name_);
 }

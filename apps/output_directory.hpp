@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -81,6 +82,12 @@ class OutputDirectory {
   /// entry of that name (a file, a symlink) is removed first and the file created exclusively
   /// (O_EXCL, O_NOFOLLOW): what is written goes into a new file of this directory, never elsewhere.
   int create(std::string_view name) const;
+  /// Opens the existing regular file `name` for writing (never through a symlink), cut back to
+  /// `length` bytes, positioned at its end; the descriptor is returned. Throws OutputError naming
+  /// the file when it cannot be opened, is not a regular file or holds fewer than `length` bytes.
+  int reopen(std::string_view name, std::uint64_t length) const;
+  /// Whether the entry `name` is a regular file (not a symlink to one).
+  bool holds_file(std::string_view name) const;
 
   /// "writing '<path>/<name>' failed: <strerror(errno)>" for `action` = "writing"; errno as left
   /// by the call that failed.
@@ -100,6 +107,9 @@ class StagedFile {
  public:
   /// Creates staging_name in directory (OutputDirectory::create), which must outlive the file.
   StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name);
+  /// Continues the file staging_name, which exists and holds at least `length` bytes, from its
+  /// first `length` bytes (a checkpoint's; what follows them is cut off): OutputDirectory::reopen.
+  StagedFile(const OutputDirectory& directory, std::string staging_name, std::string final_name, std::uint64_t length);
   /// Closes the file when commit was not reached; it stays under its staging name with what was flushed.
   ~StagedFile();
   StagedFile(const StagedFile&) = delete;
@@ -113,6 +123,9 @@ class StagedFile {
   /// Hands the whole buffer to the kernel (write, repeated for short writes). Throws OutputError
   /// when a write fails, after cutting the file back to the end of the previous flush.
   void flush();
+  /// flush and fsync: the bytes_flushed() bytes are on the disk when it returns (OutputError
+  /// naming the file and the reason otherwise).
+  void sync();
   /// flush, fsync, close and rename to the final name, each checked (OutputError naming the
   /// file and the reason). After a failure the file keeps its staging name and what was flushed.
   void commit();

@@ -18,8 +18,22 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
   for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName}) directory_.remove(name);
 }
 
+RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+                       std::uint64_t timeseries_length)
+    : directory_(directory, calls), result_(result), resumed_length_(timeseries_length) {
+  result_.timeseries_file = TimeseriesCsv::kPartialFileName;
+  write_summary();
+  // The rows under the name read_checkpoint checked: the partial file when it is a file (a run
+  // killed, or one whose closing rename failed), else timeseries.csv (a run that closed it).
+  if (directory_.holds_file(TimeseriesCsv::kPartialFileName))
+    directory_.remove(TimeseriesCsv::kFileName);
+  else
+    directory_.rename(TimeseriesCsv::kFileName, TimeseriesCsv::kPartialFileName);
+}
+
 TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
                                            const ConservedMomenta& momenta, bool condition_column) {
+  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, system, probes, momenta, condition_column);
   return timeseries_.emplace(directory_, system, probes, momenta, condition_column);
 }
 

@@ -4,6 +4,7 @@
 /// and the drawings in vtk/; at the end the rows are renamed timeseries.csv, motion.pvd lists the
 /// drawings, final_state.json holds the last good state and summary.json says completed, failed or
 /// interrupted.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 
@@ -21,6 +22,11 @@ class RunOutputs {
   /// cannot be written: the files in the directory are then as they were. result must outlive
   /// this object.
   RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
+  /// For a resumed run: as above, but the time series is continued after its first
+  /// `timeseries_length` bytes (a checkpoint's), from timeseries.csv.partial, or from
+  /// timeseries.csv renamed so when the run that wrote it closed it (the other one is removed).
+  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+             std::uint64_t timeseries_length);
 
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
@@ -43,6 +49,11 @@ class RunOutputs {
   /// result carries it).
   void finish();
 
+  /// The time series on the disk (fsync) up to its last row; its length in bytes.
+  std::uint64_t sync_timeseries() { return timeseries_->sync(); }
+  /// Replaces the file `name` in the directory by `contents`, atomically (OutputDirectory::replace).
+  void replace_file(std::string_view name, std::string_view contents) const { directory_.replace(name, contents); }
+
  private:
   void write_summary();
 
@@ -51,6 +62,7 @@ class RunOutputs {
   std::optional<TimeseriesCsv> timeseries_;
   std::optional<VtkSeries> motion_;
   bool files_closed_ = false;
+  std::optional<std::uint64_t> resumed_length_;  ///< the length the time series continues from (resumed run)
 };
 
 }  // namespace noether

@@ -105,6 +105,21 @@ void RunRecorder::finish() {
   if (progress_) progress_->finish();
 }
 
+RunRecorder::Continuation RunRecorder::continuation() const {
+  return {invariants_initial_, energy_last_, step_size_last_, condition_last_, last_row_step_};
+}
+
+void RunRecorder::resume(const State& state, const Continuation& continuation) {
+  invariants_initial_ = continuation.invariants_initial;
+  energy_last_ = continuation.energy_last;
+  step_size_last_ = continuation.step_size_last;
+  condition_last_ = continuation.condition_last;
+  last_row_step_ = continuation.last_row_step;
+  calc_constraint_values(system_, state.q, g_);  // the last state's row, should the run stop before its next
+  calc_velocity_constraint_values(system_, state.q, state.v, gv_);
+  started_ = true;
+}
+
 void RunRecorder::measure_momenta(const State& state) {
   if (result_.conserved_momenta.empty()) return;
   const std::vector<double> values =

@@ -39,6 +39,19 @@ class RunRecorder {
   /// Ends the progress line.
   void finish();
 
+  /// What the recorder keeps between states beyond the RunResult: a checkpoint saves it.
+  struct Continuation {
+    std::vector<Vector> invariants_initial;  ///< each invariant's value at step 0
+    double energy_last = 0.0;                ///< the conserved energy at the last state
+    double step_size_last = not_computed, condition_last = not_computed;  ///< of the step that led to it
+    std::int64_t last_row_step = -1;         ///< the step of the last row written
+  };
+  Continuation continuation() const;
+  /// Continues from a checkpoint's state as if record_initial and record_step had recorded the
+  /// states up to it (the result holds their totals and maxima, continue_progress): nothing is
+  /// measured or written for state itself. continuation holds one value per invariant of the model.
+  void resume(const State& state, const Continuation& continuation);
+
  private:
   /// Updates the constraint maxima at state and writes its row when one is due; h and condition:
   /// of the step that led to state. Then state is the last good one.

@@ -11,6 +11,7 @@
 #include <tbb/global_control.h>
 #include <tbb/info.h>
 
+#include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
@@ -32,6 +33,11 @@ RunResult plan_run(const RunOptions& options) {
   require(options.threads >= 1, "threads must be at least 1, got " + std::to_string(options.threads));
   require(options.output_every >= 1,
           "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
+  require(options.checkpoint_every >= 0,
+          "the checkpoint interval must be at least 1 step, got " + std::to_string(options.checkpoint_every));
+  require(options.checkpoint_every == 0 || options.output_dir,
+          "--checkpoint-every writes DIR/checkpoint.json: add --out DIR");
+  require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
   RunResult result;
   result.configuration = resolve_run_configuration(options);  // fails before the model is built
   result.threads = options.threads;
@@ -151,25 +157,35 @@ std::string step_limit_message(const Stepper& stepper, const State& state, const
          ": the adaptive step shrinks faster than the run advances";
 }
 
-/// Advances `state` (the scenario's initial state) step_count times by h, or, for an adaptive
-/// stepper, until t >= t_end with the last step's size as the next first guess; stops early when
-/// an interruption is asked for. On a NewtonError state is the last good one.
+/// Advances `state` (the scenario's initial state, or a checkpoint's with options.resume)
+/// step_count times by h, or, for an adaptive stepper, until t >= t_end with the last step's size
+/// as the next first guess; stops early when an interruption is asked for. On a NewtonError
+/// state is the last good one. Writes a checkpoint after the steps checkpoints asks for (none
+/// after the last).
 void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result,
-               RunClock& clock) {
+               RunClock& clock, CheckpointWriter* checkpoints) {
   const RunConfiguration& run = result.configuration;
-  stepper.initialize(state);
-  recorder.record_initial(state, stepper.conserved_energy(state));
+  double h = run.h;
+  if (options.resume) {
+    h = options.resume->next_h;
+  } else {
+    stepper.initialize(state);
+    recorder.record_initial(state, stepper.conserved_energy(state));
+  }
   clock.start_stepping();
   const std::int64_t steps = step_count(run);
   const bool adaptive = stepper.adaptive_step_size();
   const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
-  double h = run.h;
-  for (std::int64_t n = 0; adaptive ? state.t < run.t_end : n < steps; ++n) {
+  std::int64_t n = result.steps;  // the steps completed: 0, or the checkpoint's
+  const auto going_on = [&] { return adaptive ? state.t < run.t_end : n < steps; };
+  while (going_on()) {
     if (const int signal = interrupt_requested(options)) return result.interrupt(signal);
     if (adaptive && n >= limit) throw StepLimitReached(step_limit_message(stepper, state, run, h));
     const StepReport report = stepper.step(state, h);
+    ++n;
     if (adaptive) h = report.step_size / report.substeps;
     recorder.record_step(state, stepper.conserved_energy(state), report);
+    if (checkpoints && going_on()) checkpoints->after_step(state, h, stepper, recorder);
   }
   result.complete();
 }
@@ -179,7 +195,9 @@ void open_outputs(RunOutputs& outputs, const ModelDescription& description, cons
                   const RunOptions& options, const RunResult& result, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
                                                  find_stepper(result.configuration.stepper).reports_condition));
-  if (options.write_motion) recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
+  // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
+  if (options.write_motion && !options.resume)
+    recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
 }
 
 /// Runs integrate, writing rows and drawings to outputs when given. Whatever stops the run becomes
@@ -190,15 +208,24 @@ void open_outputs(RunOutputs& outputs, const ModelDescription& description, cons
 void integrate_recording_failure(const ModelDescription& description, const Model& model, PreparedStepper& prepared,
                                  const RunOptions& options, RunOutputs* outputs, RunResult& result, RunClock& clock) {
   RunRecorder recorder(model, options, step_count(result.configuration), result);
-  State state = model.initial;
+  State state = options.resume ? options.resume->state : model.initial;
   try {
-    if (outputs) open_outputs(*outputs, description, model, options, result, recorder);
+    std::optional<CheckpointWriter> checkpoints;
+    if (outputs) {
+      open_outputs(*outputs, description, model, options, result, recorder);
+      if (options.checkpoint_every > 0) checkpoints.emplace(options, result, *outputs);
+    }
     if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
-    const System& stepped = prepared.system(model);
-    result.initial_projection = project_initial_state(stepped, state);
-    result.initial_projection_note = describe(stepped, result.initial_projection);
-    if (prepared.reduced) require_dropped_equations_met(model, state);
-    integrate(*prepared.stepper, options, recorder, state, result, clock);
+    if (options.resume) {
+      continue_progress(options.resume->progress, result);
+      recorder.resume(state, options.resume->recorder);
+    } else {
+      const System& stepped = prepared.system(model);
+      result.initial_projection = project_initial_state(stepped, state);
+      result.initial_projection_note = describe(stepped, result.initial_projection);
+      if (prepared.reduced) require_dropped_equations_met(model, state);
+    }
+    integrate(*prepared.stepper, options, recorder, state, result, clock, checkpoints ? &*checkpoints : nullptr);
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
     recorder.fail(FailureCause::newton, e.what());
   } catch (const ProjectionError& e) {
@@ -253,9 +280,14 @@ RunResult run(const RunOptions& options) {
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(options.threads));
   PreparedStepper prepared(model, result);
+  if (options.resume && prepared.stepper)
+    check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
   std::optional<RunOutputs> outputs;
-  if (options.output_dir)
-    outputs.emplace(*options.output_dir, options.file_calls ? *options.file_calls : system_file_calls(), result);
+  const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
+  if (options.resume)
+    outputs.emplace(*options.output_dir, calls, result, options.resume->timeseries_length);
+  else if (options.output_dir)
+    outputs.emplace(*options.output_dir, calls, result);
   integrate_recording_failure(description, model, prepared, options, outputs ? &*outputs : nullptr, result, clock);
   if (outputs) outputs->close_files();
   clock.split(result);

@@ -17,6 +17,8 @@
 
 namespace noether {
 
+struct Checkpoint;
+
 /// Every core the machine offers (the default thread count).
 int all_cores();
 
@@ -58,6 +60,12 @@ struct RunOptions {
   /// Read before each step: a non-zero value (the number of the signal that asked, as
   /// InterruptSignals stores it) ends the run as interrupted after the last step completed.
   const std::atomic<int>* interrupt = nullptr;
+  /// `--checkpoint-every`: with output_dir, DIR/checkpoint.json is written after every this many
+  /// steps (apps/checkpoint.hpp); 0: never.
+  int checkpoint_every = 0;
+  /// When set, the run continues from this checkpoint (`noether resume`) instead of starting:
+  /// the other options must be its options (Checkpoint::options), output_dir its directory.
+  const Checkpoint* resume = nullptr;
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
   const FileCalls* file_calls = nullptr;

@@ -50,6 +50,11 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& sys
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
+                             std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column)
+    : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
+      file_(directory, kPartialFileName, kFileName, length) {}
+
 void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g, double h, double condition) {
   write_value(state.t);
   for (Index i = 0; i < state.q.size(); ++i) write_value(state.q(i));
@@ -70,6 +75,11 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
 void TimeseriesCsv::commit() {
   file_.commit();
   committed_ = true;
+}
+
+std::uint64_t TimeseriesCsv::sync() {
+  file_.sync();
+  return file_.bytes_flushed();
 }
 
 void TimeseriesCsv::write_value(double value) {

@@ -1,5 +1,6 @@
 #pragma once
 /// timeseries.csv: one row per written state (docs/output.md describes the columns).
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ class TimeseriesCsv {
   /// reason when it cannot.
   TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
                 const ConservedMomenta& momenta = {}, bool condition_column = false);
+  /// Continues kPartialFileName (which must exist) after its first `length` bytes, header included,
+  /// as a checkpoint recorded them (sync); what follows them is cut off.
+  TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
+                std::span<const Probe> probes, const ConservedMomenta& momenta = {}, bool condition_column = false);
 
   /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
   /// condition: the size and condition estimate of the step that led to state (NaN for the
@@ -41,6 +46,8 @@ class TimeseriesCsv {
   void write_row(const State& state, double energy, ConstVectorRef g, double h, double condition);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
+  /// Writes the rows so far to the disk (StagedFile::sync) and returns the file's length in bytes.
+  std::uint64_t sync();
   /// The name the rows are under: kPartialFileName until commit succeeds, then kFileName.
   const char* file_name() const { return committed_ ? kFileName : kPartialFileName; }
 

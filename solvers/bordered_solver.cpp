@@ -91,6 +91,11 @@ void BorderedLinearSolver::solve_transposed(std::span<const double> rhs, std::sp
   x[n] = w;
 }
 
+void BorderedLinearSolver::forget_factorization() {
+  sparse_->forget_factorization();
+  factorized_ = false;
+}
+
 double BorderedLinearSolver::norm1(std::span<const double> values, const BorderView& border) const {
   double largest = 0.0;
   for (Index j = 0; j < pattern_.n; ++j) {

@@ -57,6 +57,8 @@ class BorderedLinearSolver {
   /// estimate_inverse_norm1 (solvers/condition_estimate.hpp): a lower bound, almost always within a
   /// factor 3; it costs up to 6 solves with T and 4 with T^T.
   double condition_estimate();
+  /// LinearSolver::forget_factorization of A; solving needs a factorize after it.
+  void forget_factorization();
 
  private:
   /// ||T||_1: the largest column sum of |T|.

@@ -164,6 +164,11 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
        report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
 }
 
+void NewtonSolver::forget_factorization() {
+  tangent_.forget_factorization();
+  has_factorization_ = false;
+}
+
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
                                  bool estimate_condition) {
   if (system.border_size() != tangent_.border() || x.size() != tangent_.size())

@@ -164,6 +164,9 @@ class NewtonSolver {
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return tangent_.kind(); }
+  /// Drops the factorization kept between solves (modified Newton's, KLU's pivot sequence), so that
+  /// the next solve runs as a new solver's first one (LinearSolver::forget_factorization).
+  void forget_factorization();
 
  private:
   /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.

@@ -63,6 +63,9 @@ class CompositionStepper final : public Stepper {
   /// refused as every stepper refuses them, naming this stepper.
   StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
+  /// The base's: the composition keeps nothing between steps of its own.
+  StepperHistory checkpoint() override { return base_->checkpoint(); }
+  void restore_history(const StepperHistory& history) override { base_->restore_history(history); }
 
  private:
   std::string name_;

@@ -45,6 +45,9 @@ class SchemeStepper final : public Stepper {
   StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
   bool adaptive_step_size() const override;
+  /// The warm start's samples (schemes with warm_start; none otherwise), under "predictor.".
+  StepperHistory checkpoint() override;
+  void restore_history(const StepperHistory& history) override;
 
  private:
   class StepEquations;

@@ -177,6 +177,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
   StepPredictor& predictor() { return predictor_; }
+  const StepPredictor& predictor() const { return predictor_; }
   /// The border sums at the last x evaluated: Newton's solution after a solve.
   std::span<const double> sums() const { return sums_; }
 
@@ -327,6 +328,20 @@ double SchemeStepper<Scheme>::conserved_energy(const State& state) const {
 template <class Scheme>
 bool SchemeStepper<Scheme>::adaptive_step_size() const {
   return scheme_adapts_step<Scheme>;
+}
+
+template <class Scheme>
+StepperHistory SchemeStepper<Scheme>::checkpoint() {
+  newton_->forget_factorization();
+  StepperHistory history;
+  if (Scheme::warm_start) equations_->predictor().save(history, "predictor.");
+  return history;
+}
+
+template <class Scheme>
+void SchemeStepper<Scheme>::restore_history(const StepperHistory& history) {
+  if (Scheme::warm_start)
+    equations_->predictor().restore(history, "predictor.", system_.num_coordinates(), system_.num_multipliers());
 }
 
 }  // namespace noether

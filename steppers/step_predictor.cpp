@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace noether {
@@ -26,6 +28,15 @@ Vector extrapolate(int samples, const std::array<double, 3>& times, const std::a
     return guess;
   }
   return values[0];
+}
+
+/// prefix followed by name and, when index >= 0, the index (built piece by piece: GCC 12 warns
+/// falsely, -Wrestrict, on a chain of string additions).
+std::string entry_name(std::string_view prefix, std::string_view name, int index = -1) {
+  std::string key(prefix);
+  key += name;
+  if (index >= 0) key += std::to_string(index);
+  return key;
 }
 
 }  // namespace
@@ -62,6 +73,43 @@ void StepPredictor::record(const State& before, const State& after, double h) {
   result_q_ = after.q;
   velocities_[0] = after.v;
   multipliers_[0] = after.lambda;
+}
+
+void StepPredictor::save(StepperHistory& history, std::string_view prefix) const {
+  history.put(entry_name(prefix, "followed_steps"), static_cast<double>(followed_steps_));
+  history.put(entry_name(prefix, "sizes"), std::vector<double>(sizes_.begin(), sizes_.end()));
+  history.put(entry_name(prefix, "q"), result_q_);
+  for (std::size_t i = 0; i < 3; ++i) {
+    history.put(entry_name(prefix, "v", static_cast<int>(i)), velocities_[i]);
+    history.put(entry_name(prefix, "lambda", static_cast<int>(i)), multipliers_[i]);
+  }
+}
+
+void StepPredictor::restore(const StepperHistory& history, std::string_view prefix, Index coordinates,
+                            Index multipliers) {
+  const double followed = history.number(entry_name(prefix, "followed_steps"));
+  const std::vector<double>& sizes = history.values(entry_name(prefix, "sizes"));
+  if (!(followed >= 0.0 && followed <= 1e9 && followed == std::floor(followed)) || sizes.size() != sizes_.size())
+    throw std::invalid_argument("the stepper history entries '" + entry_name(prefix, "followed_steps") + "' and '" +
+                                entry_name(prefix, "sizes") + "' must hold a whole count >= 0 and 3 step sizes");
+  followed_steps_ = static_cast<int>(followed);
+  std::copy(sizes.begin(), sizes.end(), sizes_.begin());
+  result_q_ = history.vector(entry_name(prefix, "q"));
+  for (std::size_t i = 0; i < 3; ++i) {
+    velocities_[i] = history.vector(entry_name(prefix, "v", static_cast<int>(i)));
+    multipliers_[i] = history.vector(entry_name(prefix, "lambda", static_cast<int>(i)));
+  }
+  if (followed_steps_ == 0) return;
+  const auto require_size = [&](const Vector& sample, Index size, const std::string& key) {
+    if (sample.size() != size)
+      throw std::invalid_argument("the stepper history entry '" + key + "' holds " +
+                                  std::to_string(sample.size()) + " values, expected " + std::to_string(size));
+  };
+  require_size(result_q_, coordinates, entry_name(prefix, "q"));
+  for (int i = 0; i < std::min(followed_steps_ + 1, 3); ++i)
+    require_size(velocities_[static_cast<std::size_t>(i)], coordinates, entry_name(prefix, "v", i));
+  for (int i = 0; i < std::min(followed_steps_, 3); ++i)
+    require_size(multipliers_[static_cast<std::size_t>(i)], multipliers, entry_name(prefix, "lambda", i));
 }
 
 }  // namespace noether

@@ -2,7 +2,10 @@
 /// Newton's initial guess for a step, extrapolated from the steps before it.
 #include <array>
 
+#include <string_view>
+
 #include <noether/engine/state.hpp>
+#include <noether/steppers/stepper_history.hpp>
 
 namespace noether {
 
@@ -56,6 +59,13 @@ class StepPredictor {
 
   /// Records a step of size h from `before` (its v and lambda) that returned `after`.
   void record(const State& before, const State& after, double h);
+
+  /// Puts the samples and step sizes into history under keys starting with prefix; restore reads
+  /// them back, bitwise. restore throws std::invalid_argument naming the entry when one is
+  /// missing, or a sample the guess would use does not hold `coordinates` (velocities, q) or
+  /// `multipliers` values.
+  void save(StepperHistory& history, std::string_view prefix) const;
+  void restore(const StepperHistory& history, std::string_view prefix, Index coordinates, Index multipliers);
 
  private:
   bool continues_last_step(const State& state) const;

@@ -10,6 +10,7 @@
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
 #include <noether/solvers/newton.hpp>
+#include <noether/steppers/stepper_history.hpp>
 
 namespace noether {
 
@@ -100,6 +101,18 @@ class Stepper {
 
   /// True when the scheme chooses each step's size (see step).
   virtual bool adaptive_step_size() const { return false; }
+
+  /// Everything the stepper keeps between steps that its next steps depend on (the warm start's
+  /// samples, steppers/step_predictor.hpp; a composition's base's), for a checkpoint
+  /// (apps/checkpoint.hpp) to save beside the State, which carries the rest (sem-vi's discrete
+  /// energy). What no history holds, the factorization kept between steps (KLU's pivot sequence,
+  /// modified Newton's factors), is dropped: the next step factors afresh. After it, this stepper
+  /// and a stepper made alike (same kind, system and options) given the history by
+  /// restore_history take bitwise the same steps from the same state.
+  virtual StepperHistory checkpoint() = 0;
+  /// Replaces the history by one checkpoint returned; throws std::invalid_argument naming the
+  /// entry that is missing or of the wrong size for the system.
+  virtual void restore_history(const StepperHistory& history) = 0;
 };
 
 /// "step 812 (t = 8.12 -> 8.13)": names a step in NewtonError contexts.

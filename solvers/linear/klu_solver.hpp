@@ -33,6 +33,8 @@ class KluSolver final : public LinearSolver {
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
   void solve_transposed(std::span<const double> b, std::span<double> x) override;
+  /// The next factorize pivots afresh (klu_factor) instead of reusing the pivot sequence.
+  void forget_factorization() override { free_numeric(); }
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }

@@ -51,6 +51,11 @@ class LinearSolver {
   /// x = A^{-T} b  (n each), with the same factorization (condition estimates need both; CHOLMOD's
   /// A is symmetric). Throws LinearSolverError without a successful factorization.
   virtual void solve_transposed(std::span<const double> b, std::span<double> x) = 0;
+  /// Drops what the last factorizations leave for the next ones (KLU's pivot sequence), so that
+  /// the next factorize depends on its values alone, as a new solver's first one does (a
+  /// checkpoint, Stepper::checkpoint). Solving needs a factorize after it. Nothing for backends
+  /// that factor each matrix afresh.
+  virtual void forget_factorization() {}
 };
 
 /// For backends' solve: throws LinearSolverError naming the backend unless b and x both hold n entries.

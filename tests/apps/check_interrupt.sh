@@ -4,17 +4,7 @@
 # `steps`, whole, and no partial file is left. A SIGINT the shell set to ignored (a background
 # job) stays ignored; a SIGKILL, which no program can catch, leaves "running" and the partial rows.
 # Usage: check_interrupt.sh NOETHER WORK_DIR
-set -u
-program=$1
-work=$2
-rm -rf "$work"
-mkdir -p "$work"
-
-fail() {
-  echo "FAIL: $*"
-  for f in "$work"/out "$work"/err; do [ -e "$f" ] && { echo "--- $f"; cat "$f"; }; done
-  exit 1
-}
+. "$(dirname "$0")/script_support.sh"
 
 # A run of 10^6 steps, far longer than the test waits, started in the background: in a subshell,
 # which runs it with SIGINT's default action, or (with $2) directly, which runs it with SIGINT

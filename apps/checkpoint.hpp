@@ -1,0 +1,100 @@
+#pragma once
+/// Checkpoints: `noether run ... --checkpoint-every N` writes DIR/checkpoint.json every N steps,
+/// `noether resume DIR` continues the run from it to its t_end, and the continued run's
+/// timeseries.csv is byte-identical to the uninterrupted run's (docs/output.md, "Checkpoints").
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <noether/apps/run_outputs.hpp>
+#include <noether/apps/run_recorder.hpp>
+#include <noether/apps/runner.hpp>
+#include <noether/steppers/stepper_history.hpp>
+
+namespace noether {
+
+/// A checkpoint file that cannot be used: the message names the file and what is wrong with it
+/// (a JSON path for a field), or the output directory's file that does not match it.
+class CheckpointError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Everything a run needs to continue after step `state.step` as if it had never stopped.
+struct Checkpoint {
+  static constexpr const char* kFileName = "checkpoint.json";
+  static constexpr int kFormatVersion = 1;
+
+  /// The run's options with every run setting given (rerun_options): the model's source (the
+  /// scenario with all its parameters, or the scene), the resolved configuration, threads,
+  /// output_every, checkpoint_every. output_dir, interrupt, file_calls and progress are not saved.
+  RunOptions options;
+  /// The state after the step, complete (q, v, p, lambda, t, step, discrete_energy).
+  State state;
+  /// The h the next step is given: the run's h, or an adaptive stepper's last step size.
+  double next_h = 0.0;
+  /// What the stepper keeps between steps (Stepper::history).
+  StepperHistory stepper_history;
+  /// The run's totals and maxima up to the state (continue_progress copies them).
+  RunResult progress;
+  RunRecorder::Continuation recorder;
+  /// The bytes of the time series up to and including the state's row, synced before the file
+  /// was written; a resumed run cuts the time series back to them and appends.
+  std::uint64_t timeseries_length = 0;
+};
+
+/// The options that run the same run again: options' threads, output_every and checkpoint_every,
+/// the model's source and every setting of result.configuration.
+RunOptions rerun_options(const RunResult& result, const RunOptions& options);
+
+/// The checkpoint as JSON. Every double is written so that it reads back bitwise: a finite one
+/// as a JSON number of the shortest decimal that rounds back to it (nlohmann::json's output),
+/// NaN and infinities as the strings "nan", "inf", "-inf".
+std::string checkpoint_json(const Checkpoint& checkpoint);
+
+/// The checkpoint of checkpoint_json's text; CheckpointError "<origin>: <JSON path>: <what is
+/// wrong>" for anything missing, malformed, of the wrong size for the model or of another format.
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin);
+
+/// directory/checkpoint.json, after checking that the run it belongs to can be continued:
+/// summary.json does not say completed ("nothing to resume: the run completed"), the time series
+/// (timeseries.csv.partial, else timeseries.csv) holds at least timeseries_length bytes and ends
+/// a row there. Throws CheckpointError naming the file and what is wrong.
+Checkpoint read_checkpoint(const std::filesystem::path& directory);
+
+/// Throws CheckpointError, naming directory's checkpoint file, unless the checkpoint fits the
+/// model rebuilt from its options: its state is complete and finite for `stepped` (the system the
+/// stepper steps), its stepper history restores into `stepper` (which it then holds), and it
+/// carries one initial value per invariant and one entry per conserved momentum of the model.
+void check_resumable(const Checkpoint& checkpoint, const Model& model, const System& stepped, Stepper& stepper,
+                     const std::filesystem::path& directory);
+
+/// Writes DIR/checkpoint.json after every options.checkpoint_every steps of a run (docs/output.md,
+/// "Checkpoints"): the time series is synced first (RunOutputs::sync_timeseries) and its length
+/// recorded, then the file replaced atomically, so that a crash at any moment leaves the previous
+/// checkpoint or this one, each with the rows it counts on the disk.
+class CheckpointWriter {
+ public:
+  /// options, result and outputs must outlive the writer.
+  CheckpointWriter(const RunOptions& options, const RunResult& result, RunOutputs& outputs);
+  /// After the step that reached `state`, when the run goes on: writes the checkpoint when the
+  /// step's number is a multiple of the interval. next_h: the h the next step gets. Drops the
+  /// stepper's factorization (Stepper::checkpoint). Throws OutputError when a file cannot be written.
+  void after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder);
+
+ private:
+  RunOptions options_;
+  const RunResult& result_;
+  RunOutputs& outputs_;
+  double seconds_before_ = 0.0;  ///< the wall time of the runs before this one (a resumed run)
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Copies into `result` the totals and maxima a checkpoint saves (steps, t_reached, Newton totals,
+/// step sizes, energies, constraint maxima, drifts, refinements, the initial projection, timings).
+void continue_progress(const RunResult& saved, RunResult& result);
+
+}  // namespace noether

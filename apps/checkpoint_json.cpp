@@ -1,0 +1,426 @@
+/// The checkpoint file's format (docs/output.md, "Checkpoints"): checkpoint_json, parse_checkpoint.
+#include <noether/apps/checkpoint.hpp>
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <span>
+
+#include <nlohmann/json.hpp>
+
+#include <noether/apps/json_reader.hpp>
+#include <noether/apps/scene_file.hpp>
+
+namespace noether {
+namespace {
+
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kFormat = "noether-checkpoint";
+
+/// A double that reads back bitwise: finite ones as numbers, the others as "nan", "inf", "-inf".
+Json exact(double value) {
+  if (std::isfinite(value)) return value;
+  return std::isnan(value) ? "nan" : value > 0 ? "inf" : "-inf";
+}
+
+/// The large arrays (the state, the stepper history) are written straight into the text, not
+/// through a JSON tree, which would cost several times as much on a large model. A finite double
+/// as std::to_chars' shortest form that reads back to it ("-0.0" for -0, which JSON readers take
+/// for the integer 0 when written "-0"); the others as exact() writes them.
+void append_exact(std::string& out, double value) {
+  if (!std::isfinite(value)) {
+    out += exact(value).dump();
+    return;
+  }
+  if (value == 0.0 && std::signbit(value)) {
+    out += "-0.0";
+    return;
+  }
+  std::array<char, 32> buffer{};
+  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  out.append(buffer.data(), end);
+}
+
+void append_exact(std::string& out, std::span<const double> values) {
+  out += '[';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    append_exact(out, values[i]);
+  }
+  out += ']';
+}
+
+void append_exact(std::string& out, const Vector& values) {
+  append_exact(out, std::span<const double>(values.data(), static_cast<std::size_t>(values.size())));
+}
+
+/// Appends "key": to out, after a comma unless it opens the object ('{' last).
+void append_key(std::string& out, std::string_view key) {
+  if (out.back() != '{') out += ',';
+  out += Json(key).dump();
+  out += ':';
+}
+
+Json exact(const Vector& values) {
+  Json list = Json::array();
+  for (Index i = 0; i < values.size(); ++i) list.push_back(exact(values(i)));
+  return list;
+}
+
+
+/// The fields of one JSON object read with the path of each in the errors.
+class Fields {
+ public:
+  Fields(const nlohmann::json& value, std::string path) : value_(value), path_(std::move(path)) {
+    if (!value_.is_object()) throw JsonInputError(path_, "expects an object");
+  }
+  const nlohmann::json& at(std::string_view key) const {
+    const auto entry = value_.find(std::string(key));
+    if (entry == value_.end()) throw JsonInputError(path(key), "is missing");
+    return *entry;
+  }
+  std::string path(std::string_view key) const { return path_ + "/" + std::string(key); }
+  Fields object(std::string_view key) const { return Fields(at(key), path(key)); }
+
+  double number(std::string_view key) const { return read_number(at(key), path(key)); }
+  Vector vector(std::string_view key) const {
+    const nlohmann::json& list = at(key);
+    if (!list.is_array()) throw JsonInputError(path(key), "expects an array of numbers");
+    Vector values(static_cast<Index>(list.size()));
+    for (std::size_t i = 0; i < list.size(); ++i)
+      values(static_cast<Index>(i)) = read_number(list[i], path(key) + "/" + std::to_string(i));
+    return values;
+  }
+  Vector vector(std::string_view key, Index size) const {
+    Vector values = vector(key);
+    if (values.size() != size)
+      throw JsonInputError(path(key), "holds " + std::to_string(values.size()) + " numbers, expected " +
+                                          std::to_string(size));
+    return values;
+  }
+  std::int64_t whole(std::string_view key, std::int64_t low = std::numeric_limits<std::int64_t>::min()) const {
+    const nlohmann::json& value = at(key);
+    if (!value.is_number_integer() || value.get<std::int64_t>() < low)
+      throw JsonInputError(path(key), low == std::numeric_limits<std::int64_t>::min()
+                                          ? std::string("expects a whole number")
+                                          : "expects a whole number >= " + std::to_string(low));
+    return value.get<std::int64_t>();
+  }
+  std::string text(std::string_view key) const {
+    const nlohmann::json& value = at(key);
+    if (!value.is_string()) throw JsonInputError(path(key), "expects a string");
+    return value.get<std::string>();
+  }
+  bool boolean(std::string_view key) const {
+    const nlohmann::json& value = at(key);
+    if (!value.is_boolean()) throw JsonInputError(path(key), "expects true or false");
+    return value.get<bool>();
+  }
+  const nlohmann::json& value() const { return value_; }
+
+ private:
+  static double read_number(const nlohmann::json& value, const std::string& path) {
+    if (value.is_number()) return value.get<double>();
+    if (value == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (value == "inf") return std::numeric_limits<double>::infinity();
+    if (value == "-inf") return -std::numeric_limits<double>::infinity();
+    throw JsonInputError(path, "expects a number, \"nan\", \"inf\" or \"-inf\"");
+  }
+
+  const nlohmann::json& value_;
+  std::string path_;
+};
+
+Json options_json(const RunOptions& options) {
+  Json source;
+  if (options.scene) {
+    source = {{"scene_file", options.scene->path.string()}, {"scene", scene_json(*options.scene->scene)}};
+  } else {
+    Json parameters = Json::object();
+    for (const auto& [key, value] : options.overrides) parameters[key] = exact(value);
+    source = {{"scenario", options.scenario}, {"parameters", parameters}};
+  }
+  Json scheme = Json::object();
+  for (const auto& [key, value] : options.scheme_parameters) scheme[key] = exact(value);
+  return {{"source", source},
+          {"stepper", *options.stepper},
+          {"solver", to_string(*options.solver)},
+          {"h", exact(*options.h)},
+          {"t_end", exact(*options.t_end)},
+          {"max_steps", *options.max_steps},
+          {"newton_tolerance", exact(*options.newton_tolerance)},
+          {"newton_max_iterations", *options.newton_max_iterations},
+          {"newton_modified", *options.newton_modified},
+          {"newton_refresh_contraction", exact(*options.newton_refresh_contraction)},
+          {"max_refinement_depth", *options.max_refinement_depth},
+          {"redundant", redundancy_name(*options.redundancy)},
+          {"scheme_parameters", scheme},
+          {"threads", options.threads},
+          {"output_every", options.output_every},
+          {"checkpoint_every", options.checkpoint_every}};
+}
+
+ParameterValues read_values(const Fields& fields, std::string_view key) {
+  const Fields values = fields.object(key);
+  ParameterValues result;
+  for (const auto& [name, value] : values.value().items()) result[name] = values.number(name);
+  return result;
+}
+
+RunOptions read_options(const Fields& f, const std::string& origin) {
+  RunOptions options;
+  const Fields source = f.object("source");
+  if (source.value().contains("scene")) {
+    const std::string path = source.text("scene_file");
+    options.scene = SceneSource{path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " +
+                                                                                                 source.path("scene")))};
+  } else {
+    options.scenario = source.text("scenario");
+    options.overrides = read_values(source, "parameters");
+  }
+  options.stepper = f.text("stepper");
+  options.solver = parse_linear_solver_kind(f.text("solver"));
+  if (!options.solver) throw JsonInputError(f.path("solver"), "is not a solver: klu, umfpack or eigen");
+  options.h = f.number("h");
+  options.t_end = f.number("t_end");
+  options.max_steps = static_cast<int>(f.whole("max_steps", 1));
+  options.newton_tolerance = f.number("newton_tolerance");
+  options.newton_max_iterations = static_cast<int>(f.whole("newton_max_iterations", 1));
+  options.newton_modified = f.boolean("newton_modified");
+  options.newton_refresh_contraction = f.number("newton_refresh_contraction");
+  options.max_refinement_depth = static_cast<int>(f.whole("max_refinement_depth", 0));
+  const std::string redundant = f.text("redundant");
+  if (redundant != "drop" && redundant != "refuse") throw JsonInputError(f.path("redundant"), "expects drop or refuse");
+  options.redundancy = redundant == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
+  for (const auto& [key, value] : read_values(f, "scheme_parameters")) options.scheme_parameters[key] = value;
+  options.threads = static_cast<int>(f.whole("threads", 1));
+  options.output_every = static_cast<int>(f.whole("output_every", 1));
+  options.checkpoint_every = static_cast<int>(f.whole("checkpoint_every", 1));
+  return options;
+}
+
+void append_state(std::string& out, const State& state) {
+  out += '{';
+  append_key(out, "step");
+  out += std::to_string(state.step);
+  append_key(out, "t");
+  append_exact(out, state.t);
+  const std::pair<const char*, const Vector*> vectors[] = {
+      {"q", &state.q}, {"v", &state.v}, {"p", &state.p}, {"lambda", &state.lambda}};
+  for (const auto& [key, values] : vectors) {
+    append_key(out, key);
+    append_exact(out, *values);
+  }
+  append_key(out, "discrete_energy");
+  append_exact(out, state.discrete_energy);
+  out += '}';
+}
+
+State read_state(const Fields& f) {
+  State state;
+  state.step = static_cast<Index>(f.whole("step", 0));
+  state.t = f.number("t");
+  state.q = f.vector("q");
+  state.v = f.vector("v");  // the sizes are the model's to check (check_resumable)
+  state.p = f.vector("p");
+  state.lambda = f.vector("lambda");
+  state.discrete_energy = f.number("discrete_energy");
+  return state;
+}
+
+Json violation_json(const ConstraintViolation& v) {
+  return {{"row", v.row}, {"residual", exact(v.residual)}, {"tolerance", exact(v.tolerance)}, {"largest", exact(v.largest)}};
+}
+
+ConstraintViolation read_violation(const Fields& f) {
+  return {static_cast<Index>(f.whole("row", -1)), f.number("residual"), f.number("tolerance"), f.number("largest")};
+}
+
+/// The RunResult's totals and maxima (continue_progress copies the same fields).
+Json progress_json(const RunResult& r) {
+  Json refinements = Json::array();
+  for (const RunResult::RefinedStep& s : r.refinements)
+    refinements.push_back({{"step", s.step}, {"t", exact(s.t)}, {"substeps", s.substeps},
+                           {"smallest_substep", exact(s.smallest_substep)}});
+  Json drifts = Json::array();
+  for (const auto& [name, drift] : r.invariant_drifts) drifts.push_back({{"name", name}, {"drift", exact(drift)}});
+  Json momenta = Json::array();
+  for (const RunResult::ConservedMomentum& c : r.conserved_momenta)
+    momenta.push_back({{"name", c.name}, {"initial", exact(c.initial)}, {"final", exact(c.final)}, {"drift", exact(c.drift)}});
+  const InitialProjection& p = r.initial_projection;
+  return {{"steps", r.steps},
+          {"t_reached", exact(r.t_reached)},
+          {"step_size_min", exact(r.step_size_min)},
+          {"step_size_max", exact(r.step_size_max)},
+          {"condition_estimate_max", exact(r.condition_estimate_max)},
+          {"newton_iterations_total", r.newton_iterations_total},
+          {"newton_iterations_max", r.newton_iterations_max},
+          {"newton_factorizations_total", r.newton_factorizations_total},
+          {"wall_seconds", exact(r.wall_seconds)},
+          {"phase_seconds", {exact(r.phase_seconds.assembly), exact(r.phase_seconds.factorization), exact(r.phase_seconds.solve)}},
+          {"refined_steps", r.refined_steps},
+          {"refinements", refinements},
+          {"smallest_substep", exact(r.smallest_substep)},
+          {"initial_projection", {{"positions", violation_json(p.positions)},
+                                  {"velocities", violation_json(p.velocities)},
+                                  {"position_correction", exact(p.position_correction)},
+                                  {"velocity_correction", exact(p.velocity_correction)},
+                                  {"position_coordinate", p.position_coordinate},
+                                  {"velocity_coordinate", p.velocity_coordinate},
+                                  {"note", r.initial_projection_note}}},
+          {"energy_initial", exact(r.energy_initial)},
+          {"energy_final", exact(r.energy_final)},
+          {"energy_max_abs_increment", exact(r.energy_max_abs_increment)},
+          {"constraint_max_abs", exact(r.constraint_max_abs)},
+          {"velocity_constraint_max_abs", exact(r.velocity_constraint_max_abs)},
+          {"invariant_drifts", drifts},
+          {"conserved_momenta", momenta}};
+}
+
+RunResult read_progress(const Fields& f) {
+  RunResult r;
+  r.steps = f.whole("steps", 0);
+  r.t_reached = f.number("t_reached");
+  r.step_size_min = f.number("step_size_min");
+  r.step_size_max = f.number("step_size_max");
+  r.condition_estimate_max = f.number("condition_estimate_max");
+  r.newton_iterations_total = f.whole("newton_iterations_total", 0);
+  r.newton_iterations_max = static_cast<int>(f.whole("newton_iterations_max", 0));
+  r.newton_factorizations_total = f.whole("newton_factorizations_total", 0);
+  r.wall_seconds = f.number("wall_seconds");
+  const Vector phases = f.vector("phase_seconds", 3);
+  r.phase_seconds = {phases(0), phases(1), phases(2)};
+  r.refined_steps = f.whole("refined_steps", 0);
+  const nlohmann::json& refinements = f.at("refinements");
+  for (std::size_t i = 0; i < refinements.size(); ++i) {
+    const Fields s(refinements[i], f.path("refinements") + "/" + std::to_string(i));
+    r.refinements.push_back({s.whole("step", 0), s.number("t"), static_cast<int>(s.whole("substeps", 1)),
+                             s.number("smallest_substep")});
+  }
+  r.smallest_substep = f.number("smallest_substep");
+  const Fields p = f.object("initial_projection");
+  r.initial_projection = {read_violation(p.object("positions")), read_violation(p.object("velocities")),
+                          p.number("position_correction"), p.number("velocity_correction"),
+                          static_cast<Index>(p.whole("position_coordinate", -1)),
+                          static_cast<Index>(p.whole("velocity_coordinate", -1))};
+  r.initial_projection_note = p.text("note");
+  r.energy_initial = f.number("energy_initial");
+  r.energy_final = f.number("energy_final");
+  r.energy_max_abs_increment = f.number("energy_max_abs_increment");
+  r.constraint_max_abs = f.number("constraint_max_abs");
+  r.velocity_constraint_max_abs = f.number("velocity_constraint_max_abs");
+  const nlohmann::json& drifts = f.at("invariant_drifts");
+  for (std::size_t i = 0; i < drifts.size(); ++i) {
+    const Fields d(drifts[i], f.path("invariant_drifts") + "/" + std::to_string(i));
+    r.invariant_drifts.emplace_back(d.text("name"), d.number("drift"));
+  }
+  const nlohmann::json& momenta = f.at("conserved_momenta");
+  for (std::size_t i = 0; i < momenta.size(); ++i) {
+    const Fields c(momenta[i], f.path("conserved_momenta") + "/" + std::to_string(i));
+    r.conserved_momenta.push_back({c.text("name"), c.number("initial"), c.number("final"), c.number("drift")});
+  }
+  return r;
+}
+
+Json recorder_json(const RunRecorder::Continuation& c) {
+  Json invariants = Json::array();
+  for (const Vector& value : c.invariants_initial) invariants.push_back(exact(value));
+  return {{"invariants_initial", invariants},
+          {"energy_last", exact(c.energy_last)},
+          {"step_size_last", exact(c.step_size_last)},
+          {"condition_last", exact(c.condition_last)},
+          {"last_row_step", c.last_row_step}};
+}
+
+RunRecorder::Continuation read_recorder(const Fields& f) {
+  RunRecorder::Continuation c;
+  const nlohmann::json& invariants = f.at("invariants_initial");
+  if (!invariants.is_array()) throw JsonInputError(f.path("invariants_initial"), "expects an array of arrays");
+  for (std::size_t i = 0; i < invariants.size(); ++i) {
+    const nlohmann::json wrapper = {{"value", invariants[i]}};
+    c.invariants_initial.push_back(Fields(wrapper, f.path("invariants_initial") + "/" + std::to_string(i)).vector("value"));
+  }
+  c.energy_last = f.number("energy_last");
+  c.step_size_last = f.number("step_size_last");
+  c.condition_last = f.number("condition_last");
+  c.last_row_step = f.whole("last_row_step", -1);
+  return c;
+}
+
+void append_history(std::string& out, const StepperHistory& history) {
+  out += '{';
+  for (const auto& [key, values] : history.entries()) {
+    append_key(out, key);
+    append_exact(out, values);
+  }
+  out += '}';
+}
+
+StepperHistory read_history(const Fields& f) {
+  StepperHistory::Entries entries;
+  for (const auto& [key, value] : f.value().items()) {
+    const Vector v = f.vector(key);
+    entries[key] = std::vector<double>(v.data(), v.data() + v.size());
+  }
+  return StepperHistory(std::move(entries));
+}
+
+}  // namespace
+
+std::string checkpoint_json(const Checkpoint& c) {
+  std::string out = "{";
+  append_key(out, "format");
+  out += Json(kFormat).dump();
+  append_key(out, "version");
+  out += std::to_string(Checkpoint::kFormatVersion);
+  append_key(out, "options");
+  out += options_json(c.options).dump();
+  append_key(out, "state");
+  append_state(out, c.state);
+  append_key(out, "next_h");
+  append_exact(out, c.next_h);
+  append_key(out, "stepper_history");
+  append_history(out, c.stepper_history);
+  append_key(out, "progress");
+  out += progress_json(c.progress).dump();
+  append_key(out, "recorder");
+  out += recorder_json(c.recorder).dump();
+  append_key(out, "timeseries_length");
+  out += std::to_string(c.timeseries_length);
+  out += "}\n";
+  return out;
+}
+
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
+  try {
+    const nlohmann::json document = parse_json(text, origin);
+    const Fields f(document, "");
+    if (!document.is_object() || document.value("format", "") != kFormat)
+      throw JsonInputError("/format", std::string("is not \"") + kFormat + "\": not a noether checkpoint");
+    if (f.whole("version") != Checkpoint::kFormatVersion)
+      throw JsonInputError("/version", "is " + std::to_string(f.whole("version")) + "; this noether reads version " +
+                                           std::to_string(Checkpoint::kFormatVersion));
+    Checkpoint c;
+    c.options = read_options(f.object("options"), origin);
+    c.state = read_state(f.object("state"));
+    c.next_h = f.number("next_h");
+    c.stepper_history = read_history(f.object("stepper_history"));
+    c.progress = read_progress(f.object("progress"));
+    c.recorder = read_recorder(f.object("recorder"));
+    c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
+    if (c.progress.steps != c.state.step)
+      throw JsonInputError("/progress/steps", "is " + std::to_string(c.progress.steps) + ", the state's step is " +
+                                                 std::to_string(c.state.step));
+    return c;
+  } catch (const CheckpointError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    throw CheckpointError(what.rfind(origin, 0) == 0 ? what : origin + ": " + what);
+  }
+}
+
+}  // namespace noether

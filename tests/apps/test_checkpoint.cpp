@@ -1,0 +1,263 @@
+/// Checkpoints (apps/checkpoint.hpp): the file reads back bitwise, and a run resumed from one, in
+/// process, continues to the bytes of the run never stopped, for a scenario and a scene file.
+/// tests/apps/check_resume.sh checks the command line: SIGTERM, stops right after and between
+/// checkpoints, and the refusals.
+#include <atomic>
+#include <bit>
+#include <csignal>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/checkpoint.hpp>
+#include <noether/apps/scene_file.hpp>
+#include "support/temp_dir.hpp"
+
+using namespace noether;
+using namespace noether::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+bool same_bits(const Vector& a, const Vector& b) {
+  if (a.size() != b.size()) return false;
+  for (Index i = 0; i < a.size(); ++i)
+    if (!same_bits(a(i), b(i))) return false;
+  return true;
+}
+
+/// n finite doubles of random bit patterns (every exponent, sign and mantissa), with the edge
+/// cases first: -0, the smallest subnormal, the largest and smallest finite, 0.1.
+Vector awkward_values(Index n, std::mt19937_64& bits) {
+  Vector v(n);
+  const double edges[] = {-0.0, std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(),
+                          std::numeric_limits<double>::lowest(), 0.1};
+  for (Index i = 0; i < n; ++i) {
+    double x = i < 5 ? edges[i] : std::bit_cast<double>(bits());
+    while (!std::isfinite(x)) x = std::bit_cast<double>(bits());
+    v(i) = x;
+  }
+  return v;
+}
+
+RunOptions scenario_options(const fs::path& out) {
+  RunOptions options;
+  options.scenario = "double-pendulum";
+  options.t_end = 0.37;
+  options.output_every = 3;
+  options.checkpoint_every = 10;
+  options.threads = 1;
+  options.output_dir = out;
+  return options;
+}
+
+/// Runs options to completion, then resumes a copy of its directory from its last checkpoint
+/// (the time series cut back to it) and checks that the resumed run writes the same bytes.
+void check_resume_in_process(const RunOptions& options, const fs::path& work) {
+  const RunResult reference = run(options);
+  REQUIRE(reference.ok);
+  const fs::path copy = work / "resumed";
+  fs::copy(*options.output_dir, copy);
+  const Checkpoint checkpoint =
+      parse_checkpoint(read_file(copy / Checkpoint::kFileName), (copy / Checkpoint::kFileName).string());
+  CHECK(checkpoint.state.step > 0);
+  CHECK(checkpoint.state.step < reference.steps);
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = copy;
+  resumed.resume = &checkpoint;
+  const RunResult result = run(resumed);
+  CHECK(result.ok);
+  CHECK(read_file(copy / "timeseries.csv") == read_file(*options.output_dir / "timeseries.csv"));
+  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
+  CHECK(same_bits(result.energy_max_abs_increment, reference.energy_max_abs_increment));
+  CHECK(same_bits(result.constraint_max_abs, reference.constraint_max_abs));
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint reads back every double bitwise") {
+  std::mt19937_64 bits(20);
+  RunResult result;
+  result.source = ScenarioSource{"double-pendulum", {{"m1", 0.1}, {"l1", 1.3}}};
+  result.configuration.h = 0.1;
+  result.configuration.t_end = 1.0;
+  RunOptions options;
+  options.checkpoint_every = 7;
+  Checkpoint written;
+  written.options = rerun_options(result, options);
+  written.next_h = 0.1 * 3;
+  written.progress = result;
+  written.timeseries_length = 12345;
+  written.state.step = 3;
+  written.state.t = 0.30000000000000004;
+  written.state.q = awkward_values(40, bits);
+  written.state.v = awkward_values(40, bits);
+  written.state.p = awkward_values(40, bits);
+  written.state.lambda = awkward_values(7, bits);
+  written.stepper_history.put("predictor.v0", awkward_values(40, bits));
+  written.progress.steps = 3;
+  written.progress.energy_initial = not_computed;
+  written.progress.condition_estimate_max = std::numeric_limits<double>::infinity();
+  written.recorder.invariants_initial = {awkward_values(3, bits)};
+  written.recorder.step_size_last = -std::numeric_limits<double>::infinity();
+
+  const Checkpoint read = parse_checkpoint(checkpoint_json(written), "test");
+  CHECK(read.state.step == 3);
+  CHECK(same_bits(read.state.t, written.state.t));
+  CHECK(same_bits(read.state.q, written.state.q));
+  CHECK(same_bits(read.state.v, written.state.v));
+  CHECK(same_bits(read.state.p, written.state.p));
+  CHECK(same_bits(read.state.lambda, written.state.lambda));
+  CHECK(std::isnan(read.state.discrete_energy));
+  CHECK(same_bits(read.next_h, written.next_h));
+  CHECK(read.stepper_history == written.stepper_history);
+  CHECK(std::isnan(read.progress.energy_initial));
+  CHECK(read.progress.condition_estimate_max == std::numeric_limits<double>::infinity());
+  CHECK(read.recorder.step_size_last == -std::numeric_limits<double>::infinity());
+  REQUIRE(read.recorder.invariants_initial.size() == 1);
+  CHECK(same_bits(read.recorder.invariants_initial[0], written.recorder.invariants_initial[0]));
+  CHECK(read.timeseries_length == 12345);
+  CHECK(read.options.overrides == written.options.overrides);
+  CHECK(read.options.checkpoint_every == 7);
+  CHECK(*read.options.h == 0.1);
+}
+
+TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the run never stopped") {
+  SUBCASE("a scenario") {
+    const TempDir work("checkpoint_scenario");
+    check_resume_in_process(scenario_options(work.path / "run"), work.path);
+  }
+  SUBCASE("a scene file, rebuilt from the checkpoint's copy of it") {
+    const TempDir work("checkpoint_scene");
+    const fs::path scene = fs::path(NOETHER_SOURCE_DIR) / "examples/scenes/double_fourbar.json";
+    RunOptions options = scenario_options(work.path / "run");
+    options.scenario.clear();
+    options.scene = SceneSource{scene, std::make_shared<const Scene>(load_scene(scene))};
+    options.t_end = 0.05;
+    options.checkpoint_every = 15;
+    check_resume_in_process(options, work.path);
+  }
+}
+
+TEST_CASE("--checkpoint-every needs an output directory") {
+  RunOptions options = scenario_options({});
+  options.output_dir.reset();
+  CHECK_THROWS_WITH_AS(run(options), "--checkpoint-every writes DIR/checkpoint.json: add --out DIR", std::invalid_argument);
+}
+
+TEST_CASE("a staged file continues from a checkpoint's length: what follows is cut, a shorter file refused") {
+  const TempDir work("checkpoint_staged");
+  const OutputDirectory directory(work.path);
+  std::uint64_t length = 0;
+  {
+    StagedFile file(directory, "rows.partial", "rows");
+    file.append("header\nrow 1\n");
+    file.sync();
+    length = file.bytes_flushed();
+    file.append("row 2, after the checkpoint\n");
+    file.flush();
+  }  // stopped: the file keeps its staging name
+  const auto refusal = [&](std::uint64_t wanted) {
+    try {
+      StagedFile file(directory, "rows.partial", "rows", wanted);
+    } catch (const OutputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal(1000) == "'" + (work.path / "rows.partial").string() +
+                             "' holds 41 bytes, fewer than the 1000 to continue from");
+  {
+    StagedFile file(directory, "rows.partial", "rows", length);
+    CHECK(file.bytes_flushed() == length);
+    file.append("row 2\n");
+    file.commit();
+  }
+  CHECK(read_file(work.path / "rows") == "header\nrow 1\nrow 2\n");
+  // A symlink under the staging name is not followed: its target stays as it was.
+  std::ofstream(work.path / "elsewhere") << "not ours\n";
+  fs::create_symlink(work.path / "elsewhere", work.path / "rows.partial");
+  CHECK(refusal(0).find("opening '" + (work.path / "rows.partial").string() + "' failed: ") == 0);
+  CHECK(read_file(work.path / "elsewhere") == "not ours\n");
+}
+
+namespace {
+
+/// The real system calls, raising the interrupt flag (as a SIGTERM's handler does) at the
+/// `fsyncs`-th fsync, or at the first write after it: a stop at an exact point of the run.
+class InterruptingFileCalls : public FileCalls {
+ public:
+  InterruptingFileCalls(std::atomic<int>& flag, int fsyncs, bool at_next_write)
+      : flag_(flag), fsyncs_to_go_(fsyncs), at_next_write_(at_next_write) {}
+  ssize_t write(int fd, const void* data, std::size_t size) const override {
+    if (fsyncs_to_go_ == 0 && at_next_write_) flag_ = SIGTERM;
+    return FileCalls::write(fd, data, size);
+  }
+  int fsync(int fd) const override {
+    if (--fsyncs_to_go_ == 0 && !at_next_write_) flag_ = SIGTERM;
+    return FileCalls::fsync(fd);
+  }
+
+ private:
+  std::atomic<int>& flag_;
+  mutable int fsyncs_to_go_;
+  bool at_next_write_;
+};
+
+/// Runs options stopped by calls' flag, resumes it (read_checkpoint, as `noether resume`) and
+/// checks the result against the run never stopped. Returns the step it was stopped after.
+std::int64_t check_stop_and_resume(RunOptions options, const fs::path& work, int fsyncs, bool at_next_write) {
+  options.output_dir = work / "reference";
+  const RunResult reference = run(options);
+  REQUIRE(reference.ok);
+  std::atomic<int> flag{0};
+  const InterruptingFileCalls calls(flag, fsyncs, at_next_write);
+  options.output_dir = work / "stopped";
+  options.interrupt = &flag;
+  options.file_calls = &calls;
+  const RunResult stopped = run(options);
+  REQUIRE(stopped.status == RunStatus::interrupted);
+  const Checkpoint checkpoint = read_checkpoint(work / "stopped");
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = work / "stopped";
+  resumed.resume = &checkpoint;
+  const RunResult result = run(resumed);
+  CHECK(result.ok);
+  const bool same_rows = read_file(work / "stopped" / "timeseries.csv") == read_file(work / "reference" / "timeseries.csv");
+  CHECK(same_rows);
+  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
+  CHECK(result.newton_factorizations_total == reference.newton_factorizations_total);
+  CHECK(same_bits(result.energy_final, reference.energy_final));
+  CHECK(same_bits(result.velocity_constraint_max_abs, reference.velocity_constraint_max_abs));
+  return stopped.steps;
+}
+
+}  // namespace
+
+TEST_CASE("a run interrupted right after a checkpoint or between two resumes to the bytes of the run never stopped") {
+  RunOptions options = scenario_options({});  // its output directory: check_stop_and_resume's
+  options.scenario = "chain2d";
+  options.overrides = {{"n", 40.0}};
+  options.t_end = 1.2;
+  options.output_every = 2;
+  options.checkpoint_every = 25;
+  // fsyncs: 2 for the running summary, then 3 per checkpoint (the time series, the file, the directory).
+  SUBCASE("right after the second checkpoint: at its directory's fsync") {
+    const TempDir work("checkpoint_after");
+    CHECK(check_stop_and_resume(options, work.path, 2 + 3 * 2, false) == 2 * options.checkpoint_every);
+  }
+  SUBCASE("between the third checkpoint and the fourth: at the first flush of the time series after the third") {
+    // Rows of 8 KB every second step fill the 64 KiB buffer within 16 steps, before the fourth.
+    const TempDir work("checkpoint_between");
+    const std::int64_t step = check_stop_and_resume(options, work.path, 2 + 3 * 3, true);
+    CHECK(step > 3 * options.checkpoint_every);
+    CHECK(step < 4 * options.checkpoint_every);
+  }
+}
