@@ -1,8 +1,9 @@
 # cmake -DBUILD_DIR=<Noether build tree> -DSOURCE_DIR=<this folder> -DWORK_DIR=<scratch> [-DCMAKE_BUILD_TYPE=...]
-#       [-DCXX_FLAGS=<flags>] -P check_installed_package.cmake
+#       [-DCXX_COMPILER=<the tree's C++ compiler>] [-DCXX_FLAGS=<flags>] -P check_installed_package.cmake
 # Installs the Noether build tree into WORK_DIR/prefix, then configures, builds and runs the
 # external project against it (find_package(Noether) through CMAKE_PREFIX_PATH only), compiled and
-# linked with CXX_FLAGS (the sanitizer flags of a NOETHER_SANITIZE tree).
+# linked by CXX_COMPILER (default: CMake's choice) with CXX_FLAGS (the sanitizer flags of a
+# NOETHER_SANITIZE tree, whose runtime must be that compiler's).
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_installed_package.cmake: -D${var}=... is required")
@@ -10,6 +11,10 @@ foreach(var BUILD_DIR SOURCE_DIR WORK_DIR)
 endforeach()
 if(NOT CMAKE_BUILD_TYPE)
   set(CMAKE_BUILD_TYPE Release)
+endif()
+set(compiler_choice)
+if(CXX_COMPILER)
+  set(compiler_choice -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
 endif()
 
 function(run_step what)
@@ -29,7 +34,8 @@ foreach(header noether.hpp bodies/mechanism.hpp steppers/livens_em.hpp)
   endif()
 endforeach()
 run_step("configure the external project" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
-         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE} ${compiler_choice}
+         "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 run_step("build the external project" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the external project" ${WORK_DIR}/build/pendulum)
 file(REMOVE_RECURSE ${WORK_DIR})

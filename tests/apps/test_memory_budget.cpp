@@ -94,11 +94,19 @@ TEST_CASE("a cgroup v1 memory limit is read from the memory hierarchy; its 'unli
 
 TEST_CASE("the address-space limit (ulimit -v) and the data limit (ulimit -d) bound the available memory") {
   REQUIRE(available_memory_bytes() > 0);  // Linux: /proc/meminfo
-  for (const auto& [resource, usage, name] : {std::tuple{RLIMIT_AS, "VmSize:", "RLIMIT_AS (ulimit -v)"},
-                                              std::tuple{RLIMIT_DATA, "VmData:", "RLIMIT_DATA (ulimit -d)"}}) {
+  struct LimitCase {
+    int resource;       // RLIMIT_AS or RLIMIT_DATA
+    const char* usage;  // its line in /proc/self/status
+    const char* name;   // as the message names it
+  };
+  for (const LimitCase& limit_case : {LimitCase{RLIMIT_AS, "VmSize:", "RLIMIT_AS (ulimit -v)"},
+                                      LimitCase{RLIMIT_DATA, "VmData:", "RLIMIT_DATA (ulimit -d)"}}) {
+    // A struct, not a tuple's structured binding: CAPTURE's lambda cannot capture a binding in clang 14.
+    const int resource = limit_case.resource;
+    const std::string name = limit_case.name;
     CAPTURE(name);
     // 1 GB above what the process uses now: less than any test machine has free.
-    const auto limit = static_cast<rlim_t>(status_bytes(usage) + 1'000'000'000);
+    const auto limit = static_cast<rlim_t>(status_bytes(limit_case.usage) + 1'000'000'000);
     const std::string expected = std::string("GB are available: choose a smaller size (the limit is ") +
                                  (resource == RLIMIT_AS ? "the address-space limit " : "the data limit ") + name + ")";
     AvailableMemory m;

@@ -69,16 +69,23 @@ TEST_CASE("fsync and close failures (a full disk found late) are reported too, a
   TempDir dir("out_late");
   fs::create_directories(dir.path);
   std::ofstream(dir.path / "summary.json") << "old\n";
-  for (const auto& [fsync_errno, close_errno, action, reason] :
-       {std::tuple{EIO, 0, "syncing", "Input/output error"}, std::tuple{0, ENOSPC, "closing", "No space left on device"}}) {
-    CAPTURE(action);
+  // A struct, not a tuple's structured binding: CAPTURE's lambda cannot capture a binding in clang 14.
+  struct LateFailure {
+    int fsync_errno;
+    int close_errno;
+    std::string action;  // as the message says it
+    std::string reason;  // strerror of the errno
+  };
+  for (const LateFailure& failure : {LateFailure{EIO, 0, "syncing", "Input/output error"},
+                                     LateFailure{0, ENOSPC, "closing", "No space left on device"}}) {
+    CAPTURE(failure.action);
     FailingFileCalls calls;
     calls.target = "summary.json.tmp";
-    calls.fsync_errno = fsync_errno;
-    calls.close_errno = close_errno;
+    calls.fsync_errno = failure.fsync_errno;
+    calls.close_errno = failure.close_errno;
     const OutputDirectory out(dir.path, calls);
     const std::string message = output_error([&] { out.replace("summary.json", "new\n"); });
-    CHECK(message == std::string(action) + " '" + (dir.path / "summary.json").string() + "' failed: " + reason);
+    CHECK(message == failure.action + " '" + (dir.path / "summary.json").string() + "' failed: " + failure.reason);
     CHECK(read_file(dir.path / "summary.json") == "old\n");
     CHECK(entry_names(dir.path) == std::vector<std::string>{"summary.json"});
   }

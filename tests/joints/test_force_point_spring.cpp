@@ -38,7 +38,8 @@ TEST_CASE("spring laws: W(pi) and its derivatives against central differences") 
         std::pair{std::string("linear, zero rest length"), linear_spring_law(7.0, 0.0)},
         std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
         std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
-    CAPTURE(label);
+    const std::string& law_name = label;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(law_name);
     const double pi = 1.3, step = 1e-6;
     const ScalarJet jet = law(pi), plus = law(pi + step), minus = law(pi - step);
     CHECK(jet.first == doctest::Approx((plus.value - minus.value) / (2 * step)).epsilon(1e-8));
@@ -57,7 +58,8 @@ TEST_CASE("point spring between point masses: derivatives, discrete gradient ide
        {std::pair{std::string("linear"), linear_spring_law(40.0, 0.7)},
         std::pair{std::string("Green strain"), green_strain_spring_law(300.0, 1.0)},
         std::pair{std::string("of length"), spring_law_of_length(quartic_energy_of_length)}}) {
-    CAPTURE(label);
+    const std::string& law_name = label;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(law_name);
     const PointSpring spring("spring", ForcePointPair(point_a, Vector::Zero(3), point_b, Vector::Zero(3)), law);
     CHECK(spring.local_size() == 6);
     const Vector q_a = two_points(1), q_b = two_points(2);

@@ -51,7 +51,8 @@ TEST_CASE("prismatic and fixed joints lose rank at a relative quarter turn about
   // turn about e2 loses two ranks, about e1 or e3 one.
   const std::vector<std::pair<Vector, Index>> turns{{e1, 1}, {e2, 2}, {e3, 1}};
   for (const auto& [axis, loss] : turns) {
-    CAPTURE(axis.transpose());
+    const Vector turn_axis = axis;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(turn_axis.transpose());
     CHECK(rank_loss(*fixed, E_a, rotation(axis, 0.5), E_b) == 0);
     CHECK(rank_loss(*fixed, E_a, rotation(axis, quarter_turn), E_b) == loss);
     CHECK(rank_loss(*prismatic, E_a, rotation(axis, quarter_turn), E_b) == loss);

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "force_checks.hpp"
 #include <noether/joints/polynomial_potential.hpp>
@@ -41,7 +42,7 @@ TEST_CASE("polynomial potential: the divided difference keeps the identity at cl
     const Vector q_a = Eigen::Vector3d(1.01, 0, 0), q_b = Eigen::Vector3d(1.01 + gap, 0, 0);
     const double slope = discrete_gradient_of(V, q_a, q_b)(0);
     // The exact divided difference of 37.5 (r^2 - 1)^2: 37.5 (r_a^2 + r_b^2 - 2)(r_a + r_b), in long double.
-    const long double ra = q_a(0), rb = q_b(0);
+    const long double ra = static_cast<long double>(q_a(0)), rb = static_cast<long double>(q_b(0));
     const double exact = static_cast<double>(37.5L * (ra * ra + rb * rb - 2.0L) * (ra + rb));
     CHECK(std::abs(slope - exact) <= 1e-13 * std::abs(exact));
   }
@@ -67,6 +68,6 @@ TEST_CASE("polynomial potential refuses bad data, naming itself") {
                        doctest::Contains("polynomial potential 'p': coordinate 2"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(PolynomialPotential("p", BlockId{0}, 1, 0, 0.0, {}), doctest::Contains("at least one"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(PolynomialPotential("p", BlockId{0}, 1, 0, 0.0, {1.0, NAN}),
+  CHECK_THROWS_WITH_AS(PolynomialPotential("p", BlockId{0}, 1, 0, 0.0, {1.0, std::numeric_limits<double>::quiet_NaN()}),
                        doctest::Contains("coefficient c1 must be finite"), std::invalid_argument);
 }

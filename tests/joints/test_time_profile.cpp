@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include <noether/joints/time_profile.hpp>
 
@@ -32,6 +33,6 @@ TEST_CASE("a directed load scales its direction by the profile; bad profiles are
                        doctest::Contains("force 'f': the table's times must increase strictly"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(check_time_profile(TableProfile{{0.0}, {}}, "force 'f'"),
                        doctest::Contains("as many values as times"), std::invalid_argument);
-  CHECK_THROWS_WITH_AS(directed_load(Eigen::Vector2d(1, 0), ConstantProfile{NAN}, "force 'f'"),
+  CHECK_THROWS_WITH_AS(directed_load(Eigen::Vector2d(1, 0), ConstantProfile{std::numeric_limits<double>::quiet_NaN()}, "force 'f'"),
                        doctest::Contains("not finite"), std::invalid_argument);
 }

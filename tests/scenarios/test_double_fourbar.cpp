@@ -102,7 +102,8 @@ TEST_CASE("double-fourbar: every stepper passes the singular configurations for 
   const Model model = build_double_fourbar({});
   for (const auto& [stepper_name, h] :
        {std::pair<std::string, double>{"livens-em", 0.01}, {"em-ggl", 0.01}, {"ggl-vi", 0.001}}) {
-    CAPTURE(stepper_name);
+    const std::string& stepper = stepper_name;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(stepper);
     const Passage r = pass(model, stepper_name, h, 20.0);
     MESSAGE(stepper_name, " at h = ", h, ": ", r.crossings, " passages of the horizontal, max |g| ", r.max_constraint,
             ", max grounded-bar angle difference ", r.max_angle_difference, ", energy ", r.energy0, " max change ",

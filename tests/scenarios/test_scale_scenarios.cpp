@@ -9,8 +9,9 @@ using namespace noether;
 
 TEST_CASE("bar_lattice_size counts the bars make_bar_lattice builds") {
   for (const auto& [columns, rows] : {std::pair<Index, Index>{1, 1}, {4, 1}, {3, 3}, {5, 2}}) {
-    CAPTURE(columns);
-    CAPTURE(rows);
+    const Index shown_columns = columns, shown_rows = rows;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(shown_columns);
+    CAPTURE(shown_rows);
     CHECK(bar_lattice_size(columns, rows) == static_cast<double>(make_bar_lattice(columns, rows).bodies().size()));
   }
 }
@@ -38,7 +39,8 @@ TEST_CASE("a scaling scenario's size must be a whole number from 1 to 10^8, and 
     const Scenario& scenario = find_scenario(name);
     for (const auto& [value, shown] : {std::pair<double, std::string>{0.0, "got 0"}, {-1.0, "got -1"},
                                        {2.5, "got 2.5"}, {2e8, "got 2e+08"}}) {
-      CAPTURE(shown);
+      const std::string& shown_value = shown;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+      CAPTURE(shown_value);
       const std::string expected = "parameter 'n' must be a whole number from 1 to 100000000, " + shown;
       CHECK_THROWS_WITH_AS(scenario.build(resolve_parameters(scenario, {{"n", value}})),
                            doctest::Contains(expected.c_str()), std::invalid_argument);
