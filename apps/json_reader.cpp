@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <noether/engine/format.hpp>
-
 namespace noether {
 namespace {
 
@@ -82,7 +80,7 @@ JsonInputError::JsonInputError(const std::string& path, const std::string& messa
 double json_number(const nlohmann::json& value, const std::string& path, const ParameterRange& range) {
   if (!value.is_number()) throw JsonInputError(path, "expects a number, got " + type_name(value));
   const double x = value.get<double>();
-  if (!range.contains(x)) throw JsonInputError(path, "must be " + range.describe() + ", got " + format_number(x));
+  if (const std::string refusal = range.refusal(x); !refusal.empty()) throw JsonInputError(path, refusal);
   return x;
 }
 

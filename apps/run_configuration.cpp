@@ -1,8 +1,6 @@
 #include <noether/apps/run_configuration.hpp>
 
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -12,19 +10,12 @@
 namespace noether {
 namespace {
 
-/// The shortest text that reads back as value, for messages ("-0.1", not "-0.10000000000000001").
-std::string shortest_text(double value) {
-  std::array<char, 32> buffer{};
-  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-  return std::string(buffer.data(), end);
-}
-
 /// Throws std::invalid_argument "<what> must be <rule>, got <value>" unless value is finite and
 /// meets_rule ("a finite number" takes the place of the rule for inf and NaN).
 void require_number(double value, bool meets_rule, const std::string& what, const std::string& rule) {
   if (!std::isfinite(value))
-    throw std::invalid_argument(what + " must be a finite number, got " + shortest_text(value));
-  if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + shortest_text(value));
+    throw std::invalid_argument(what + " must be a finite number, got " + format_exact(value));
+  if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + format_exact(value));
 }
 
 /// t_end / h may differ from a whole number by this much, relative: the rounding of the division.
@@ -34,22 +25,22 @@ constexpr double kWholeStepsTolerance = 1e-9;
 void check_step_count(const RunConfiguration& c) {
   if (c.max_steps < 1)
     throw std::invalid_argument("the step limit (--max-steps) must be at least 1, got " + std::to_string(c.max_steps));
-  const std::string settings = " (t_end = " + shortest_text(c.t_end) + ", h = " + shortest_text(c.h) + ")";
+  const std::string settings = " (t_end = " + format_exact(c.t_end) + ", h = " + format_exact(c.h) + ")";
   const double steps = c.t_end / c.h;  // inf for an h too small to divide by
   if (!(steps <= c.max_steps))
     throw std::invalid_argument("the run would take t_end / h = " + format_number(steps) + " steps" + settings +
                                 ", more than the limit of " + std::to_string(c.max_steps) +
-                                " (--max-steps): choose h >= " + shortest_text(c.t_end / c.max_steps) +
+                                " (--max-steps): choose h >= " + format_exact(c.t_end / c.max_steps) +
                                 ", or raise --max-steps if so many steps are meant");
   const double whole = std::round(steps);
   // 0 steps reach t = 0 only: a t_end > 0 within the rounding of 0 steps (h far beyond it) is refused.
   const bool reaches_t_end = whole > 0 || c.t_end == 0;
   if (reaches_t_end && std::abs(steps - whole) <= kWholeStepsTolerance * std::max(1.0, whole)) return;
   const double below = std::floor(steps), above = std::ceil(steps);
-  throw std::invalid_argument("the end time is not a whole number of steps: t_end / h = " + shortest_text(steps) +
-                              settings + "; choose t_end = " + shortest_text(below * c.h) + " or " +
-                              shortest_text(above * c.h) + " (" + shortest_text(below) + " or " +
-                              shortest_text(above) + " steps), or an h that divides t_end");
+  throw std::invalid_argument("the end time is not a whole number of steps: t_end / h = " + format_exact(steps) +
+                              settings + "; choose t_end = " + format_exact(below * c.h) + " or " +
+                              format_exact(above * c.h) + " (" + format_exact(below) + " or " +
+                              format_exact(above) + " steps), or an h that divides t_end");
 }
 
 }  // namespace
@@ -87,8 +78,11 @@ void check_run_configuration(const RunConfiguration& c) {
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   check_step_count(c);
   const ParameterRange tolerances = newton_tolerance_range();
-  require_number(c.newton.residual_tolerance, tolerances.contains(c.newton.residual_tolerance),
-                 "Newton tolerance (--newton-tol)", tolerances.describe() + " (e.g. 1e-10)");
+  const double tolerance = c.newton.residual_tolerance;
+  if (tolerances.subnormal_magnitude(tolerance))
+    throw std::invalid_argument("Newton tolerance (--newton-tol) " + tolerances.refusal(tolerance));
+  require_number(tolerance, tolerances.contains(tolerance), "Newton tolerance (--newton-tol)",
+                 tolerances.describe() + " (e.g. 1e-10)");
   if (c.newton.max_iterations < 1)
     throw std::invalid_argument("Newton iteration limit (--newton-max-iterations) must be at least 1, got " +
                                 std::to_string(c.newton.max_iterations));

@@ -255,6 +255,7 @@ void integrate_recording_failure(const ModelDescription& description, const Mode
 int all_cores() { return tbb::info::default_concurrency(); }
 
 RunConfiguration resolve_run_configuration(const RunOptions& options) {
+  if (!options.scene) resolve_parameters(find_scenario(options.scenario), options.overrides);  // the more basic error first
   RunConfiguration c = options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
   c.stepper = options.stepper.value_or(c.stepper);
   c.solver = options.solver.value_or(c.solver);

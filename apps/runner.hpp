@@ -188,7 +188,9 @@ struct RunResult {
 };
 
 /// default_run_configuration of options.scenario with the run settings options gives; throws
-/// std::invalid_argument for an unknown scenario or a configuration check_run_configuration refuses.
+/// std::invalid_argument for an unknown scenario, a scenario parameter resolve_parameters refuses
+/// (checked first: a bad parameter is the more basic error, whatever the run settings), or a
+/// configuration check_run_configuration refuses.
 RunConfiguration resolve_run_configuration(const RunOptions& options);
 
 /// Runs options.scenario (or options.scene) for step_count steps and writes the outputs when asked (RunOutputs:

@@ -1,7 +1,8 @@
 #pragma once
 /// Scene files: a mechanism and the run it is made for, in JSON (docs/scenes.md teaches the format,
 /// docs/scene.schema.json is its JSON Schema). `noether run scene.json` runs one; `noether export
-/// SCENARIO` writes any built-in scenario as one that runs to the same bits.
+/// SCENARIO` writes any built-in scenario as one that runs to the same bits. Read by
+/// scene_reader.cpp, written by scene_writer.cpp; the names of kinds both use are scene_names.hpp's.
 #include <filesystem>
 #include <optional>
 #include <string>

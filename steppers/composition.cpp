@@ -26,6 +26,13 @@ std::vector<double> paired(const std::vector<double>& coefficients) {
   return halves;
 }
 
+std::string refusal_of_composition(std::string_view message, std::string_view base, std::string_view name) {
+  const bool names_base = message.starts_with(base) && message.size() > base.size() &&
+                          (message[base.size()] == ' ' || message[base.size()] == ':');
+  if (names_base) return std::string(name) + std::string(message.substr(base.size()));
+  return std::string(name) + ": " + std::string(message);
+}
+
 CompositionStepper::CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                                        std::vector<double> coefficients)
     : name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)) {

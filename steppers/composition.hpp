@@ -31,6 +31,7 @@
 /// extrapolates across the substeps (steppers/step_predictor.hpp).
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <noether/steppers/stepper.hpp>
@@ -48,6 +49,11 @@ std::vector<double> kahan_li_coefficients();
 /// Each gamma_k as two halves gamma_k/2, gamma_k/2: the composition of Psi(h) = Phi(h/2) Phi(h/2)
 /// by `coefficients` (twice as many substeps).
 std::vector<double> paired(const std::vector<double>& coefficients);
+
+/// A refusal of the base stepper `base` worded for the composition `name`: every stepper's
+/// refusals begin with its name ("em-ggl needs ...", "livens-em: ..."), which becomes `name`
+/// ("em-ggl4 needs ..."); a message that does not begin so gets "name: " in front.
+std::string refusal_of_composition(std::string_view message, std::string_view base, std::string_view name);
 
 class CompositionStepper final : public Stepper {
  public:

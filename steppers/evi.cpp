@@ -86,13 +86,11 @@ struct ExponentialScheme {
         .block(v1, dq, Pattern::mass, constant)
         .block(v1, v1, Pattern::mass, constant);
   }
-  TermShape shape(const Potential& e) const {
-    if (e.nonlinearity() == Nonlinearity::linear) return TermShape{dq, v1};
-    return TermShape{dq, v1}.block(dq, dq).block(v1, dq);
+  /// Constraints and forces: the shapes of rattle_constraint.hpp.
+  template <class Element>
+  TermShape shape(const Element& e) const {
+    return rattle_shape(e, {dq, v1, mu, nu});
   }
-  TermShape shape(const Constraint& e) const { return rattle_constraint_shape(e, {dq, v1, mu, nu}); }
-  TermShape shape(const Dissipation&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
-  TermShape shape(const ExternalLoad&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;

@@ -6,7 +6,8 @@
 ///   R_q += G(q0)^T mu,   R_p += G(q1)^T nu,   R_mu = g(q1),   R_nu = G(q1) v1,
 ///
 /// mu = h lambda the impulse of the step, nu the projection of p1 onto G(q1) M^-1 p1 = 0. None of
-/// the rows depends on h but the rounding floor of G(q1) v1 = 0 (steppers/row_scale.hpp).
+/// the rows depends on h but the rounding floor of G(q1) v1 = 0 (steppers/row_scale.hpp). The
+/// shapes of these schemes' force terms, which add to R_q and R_p alike, are here too.
 #include <string>
 
 #include <noether/engine/term_layout.hpp>
@@ -34,7 +35,7 @@ inline std::string rattle_row_label(const System& system, RattleFields f, int fi
 
 /// The term's fields and blocks for these rows. Their Jacobians are constant for a linear g (the
 /// assembler then writes them once); a nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1.
-inline TermShape rattle_constraint_shape(const Constraint& e, RattleFields f) {
+inline TermShape rattle_shape(const Constraint& e, RattleFields f) {
   const bool linear = e.nonlinearity() == Nonlinearity::linear;
   TermShape s{f.dq, f.v1, f.mu, f.nu};
   s.block(f.dq, f.mu, Pattern::jacobian_transpose, linear)
@@ -42,6 +43,20 @@ inline TermShape rattle_constraint_shape(const Constraint& e, RattleFields f) {
       .block(f.v1, f.nu, Pattern::jacobian_transpose, linear)
       .block(f.nu, f.v1, Pattern::jacobian, linear);
   return linear ? s : s.block(f.v1, f.dq, Pattern::hessian).block(f.nu, f.dq, Pattern::jacobian);
+}
+
+/// The fields and blocks of a force term of these schemes: it adds to R_q and R_p, evaluated at
+/// configurations between q0 and q1 = q0 + dq, so both rows depend on dq; a linear potential's
+/// gradient is constant (no block).
+inline TermShape rattle_shape(const Potential& e, RattleFields f) {
+  if (e.nonlinearity() == Nonlinearity::linear) return TermShape{f.dq, f.v1};
+  return TermShape{f.dq, f.v1}.block(f.dq, f.dq).block(f.v1, f.dq);
+}
+inline TermShape rattle_shape(const Dissipation&, RattleFields f) {
+  return TermShape{f.dq, f.v1}.block(f.dq, f.dq).block(f.v1, f.dq);
+}
+inline TermShape rattle_shape(const ExternalLoad&, RattleFields f) {
+  return TermShape{f.dq, f.v1}.block(f.dq, f.dq).block(f.v1, f.dq);
 }
 
 /// The rows and their blocks of constraint term t: q0, q1, v1 (d each) and mu, nu (m each) are

@@ -109,13 +109,11 @@ struct SymplecticEnergyMomentumScheme {
   TermShape shape(const Inertia&) const {
     return TermShape{dq, v1}.block(dq, dq, Pattern::mass).block(v1, dq, Pattern::mass).block(v1, v1, Pattern::mass);
   }
-  TermShape shape(const Potential& e) const {
-    if (e.nonlinearity() == Nonlinearity::linear) return TermShape{dq, v1};
-    return TermShape{dq, v1}.block(dq, dq).block(v1, dq);
+  /// Constraints and forces: the shapes of rattle_constraint.hpp.
+  template <class Element>
+  TermShape shape(const Element& e) const {
+    return rattle_shape(e, {dq, v1, mu, nu});
   }
-  TermShape shape(const Constraint& e) const { return rattle_constraint_shape(e, {dq, v1, mu, nu}); }
-  TermShape shape(const Dissipation&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
-  TermShape shape(const ExternalLoad&) const { return TermShape{dq, v1}.block(dq, dq).block(v1, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
@@ -141,6 +139,20 @@ LocalVector midpoint_of(const T& t, const Scheme::Iterate& it) {
   Eigen::Map<Vector> mid = t.workspace().vector(Scheme::mid_slot, t.size());
   mid = q0 + 0.5 * t.coordinates(it.dq, Scheme::dq_slot);
   return {mid.data(), mid.size()};
+}
+
+/// What a force term reads: q_mid (midpoint_of), the term's dq, and its force vector (workspace
+/// slot force_slot) set to zero for the element to add to.
+struct MidpointForce {
+  LocalVector q_mid, dq;
+  Eigen::Map<Vector> force;
+};
+
+template <class T>
+MidpointForce midpoint_force(const T& t, const Scheme::Iterate& it) {
+  Eigen::Map<Vector> force = t.workspace().vector(Scheme::force_slot, t.size());
+  force.setZero();
+  return {midpoint_of(t, it), t.coordinates(it.dq, Scheme::dq_slot), force};
 }
 
 }  // namespace
@@ -239,10 +251,8 @@ void SymplecticEnergyMomentumScheme::evaluate_general_inertia(const InertiaTerm&
 /// 1/2 DV; R_E += V(q_mid), dR_E/d dq = 1/2 DV; R_E's floor eps |DV| ell.
 void SymplecticEnergyMomentumScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.h;
-  const LocalVector q_mid = midpoint_of(t, it);
+  auto [q_mid, dq_local, gradient] = midpoint_force(t, it);
   const Potential& potential = t.element();
-  Eigen::Map<Vector> gradient = t.workspace().vector(force_slot, t.size());
-  gradient.setZero();
   potential.add_gradient(q_mid, 1.0, gradient);
   out.residual(dq) += 0.5 * h * gradient;
   out.residual(v1) += 0.5 * h * gradient;
@@ -265,11 +275,8 @@ void SymplecticEnergyMomentumScheme::evaluate(const PotentialTerm& t, const Iter
 /// dR_E/dh = -1/2 dq.C dq/h^2; the rows do not depend on h.
 void SymplecticEnergyMomentumScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.h;
-  const LocalVector q_mid = midpoint_of(t, it);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
+  auto [q_mid, dq_local, Cdq] = midpoint_force(t, it);
   const Dissipation& damper = t.element();
-  Eigen::Map<Vector> Cdq = t.workspace().vector(force_slot, t.size());
-  Cdq.setZero();
   damper.add_damping_force(q_mid, dq_local, 1.0, Cdq);
   out.residual(dq) += 0.5 * Cdq;
   out.residual(v1) += 0.5 * Cdq;
@@ -295,11 +302,8 @@ void SymplecticEnergyMomentumScheme::evaluate(const DissipationTerm& t, const It
 /// df/dt, sem_vi.hpp); W = f.dq, R_E -= 1/2 W with dR_E/d dq = -1/2 f - 1/4 (df/dq)^T dq.
 void SymplecticEnergyMomentumScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
   const double h = it.h, t_mid = it.in.state.t + 0.5 * h;
-  const LocalVector q_mid = midpoint_of(t, it);
-  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
+  auto [q_mid, dq_local, f] = midpoint_force(t, it);
   const ExternalLoad& load = t.element();
-  Eigen::Map<Vector> f = t.workspace().vector(force_slot, t.size());
-  f.setZero();
   load.add_generalized_force(t_mid, q_mid, 1.0, f);
   out.residual(dq) -= 0.5 * h * f;
   out.residual(v1) -= 0.5 * h * f;

@@ -13,13 +13,22 @@
 namespace noether {
 namespace {
 
-/// The stepper `name`: Base composed with the substep fractions `coefficients` (steppers/composition.hpp).
+/// The stepper `name`: Base (the stepper `base`) composed with the substep fractions
+/// `coefficients` (steppers/composition.hpp). What Base's constructor refuses (a system without
+/// coordinates, a mass it cannot invert, a solver) is refused in the name of the stepper chosen.
 template <class Base>
-StepperInfo composition(const std::string& name, std::vector<double> coefficients, std::string description) {
-  auto make = [name, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-    // Refused here, not by Base, so that the message names the stepper the user chose.
-    require_coordinates(s, name);
-    return std::make_unique<CompositionStepper>(name, s, std::make_unique<Base>(s, o), coefficients);
+StepperInfo composition(const std::string& name, std::string_view base, std::vector<double> coefficients,
+                        std::string description) {
+  auto make = [name, base, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+    std::unique_ptr<Stepper> base_stepper;
+    try {
+      base_stepper = std::make_unique<Base>(s, o);
+    } catch (const StepperRefusal& e) {
+      throw StepperRefusal(refusal_of_composition(e.what(), base, name));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(refusal_of_composition(e.what(), base, name));
+    }
+    return std::make_unique<CompositionStepper>(name, s, std::move(base_stepper), coefficients);
   };
   return {name, std::move(description), make};
 }
@@ -55,16 +64,16 @@ std::span<const StepperInfo> steppers() {
        },
        .adaptive_step_size = true,
        .reports_condition = true},
-      composition<LivensEnergyMomentum>("livens-em4", paired(suzuki_coefficients()),
+      composition<LivensEnergyMomentum>("livens-em4", "livens-em", paired(suzuki_coefficients()),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),
-      composition<LivensEnergyMomentum>("livens-em6", paired(kahan_li_coefficients()),
+      composition<LivensEnergyMomentum>("livens-em6", "livens-em", paired(kahan_li_coefficients()),
                                         "livens-em composed by Kahan and Li's coefficients, each substep as two "
                                         "half-steps (18 substeps): order 6, energy exact"),
-      composition<EnergyMomentumGgl>("em-ggl4", suzuki_coefficients(),
+      composition<EnergyMomentumGgl>("em-ggl4", "em-ggl", suzuki_coefficients(),
                                      "em-ggl composed by Suzuki's coefficients (5 substeps): order 4, energy exact; "
                                      "needs constant invertible M"),
-      composition<EnergyMomentumGgl>("em-ggl6", kahan_li_coefficients(),
+      composition<EnergyMomentumGgl>("em-ggl6", "em-ggl", kahan_li_coefficients(),
                                      "em-ggl composed by Kahan and Li's coefficients (9 substeps): order 6, energy "
                                      "exact; needs constant invertible M"),
   };

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <noether/apps/model/model_builder.hpp>
@@ -14,7 +15,19 @@ bool ParameterRange::contains(double value) const {
   if (whole && value != std::floor(value)) return false;
   const bool above = low_open ? value > low : value >= low;
   const bool below = high_open ? value < high : value <= high;
-  return above && below;
+  return above && below && !subnormal_magnitude(value);
+}
+
+bool ParameterRange::subnormal_magnitude(double value) const {
+  return low == 0.0 && !whole && value > 0.0 && value < std::numeric_limits<double>::min();
+}
+
+std::string ParameterRange::refusal(double value) const {
+  if (contains(value)) return "";
+  if (!subnormal_magnitude(value)) return "must be " + describe() + ", got " + format_number(value);
+  return "must be a normal number, at least " + format_exact(std::numeric_limits<double>::min()) +
+         (low_open ? "" : " (or 0)") + ", got " + format_exact(value) +
+         " (a subnormal value keeps too few digits for the equations)";
 }
 
 std::string ParameterRange::describe() const {
@@ -62,9 +75,8 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
     values[key] = value;
   }
   for (const ScenarioParameter& p : scenario.parameters)
-    if (!p.range.contains(values.at(p.name)))
-      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' must be " +
-                                  p.range.describe() + ", got " + format_number(values.at(p.name)));
+    if (const std::string refusal = p.range.refusal(values.at(p.name)); !refusal.empty())
+      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' " + refusal);
   return values;
 }
 

@@ -31,9 +31,18 @@ struct ParameterRange {
   /// Whole numbers from low to high.
   static ParameterRange count(double low, double high) { return {.low = low, .high = high, .whole = true}; }
 
+  /// Whether value is accepted: finite, in the interval (whole if asked), and, when the interval
+  /// starts at 0 (a magnitude: a mass, inertia, length, stiffness, damping, tolerance), 0 or a
+  /// normal number: a subnormal magnitude (below 2.2250738585072014e-308) keeps few significant
+  /// digits, and the products and inverses the equations take of it underflow or overflow.
   bool contains(double value) const;
   /// "> 0", ">= 0", "in (-1, 1)", "a whole number from 1 to 100000", "a finite number".
   std::string describe() const;
+  /// Why value is not accepted: "must be > 0, got -1", or for a subnormal magnitude "must be a
+  /// normal number, at least 2.2250738585072014e-308 (or 0), got 1e-320"; empty when contains(value).
+  std::string refusal(double value) const;
+  /// Whether value is a subnormal magnitude, which the interval holds but contains() refuses.
+  bool subnormal_magnitude(double value) const;
 };
 
 /// A scalar parameter with its default; `--set name=value` overrides it.

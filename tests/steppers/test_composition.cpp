@@ -214,4 +214,33 @@ TEST_CASE("a composition's refusals name it, not its base") {
                        doctest::Contains("livens-em4: inertia 'pendulum': M(q) at the initial configuration has the "
                                          "negative eigenvalue -1"),
                        StepperRefusal);
+  // What the base refuses when made (reliability table, api/mass_function_indefinite/em-ggl4): em-ggl4
+  // and em-ggl6 refused a configuration-dependent or singular M as 'em-ggl needs ...'.
+  for (const std::string name : {"em-ggl4", "em-ggl6"}) {
+    CAPTURE(name);
+    CHECK_THROWS_WITH_AS(find_stepper(name).make(system, StepperOptions{}),
+                         (name + " needs a constant invertible mass matrix, but inertia 'pendulum' depends on the "
+                                 "configuration; use livens-em, which takes configuration-dependent and singular M")
+                             .c_str(),
+                         StepperRefusal);
+    System singular;
+    const BlockId b = singular.add_block("p", {"x", "y"});
+    singular.add(std::make_shared<ConstantInertia>("mass", std::vector{b}, Matrix(Eigen::Vector2d(1.0, 0.0).asDiagonal())));
+    CHECK_THROWS_WITH_AS(find_stepper(name).make(singular, StepperOptions{}),
+                         (name + " needs a constant invertible mass matrix, but inertia 'mass' is singular (rank 1 of "
+                                 "2); use livens-em, which never inverts M")
+                             .c_str(),
+                         StepperRefusal);
+  }
+  StepperOptions cholmod;
+  cholmod.solver = LinearSolverKind::cholmod;
+  CHECK_THROWS_WITH_AS(find_stepper("livens-em6").make(system, cholmod), doctest::Contains("livens-em6: CHOLMOD"),
+                       StepperRefusal);
+}
+
+TEST_CASE("a refusal of the base is worded for the composition") {
+  CHECK(refusal_of_composition("em-ggl needs M", "em-ggl", "em-ggl4") == "em-ggl4 needs M");
+  CHECK(refusal_of_composition("livens-em: no S", "livens-em", "livens-em6") == "livens-em6: no S");
+  CHECK(refusal_of_composition("em-gglx is not it", "em-ggl", "em-ggl4") == "em-ggl4: em-gglx is not it");
+  CHECK(refusal_of_composition("inertia 'a' is bad", "em-ggl", "em-ggl4") == "em-ggl4: inertia 'a' is bad");
 }

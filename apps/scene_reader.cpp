@@ -1,47 +1,28 @@
+/// Reading scene files (scene_file.hpp): every key of docs/scenes.md into a Scene, each error at
+/// its JSON path. The names of kinds are scene_names.hpp's, which the writer shares.
 #include <noether/apps/scene_file.hpp>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <Eigen/Geometry>
 
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/scene_names.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-constexpr std::array<std::string_view, 5> kBodyTypes{"rigid", "planar", "point_mass", "spherical_point_mass",
-                                                     "coordinates"};
-constexpr std::array<std::string_view, 11> kJointTypes{"spherical",     "revolute",        "universal",
-                                                       "cylindrical",   "prismatic",       "fixed",
-                                                       "distance",      "perpendicular",   "revolute_planar",
-                                                       "prismatic_planar", "fixed_planar"};
-constexpr std::array<std::string_view, 9> kForceTypes{"gravity", "spring", "damper", "rotational_spring",
-                                                      "rotational_damper", "force", "torque", "polynomial",
-                                                      "damping_matrix"};
-constexpr std::array<std::string_view, 4> kProfileTypes{"constant", "table", "sine", "damped_harmonic"};
-constexpr std::array<std::string_view, 4> kDerivatives{"scaled-midpoint", "avf", "gonzalez", "partitioned"};
-constexpr std::array<DiscreteGradientKind, 4> kDerivativeKinds{
-    DiscreteGradientKind::scaled_midpoint, DiscreteGradientKind::average_vector_field, DiscreteGradientKind::gonzalez,
-    DiscreteGradientKind::partitioned};
-
-template <std::size_t N>
-std::size_t index_of(const std::array<std::string_view, N>& names, std::string_view name) {
-  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-}
+using namespace scene_names;
 
 const ParameterRange kPositive = ParameterRange::positive(), kNonnegative = ParameterRange::nonnegative();
-
-// ================================ reading ================================================
 
 Vector or_zero(Vector v, Index size) { return v.size() == 0 ? Vector(Vector::Zero(size)) : v; }
 
@@ -141,7 +122,7 @@ JointDescription read_joint(JsonObject& o) {
   j.name = o.text("name", "the joint's name");
   const std::string type = o.choice("type", kJointTypes);
   o.describe_as("a joint of type " + type);
-  j.type = static_cast<JointType>(index_of(kJointTypes, type));
+  j.type = value_named<JointType>(kJointTypes, type);
   const bool point = j.type != JointType::perpendicular;
   const bool frame = j.type == JointType::prismatic || j.type == JointType::fixed;
   const bool axis = frame || j.type == JointType::revolute || j.type == JointType::universal ||
@@ -163,7 +144,7 @@ QuadraticEquation read_equation(JsonObject& e) {
 
 ConstraintDescription read_constraint(JsonObject& o) {
   const std::string name = o.text("name", "the constraint's name");
-  const std::string type = o.choice("type", std::array<std::string_view, 2>{"quadratic", "distance_power"});
+  const std::string type = o.choice("type", kConstraintTypes);
   const std::vector<std::string> bodies = o.texts("bodies", "the bodies whose coordinates it acts on");
   if (type == "quadratic") {
     QuadraticConstraintDescription c{name, bodies, {}};
@@ -180,7 +161,8 @@ ConstraintDescription read_constraint(JsonObject& o) {
     return c;
   }
   DistancePowerConstraintDescription c{name, bodies, {}, o.number("value", "c, the constant subtracted"), {}};
-  c.derivative = kDerivativeKinds[index_of(kDerivatives, o.choice("derivative", kDerivatives, "scaled-midpoint"))];
+  const auto derivatives = derivative_names();
+  c.derivative = kDerivativeKinds[index_of(derivatives, o.choice("derivative", derivatives, derivatives[0]))];
   o.each("terms", "a term", [&](JsonObject& t, std::size_t) {
     const std::vector<std::string> between = t.texts("between", "the two bodies");
     if (between.size() != 2) throw JsonInputError(t.path("between"), "names exactly two bodies");
@@ -239,9 +221,7 @@ ForceDescription read_force(JsonObject& o) {
   const std::string name = o.text("name", "the element's name");
   if (type == "spring") {
     SpringDescription s{name, read_pair(o), {}, 0.0, 0.0};
-    s.law = o.choice("law", std::array<std::string_view, 2>{"linear", "green_strain"}, "linear") == "linear"
-                ? SpringLawKind::linear
-                : SpringLawKind::green_strain;
+    s.law = value_named<SpringLawKind>(kSpringLaws, o.choice("law", kSpringLaws, kSpringLaws[0]));
     s.stiffness = o.number("stiffness", "k (linear) or EA (green_strain)", kNonnegative);
     s.rest_length = o.number("rest_length", "L0", s.law == SpringLawKind::linear ? kNonnegative : kPositive);
     return s;
@@ -281,15 +261,14 @@ ForceDescription read_force(JsonObject& o) {
 
 ProbeDescription read_probe(JsonObject& o) {
   const std::string name = o.text("name", "the probe's name (its columns NAME.x, ...)");
-  if (o.choice("type", std::array<std::string_view, 2>{"point", "profile"}, "point") == "profile")
+  if (o.choice("type", kProbeTypes, "point") == "profile")
     return ProfileProbeDescription{name, read_profile(o, "profile")};
   return PointProbeDescription{name, o.text("body", "the body"), o.vector_or_empty("point")};
 }
 
 InvariantDescription read_invariant(JsonObject& o) {
-  const std::string type = o.choice("type", std::array<std::string_view, 2>{"linear_momentum", "angular_momentum"});
-  return {o.text_or("name", type), type == "linear_momentum" ? Momentum::linear : Momentum::angular,
-          o.texts_or_empty("bodies")};
+  const std::string type = o.choice("type", kMomenta);
+  return {o.text_or("name", type), value_named<Momentum>(kMomenta, type), o.texts_or_empty("bodies")};
 }
 
 /// The axes named in key ("x", "y", "z"), as flags.
@@ -297,9 +276,10 @@ std::array<bool, 3> read_axes(JsonObject& o, std::string_view key) {
   std::array<bool, 3> axes{};
   const std::vector<std::string> names = o.texts_or_empty(key);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] != "x" && names[i] != "y" && names[i] != "z")
+    const std::size_t axis = index_of(kAxes, names[i]);
+    if (axis == kAxes.size())
       throw JsonInputError(o.path(key) + "/" + std::to_string(i), "expected an axis x, y or z, got '" + names[i] + "'");
-    axes[static_cast<std::size_t>(names[i][0] - 'x')] = true;
+    axes[axis] = true;
   }
   return axes;
 }
@@ -397,247 +377,6 @@ std::string json_path(const ModelDescriptionError& e) {
   return "/" + e.section() + "/" + std::to_string(e.index()) + (field.empty() ? "" : "/" + field);
 }
 
-// ================================ writing ================================================
-
-Json vector_json(const Vector& v) {
-  Json a = Json::array();
-  for (Index i = 0; i < v.size(); ++i) a.push_back(v(i));
-  return a;
-}
-
-Json matrix_json(const Matrix& m) {
-  Json rows = Json::array();
-  for (Index i = 0; i < m.rows(); ++i) rows.push_back(vector_json(m.row(i).transpose()));
-  return rows;
-}
-
-/// Sets key to the vector unless it is empty (an absent optional point).
-void put(Json& j, const char* key, const Vector& v) {
-  if (v.size() != 0) j[key] = vector_json(v);
-}
-
-Json body_fields(const RigidBodyDescription& b) {
-  return {{"type", "rigid"},
-          {"mass", b.properties.mass},
-          {"center_of_mass", vector_json(b.properties.center_of_mass)},
-          {"inertia", matrix_json(b.properties.inertia)},
-          {"position", vector_json(b.pose.position)},
-          {"rotation", matrix_json(b.pose.rotation)},
-          {"velocity", vector_json(b.twist.velocity)},
-          {"angular_velocity", vector_json(b.twist.angular_velocity)}};
-}
-
-Json body_fields(const PlanarBodyDescription& b) {
-  return {{"type", "planar"},
-          {"mass", b.properties.mass},
-          {"center_of_mass", vector_json(b.properties.center_of_mass)},
-          {"inertia", b.properties.inertia},
-          {"position", {b.pose.x, b.pose.y}},
-          {"angle", b.pose.angle},
-          {"velocity", {b.twist.vx, b.twist.vy}},
-          {"angular_velocity", b.twist.omega}};
-}
-
-Json body_fields(const PointMassDescription& b) {
-  return {{"type", "point_mass"}, {"mass", b.mass}, {"position", vector_json(b.position)}, {"velocity", vector_json(b.velocity)}};
-}
-
-Json body_fields(const SphericalPointMassDescription& b) {
-  return {{"type", "spherical_point_mass"}, {"mass", b.mass}, {"position", vector_json(b.position)},
-          {"velocity", vector_json(b.velocity)}};
-}
-
-Json body_fields(const CoordinatesDescription& c) {
-  return {{"type", "coordinates"}, {"coordinates", c.coordinates}, {"position", vector_json(c.position)},
-          {"velocity", vector_json(c.velocity)}};
-}
-
-Json body_json(const BodyDescription& body) {
-  Json j{{"name", name_of(body)}};
-  j.update(std::visit([](const auto& b) { return body_fields(b); }, body));
-  return j;
-}
-
-Json joint_json(const JointDescription& d) {
-  Json j{{"name", d.name}, {"type", kJointTypes[static_cast<std::size_t>(d.type)]}};
-  for (const auto& [side, s] : {std::pair{"a", &d.a}, std::pair{"b", &d.b}}) {
-    const std::string suffix = std::string("_") + side;
-    if (!s->body.empty()) j["body" + suffix] = s->body;
-    put(j, ("point" + suffix).c_str(), s->point);
-    put(j, ("axis" + suffix).c_str(), s->axis);
-    put(j, ("normal" + suffix).c_str(), s->normal);
-  }
-  if (d.type == JointType::distance) j["length"] = d.length;
-  return j;
-}
-
-Json constraint_json(const ConstraintDescription& constraint) {
-  if (const auto* q = std::get_if<QuadraticConstraintDescription>(&constraint)) {
-    Json equations = Json::array();
-    for (const QuadraticEquation& e : q->equations)
-      equations.push_back({{"constant", e.constant}, {"linear", vector_json(e.linear)}, {"hessian", matrix_json(e.hessian)}});
-    return {{"name", q->name}, {"type", "quadratic"}, {"bodies", q->bodies}, {"equations", equations}};
-  }
-  const auto& p = std::get<DistancePowerConstraintDescription>(constraint);
-  Json terms = Json::array();
-  for (const auto& t : p.terms)
-    terms.push_back({{"between", {t.first, t.second}}, {"coefficient", t.coefficient}, {"power", t.power}});
-  const auto kind = static_cast<std::size_t>(std::find(kDerivativeKinds.begin(), kDerivativeKinds.end(), p.derivative) -
-                                             kDerivativeKinds.begin());
-  return {{"name", p.name}, {"type", "distance_power"}, {"bodies", p.bodies}, {"terms", terms},
-          {"value", p.value}, {"derivative", kDerivatives[kind]}};
-}
-
-Json profile_json(const TimeProfile& profile) {
-  if (const auto* c = std::get_if<ConstantProfile>(&profile)) return {{"type", "constant"}, {"value", c->value}};
-  if (const auto* t = std::get_if<TableProfile>(&profile))
-    return {{"type", "table"}, {"times", t->times}, {"values", t->values}};
-  if (const auto* s = std::get_if<SineProfile>(&profile))
-    return {{"type", "sine"}, {"amplitude", s->amplitude}, {"angular_frequency", s->angular_frequency},
-            {"phase", s->phase}, {"offset", s->offset}};
-  const auto& d = std::get<DampedHarmonicProfile>(profile);
-  return {{"type", "damped_harmonic"}, {"decay", d.decay}, {"angular_frequency", d.angular_frequency},
-          {"cosine_amplitude", d.cosine_amplitude}, {"sine_amplitude", d.sine_amplitude}};
-}
-
-void put_pair(Json& j, const PointPairDescription& p) {
-  if (!p.body_a.empty()) j["body_a"] = p.body_a;
-  put(j, "point_a", p.point_a);
-  j["body_b"] = p.body_b;
-  put(j, "point_b", p.point_b);
-}
-
-void put_hinge(Json& j, const HingeDescription& h) {
-  if (!h.body_a.empty()) j["body_a"] = h.body_a;
-  put(j, "u_a", h.u_a);
-  put(j, "w_a", h.w_a);
-  j["body_b"] = h.body_b;
-  put(j, "u_b", h.u_b);
-}
-
-Json force_json(const ForceDescription& force) {
-  Json j;
-  std::visit(
-      [&](const auto& f) {
-        using T = std::decay_t<decltype(f)>;
-        j["type"] = kForceTypes[force.index()];
-        if constexpr (std::is_same_v<T, GravityDescription>) {
-          if (!f.bodies.empty()) j["bodies"] = f.bodies;
-          j["acceleration"] = vector_json(f.acceleration);
-        } else {
-          j["name"] = f.name;
-        }
-        if constexpr (std::is_same_v<T, SpringDescription>) {
-          put_pair(j, f.points);
-          j.update({{"law", f.law == SpringLawKind::linear ? "linear" : "green_strain"},
-                    {"stiffness", f.stiffness}, {"rest_length", f.rest_length}});
-        } else if constexpr (std::is_same_v<T, DamperDescription>) {
-          put_pair(j, f.points);
-          j.update({{"damping", f.damping}, {"axial", f.axial}});
-        } else if constexpr (std::is_same_v<T, RotationalSpringDescription>) {
-          put_hinge(j, f.hinge);
-          j.update({{"stiffness", f.stiffness}, {"rest_angle", f.rest_angle}});
-        } else if constexpr (std::is_same_v<T, RotationalDamperDescription>) {
-          put_hinge(j, f.hinge);
-          j["damping"] = f.damping;
-        } else if constexpr (std::is_same_v<T, PointForceDescription>) {
-          j["body"] = f.body;
-          put(j, "point", f.point);
-          j.update({{"force", vector_json(f.force)}, {"profile", profile_json(f.profile)}});
-        } else if constexpr (std::is_same_v<T, TorqueDescription>) {
-          j.update({{"body", f.body}, {"torque", vector_json(f.torque)}, {"profile", profile_json(f.profile)}});
-        } else if constexpr (std::is_same_v<T, PolynomialPotentialDescription>) {
-          j.update({{"body", f.body}, {"coordinate", f.coordinate}, {"center", f.center}, {"coefficients", f.coefficients}});
-        } else if constexpr (std::is_same_v<T, DampingMatrixDescription>) {
-          j.update({{"bodies", f.bodies}, {"matrix", matrix_json(f.matrix)}});
-        }
-      },
-      force);
-  return j;
-}
-
-Json probe_json(const ProbeDescription& probe) {
-  if (const auto* p = std::get_if<ProfileProbeDescription>(&probe))
-    return {{"name", p->name}, {"type", "profile"}, {"profile", profile_json(p->profile)}};
-  const auto& p = std::get<PointProbeDescription>(probe);
-  Json j{{"name", p.name}, {"body", p.body}};
-  put(j, "point", p.point);
-  return j;
-}
-
-Json invariant_json(const InvariantDescription& i) {
-  Json j{{"name", i.name}, {"type", i.momentum == Momentum::linear ? "linear_momentum" : "angular_momentum"}};
-  if (!i.bodies.empty()) j["bodies"] = i.bodies;
-  return j;
-}
-
-Json axes_json(const std::array<bool, 3>& axes) {
-  Json a = Json::array();
-  for (std::size_t i = 0; i < 3; ++i)
-    if (axes[i]) a.push_back(std::string(1, static_cast<char>('x' + i)));
-  return a;
-}
-
-Json conserved_momenta_json(const ConservedMomenta& c) {
-  return {{"linear", axes_json(c.linear)}, {"angular", axes_json(c.angular)}, {"about", vector_json(c.about)}};
-}
-
-Json run_json(const RunConfiguration& run) {
-  Json j{{"stepper", run.stepper}};
-  if (!run.scheme_parameters.empty()) {
-    j["stepper_parameters"] = Json::object();
-    for (const auto& [name, value] : run.scheme_parameters) j["stepper_parameters"][name] = value;
-  }
-  j.update({{"solver", std::string(to_string(run.solver))},
-            {"h", run.h},
-            {"t_end", run.t_end},
-            {"newton",
-             {{"method", std::string(newton_method_name(run.newton))},
-              {"tolerance", run.newton.residual_tolerance},
-              {"max_iterations", run.newton.max_iterations},
-              {"refresh", run.newton.refresh_contraction}}},
-            {"refine_depth", run.max_refinement_depth},
-            {"redundant", std::string(redundancy_name(run.redundancy))}});
-  return j;
-}
-
-bool is_flat(const Json& j) {
-  return std::all_of(j.begin(), j.end(), [](const Json& e) { return e.is_primitive(); });
-}
-
-/// JSON text with 2-space indentation where arrays of numbers or texts stay on one line (a point,
-/// a matrix row): scalars are nlohmann's dump, which writes numbers that read back as the same doubles.
-void write_pretty(const Json& j, int indent, std::string& out) {
-  const std::string pad(static_cast<std::size_t>(indent + 2), ' '), end_pad(static_cast<std::size_t>(indent), ' ');
-  if (j.is_primitive()) {
-    out += j.dump();
-  } else if (j.is_array() && is_flat(j)) {
-    out += "[";
-    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + j[i].dump();
-    out += "]";
-  } else if (j.empty()) {
-    out += j.is_array() ? "[]" : "{}";
-  } else {
-    out += j.is_array() ? "[\n" : "{\n";
-    bool first = true;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      out += (first ? "" : ",\n") + pad;
-      if (j.is_object()) out += Json(it.key()).dump() + ": ";
-      write_pretty(*it, indent + 2, out);
-      first = false;
-    }
-    out += "\n" + end_pad + (j.is_array() ? "]" : "}");
-  }
-}
-
-template <class T, class Write>
-void write_list(Json& root, const char* key, const std::vector<T>& list, Write write) {
-  if (list.empty()) return;
-  Json a = Json::array();
-  for (const T& element : list) a.push_back(write(element));
-  root[key] = std::move(a);
-}
-
 }  // namespace
 
 Scene parse_scene(std::string_view text, const std::string& origin) {
@@ -671,29 +410,6 @@ Scene load_scene(const std::filesystem::path& path) {
   text << in.rdbuf();
   if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
   return parse_scene(text.str(), path.string());
-}
-
-std::string scene_json(const Scene& scene) {
-  Json root{{"noether_scene", kSceneFormatVersion}, {"name", scene.name}};
-  if (!scene.description.empty()) root["description"] = scene.description;
-  const ModelDescription& m = scene.model;
-  write_list(root, "bodies", m.bodies, body_json);
-  write_list(root, "inertias", m.inertias, [](const MassMatrixDescription& i) {
-    return Json{{"name", i.name}, {"bodies", i.bodies}, {"matrix", matrix_json(i.matrix)}};
-  });
-  write_list(root, "joints", m.joints, joint_json);
-  write_list(root, "constraints", m.constraints, constraint_json);
-  write_list(root, "forces", m.forces, force_json);
-  write_list(root, "probes", m.probes, probe_json);
-  write_list(root, "invariants", m.invariants, invariant_json);
-  if (!m.conserved_momenta.empty()) root["conserved_momenta"] = conserved_momenta_json(m.conserved_momenta);
-  root["run"] = run_json(scene.run);
-  Json output{{"every", scene.output_every}, {"vtk", scene.output_vtk}};
-  if (scene.output_directory) output["directory"] = scene.output_directory->string();
-  root["output"] = output;
-  std::string text;
-  write_pretty(root, 0, text);
-  return text + "\n";
 }
 
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }

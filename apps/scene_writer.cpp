@@ -1,0 +1,279 @@
+/// Writing scene files (scene_file.hpp): a Scene as the JSON that reads back into the same bits,
+/// the names of kinds from scene_names.hpp, which the reader shares.
+#include <noether/apps/scene_file.hpp>
+
+#include <algorithm>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+
+#include <noether/apps/scene_names.hpp>
+
+namespace noether {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace scene_names;
+
+Json vector_json(const Vector& v) {
+  Json a = Json::array();
+  for (Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+  return a;
+}
+
+Json matrix_json(const Matrix& m) {
+  Json rows = Json::array();
+  for (Index i = 0; i < m.rows(); ++i) rows.push_back(vector_json(m.row(i).transpose()));
+  return rows;
+}
+
+/// Sets key to the vector unless it is empty (an absent optional point).
+void put(Json& j, const char* key, const Vector& v) {
+  if (v.size() != 0) j[key] = vector_json(v);
+}
+
+Json body_fields(const RigidBodyDescription& b) {
+  return {{"mass", b.properties.mass},
+          {"center_of_mass", vector_json(b.properties.center_of_mass)},
+          {"inertia", matrix_json(b.properties.inertia)},
+          {"position", vector_json(b.pose.position)},
+          {"rotation", matrix_json(b.pose.rotation)},
+          {"velocity", vector_json(b.twist.velocity)},
+          {"angular_velocity", vector_json(b.twist.angular_velocity)}};
+}
+
+Json body_fields(const PlanarBodyDescription& b) {
+  return {{"mass", b.properties.mass},
+          {"center_of_mass", vector_json(b.properties.center_of_mass)},
+          {"inertia", b.properties.inertia},
+          {"position", {b.pose.x, b.pose.y}},
+          {"angle", b.pose.angle},
+          {"velocity", {b.twist.vx, b.twist.vy}},
+          {"angular_velocity", b.twist.omega}};
+}
+
+Json body_fields(const PointMassDescription& b) {
+  return {{"mass", b.mass}, {"position", vector_json(b.position)}, {"velocity", vector_json(b.velocity)}};
+}
+
+Json body_fields(const SphericalPointMassDescription& b) {
+  return {{"mass", b.mass}, {"position", vector_json(b.position)},
+          {"velocity", vector_json(b.velocity)}};
+}
+
+Json body_fields(const CoordinatesDescription& c) {
+  return {{"coordinates", c.coordinates}, {"position", vector_json(c.position)},
+          {"velocity", vector_json(c.velocity)}};
+}
+
+Json body_json(const BodyDescription& body) {
+  Json j{{"name", name_of(body)}, {"type", name_in(kBodyTypes, body)}};
+  j.update(std::visit([](const auto& b) { return body_fields(b); }, body));
+  return j;
+}
+
+Json joint_json(const JointDescription& d) {
+  Json j{{"name", d.name}, {"type", name_in(kJointTypes, d.type)}};
+  for (const auto& [side, s] : {std::pair{"a", &d.a}, std::pair{"b", &d.b}}) {
+    const std::string suffix = std::string("_") + side;
+    if (!s->body.empty()) j["body" + suffix] = s->body;
+    put(j, ("point" + suffix).c_str(), s->point);
+    put(j, ("axis" + suffix).c_str(), s->axis);
+    put(j, ("normal" + suffix).c_str(), s->normal);
+  }
+  if (d.type == JointType::distance) j["length"] = d.length;
+  return j;
+}
+
+Json constraint_json(const ConstraintDescription& constraint) {
+  if (const auto* q = std::get_if<QuadraticConstraintDescription>(&constraint)) {
+    Json equations = Json::array();
+    for (const QuadraticEquation& e : q->equations)
+      equations.push_back({{"constant", e.constant}, {"linear", vector_json(e.linear)}, {"hessian", matrix_json(e.hessian)}});
+    return {{"name", q->name}, {"type", name_in(kConstraintTypes, constraint)}, {"bodies", q->bodies}, {"equations", equations}};
+  }
+  const auto& p = std::get<DistancePowerConstraintDescription>(constraint);
+  Json terms = Json::array();
+  for (const auto& t : p.terms)
+    terms.push_back({{"between", {t.first, t.second}}, {"coefficient", t.coefficient}, {"power", t.power}});
+  return {{"name", p.name}, {"type", name_in(kConstraintTypes, constraint)}, {"bodies", p.bodies}, {"terms", terms},
+          {"value", p.value}, {"derivative", to_string(p.derivative)}};
+}
+
+Json profile_json(const TimeProfile& profile) {
+  const std::string_view type = name_in(kProfileTypes, profile);
+  if (const auto* c = std::get_if<ConstantProfile>(&profile)) return {{"type", type}, {"value", c->value}};
+  if (const auto* t = std::get_if<TableProfile>(&profile))
+    return {{"type", type}, {"times", t->times}, {"values", t->values}};
+  if (const auto* s = std::get_if<SineProfile>(&profile))
+    return {{"type", type}, {"amplitude", s->amplitude}, {"angular_frequency", s->angular_frequency},
+            {"phase", s->phase}, {"offset", s->offset}};
+  const auto& d = std::get<DampedHarmonicProfile>(profile);
+  return {{"type", type}, {"decay", d.decay}, {"angular_frequency", d.angular_frequency},
+          {"cosine_amplitude", d.cosine_amplitude}, {"sine_amplitude", d.sine_amplitude}};
+}
+
+void put_pair(Json& j, const PointPairDescription& p) {
+  if (!p.body_a.empty()) j["body_a"] = p.body_a;
+  put(j, "point_a", p.point_a);
+  j["body_b"] = p.body_b;
+  put(j, "point_b", p.point_b);
+}
+
+void put_hinge(Json& j, const HingeDescription& h) {
+  if (!h.body_a.empty()) j["body_a"] = h.body_a;
+  put(j, "u_a", h.u_a);
+  put(j, "w_a", h.w_a);
+  j["body_b"] = h.body_b;
+  put(j, "u_b", h.u_b);
+}
+
+Json force_json(const ForceDescription& force) {
+  Json j;
+  std::visit(
+      [&](const auto& f) {
+        using T = std::decay_t<decltype(f)>;
+        j["type"] = name_in(kForceTypes, force);
+        if constexpr (std::is_same_v<T, GravityDescription>) {
+          if (!f.bodies.empty()) j["bodies"] = f.bodies;
+          j["acceleration"] = vector_json(f.acceleration);
+        } else {
+          j["name"] = f.name;
+        }
+        if constexpr (std::is_same_v<T, SpringDescription>) {
+          put_pair(j, f.points);
+          j.update({{"law", name_in(kSpringLaws, f.law)},
+                    {"stiffness", f.stiffness}, {"rest_length", f.rest_length}});
+        } else if constexpr (std::is_same_v<T, DamperDescription>) {
+          put_pair(j, f.points);
+          j.update({{"damping", f.damping}, {"axial", f.axial}});
+        } else if constexpr (std::is_same_v<T, RotationalSpringDescription>) {
+          put_hinge(j, f.hinge);
+          j.update({{"stiffness", f.stiffness}, {"rest_angle", f.rest_angle}});
+        } else if constexpr (std::is_same_v<T, RotationalDamperDescription>) {
+          put_hinge(j, f.hinge);
+          j["damping"] = f.damping;
+        } else if constexpr (std::is_same_v<T, PointForceDescription>) {
+          j["body"] = f.body;
+          put(j, "point", f.point);
+          j.update({{"force", vector_json(f.force)}, {"profile", profile_json(f.profile)}});
+        } else if constexpr (std::is_same_v<T, TorqueDescription>) {
+          j.update({{"body", f.body}, {"torque", vector_json(f.torque)}, {"profile", profile_json(f.profile)}});
+        } else if constexpr (std::is_same_v<T, PolynomialPotentialDescription>) {
+          j.update({{"body", f.body}, {"coordinate", f.coordinate}, {"center", f.center}, {"coefficients", f.coefficients}});
+        } else if constexpr (std::is_same_v<T, DampingMatrixDescription>) {
+          j.update({{"bodies", f.bodies}, {"matrix", matrix_json(f.matrix)}});
+        }
+      },
+      force);
+  return j;
+}
+
+Json probe_json(const ProbeDescription& probe) {
+  if (const auto* p = std::get_if<ProfileProbeDescription>(&probe))
+    return {{"name", p->name}, {"type", name_in(kProbeTypes, probe)}, {"profile", profile_json(p->profile)}};
+  const auto& p = std::get<PointProbeDescription>(probe);
+  Json j{{"name", p.name}, {"body", p.body}};
+  put(j, "point", p.point);
+  return j;
+}
+
+Json invariant_json(const InvariantDescription& i) {
+  Json j{{"name", i.name}, {"type", name_in(kMomenta, i.momentum)}};
+  if (!i.bodies.empty()) j["bodies"] = i.bodies;
+  return j;
+}
+
+Json axes_json(const std::array<bool, 3>& axes) {
+  Json a = Json::array();
+  for (std::size_t i = 0; i < 3; ++i)
+    if (axes[i]) a.push_back(kAxes[i]);
+  return a;
+}
+
+Json conserved_momenta_json(const ConservedMomenta& c) {
+  return {{"linear", axes_json(c.linear)}, {"angular", axes_json(c.angular)}, {"about", vector_json(c.about)}};
+}
+
+Json run_json(const RunConfiguration& run) {
+  Json j{{"stepper", run.stepper}};
+  if (!run.scheme_parameters.empty()) {
+    j["stepper_parameters"] = Json::object();
+    for (const auto& [name, value] : run.scheme_parameters) j["stepper_parameters"][name] = value;
+  }
+  j.update({{"solver", std::string(to_string(run.solver))},
+            {"h", run.h},
+            {"t_end", run.t_end},
+            {"newton",
+             {{"method", std::string(newton_method_name(run.newton))},
+              {"tolerance", run.newton.residual_tolerance},
+              {"max_iterations", run.newton.max_iterations},
+              {"refresh", run.newton.refresh_contraction}}},
+            {"refine_depth", run.max_refinement_depth},
+            {"redundant", std::string(redundancy_name(run.redundancy))}});
+  return j;
+}
+
+bool is_flat(const Json& j) {
+  return std::all_of(j.begin(), j.end(), [](const Json& e) { return e.is_primitive(); });
+}
+
+/// JSON text with 2-space indentation where arrays of numbers or texts stay on one line (a point,
+/// a matrix row): scalars are nlohmann's dump, which writes numbers that read back as the same doubles.
+void write_pretty(const Json& j, int indent, std::string& out) {
+  const std::string pad(static_cast<std::size_t>(indent + 2), ' '), end_pad(static_cast<std::size_t>(indent), ' ');
+  if (j.is_primitive()) {
+    out += j.dump();
+  } else if (j.is_array() && is_flat(j)) {
+    out += "[";
+    for (std::size_t i = 0; i < j.size(); ++i) out += (i ? ", " : "") + j[i].dump();
+    out += "]";
+  } else if (j.empty()) {
+    out += j.is_array() ? "[]" : "{}";
+  } else {
+    out += j.is_array() ? "[\n" : "{\n";
+    bool first = true;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      out += (first ? "" : ",\n") + pad;
+      if (j.is_object()) out += Json(it.key()).dump() + ": ";
+      write_pretty(*it, indent + 2, out);
+      first = false;
+    }
+    out += "\n" + end_pad + (j.is_array() ? "]" : "}");
+  }
+}
+
+template <class T, class Write>
+void write_list(Json& root, const char* key, const std::vector<T>& list, Write write) {
+  if (list.empty()) return;
+  Json a = Json::array();
+  for (const T& element : list) a.push_back(write(element));
+  root[key] = std::move(a);
+}
+
+}  // namespace
+
+std::string scene_json(const Scene& scene) {
+  Json root{{"noether_scene", kSceneFormatVersion}, {"name", scene.name}};
+  if (!scene.description.empty()) root["description"] = scene.description;
+  const ModelDescription& m = scene.model;
+  write_list(root, "bodies", m.bodies, body_json);
+  write_list(root, "inertias", m.inertias, [](const MassMatrixDescription& i) {
+    return Json{{"name", i.name}, {"bodies", i.bodies}, {"matrix", matrix_json(i.matrix)}};
+  });
+  write_list(root, "joints", m.joints, joint_json);
+  write_list(root, "constraints", m.constraints, constraint_json);
+  write_list(root, "forces", m.forces, force_json);
+  write_list(root, "probes", m.probes, probe_json);
+  write_list(root, "invariants", m.invariants, invariant_json);
+  if (!m.conserved_momenta.empty()) root["conserved_momenta"] = conserved_momenta_json(m.conserved_momenta);
+  root["run"] = run_json(scene.run);
+  Json output{{"every", scene.output_every}, {"vtk", scene.output_vtk}};
+  if (scene.output_directory) output["directory"] = scene.output_directory->string();
+  root["output"] = output;
+  std::string text;
+  write_pretty(root, 0, text);
+  return text + "\n";
+}
+
+}  // namespace noether
