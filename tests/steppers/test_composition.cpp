@@ -157,8 +157,8 @@ TEST_CASE("livens-em composed step by step, not in pairs, stops at order 4") {
 
 TEST_CASE("the compositions conserve the energy their base conserves, and count their substeps") {
   for (const auto& [name, substeps] : {std::pair{"livens-em4", 10}, {"livens-em6", 18}, {"em-ggl4", 5}, {"em-ggl6", 9}}) {
-    const char* const stepper = name;  // CAPTURE's lambda cannot capture a structured binding in clang 14
-    CAPTURE(stepper);
+    const char* const stepper_name = name;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(stepper_name);
     const Model model = build("double-pendulum");
     const std::unique_ptr<Stepper> stepper = find_stepper(name).make(*model.system, StepperOptions{});
     State state = model.initial;
