@@ -1,5 +1,6 @@
 #pragma once
 /// KLU (sparse LU for circuit-like matrices), with klu_refactor for repeated factorizations.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,16 @@
 #include <noether/solvers/linear/permuted_csc.hpp>
 
 namespace noether {
+namespace detail {
+
+/// Frees KLU's objects with the klu_common they were made with.
+struct KluFree {
+  klu_common* common = nullptr;
+  void operator()(klu_symbolic* s) const { klu_free_symbolic(&s, common); }
+  void operator()(klu_numeric* f) const { klu_free_numeric(&f, common); }
+};
+
+}  // namespace detail
 
 /// The first factorization uses klu_factor (pivoting chosen from the values); later ones reuse
 /// that pivot sequence with klu_refactor, which is cheaper, and fall back to a fresh klu_factor
@@ -20,6 +31,20 @@ namespace noether {
 /// that KLU reads its columns one after the other instead of jumping through A. Out of the caches
 /// gather plus refactorization of the spherical chain3d is then faster than a refactorization of A
 /// (figures: docs/performance.md, 'KLU factors the matrix laid out in its own elimination order').
+///
+/// The ordering is chosen by trial. analyze_pattern finds two candidate orders of A:
+///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
+///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
+///  - KLU's AMD ordering of A + A^T, which the bound rates 30 to 440 times worse on em-ggl's Newton
+///    matrices, yet whose pivoted LU there takes 36 to 42 % fewer flops (docs/performance.md, 'em-ggl
+///    against livens-em'): the bound is loose where pivoting keeps to the diagonal.
+/// The first factorize after analyze_pattern or forget_factorization factors its matrix under each
+/// candidate (klu_factor, then klu_flops) and keeps the one of fewest flops, the first candidate on
+/// ties or when the others fail; its factorization is the result, and later factorizations use
+/// that order until the next choice. The choice depends on the pattern and that one matrix alone
+/// (KLU and the gather are serial or per entry), so a run resumed from a checkpoint, which
+/// analyses afresh, chooses as the run that wrote the checkpoint and forgot its factorization
+/// there. The trial costs one more fresh factorization per choice.
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -33,8 +58,9 @@ class KluSolver final : public LinearSolver {
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
   void solve_transposed(std::span<const double> b, std::span<double> x) override;
-  /// The next factorize pivots afresh (klu_factor) instead of reusing the pivot sequence.
-  void forget_factorization() override { free_numeric(); }
+  /// The next factorize chooses the ordering again and pivots afresh (klu_factor), as a new
+  /// solver's first one does.
+  void forget_factorization() override;
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }
@@ -42,32 +68,65 @@ class KluSolver final : public LinearSolver {
   /// the first); KLU stores each with its row index, 12 bytes (the diagonal of U 8).
   Index factor_entries() const;
 
-  /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/linear/lu_column_ordering.hpp).
+  /// One candidate ordering's trial factorization.
+  struct OrderingTrial {
+    std::string method;        ///< "colamd", "given", "nested dissection" (order_columns_for_lu) or "amd"
+    bool factorized = false;   ///< false: KLU found the matrix singular in this order
+    double flops = 0.0;        ///< klu_flops of the factorization
+    Index factor_entries = 0;  ///< L + U as factor_entries() counts them
+  };
+  /// The fill-reducing ordering in use and how it was chosen.
   struct OrderingRecord {
-    std::string method;        ///< of the largest diagonal block KLU ordered ("" when all blocks were tiny)
-    Index largest_block = 0;   ///< its size
-    std::string failure;       ///< why the ordering failed, if it did
+    std::string method;       ///< of the largest diagonal block, in the order in use; "" before the first
+                              ///< successful factorization (or when all blocks were tiny)
+    Index largest_block = 0;  ///< its size
+    std::string reason;       ///< why this candidate: the trial's flops of each
+    std::vector<OrderingTrial> trials;  ///< of the last choice, in the order tried
+    std::string failure;      ///< why the ordering failed, if it did
   };
   const OrderingRecord& ordering() const { return ordering_; }
+  /// The methods of analyze_pattern's candidates, in the order they are tried.
+  std::vector<std::string> candidate_methods() const;
 
  private:
-  /// KLU's analysis of the pattern: row_order_ and column_order_ (P and Q), and ordering_.
-  void find_elimination_order(const CscPattern& pattern);
-  /// Factors values_ (B's layout) afresh.
-  FactorizationStatus factor_fresh();
-  void free_numeric();
-  /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
-  Index size() const { return static_cast<Index>(row_order_.size()); }
+  using Symbolic = std::unique_ptr<klu_symbolic, detail::KluFree>;
+  using Numeric = std::unique_ptr<klu_numeric, detail::KluFree>;
 
-  std::vector<Index> row_order_, column_order_;  ///< P, Q: B = A(P, Q)
-  PermutedCsc layout_;                           ///< B's pattern (KLU takes it non-const)
-  std::vector<double> values_;                   ///< B's values of the last factorize
-  std::vector<double> work_;                     ///< right-hand side and solution in B's order
-  OrderingRecord ordering_;
-  double fresh_rcond_ = 0.0;  ///< klu_rcond of the last fresh factorization
+  /// An elimination order of the analysed pattern, from KLU's analysis with one ordering.
+  struct Candidate {
+    std::string method;
+    Index largest_block = 0;
+    std::vector<Index> row_order, column_order;  ///< P, Q: B = A(P, Q)
+    bool several_blocks = false;                 ///< B is block upper triangular with more than one block
+  };
+  /// KLU's factors of B = A(P, Q) under one candidate.
+  struct Factors {
+    PermutedCsc layout;          ///< B's pattern (KLU takes it non-const)
+    std::vector<double> values;  ///< B's values of the last factorize
+    Symbolic symbolic;
+    Numeric numeric;
+    double fresh_rcond = 0.0;  ///< klu_rcond of the last fresh factorization
+  };
+
+  /// KLU's analysis of the pattern with KLU's ordering klu_ordering (0: AMD, 3: order_block).
+  Candidate find_candidate(const CscPattern& pattern, int klu_ordering);
+  /// B's layout and KLU's analysis of B for candidates_[k], values not yet gathered.
+  Factors lay_out(std::size_t k);
+  /// Factors f.values afresh; on failure f holds no numeric factorization.
+  FactorizationStatus factor_fresh(Factors& f);
+  /// The trial: values factored under each candidate, the cheapest kept in factors_.
+  FactorizationStatus choose_ordering(std::span<const double> values);
+  /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
+  Index size() const { return static_cast<Index>(work_.size()); }
+
   klu_common common_{};
-  klu_symbolic* symbolic_ = nullptr;
-  klu_numeric* numeric_ = nullptr;
+  CscPattern pattern_;  ///< the analysed pattern, kept for the next choice
+  std::vector<Candidate> candidates_;
+  std::size_t chosen_ = 0;  ///< candidates_[chosen_] is in use when ordering_chosen_
+  bool ordering_chosen_ = false;
+  Factors factors_;
+  std::vector<double> work_;  ///< right-hand side and solution in B's order
+  OrderingRecord ordering_;
   bool factorized_ = false;
   int refactorizations_ = 0;
 };
