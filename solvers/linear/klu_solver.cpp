@@ -15,6 +15,22 @@ namespace {
 /// pivot sequence has gone bad for the new values.
 constexpr double kMaxConditionDeterioration = 1e-3;
 
+/// The candidates after the first (KLU's AMD) are tried only when the first candidate's factors
+/// do at most this many flops per entry (its fronts are narrow). AMD orders for diagonal pivots;
+/// where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far more,
+/// and the trial alone would cost many factorizations. Measured on the first Newton matrix of a
+/// step of h = 1e-3 (the first candidate's flops per entry; AMD's flops over its):
+///  - above the threshold AMD lost everywhere, mostly by far: livens-em on chain3d-revolute n = 100
+///    and 800 (18; 16 and 127 times) and grid2d k = 12, 25, 50 (34, 67, 128; 6, 14, 32 times);
+///    em-ggl on chain3d-revolute n = 20 and 100 and grid2d k = 5 and 25 (27 to 146; 5 to 110
+///    times); livens-em on bricard (16; 1.1 times);
+///  - below it AMD won on the chains and the N-four-bar of both steppers, the four-bars and the
+///    top (3 to 13: 0.52 to 0.98 times the flops), lost by 1.3 to 1.6 times on chain3d n = 800
+///    with livens-em, grid2d k = 5 and rod-chain3d (6 to 12), by 4.6 times on chain3d-revolute
+///    n = 20 with livens-em (14, a trial of 7e5 flops).
+/// (docs/performance.md, 'em-ggl against livens-em'.)
+constexpr double kOtherTrialsFlopsPerEntry = 15.0;
+
 /// klu_common::ordering: KLU's AMD of A + A^T for each diagonal block, or common.user_order.
 constexpr int kKluAmd = 0;
 constexpr int kKluUserOrder = 3;
@@ -171,9 +187,10 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   ordering_.largest_block = 0;
   ordering_.reason.clear();
   ordering_.trials.clear();
-  FactorizationStatus first_status;
   std::optional<std::size_t> best;
-  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+  // Factors values under candidates_[k]; keeps the factors when they took strictly fewer flops
+  // than the best so far (the first candidate, order_columns_for_lu's, wins ties).
+  const auto try_candidate = [&](std::size_t k) {
     Factors trial = lay_out(k);
     gather_permuted_values(trial.layout, values, trial.values);
     const FactorizationStatus status = factor_fresh(trial);
@@ -183,16 +200,21 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
       record.flops = common_.flops;
       record.factor_entries = entries_of(*trial.numeric, size());
     }
-    if (k == 0) first_status = status;
     ordering_.trials.push_back(record);
-    // Strictly fewer: the first candidate, order_columns_for_lu's, wins ties.
     if (status.ok && (!best || record.flops < ordering_.trials[*best].flops)) {
-      best = k;
+      best = ordering_.trials.size() - 1;
+      chosen_ = k;
       factors_ = std::move(trial);
     }
-  }
-  if (!best) return first_status;
-  chosen_ = *best;
+    return status;
+  };
+  const FactorizationStatus first = try_candidate(0);
+  if (!first.ok) return first;
+  const OrderingTrial& structural = ordering_.trials.front();
+  const double flops_per_entry = structural.flops / static_cast<double>(std::max<Index>(structural.factor_entries, 1));
+  const bool narrow_fronts = flops_per_entry <= kOtherTrialsFlopsPerEntry;
+  if (narrow_fronts)
+    for (std::size_t k = 1; k < candidates_.size(); ++k) try_candidate(k);
   ordering_chosen_ = true;
   ordering_.method = candidates_[chosen_].method;
   ordering_.largest_block = candidates_[chosen_].largest_block;
@@ -200,6 +222,9 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   for (const OrderingTrial& t : ordering_.trials)
     ordering_.reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
                         (t.factorized ? format_number(t.flops) : std::string("singular"));
+  if (!narrow_fronts && candidates_.size() > 1)
+    ordering_.reason += " (" + candidates_[1].method + " not tried: " + format_number(flops_per_entry) +
+                        " flops per factor entry, above " + format_number(kOtherTrialsFlopsPerEntry) + ")";
   return {};
 }
 

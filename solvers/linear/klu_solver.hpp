@@ -35,16 +35,19 @@ struct KluFree {
 /// The ordering is chosen by trial. analyze_pattern finds two candidate orders of A:
 ///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
 ///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
-///  - KLU's AMD ordering of A + A^T, which the bound rates 30 to 440 times worse on em-ggl's Newton
-///    matrices, yet whose pivoted LU there takes 36 to 42 % fewer flops (docs/performance.md, 'em-ggl
-///    against livens-em'): the bound is loose where pivoting keeps to the diagonal.
-/// The first factorize after analyze_pattern or forget_factorization factors its matrix under each
-/// candidate (klu_factor, then klu_flops) and keeps the one of fewest flops, the first candidate on
-/// ties or when the others fail; its factorization is the result, and later factorizations use
-/// that order until the next choice. The choice depends on the pattern and that one matrix alone
-/// (KLU and the gather are serial or per entry), so a run resumed from a checkpoint, which
-/// analyses afresh, chooses as the run that wrote the checkpoint and forgot its factorization
-/// there. The trial costs one more fresh factorization per choice.
+///  - KLU's AMD ordering of A + A^T, which that bound rates 30 to 440 times worse on em-ggl's
+///    Newton matrices, yet whose pivoted LU there takes 10 to 25 % fewer flops (docs/performance.md,
+///    'em-ggl against livens-em'): the bound is loose where the pivots stay near the diagonal.
+/// The first factorize after analyze_pattern or forget_factorization factors its matrix under the
+/// first candidate, then, when those factors are sparse (at most 15 flops per entry: AMD assumes
+/// diagonal pivots, and where the pivoting leaves the diagonal across wide fronts, on grids and 3D
+/// revolute chains, its factors took 5 to 127 times the flops), under AMD too, and keeps the
+/// candidate of fewest flops (klu_flops; the first on ties, or when AMD's factorization fails). Its
+/// factorization is the result; later factorizations use that order until the next choice. The
+/// choice depends on the pattern and that one matrix alone (KLU and the gather are serial or per
+/// entry), so a run resumed from a checkpoint, which analyses afresh, chooses as the run that wrote
+/// the checkpoint and forgot its factorization there. The trial costs one more fresh factorization
+/// per choice where AMD is tried.
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -81,7 +84,7 @@ class KluSolver final : public LinearSolver {
                               ///< successful factorization (or when all blocks were tiny)
     Index largest_block = 0;  ///< its size
     std::string reason;       ///< why this candidate: the trial's flops of each
-    std::vector<OrderingTrial> trials;  ///< of the last choice, in the order tried
+    std::vector<OrderingTrial> trials;  ///< of the last choice, in the order tried (AMD's only when tried)
     std::string failure;      ///< why the ordering failed, if it did
   };
   const OrderingRecord& ordering() const { return ordering_; }
