@@ -132,10 +132,10 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   ordering_chosen_ = false;
   ordering_ = {};
   candidates_.clear();
-  pattern_ = pattern;
+  pattern_ = &pattern;
   work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
   for (const int klu_ordering : {kKluUserOrder, kKluAmd}) {
-    Candidate candidate = find_candidate(pattern_, klu_ordering);
+    Candidate candidate = find_candidate(pattern, klu_ordering);
     const bool repeated = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& c) {
       return c.row_order == candidate.row_order && c.column_order == candidate.column_order;
     });
@@ -152,12 +152,12 @@ std::vector<std::string> KluSolver::candidate_methods() const {
 KluSolver::Factors KluSolver::lay_out(std::size_t k) {
   const Candidate& candidate = candidates_[k];
   Factors f;
-  f.layout = permute_csc(pattern_, candidate.row_order, candidate.column_order);
+  f.layout = permute_csc(*pattern_, candidate.row_order, candidate.column_order);
   f.values.assign(f.layout.row_indices.size(), 0.0);
   // One block: KLU eliminates A(P, Q) as a whole, and so will B. Several: B is block upper
   // triangular, and BTF on it again keeps the off-diagonal blocks out of the factors.
   common_.btf = candidate.several_blocks ? 1 : 0;
-  f.symbolic = Symbolic(klu_analyze_given(pattern_.n, f.layout.column_starts.data(), f.layout.row_indices.data(),
+  f.symbolic = Symbolic(klu_analyze_given(pattern_->n, f.layout.column_starts.data(), f.layout.row_indices.data(),
                                           nullptr, nullptr, &common_),
                         detail::KluFree{&common_});
   if (!f.symbolic)
@@ -181,40 +181,46 @@ FactorizationStatus KluSolver::factor_fresh(Factors& f) {
   return {};
 }
 
+FactorizationStatus KluSolver::factor_candidate(std::size_t k, std::span<const double> values) {
+  factors_ = {};  // before the new ones: one set of factors at a time
+  factors_ = lay_out(k);
+  gather_permuted_values(factors_.layout, values, factors_.values);
+  return factor_fresh(factors_);
+}
+
 FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
-  factors_ = {};
   ordering_.method.clear();
   ordering_.largest_block = 0;
   ordering_.reason.clear();
   ordering_.trials.clear();
-  std::optional<std::size_t> best;
-  // Factors values under candidates_[k]; keeps the factors when they took strictly fewer flops
-  // than the best so far (the first candidate, order_columns_for_lu's, wins ties).
-  const auto try_candidate = [&](std::size_t k) {
-    Factors trial = lay_out(k);
-    gather_permuted_values(trial.layout, values, trial.values);
-    const FactorizationStatus status = factor_fresh(trial);
+  // trials[k] records candidates_[k].
+  const auto trial = [&](std::size_t k) {
+    const FactorizationStatus status = factor_candidate(k, values);
     OrderingTrial record{.method = candidates_[k].method, .factorized = status.ok};
     if (status.ok) {
-      klu_flops(trial.symbolic.get(), trial.numeric.get(), &common_);
+      klu_flops(factors_.symbolic.get(), factors_.numeric.get(), &common_);
       record.flops = common_.flops;
-      record.factor_entries = entries_of(*trial.numeric, size());
+      record.factor_entries = entries_of(*factors_.numeric, size());
     }
     ordering_.trials.push_back(record);
-    if (status.ok && (!best || record.flops < ordering_.trials[*best].flops)) {
-      best = ordering_.trials.size() - 1;
-      chosen_ = k;
-      factors_ = std::move(trial);
-    }
     return status;
   };
-  const FactorizationStatus first = try_candidate(0);
+  const FactorizationStatus first = trial(0);
   if (!first.ok) return first;
-  const OrderingTrial& structural = ordering_.trials.front();
-  const double flops_per_entry = structural.flops / static_cast<double>(std::max<Index>(structural.factor_entries, 1));
+  const double flops_per_entry =
+      ordering_.trials[0].flops / static_cast<double>(std::max<Index>(ordering_.trials[0].factor_entries, 1));
   const bool narrow_fronts = flops_per_entry <= kOtherTrialsFlopsPerEntry;
+  // The fewest flops win, the first candidate (order_columns_for_lu's) on ties.
+  chosen_ = 0;
+  std::size_t factored = 0;  // the candidate whose factors factors_ holds
   if (narrow_fronts)
-    for (std::size_t k = 1; k < candidates_.size(); ++k) try_candidate(k);
+    for (std::size_t k = 1; k < candidates_.size(); ++k) {
+      factored = k;
+      if (trial(k).ok && ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
+    }
+  // The winner's factorization again, as in its trial (same inputs, same factors).
+  if (factored != chosen_ && !factor_candidate(chosen_, values).ok)
+    throw LinearSolverError("klu: the factorization of the chosen ordering failed on the values of its trial");
   ordering_chosen_ = true;
   ordering_.method = candidates_[chosen_].method;
   ordering_.largest_block = candidates_[chosen_].largest_block;
@@ -230,8 +236,8 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
 
 FactorizationStatus KluSolver::factorize(std::span<const double> values) {
   if (candidates_.empty()) throw LinearSolverError("klu: factorize called before analyze_pattern");
-  if (values.size() != pattern_.row_indices.size())
-    throw LinearSolverError("klu: expected " + std::to_string(pattern_.row_indices.size()) + " values, got " +
+  if (values.size() != pattern_->row_indices.size())
+    throw LinearSolverError("klu: expected " + std::to_string(pattern_->row_indices.size()) + " values, got " +
                             std::to_string(values.size()));
   factorized_ = false;
   if (!ordering_chosen_) {
