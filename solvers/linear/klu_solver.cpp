@@ -114,8 +114,7 @@ KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, int kl
   Candidate candidate;
   if (klu_ordering == kKluAmd) {
     candidate.largest_block = symbolic->maxblock;
-    if (symbolic->maxblock > 1) candidate.method = "amd";
-  // KLU orders no block of size 1
+    if (symbolic->maxblock > 1) candidate.method = "amd";  // KLU orders no block of size 1
   } else {
     candidate.largest_block = blocks.largest_block;
     candidate.method = blocks.method;

@@ -99,8 +99,8 @@ class KluSolver final : public LinearSolver {
 
   /// An elimination order of the analysed pattern, from KLU's analysis with one ordering.
   struct Candidate {
-    std::string method;
-    Index largest_block = 0;
+    std::string method;       ///< as OrderingTrial::method, of its largest block ("" when all were tiny)
+    Index largest_block = 0;  ///< that block's size
     std::vector<Index> row_order, column_order;  ///< P, Q: B = A(P, Q)
     bool several_blocks = false;                 ///< B is block upper triangular with more than one block
   };

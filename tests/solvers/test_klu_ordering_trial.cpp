@@ -179,6 +179,10 @@ TEST_CASE("after forget_factorization KLU chooses the ordering again, from the n
   for (KluSolver* klu : {&kept, &forgot}) REQUIRE(klu->factorize(off_diagonal).ok);
   CHECK(kept.ordering().method == "amd");  // the choice stays until the next analysis or forget
   CHECK(forgot.ordering().method == "colamd");
+  // AMD was tried last, so COLAMD's factors were made again: they are the ones kept.
+  REQUIRE(forgot.ordering().trials.size() == 2);
+  CHECK(forgot.factor_entries() == forgot.ordering().trials[0].factor_entries);
+  CHECK(forgot.factor_entries() < forgot.ordering().trials[1].factor_entries);
   REQUIRE(forgot.ordering().trials.size() == fresh.ordering().trials.size());
   for (std::size_t k = 0; k < fresh.ordering().trials.size(); ++k) {
     CHECK(forgot.ordering().trials[k].flops == fresh.ordering().trials[k].flops);
