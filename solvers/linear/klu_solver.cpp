@@ -133,13 +133,16 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   candidates_.clear();
   pattern_ = &pattern;
   work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
-  for (const int klu_ordering : {kKluUserOrder, kKluAmd}) {
-    Candidate candidate = find_candidate(pattern, klu_ordering);
-    const bool repeated = std::any_of(candidates_.begin(), candidates_.end(), [&](const Candidate& c) {
-      return c.row_order == candidate.row_order && c.column_order == candidate.column_order;
-    });
-    if (!repeated) candidates_.push_back(std::move(candidate));
-  }
+  candidates_.push_back(find_candidate(pattern, kKluUserOrder));
+  amd_analysed_ = false;
+}
+
+void KluSolver::add_amd_candidate() {
+  if (amd_analysed_) return;
+  amd_analysed_ = true;
+  Candidate amd = find_candidate(*pattern_, kKluAmd);
+  const Candidate& first = candidates_.front();
+  if (amd.row_order != first.row_order || amd.column_order != first.column_order) candidates_.push_back(std::move(amd));
 }
 
 std::vector<std::string> KluSolver::candidate_methods() const {
@@ -212,6 +215,7 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   // The fewest flops win, the first candidate (order_columns_for_lu's) on ties.
   chosen_ = 0;
   std::size_t factored = 0;  // the candidate whose factors factors_ holds
+  if (narrow_fronts) add_amd_candidate();
   if (narrow_fronts)
     for (std::size_t k = 1; k < candidates_.size(); ++k) {
       factored = k;
@@ -227,8 +231,8 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   for (const OrderingTrial& t : ordering_.trials)
     ordering_.reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
                         (t.factorized ? format_number(t.flops) : std::string("singular"));
-  if (!narrow_fronts && candidates_.size() > 1)
-    ordering_.reason += " (" + candidates_[1].method + " not tried: " + format_number(flops_per_entry) +
+  if (!narrow_fronts)
+    ordering_.reason += " (amd not tried: " + format_number(flops_per_entry) +
                         " flops per factor entry, above " + format_number(kOtherTrialsFlopsPerEntry) + ")";
   return {};
 }

@@ -32,7 +32,7 @@ struct KluFree {
 /// gather plus refactorization of the spherical chain3d is then faster than a refactorization of A
 /// (figures: docs/performance.md, 'KLU factors the matrix laid out in its own elimination order').
 ///
-/// The ordering is chosen by trial. analyze_pattern finds two candidate orders of A:
+/// The ordering is chosen by trial, between two candidate orders of A:
 ///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
 ///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
 ///  - KLU's AMD ordering of A + A^T, which that bound rates 30 to 440 times worse on em-ggl's
@@ -90,7 +90,9 @@ class KluSolver final : public LinearSolver {
     std::string failure;      ///< why the ordering failed, if it did
   };
   const OrderingRecord& ordering() const { return ordering_; }
-  /// The methods of analyze_pattern's candidates, in the order they are tried.
+  /// The methods of the candidates analysed so far, in the order they are tried: after
+  /// analyze_pattern order_columns_for_lu's; after a trial that tried AMD, "amd" too (unless its
+  /// order is the same).
   std::vector<std::string> candidate_methods() const;
 
  private:
@@ -115,6 +117,8 @@ class KluSolver final : public LinearSolver {
 
   /// KLU's analysis of the pattern with KLU's ordering klu_ordering (0: AMD, 3: order_block).
   Candidate find_candidate(const CscPattern& pattern, int klu_ordering);
+  /// KLU's AMD ordering appended to candidates_, once per analysis (not when it repeats the first).
+  void add_amd_candidate();
   /// B's layout and KLU's analysis of B for candidates_[k], values not yet gathered.
   Factors lay_out(std::size_t k);
   /// Factors f.values afresh; on failure f holds no numeric factorization.
@@ -129,6 +133,7 @@ class KluSolver final : public LinearSolver {
   klu_common common_{};
   const CscPattern* pattern_ = nullptr;  ///< the analysed pattern (LinearSolver: alive until the next analysis)
   std::vector<Candidate> candidates_;
+  bool amd_analysed_ = false;  ///< add_amd_candidate has run since analyze_pattern
   std::size_t chosen_ = 0;  ///< candidates_[chosen_] is in use when ordering_chosen_
   bool ordering_chosen_ = false;
   Factors factors_;
