@@ -35,12 +35,13 @@ std::string case_prefix(const std::string& family, const StepCase& c) {
          "/" + std::string(to_string(c.backend));
 }
 
-/// KLU's column ordering as a number (a counter): 0 COLAMD, 1 the given order, 2 nested dissection.
+/// KLU's ordering as a number (a counter): 0 COLAMD, 1 the given order, 2 nested dissection, 3 AMD.
 /// benchmarks/report maps the codes back to names; -1 when KLU ordered no block (all tiny).
 double klu_ordering_code(const std::string& method) {
   if (method == "colamd") return 0;
   if (method == "given") return 1;
   if (method == "nested dissection") return 2;
+  if (method == "amd") return 3;
   return -1;
 }
 

@@ -1,7 +1,9 @@
 #include <noether/solvers/linear/klu_solver.hpp>
 
 #include <algorithm>
+#include <optional>
 
+#include <noether/engine/format.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/solvers/linear/lu_column_ordering.hpp>
 
@@ -13,24 +15,51 @@ namespace {
 /// pivot sequence has gone bad for the new values.
 constexpr double kMaxConditionDeterioration = 1e-3;
 
-std::string klu_status(const klu_common& common) {
-  switch (common.status) {
+/// The candidates after the first (KLU's AMD) are tried only when the first candidate's factors
+/// do at most this many flops per entry (its fronts are narrow). AMD orders for diagonal pivots;
+/// where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far more,
+/// and the trial alone would cost many factorizations. Measured on the first Newton matrix of a
+/// step of h = 1e-3 (the first candidate's flops per entry; AMD's flops over its):
+///  - above the threshold AMD lost everywhere, mostly by far: livens-em on chain3d-revolute n = 100
+///    and 800 (18; 16 and 127 times) and grid2d k = 12, 25, 50 (34, 67, 128; 6, 14, 32 times);
+///    em-ggl on chain3d-revolute n = 20 and 100 and grid2d k = 5 and 25 (27 to 146; 5 to 110
+///    times); livens-em on bricard (16; 1.1 times);
+///  - below it AMD won on the chains and the N-four-bar of both steppers, the four-bars and the
+///    top (3 to 13: 0.52 to 0.98 times the flops), lost by 1.3 to 1.6 times on chain3d n = 800
+///    with livens-em, grid2d k = 5 and rod-chain3d (6 to 12), by 4.6 times on chain3d-revolute
+///    n = 20 with livens-em (14, a trial of 7e5 flops).
+/// (docs/performance.md, 'em-ggl against livens-em'.)
+constexpr double kOtherTrialsFlopsPerEntry = 15.0;
+
+/// klu_common::ordering: KLU's AMD of A + A^T for each diagonal block, or common.user_order.
+constexpr int kKluAmd = 0;
+constexpr int kKluUserOrder = 3;
+
+std::string klu_status(int status) {
+  switch (status) {
     case KLU_SINGULAR: return "the matrix is singular";
     case KLU_OUT_OF_MEMORY: return "out of memory";
     case KLU_INVALID: return "invalid matrix";
     case KLU_TOO_LARGE: return "matrix too large";
-    default: return "KLU status " + std::to_string(common.status);
+    default: return "KLU status " + std::to_string(status);
   }
 }
+
+/// What order_block did during one klu_analyze.
+struct BlockOrderings {
+  std::string method;       ///< order_columns_for_lu's method for the largest block
+  Index largest_block = 0;  ///< its size
+  std::string failure;      ///< why it failed, if it did
+};
 
 /// KLU's user_order callback for one diagonal block (n x n, zero-free diagonal after BTF): the
 /// column ordering of order_columns_for_lu in perm. A connected mechanism's Newton matrix is one
 /// block, which BTF leaves in the stepper's body-wise numbering (checked on the chains and
 /// nfourbar: the block KLU passes is the matrix itself), so the "given" candidate is that
 /// numbering. Returns -1 (no fill estimate: KLU sizes L and U as for COLAMD), or 0 on failure with
-/// the message kept for analyze_pattern; nothing is thrown through KLU's C code.
+/// the message kept for find_candidate; nothing is thrown through KLU's C code.
 int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_common* common) {
-  auto& record = *static_cast<KluSolver::OrderingRecord*>(common->user_data);
+  auto& record = *static_cast<BlockOrderings*>(common->user_data);
   try {
     const auto starts = static_cast<std::size_t>(n) + 1;
     const LuColumnOrdering ordering =
@@ -47,15 +76,14 @@ int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_c
   }
 }
 
+/// Nonzeros of L + U without L's unit diagonal (lnz and unz both count the diagonal).
+Index entries_of(const klu_numeric& numeric, Index n) { return numeric.lnz + numeric.unz - n; }
+
 }  // namespace
 
 KluSolver::KluSolver() {
   klu_defaults(&common_);
-  common_.ordering = 3;  // order_block: COLAMD, the given order or nested dissection, whichever needs fewer flops.
-                         // Not AMD on A + A^T (KLU's default): it assumes diagonal pivots, which the zero
-                         // block of the saddle-point Newton matrices does not have, and fills in badly
   common_.user_order = &order_block;
-  common_.user_data = &ordering_;
   // No row scaling, and no re-check of the pattern at each factorization (klu_analyze checked it;
   // only the values change). KLU's default scaling (by each row's largest magnitude) costs a pass
   // over the matrix at every factorization, a large share of a refactorization of the planar
@@ -67,106 +95,213 @@ KluSolver::KluSolver() {
   common_.scale = -1;
 }
 
-KluSolver::~KluSolver() {
-  free_numeric();
-  if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
-}
+KluSolver::~KluSolver() = default;
 
-void KluSolver::free_numeric() {
-  if (numeric_) klu_free_numeric(&numeric_, &common_);
-  numeric_ = nullptr;
-  factorized_ = false;
-}
-
-void KluSolver::find_elimination_order(const CscPattern& pattern) {
+KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, int klu_ordering) {
   std::vector<Index> column_starts = pattern.column_starts, row_indices = pattern.row_indices;  // KLU: non-const
-  ordering_ = {};
+  BlockOrderings blocks;
+  common_.ordering = klu_ordering;
+  common_.user_data = &blocks;
   common_.btf = 1;
-  klu_symbolic* symbolic = klu_analyze(pattern.n, column_starts.data(), row_indices.data(), &common_);
-  if (!symbolic)
+  const Symbolic symbolic(klu_analyze(pattern.n, column_starts.data(), row_indices.data(), &common_),
+                          detail::KluFree{&common_});
+  common_.user_data = nullptr;
+  if (!symbolic) {
+    ordering_.failure = blocks.failure;
     throw LinearSolverError("klu: symbolic analysis failed: " +
-                            (ordering_.failure.empty() ? klu_status(common_) : "ordering: " + ordering_.failure));
-  row_order_.assign(symbolic->P, symbolic->P + pattern.n);
-  column_order_.assign(symbolic->Q, symbolic->Q + pattern.n);
-  // One block: KLU eliminates A(P, Q) as a whole, and so will B. Several: B is block upper
-  // triangular, and BTF on it again keeps the off-diagonal blocks out of the factors.
-  common_.btf = symbolic->nblocks > 1 ? 1 : 0;
-  klu_free_symbolic(&symbolic, &common_);
+                            (blocks.failure.empty() ? klu_status(common_.status) : "ordering: " + blocks.failure));
+  }
+  Candidate candidate;
+  if (klu_ordering == kKluAmd) {
+    candidate.largest_block = symbolic->maxblock;
+    if (symbolic->maxblock > 1) candidate.method = "amd";  // KLU orders no block of size 1
+  } else {
+    candidate.largest_block = blocks.largest_block;
+    candidate.method = blocks.method;
+  }
+  candidate.row_order.assign(symbolic->P, symbolic->P + pattern.n);
+  candidate.column_order.assign(symbolic->Q, symbolic->Q + pattern.n);
+  candidate.several_blocks = symbolic->nblocks > 1;
+  return candidate;
 }
 
 void KluSolver::analyze_pattern(const CscPattern& pattern) {
-  free_numeric();
-  if (symbolic_) klu_free_symbolic(&symbolic_, &common_);
-  find_elimination_order(pattern);
-  layout_ = permute_csc(pattern, row_order_, column_order_);
-  values_.assign(layout_.row_indices.size(), 0.0);
+  factors_ = {};
+  factorized_ = false;
+  ordering_chosen_ = false;
+  ordering_ = {};
+  candidates_.clear();
+  pattern_ = &pattern;
   work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
-  symbolic_ = klu_analyze_given(pattern.n, layout_.column_starts.data(), layout_.row_indices.data(), nullptr,
-                                nullptr, &common_);
-  if (!symbolic_)
-    throw LinearSolverError("klu: symbolic analysis of the reordered matrix failed: " + klu_status(common_));
+  candidates_.push_back(find_candidate(pattern, kKluUserOrder));
+  amd_analysed_ = false;
 }
 
-FactorizationStatus KluSolver::factor_fresh() {
-  free_numeric();
-  numeric_ = klu_factor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(), symbolic_, &common_);
-  if (!numeric_ || common_.status == KLU_SINGULAR) {
-    free_numeric();
-    if (common_.status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
-    return {false, "klu: " + klu_status(common_)};
+void KluSolver::add_amd_candidate() {
+  if (amd_analysed_) return;
+  amd_analysed_ = true;
+  Candidate amd = find_candidate(*pattern_, kKluAmd);
+  const Candidate& first = candidates_.front();
+  if (amd.row_order != first.row_order || amd.column_order != first.column_order) candidates_.push_back(std::move(amd));
+}
+
+std::vector<std::string> KluSolver::candidate_methods() const {
+  std::vector<std::string> methods;
+  for (const Candidate& c : candidates_) methods.push_back(c.method);
+  return methods;
+}
+
+KluSolver::Factors KluSolver::lay_out(std::size_t k) {
+  const Candidate& candidate = candidates_[k];
+  Factors f;
+  f.layout = permute_csc(*pattern_, candidate.row_order, candidate.column_order);
+  f.values.assign(f.layout.row_indices.size(), 0.0);
+  // One block: KLU eliminates A(P, Q) as a whole, and so will B. Several: B is block upper
+  // triangular, and BTF on it again keeps the off-diagonal blocks out of the factors.
+  common_.btf = candidate.several_blocks ? 1 : 0;
+  f.symbolic = Symbolic(klu_analyze_given(pattern_->n, f.layout.column_starts.data(), f.layout.row_indices.data(),
+                                          nullptr, nullptr, &common_),
+                        detail::KluFree{&common_});
+  if (!f.symbolic)
+    throw LinearSolverError("klu: symbolic analysis of the reordered matrix failed: " + klu_status(common_.status));
+  return f;
+}
+
+FactorizationStatus KluSolver::factor_fresh(Factors& f) {
+  f.numeric.reset();
+  f.numeric = Numeric(klu_factor(f.layout.column_starts.data(), f.layout.row_indices.data(), f.values.data(),
+                                 f.symbolic.get(), &common_),
+                      detail::KluFree{&common_});
+  const int status = common_.status;
+  if (!f.numeric || status == KLU_SINGULAR) {
+    f.numeric.reset();
+    if (status == KLU_OUT_OF_MEMORY) throw LinearSolverError("klu: out of memory in factorization");
+    return {false, "klu: " + klu_status(status)};
   }
-  klu_rcond(symbolic_, numeric_, &common_);
-  fresh_rcond_ = common_.rcond;
-  factorized_ = true;
+  klu_rcond(f.symbolic.get(), f.numeric.get(), &common_);
+  f.fresh_rcond = common_.rcond;
+  return {};
+}
+
+FactorizationStatus KluSolver::factor_candidate(std::size_t k, std::span<const double> values) {
+  factors_ = {};  // before the new ones: one set of factors at a time
+  factors_ = lay_out(k);
+  gather_permuted_values(factors_.layout, values, factors_.values);
+  return factor_fresh(factors_);
+}
+
+FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
+  ordering_.method.clear();
+  ordering_.largest_block = 0;
+  ordering_.reason.clear();
+  ordering_.trials.clear();
+  // trials[k] records candidates_[k].
+  const auto trial = [&](std::size_t k) {
+    const FactorizationStatus status = factor_candidate(k, values);
+    OrderingTrial record{.method = candidates_[k].method, .factorized = status.ok};
+    if (status.ok) {
+      klu_flops(factors_.symbolic.get(), factors_.numeric.get(), &common_);
+      record.flops = common_.flops;
+      record.factor_entries = entries_of(*factors_.numeric, size());
+    }
+    ordering_.trials.push_back(record);
+    return status;
+  };
+  const FactorizationStatus first = trial(0);
+  if (!first.ok) return first;
+  const double flops_per_entry =
+      ordering_.trials[0].flops / static_cast<double>(std::max<Index>(ordering_.trials[0].factor_entries, 1));
+  const bool narrow_fronts = flops_per_entry <= kOtherTrialsFlopsPerEntry;
+  // The fewest flops win, the first candidate (order_columns_for_lu's) on ties.
+  chosen_ = 0;
+  std::size_t factored = 0;  // the candidate whose factors factors_ holds
+  if (narrow_fronts) add_amd_candidate();
+  if (narrow_fronts)
+    for (std::size_t k = 1; k < candidates_.size(); ++k) {
+      factored = k;
+      if (trial(k).ok && ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
+    }
+  // The winner's factorization again, as in its trial (same inputs, same factors).
+  if (factored != chosen_ && !factor_candidate(chosen_, values).ok)
+    throw LinearSolverError("klu: the factorization of the chosen ordering failed on the values of its trial");
+  ordering_chosen_ = true;
+  ordering_.method = candidates_[chosen_].method;
+  ordering_.largest_block = candidates_[chosen_].largest_block;
+  ordering_.reason = "fewest flops in a trial factorization of the first matrix:";
+  for (const OrderingTrial& t : ordering_.trials)
+    ordering_.reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
+                        (t.factorized ? format_number(t.flops) : std::string("singular"));
+  if (!narrow_fronts)
+    ordering_.reason += " (amd not tried: " + format_number(flops_per_entry) +
+                        " flops per factor entry, above " + format_number(kOtherTrialsFlopsPerEntry) + ")";
   return {};
 }
 
 FactorizationStatus KluSolver::factorize(std::span<const double> values) {
-  if (!symbolic_) throw LinearSolverError("klu: factorize called before analyze_pattern");
-  if (values.size() != values_.size())
-    throw LinearSolverError("klu: expected " + std::to_string(values_.size()) + " values, got " +
+  if (candidates_.empty()) throw LinearSolverError("klu: factorize called before analyze_pattern");
+  if (values.size() != pattern_->row_indices.size())
+    throw LinearSolverError("klu: expected " + std::to_string(pattern_->row_indices.size()) + " values, got " +
                             std::to_string(values.size()));
-  gather_permuted_values(layout_, values, values_);
-  if (!numeric_) return factor_fresh();
-  const bool refactored = klu_refactor(layout_.column_starts.data(), layout_.row_indices.data(), values_.data(),
-                                       symbolic_, numeric_, &common_) != 0;
-  const bool pivots_fine = refactored && klu_rcond(symbolic_, numeric_, &common_) != 0 &&
-                           common_.rcond > kMaxConditionDeterioration * fresh_rcond_;
-  if (!pivots_fine) return factor_fresh();
+  factorized_ = false;
+  if (!ordering_chosen_) {
+    const FactorizationStatus status = choose_ordering(values);
+    factorized_ = status.ok;
+    return status;
+  }
+  gather_permuted_values(factors_.layout, values, factors_.values);
+  const bool refactored =
+      factors_.numeric && klu_refactor(factors_.layout.column_starts.data(), factors_.layout.row_indices.data(),
+                                       factors_.values.data(), factors_.symbolic.get(), factors_.numeric.get(),
+                                       &common_) != 0;
+  const bool pivots_fine = refactored && klu_rcond(factors_.symbolic.get(), factors_.numeric.get(), &common_) != 0 &&
+                           common_.rcond > kMaxConditionDeterioration * factors_.fresh_rcond;
+  if (!pivots_fine) {
+    const FactorizationStatus status = factor_fresh(factors_);
+    factorized_ = status.ok;
+    return status;
+  }
   ++refactorizations_;
   factorized_ = true;
   return {};
 }
 
-Index KluSolver::factor_entries() const { return numeric_ ? numeric_->lnz + numeric_->unz - size() : 0; }
+void KluSolver::forget_factorization() {
+  factors_.numeric.reset();
+  factorized_ = false;
+  ordering_chosen_ = false;
+}
+
+Index KluSolver::factor_entries() const { return factors_.numeric ? entries_of(*factors_.numeric, size()) : 0; }
 
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
   check_solve_sizes("klu", size(), b, x);
+  const Candidate& order = candidates_[chosen_];
   // A x = b  <=>  B y = b(P) with x(Q) = y.
   const auto at = [](Index k) { return static_cast<std::size_t>(k); };
   for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(row_order_[at(k)])];
+    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(order.row_order[at(k)])];
   });
-  if (!klu_solve(symbolic_, numeric_, size(), 1, work_.data(), &common_))
-    throw LinearSolverError("klu: solve failed: " + klu_status(common_));
+  if (!klu_solve(factors_.symbolic.get(), factors_.numeric.get(), size(), 1, work_.data(), &common_))
+    throw LinearSolverError("klu: solve failed: " + klu_status(common_.status));
   for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) x[at(column_order_[at(k)])] = work_[at(k)];
+    for (Index k = begin; k < end; ++k) x[at(order.column_order[at(k)])] = work_[at(k)];
   });
 }
 
 void KluSolver::solve_transposed(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve_transposed called without a successful factorization");
   check_solve_sizes("klu", size(), b, x);
+  const Candidate& order = candidates_[chosen_];
   // A^T x = b  <=>  B^T y = b(Q) with x(P) = y, since B(k, l) = A(P_k, Q_l).
   const auto at = [](Index k) { return static_cast<std::size_t>(k); };
   for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(column_order_[at(k)])];
+    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(order.column_order[at(k)])];
   });
-  if (!klu_tsolve(symbolic_, numeric_, size(), 1, work_.data(), &common_))
-    throw LinearSolverError("klu: transposed solve failed: " + klu_status(common_));
+  if (!klu_tsolve(factors_.symbolic.get(), factors_.numeric.get(), size(), 1, work_.data(), &common_))
+    throw LinearSolverError("klu: transposed solve failed: " + klu_status(common_.status));
   for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) x[at(row_order_[at(k)])] = work_[at(k)];
+    for (Index k = begin; k < end; ++k) x[at(order.row_order[at(k)])] = work_[at(k)];
   });
 }
 

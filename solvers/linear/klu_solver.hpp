@@ -1,5 +1,6 @@
 #pragma once
 /// KLU (sparse LU for circuit-like matrices), with klu_refactor for repeated factorizations.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,16 @@
 #include <noether/solvers/linear/permuted_csc.hpp>
 
 namespace noether {
+namespace detail {
+
+/// Frees KLU's objects with the klu_common they were made with.
+struct KluFree {
+  klu_common* common = nullptr;
+  void operator()(klu_symbolic* s) const { klu_free_symbolic(&s, common); }
+  void operator()(klu_numeric* f) const { klu_free_numeric(&f, common); }
+};
+
+}  // namespace detail
 
 /// The first factorization uses klu_factor (pivoting chosen from the values); later ones reuse
 /// that pivot sequence with klu_refactor, which is cheaper, and fall back to a fresh klu_factor
@@ -20,6 +31,25 @@ namespace noether {
 /// that KLU reads its columns one after the other instead of jumping through A. Out of the caches
 /// gather plus refactorization of the spherical chain3d is then faster than a refactorization of A
 /// (figures: docs/performance.md, 'KLU factors the matrix laid out in its own elimination order').
+///
+/// The ordering is chosen by trial, between two candidate orders of A:
+///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
+///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
+///  - KLU's AMD ordering of A + A^T, which that bound rates 30 to 440 times worse on em-ggl's
+///    Newton matrices, yet whose pivoted LU there takes 10 to 25 % fewer flops (docs/performance.md,
+///    'em-ggl against livens-em'): the bound is loose where the pivots stay near the diagonal.
+/// The first factorize after analyze_pattern or forget_factorization factors its matrix under the
+/// first candidate, then, when those factors are sparse (at most 15 flops per entry: AMD assumes
+/// diagonal pivots, and where the pivoting leaves the diagonal across wide fronts, on grids and 3D
+/// revolute chains, its factors took 5 to 127 times the flops), under AMD too, and keeps the
+/// candidate of fewest flops (klu_flops; the first on ties, or when AMD's factorization fails). Its
+/// factorization is the result; later factorizations use that order until the next choice. The
+/// choice depends on the pattern and that one matrix alone (KLU and the gather are serial or per
+/// entry), so a run resumed from a checkpoint, which analyses afresh, chooses as the run that wrote
+/// the checkpoint and forgot its factorization there. Where AMD is tried, the trial costs one more
+/// fresh factorization per choice, two where the first candidate wins: one set of factors is kept
+/// at a time, so that the trial's peak memory is the larger candidate's (with both kept, the peak
+/// of a run of one step grew by 19 % on chain2d n = 20 000 with livens-em, 35 % with em-ggl).
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -33,8 +63,9 @@ class KluSolver final : public LinearSolver {
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
   void solve_transposed(std::span<const double> b, std::span<double> x) override;
-  /// The next factorize pivots afresh (klu_factor) instead of reusing the pivot sequence.
-  void forget_factorization() override { free_numeric(); }
+  /// The next factorize chooses the ordering again and pivots afresh (klu_factor), as a new
+  /// solver's first one does.
+  void forget_factorization() override;
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }
@@ -42,32 +73,72 @@ class KluSolver final : public LinearSolver {
   /// the first); KLU stores each with its row index, 12 bytes (the diagonal of U 8).
   Index factor_entries() const;
 
-  /// What the fill-reducing ordering of the last analyze_pattern chose (solvers/linear/lu_column_ordering.hpp).
+  /// One candidate ordering's trial factorization.
+  struct OrderingTrial {
+    std::string method;        ///< "colamd", "given", "nested dissection" (order_columns_for_lu) or "amd"
+    bool factorized = false;   ///< false: KLU found the matrix singular in this order
+    double flops = 0.0;        ///< klu_flops of the factorization
+    Index factor_entries = 0;  ///< L + U as factor_entries() counts them
+  };
+  /// The fill-reducing ordering in use and how it was chosen.
   struct OrderingRecord {
-    std::string method;        ///< of the largest diagonal block KLU ordered ("" when all blocks were tiny)
-    Index largest_block = 0;   ///< its size
-    std::string failure;       ///< why the ordering failed, if it did
+    std::string method;       ///< of the largest diagonal block, in the order in use; "" before the first
+                              ///< successful factorization (or when all blocks were tiny)
+    Index largest_block = 0;  ///< its size
+    std::string reason;       ///< why this candidate: the trial's flops of each
+    std::vector<OrderingTrial> trials;  ///< of the last choice, in the order tried (AMD's only when tried)
+    std::string failure;      ///< why the ordering failed, if it did
   };
   const OrderingRecord& ordering() const { return ordering_; }
+  /// The methods of the candidates analysed so far, in the order they are tried: after
+  /// analyze_pattern order_columns_for_lu's; after a trial that tried AMD, "amd" too (unless its
+  /// order is the same).
+  std::vector<std::string> candidate_methods() const;
 
  private:
-  /// KLU's analysis of the pattern: row_order_ and column_order_ (P and Q), and ordering_.
-  void find_elimination_order(const CscPattern& pattern);
-  /// Factors values_ (B's layout) afresh.
-  FactorizationStatus factor_fresh();
-  void free_numeric();
-  /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
-  Index size() const { return static_cast<Index>(row_order_.size()); }
+  using Symbolic = std::unique_ptr<klu_symbolic, detail::KluFree>;
+  using Numeric = std::unique_ptr<klu_numeric, detail::KluFree>;
 
-  std::vector<Index> row_order_, column_order_;  ///< P, Q: B = A(P, Q)
-  PermutedCsc layout_;                           ///< B's pattern (KLU takes it non-const)
-  std::vector<double> values_;                   ///< B's values of the last factorize
-  std::vector<double> work_;                     ///< right-hand side and solution in B's order
-  OrderingRecord ordering_;
-  double fresh_rcond_ = 0.0;  ///< klu_rcond of the last fresh factorization
+  /// An elimination order of the analysed pattern, from KLU's analysis with one ordering.
+  struct Candidate {
+    std::string method;       ///< as OrderingTrial::method, of its largest block ("" when all were tiny)
+    Index largest_block = 0;  ///< that block's size
+    std::vector<Index> row_order, column_order;  ///< P, Q: B = A(P, Q)
+    bool several_blocks = false;                 ///< B is block upper triangular with more than one block
+  };
+  /// KLU's factors of B = A(P, Q) under one candidate.
+  struct Factors {
+    PermutedCsc layout;          ///< B's pattern (KLU takes it non-const)
+    std::vector<double> values;  ///< B's values of the last factorize
+    Symbolic symbolic;
+    Numeric numeric;
+    double fresh_rcond = 0.0;  ///< klu_rcond of the last fresh factorization
+  };
+
+  /// KLU's analysis of the pattern with KLU's ordering klu_ordering (0: AMD, 3: order_block).
+  Candidate find_candidate(const CscPattern& pattern, int klu_ordering);
+  /// KLU's AMD ordering appended to candidates_, once per analysis (not when it repeats the first).
+  void add_amd_candidate();
+  /// B's layout and KLU's analysis of B for candidates_[k], values not yet gathered.
+  Factors lay_out(std::size_t k);
+  /// Factors f.values afresh; on failure f holds no numeric factorization.
+  FactorizationStatus factor_fresh(Factors& f);
+  /// values factored afresh under candidates_[k], into factors_ (whose former factors are freed first).
+  FactorizationStatus factor_candidate(std::size_t k, std::span<const double> values);
+  /// The trial: values factored under each candidate, the cheapest kept in factors_.
+  FactorizationStatus choose_ordering(std::span<const double> values);
+  /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
+  Index size() const { return static_cast<Index>(work_.size()); }
+
   klu_common common_{};
-  klu_symbolic* symbolic_ = nullptr;
-  klu_numeric* numeric_ = nullptr;
+  const CscPattern* pattern_ = nullptr;  ///< the analysed pattern (LinearSolver: alive until the next analysis)
+  std::vector<Candidate> candidates_;
+  bool amd_analysed_ = false;  ///< add_amd_candidate has run since analyze_pattern
+  std::size_t chosen_ = 0;  ///< candidates_[chosen_] is in use when ordering_chosen_
+  bool ordering_chosen_ = false;
+  Factors factors_;
+  std::vector<double> work_;  ///< right-hand side and solution in B's order
+  OrderingRecord ordering_;
   bool factorized_ = false;
   int refactorizations_ = 0;
 };

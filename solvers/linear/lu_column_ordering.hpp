@@ -31,8 +31,10 @@ struct LuColumnOrdering {
 ///    factor does 100 or more flops per nonzero, because its analysis costs an order of
 ///    magnitude more than COLAMD's (docs/performance.md, 'Nested dissection for the grids').
 /// CHOLMOD's symbolic analysis of each candidate gives the flops of that Cholesky factorization;
-/// the cheapest candidate is returned (COLAMD on ties). An ordering of A + A^T (AMD) would assume
-/// diagonal pivots, which the zero block of a saddle-point Newton matrix does not have.
+/// the cheapest candidate is returned (COLAMD on ties). An ordering of A + A^T (AMD) assumes
+/// diagonal pivots, which the zero block of a saddle-point Newton matrix does not have, and the
+/// bound cannot rate it; KluSolver judges it by a trial factorization instead
+/// (solvers/linear/klu_solver.hpp).
 ///
 /// No nested dissection when CHOLMOD was built without it (METIS). Throws
 /// std::runtime_error when CHOLMOD fails otherwise (out of memory, too large), with its reason.
