@@ -9,7 +9,8 @@
 # (steppers/evi.cpp: 30 s with clang 14, unfinished after 9 minutes with g++; docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_packages.sh clang libclang-rt-14-dev
+# llvm-14 brings llvm-symbolizer, with which the reports' stack traces name functions and lines.
+bash scripts/install_packages.sh clang libclang-rt-14-dev llvm-14
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DNOETHER_SANITIZE=ON \
       -DNOETHER_WERROR=ON -DNOETHER_BUILD_BENCHMARKS=OFF
 cmake --build build-sanitize -j"$(nproc)"
