@@ -215,12 +215,13 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   // The fewest flops win, the first candidate (order_columns_for_lu's) on ties.
   chosen_ = 0;
   std::size_t factored = 0;  // the candidate whose factors factors_ holds
-  if (narrow_fronts) add_amd_candidate();
-  if (narrow_fronts)
+  if (narrow_fronts) {
+    add_amd_candidate();
     for (std::size_t k = 1; k < candidates_.size(); ++k) {
       factored = k;
       if (trial(k).ok && ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
     }
+  }
   // The winner's factorization again, as in its trial (same inputs, same factors).
   if (factored != chosen_ && !factor_candidate(chosen_, values).ok)
     throw LinearSolverError("klu: the factorization of the chosen ordering failed on the values of its trial");
