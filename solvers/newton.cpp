@@ -37,8 +37,9 @@ std::string format_value(double value) {
   return out.str();
 }
 
-/// Full Newton takes chord steps once r is within this factor of the tolerance (NewtonOptions).
-constexpr double kChordRange = 1e4;
+/// Full Newton takes chord steps where the last contraction rate predicts the tolerance within
+/// this many of them (NewtonOptions).
+constexpr int kChordSteps = 2;
 
 /// |R_i| / scale_i, 0 for R_i = 0 (a row with scale 0 must be exactly 0).
 double scaled_entry(double residual, double scale) { return residual == 0.0 ? 0.0 : std::abs(residual) / scale; }
@@ -186,9 +187,10 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   evaluate(!reuse);
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
+  bool chord = false;
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
-    report.history.push_back({scaled, max_abs(residual_), increment_norm});
+    report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
     const bool increment_small = report.iterations == 0 ||
@@ -207,18 +209,21 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
            NewtonError::Cause::no_convergence);
 
-    const bool contracting = count >= 2 && scaled <= options_.refresh_contraction * report.history[count - 2].scaled_residual;
-    // Full Newton: once r is within kChordRange times the tolerance, the iterations reuse the last
-    // factorization while they contract r, and once r meets it (waiting for the increment or
-    // stagnation test) whatever they do (NewtonOptions).
-    const bool keep = options_.modified ? contracting || report.iterations == 0
-                                        : scaled <= kChordRange * options_.residual_tolerance &&
-                                              (contracting || scaled <= options_.residual_tolerance);
+    const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
+    const bool contracting = rate <= options_.refresh_contraction;
+    // Full Newton: the iterations reuse the last factorization while the last contraction rate,
+    // kept up, would meet the tolerance within kChordSteps of them, and once r meets it (waiting
+    // for the increment or stagnation test) whatever they do (NewtonOptions).
+    const bool keep = options_.modified
+                          ? contracting || report.iterations == 0
+                          : (contracting && scaled * std::pow(rate, kChordSteps) <= options_.residual_tolerance) ||
+                                scaled <= options_.residual_tolerance;
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
       if (!matrix_is_current) evaluate(true);
       factorize(system, context, report, estimate_condition);
     }
+    chord = !refresh;
     timed(time.solve, [&] {
       tangent_.solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
                      std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));

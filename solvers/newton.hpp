@@ -57,21 +57,27 @@ struct NewtonOptions {
   /// amplified by the matrix (near singular configurations the multipliers move by 0.1 in response
   /// to residuals at rounding level).
   ///
-  /// Full Newton refactorizes at every iteration until r is within 1e4 times residual_tolerance;
-  /// from there on it takes chord steps (the last factorization) while they contract r by 4 per
-  /// iteration, and refactorizes when one does not. Near the solution the old and new tangents
-  /// differ by the size of the last increment, so a chord step contracts r by about that relative
-  /// amount: with the quadratic convergence that brought r to 1e4 times the tolerance, one or two
-  /// chord steps reach it and the rounding floor. Against refactorizing until r meets the
-  /// tolerance (issue 16, scaled test), this takes 2.0 factorizations per step instead of 3.0 on
-  /// the chains of 800 bars and 1.0 instead of 1.67 on nfourbar n = 800 (docs/performance.md).
+  /// Full Newton refactorizes at every iteration until the last contraction rate rho = r_k/r_{k-1}
+  /// predicts the tolerance within two chord steps (the last factorization): rho <= 1/4 and
+  /// r_k rho^2 <= residual_tolerance; it then takes chord steps while that prediction holds or r
+  /// already meets the tolerance. After a Newton step from r_{k-1} to r_k ~ C r_{k-1}^2, the old
+  /// and new tangents differ by the size of that increment, ~ r_{k-1}, so a chord step contracts
+  /// by about C r_{k-1} ~ rho; after chord steps rho is their measured rate. The rule asks for the
+  /// factorization when the chord steps would take longer: far from the solution, or where they
+  /// contract slowly. Against the former fixed switch at 1e4 times the tolerance it saves the
+  /// factorization that em-ggl took at about half its steps (r_2 = 1e-9 to 2e-9 after r_1 = 2e-5)
+  /// and a third of the compositions' factorizations at large substeps, with as many iterations
+  /// per step on single steps of h = 1/250 (docs/performance.md, "em-ggl against livens-em").
+  /// Against refactorizing until r meets the tolerance (issue 16, scaled test), chord steps take
+  /// 2.0 factorizations per step instead of 3.0 on the chains of 800 bars and 1.0 instead of 1.67
+  /// on nfourbar n = 800 (docs/performance.md).
   /// The iterate after a chord step is evaluated without the matrix; should it need a
   /// refactorization, the matrix is evaluated there first.
   ///
   /// residual_tolerance is on the scaled residual r (relative). livens-em's largest energy increment per step on the
-  /// spring pendulum [KinonBetsch2023] is 3.5e-13 of 1.5 with 1e-13, 2.8e-12 with 1e-12 (the chord
-  /// steps stop there), and was 2.5e-14 with the former absolute test, which refactorized to the
-  /// rounding floor.
+  /// spring pendulum [KinonBetsch2023] is 4.7e-13 of 1.5 with 1e-13 (3.5e-13 with the former
+  /// switch to chord steps), 2.8e-12 with 1e-12 (the chord steps stop there), and was 2.5e-14 with
+  /// the former absolute test, which refactorized to the rounding floor.
   double residual_tolerance = 1e-13;
   double increment_tolerance = 1e-10;
   int max_iterations = 30;
@@ -89,6 +95,9 @@ struct NewtonIterate {
   double scaled_residual = 0.0; ///< r = max_i |R_i| / w_i at the iterate (NewtonOptions)
   double residual_norm = 0.0;   ///< max|R| at the iterate
   double increment_norm = 0.0;  ///< max|dx| of the update that led to it (0 for the first)
+  /// The update that led to it reused a factorization of an earlier iterate (a chord step; false
+  /// for the first iterate and after a refactorization at the previous one).
+  bool chord = false;
 };
 
 /// Wall-clock seconds spent in each phase of a Newton solve.

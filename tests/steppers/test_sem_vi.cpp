@@ -53,19 +53,24 @@ void run_adaptive(Stepper& stepper, State state, double h0, double t_end, Observ
 }
 
 /// The smallest observed order log(r_{k+1}/r_k) / log(r_k/r_{k-1}) of Newton's scaled residuals
-/// over the iterates where it converges (r_{k-1} <= 1e-3, decreasing) and each iterate is a full
-/// Newton step from a fresh tangent (r_k above 1e-9, where chord steps begin; NewtonOptions) above
-/// the rounding floor (r_{k+1} > 1e-15): 2 for an exact tangent, 1 for a tangent with a wrong
-/// entry. 2 (nothing to measure) when no three iterates qualify.
-double observed_order(const std::vector<NewtonIterate>& history) {
-  double order = 2.0;
-  for (std::size_t k = 1; k + 1 < history.size(); ++k) {
-    const double r0 = history[k - 1].scaled_residual, r1 = history[k].scaled_residual, r2 = history[k + 1].scaled_residual;
-    if (r0 <= 1e-3 && r1 < r0 && r1 > 1e-9 && r2 < r1 && r2 > 1e-15)
-      order = std::min(order, std::log(r2 / r1) / std::log(r1 / r0));
+/// over the iterates where it converges (r_{k-1} <= 1e-3, decreasing) and both updates are full
+/// Newton steps from a fresh tangent (not NewtonIterate::chord) above the rounding floor
+/// (r_{k+1} > 1e-15): 2 for an exact tangent, 1 for a tangent with a wrong entry; and how many
+/// such triples of iterates there were.
+struct NewtonOrder {
+  double lowest = 2.0;
+  int triples = 0;
+
+  void add(const std::vector<NewtonIterate>& history) {
+    for (std::size_t k = 1; k + 1 < history.size(); ++k) {
+      const double r0 = history[k - 1].scaled_residual, r1 = history[k].scaled_residual;
+      const double r2 = history[k + 1].scaled_residual;
+      if (!(r0 <= 1e-3 && r1 < r0 && r2 < r1 && r2 > 1e-15 && !history[k].chord && !history[k + 1].chord)) continue;
+      lowest = std::min(lowest, std::log(r2 / r1) / std::log(r1 / r0));
+      ++triples;
+    }
   }
-  return order;
-}
+};
 
 /// A point mass in the plane on a zero-length spring to the origin (V = k/2 |x|^2), pushed by the
 /// force F(t) = (a cos t, b):
@@ -203,7 +208,8 @@ TEST_CASE("sem-vi on a hinged director bar with every element kind: constraints 
   auto sem = make("sem-vi", *model.system);
   State state = model.initial;
   sem->initialize(state);
-  double worst_g = 0.0, worst_gv = 0.0, lowest_order = 2.0;
+  double worst_g = 0.0, worst_gv = 0.0;
+  NewtonOrder order;
   int max_iterations = 0;
   run_adaptive(*sem, state, 0.01, 2.0, [&](const State&, const State& after, const StepReport& report) {
     Vector g(model.system->num_multipliers()), gv(model.system->num_multipliers());
@@ -211,16 +217,18 @@ TEST_CASE("sem-vi on a hinged director bar with every element kind: constraints 
     calc_velocity_constraint_values(*model.system, after.q, after.v, gv);
     worst_g = std::max(worst_g, max_abs(g));
     worst_gv = std::max(worst_gv, max_abs(gv));
-    lowest_order = std::min(lowest_order, observed_order(report.history));
+    order.add(report.history);
     max_iterations = std::max(max_iterations, report.iterations);
     CHECK(report.step_size > 0.0);
   });
-  MESSAGE("max|g| ", worst_g, ", max|G v| ", worst_gv, ", lowest observed Newton order ", lowest_order,
+  MESSAGE("max|g| ", worst_g, ", max|G v| ", worst_gv, ", lowest observed Newton order ", order.lowest, " (",
+          order.triples, " triples)",
           ", Newton iterations <= ", max_iterations);
   CHECK(worst_g <= 1e-13);
   CHECK(worst_gv <= 1e-12);
   // The kernels' tangent, borders included, is exact (the torque is constant in time): quadratic.
-  CHECK(lowest_order >= 1.6);
+  CHECK(order.triples > 0);
+  CHECK(order.lowest >= 1.6);
   CHECK(max_iterations <= 8);
 }
 
@@ -231,22 +239,22 @@ TEST_CASE("sem-vi: a load's work enters the discrete energy balance exactly, tho
     auto sem = make("sem-vi", *pushed.model.system);
     State state = pushed.model.initial;
     sem->initialize(state);
-    double worst = 0.0, scale = 0.0, lowest_order = 2.0;
+    double worst = 0.0, scale = 0.0;
     int max_iterations = 0;
     run_adaptive(*sem, state, 0.05, 5.0, [&](const State& before, const State& after, const StepReport& report) {
       const double W = pushed.force(before.t + 0.5 * report.step_size).dot(after.q - before.q);
       if (!std::isnan(before.discrete_energy))
         worst = std::max(worst, std::abs(after.discrete_energy - before.discrete_energy - W));
       scale = std::max(scale, std::abs(after.discrete_energy));
-      lowest_order = std::min(lowest_order, observed_order(report.history));
       max_iterations = std::max(max_iterations, report.iterations);
     });
-    MESSAGE("a = ", a, ": largest |E_{k+1} - E_k - W_k| ", worst, " (|E| up to ", scale, "), lowest Newton order ",
-            lowest_order, ", iterations <= ", max_iterations);
+    MESSAGE("a = ", a, ": largest |E_{k+1} - E_k - W_k| ", worst, " (|E| up to ", scale, "), iterations <= ",
+            max_iterations);
     CHECK(worst <= 1e-12 * scale);
-    // a = 0: the tangent is exact (quadratic convergence). a = 3: df/dt is missing from the tangent,
-    // and Newton converges linearly (measured order 0.67) at a rate of about h |df/dt| / |f|.
-    if (a == 0.0) CHECK(lowest_order >= 1.6);
+    // a = 0: the equations are linear and the tangent exact: one Newton update solves them, and the
+    // second iteration confirms. a = 3: df/dt is missing from the tangent, and Newton's first update
+    // barely contracts r (6.1e-7 -> 5.9e-7 at the first step), the later ones converge.
+    if (a == 0.0) CHECK(max_iterations <= 2);
     CHECK(max_iterations <= 8);
   }
 }
@@ -256,15 +264,18 @@ TEST_CASE("sem-vi on a configuration-dependent mass matrix (spring pendulum): en
   auto sem = make("sem-vi", *model.system);
   State state = model.initial;
   sem->initialize(state);
-  double first = std::numeric_limits<double>::quiet_NaN(), worst = 0.0, lowest_order = 2.0;
+  double first = std::numeric_limits<double>::quiet_NaN(), worst = 0.0;
+  NewtonOrder order;
   run_adaptive(*sem, state, 0.01, 1.0, [&](const State&, const State& after, const StepReport& report) {
     if (std::isnan(first)) first = after.discrete_energy;
     worst = std::max(worst, std::abs(after.discrete_energy - first));
-    lowest_order = std::min(lowest_order, observed_order(report.history));
+    order.add(report.history);
   });
-  MESSAGE("discrete energy ", first, ", largest change ", worst, ", lowest observed Newton order ", lowest_order);
+  MESSAGE("discrete energy ", first, ", largest change ", worst, ", lowest observed Newton order ", order.lowest,
+          " (", order.triples, " triples)");
   CHECK(worst <= 1e-11 * first);
-  CHECK(lowest_order >= 1.6);
+  CHECK(order.triples > 0);
+  CHECK(order.lowest >= 1.6);
 }
 
 TEST_CASE("sem-vi is symplectic in the extended phase space: dq^dp - dt^dE is preserved") {
