@@ -176,6 +176,9 @@ def cli_cases():
     add("newton_tol_denormal", "`--newton-tol 1e-320`", "usage",
         r"--newton-tol\) must be a normal number, at least 2\.2250738585072014e-308, got 1e-320",
         run_args("double-pendulum", "--newton-tol", "1e-320"))
+    add("newton_refresh_denormal", "`--newton modified --newton-refresh 1e-320`", "usage",
+        r"--newton-refresh\) must be a normal number, at least 2\.2250738585072014e-308, got 1e-320",
+        run_args("double-pendulum", "--newton", "modified", "--newton-refresh", "1e-320"))
     add("parameter_before_run_length", "`double-well --set a=-1 --t 0.03` (0.03 is no whole number of steps of 0.05)",
         "usage", r"scenario 'double-well': parameter 'a' must be > 0, got -1$", run_args("double-well", "--set", "a=-1"))
     add("newton_gives_up", "`double-pendulum --h 5 --t 5 --refine-depth 0 --newton-max-iterations 2`", "failed",
