@@ -18,8 +18,8 @@ void require_number(double value, bool meets_rule, const std::string& what, cons
   if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + format_exact(value));
 }
 
-/// require_number for a value range must contain; a subnormal magnitude gets range's own refusal
-/// ("must be a normal number, at least ...").
+/// require_number with range.contains(value) as the test: "<what> must be <rule>, got <value>", or for
+/// a subnormal magnitude the range's own refusal ("<what> must be a normal number, at least ...").
 void require_in_range(double value, const ParameterRange& range, const std::string& what, const std::string& rule) {
   if (range.subnormal_magnitude(value)) throw std::invalid_argument(what + " " + range.refusal(value));
   require_number(value, range.contains(value), what, rule);
