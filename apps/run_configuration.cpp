@@ -18,6 +18,13 @@ void require_number(double value, bool meets_rule, const std::string& what, cons
   if (!meets_rule) throw std::invalid_argument(what + " must be " + rule + ", got " + format_exact(value));
 }
 
+/// require_number with range.contains(value) as the test: "<what> must be <rule>, got <value>", or for
+/// a subnormal magnitude the range's own refusal ("<what> must be a normal number, at least ...").
+void require_in_range(double value, const ParameterRange& range, const std::string& what, const std::string& rule) {
+  if (range.subnormal_magnitude(value)) throw std::invalid_argument(what + " " + range.refusal(value));
+  require_number(value, range.contains(value), what, rule);
+}
+
 /// t_end / h may differ from a whole number by this much, relative: the rounding of the division.
 constexpr double kWholeStepsTolerance = 1e-9;
 
@@ -72,23 +79,21 @@ std::string_view newton_method_name(const NewtonOptions& newton) { return newton
 
 ParameterRange newton_tolerance_range() { return {.low = 0.0, .high = 1e-3, .low_open = true}; }
 
+ParameterRange newton_refresh_range() { return ParameterRange::between(0.0, 1.0); }
+
 void check_run_configuration(const RunConfiguration& c) {
   check_scheme_parameters(c.stepper, find_stepper(c.stepper).parameters, c.stepper_options());
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   check_step_count(c);
   const ParameterRange tolerances = newton_tolerance_range();
-  const double tolerance = c.newton.residual_tolerance;
-  if (tolerances.subnormal_magnitude(tolerance))
-    throw std::invalid_argument("Newton tolerance (--newton-tol) " + tolerances.refusal(tolerance));
-  require_number(tolerance, tolerances.contains(tolerance), "Newton tolerance (--newton-tol)",
-                 tolerances.describe() + " (e.g. 1e-10)");
+  require_in_range(c.newton.residual_tolerance, tolerances, "Newton tolerance (--newton-tol)",
+                   tolerances.describe() + " (e.g. 1e-10)");
   if (c.newton.max_iterations < 1)
     throw std::invalid_argument("Newton iteration limit (--newton-max-iterations) must be at least 1, got " +
                                 std::to_string(c.newton.max_iterations));
-  const double refresh = c.newton.refresh_contraction;
-  require_number(refresh, refresh > 0.0 && refresh < 1.0, "modified Newton's refresh contraction (--newton-refresh)",
-                 "strictly between 0 and 1 (e.g. 0.25)");
+  require_in_range(c.newton.refresh_contraction, newton_refresh_range(),
+                   "modified Newton's refresh contraction (--newton-refresh)", "strictly between 0 and 1 (e.g. 0.25)");
   if (c.max_refinement_depth < 0 || c.max_refinement_depth > 30)
     throw std::invalid_argument("the step refinement depth (--refine-depth) must be 0 (off) to 30, got " +
                                 std::to_string(c.max_refinement_depth));

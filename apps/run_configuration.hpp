@@ -64,11 +64,17 @@ std::int64_t step_count(const RunConfiguration& configuration);
 /// run should report as a solution (1e300 once ran with ok true and a constraint error of 3.97).
 ParameterRange newton_tolerance_range();
 
+/// The refresh contractions of modified Newton accepted: (0, 1), a normal number (ParameterRange:
+/// a subnormal contraction is refused as a subnormal magnitude is, on the command line and in
+/// scene files alike).
+ParameterRange newton_refresh_range();
+
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, t_end / h is a whole number of
 /// steps (to 1e-9 relative; the message offers the nearest end times) of at most max_steps
 /// (the message gives the count and the smallest h within it), max_steps >= 1, the Newton
-/// tolerance is in newton_tolerance_range(), max_iterations >= 1, 0 < refresh_contraction < 1 and
+/// tolerance is in newton_tolerance_range(), max_iterations >= 1, refresh_contraction is in
+/// newton_refresh_range() and
 /// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 

@@ -296,7 +296,7 @@ void read_newton(JsonObject& o, NewtonOptions& newton) {
   newton.modified = o.choice("method", std::array<std::string_view, 2>{"full", "modified"}, "full") == "modified";
   newton.residual_tolerance = o.number_or("tolerance", newton.residual_tolerance, newton_tolerance_range());
   newton.max_iterations = o.whole_or("max_iterations", newton.max_iterations, 1, 1000);
-  newton.refresh_contraction = o.number_or("refresh", newton.refresh_contraction, ParameterRange::between(0.0, 1.0));
+  newton.refresh_contraction = o.number_or("refresh", newton.refresh_contraction, newton_refresh_range());
 }
 
 RunConfiguration read_run(JsonObject& o) {

@@ -55,7 +55,8 @@ struct PlanarBodyProperties {
 /// Mbar (4 x 4) of a 3D director body, from (m, c, J_c) as in the file comment.
 /// Accepts singular data (a slender rod along d_1, J_c = diag(0, J, J), gives E_2 = E_3 = 0 at
 /// the centre of mass). Throws std::invalid_argument naming `body` and the offending value when
-/// m <= 0, a value is not finite, J_c is not symmetric (relative 1e-12), or the principal
+/// m <= 0, a value is not finite, m or an entry of J_c is subnormal (nonzero, below
+/// 2.2250738585072014e-308 in magnitude: engine/format.hpp, is_subnormal), J_c is not symmetric (relative 1e-12), or the principal
 /// moments do not meet properties.requirement: physical, negative or violating the triangle
 /// inequality J_i <= J_j + J_k (both relative 1e-12; the message says how to enter a model body);
 /// positive_definite, a principal moment <= 1e-12 of the largest.
@@ -69,11 +70,12 @@ MassPositivity mass_positivity(const RigidBodyProperties& properties);
 /// (T_rot = 1/2 omega^2 tr(E_c) for orthonormal directors); we take the isotropic
 /// E_c = J_c/2 I ([KinonBetschSchneider2023, Sec. 5.2]), so M is regular whenever J_c > 0, and
 /// E_o = E_c + m c c^T.
-/// Throws std::invalid_argument naming `body` when m <= 0, J_c < 0 or a value is not finite.
+/// Throws std::invalid_argument naming `body` when m <= 0, J_c < 0, m or J_c is subnormal, or a
+/// value is not finite.
 Eigen::Matrix3d director_mass_coefficients(const std::string& body, const PlanarBodyProperties& properties);
 
 /// Mbar = [m] (1 x 1) of a point mass; throws std::invalid_argument naming `body` unless
-/// 0 < m < infinity.
+/// 0 < m < infinity and m is a normal number.
 Eigen::Matrix<double, 1, 1> point_mass_coefficients(const std::string& body, double mass);
 
 }  // namespace noether

@@ -10,8 +10,8 @@ namespace noether {
 class ConstantInertia final : public ConstantMassInertia {
  public:
   /// Throws std::invalid_argument naming the element if M is not square, not finite, not
-  /// symmetric or not positive semidefinite (ConstantMassInertia); whether it matches the blocks'
-  /// size is checked when it is added to a System.
+  /// symmetric, not positive semidefinite or has a subnormal entry (ConstantMassInertia); whether it
+  /// matches the blocks' size is checked when it is added to a System.
   ConstantInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 };
 

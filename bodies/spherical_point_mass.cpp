@@ -20,6 +20,8 @@ Eigen::Vector3d spherical_to_cartesian(ConstVectorRef q) {
 MassFunction spherical_point_mass(double m) {
   if (!(m > 0.0) || !std::isfinite(m))
     throw std::invalid_argument("a point mass in spherical coordinates needs a finite mass > 0, got " + format_number(m));
+  if (is_subnormal(m))
+    throw std::invalid_argument("a point mass in spherical coordinates: its mass " + subnormal_refusal(m, false));
   MassFunction f;
   f.mass = [m](ConstVectorRef q) {
     const double r = q(0), s = std::sin(q(1));

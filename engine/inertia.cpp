@@ -43,11 +43,21 @@ void check_positive_semidefinite_mass(const std::string& owner, const char* what
                                 "; a mass matrix is positive semidefinite (it may be singular: livens-em takes that)");
 }
 
+void check_no_subnormal_entries(const std::string& owner, const char* what, ConstMatrixRef mass) {
+  for (Index j = 0; j < mass.cols(); ++j)
+    for (Index i = 0; i < mass.rows(); ++i)
+      if (is_subnormal(mass(i, j)))
+        throw std::invalid_argument(owner + ": " + what + " entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                                    ") " + subnormal_refusal(mass(i, j), true));
+}
+
 namespace {
 
-/// mass, once check_positive_semidefinite_mass accepts it.
+/// mass, once check_positive_semidefinite_mass and check_no_subnormal_entries accept it.
 const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
-  check_positive_semidefinite_mass("inertia '" + name + "'", "the mass matrix", mass);
+  const std::string owner = "inertia '" + name + "'";
+  check_positive_semidefinite_mass(owner, "the mass matrix", mass);
+  check_no_subnormal_entries(owner, "the mass matrix", mass);
   return mass;
 }
 

@@ -176,6 +176,9 @@ def cli_cases():
     add("newton_tol_denormal", "`--newton-tol 1e-320`", "usage",
         r"--newton-tol\) must be a normal number, at least 2\.2250738585072014e-308, got 1e-320",
         run_args("double-pendulum", "--newton-tol", "1e-320"))
+    add("newton_refresh_denormal", "`--newton modified --newton-refresh 1e-320`", "usage",
+        r"--newton-refresh\) must be a normal number, at least 2\.2250738585072014e-308, got 1e-320",
+        run_args("double-pendulum", "--newton", "modified", "--newton-refresh", "1e-320"))
     add("parameter_before_run_length", "`double-well --set a=-1 --t 0.03` (0.03 is no whole number of steps of 0.05)",
         "usage", r"scenario 'double-well': parameter 'a' must be > 0, got -1$", run_args("double-well", "--set", "a=-1"))
     add("newton_gives_up", "`double-pendulum --h 5 --t 5 --refine-depth 0 --newton-max-iterations 2`", "failed",
@@ -353,6 +356,9 @@ def api_cases(api):
         "rigid_body_nan_position": ("refused", r"bar.*(nan|finite)"),
         "rigid_body_not_a_rotation": ("refused", r"bar.*(orthonormal|rotation)"),
         "point_mass_zero": ("refused", r"ball.*\b0\b"),
+        "rigid_body_subnormal_mass": ("refused", r"body 'bar': the mass must be a normal number, at least 2\.2250738585072014e-308, got 1e-320"),
+        "planar_body_subnormal_inertia": ("refused", r"body 'bar': the moment of inertia must be a normal number, at least 2\.2250738585072014e-308 \(or 0\), got 1e-320"),
+        "constant_inertia_subnormal": ("refused", r"inertia 'mass': the mass matrix entry \(1, 1\) must be a normal number, at least 2\.2250738585072014e-308 \(or 0\), got 1e-320"),
         "duplicate_block_name": ("refused", r"'p'"),
         "duplicate_element_name": ("refused", r"'quartic'"),
         "null_element": ("refused", r"null"),
@@ -601,6 +607,17 @@ FIXED = [
     ("cli/parameter_before_run_length", "`double-well --set a=-1 --t 0.03`: 'the end time is not a whole number of "
      "steps', not the bad parameter", "the scenario's parameters are checked before the run settings",
      "`a run checks the scenario's parameters before its run settings` (tests/apps/test_scenario_parameters.cpp)"),
+    ("api/rigid_body_subnormal_mass", "the C++ API took a subnormal mass or moment of inertia (1e-320) that scene files "
+     "and `--set` refuse: Mechanism::add_rigid_body, add_planar_body, add_point_mass, add_planar_point_mass, "
+     "spherical_point_mass, ConstantInertia, DirectorInertia", "refused, naming the body or element, the entry and the "
+     "value, in the scene files' wording (`subnormal_refusal`, engine/format.hpp); 0 stays accepted where it was",
+     "`mechanism: a subnormal mass or moment of inertia is refused with the body's name and the value` "
+     "(tests/bodies/test_mechanism.cpp), `ConstantInertia refuses a subnormal entry of M ...` "
+     "(tests/engine/test_generic_elements.cpp), tests/bodies/test_director_inertia.cpp, test_spherical_point_mass.cpp"),
+    ("cli/newton_refresh_denormal", "`--newton modified --newton-refresh 1e-320` was accepted (0 < 1e-320 < 1), where a "
+     "scene file's `\"refresh\": 1e-320` is refused", "refused as `--newton-tol 1e-320` is: one range, "
+     "`newton_refresh_range()`, for the command line and scene files", "`bad run options are rejected with "
+     "std::invalid_argument naming the value` (tests/apps/test_runner.cpp), cli.newton_refresh_subnormal"),
 ]
 
 # Found and left: not a wrong outcome, or another engineer's area.

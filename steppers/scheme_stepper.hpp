@@ -38,6 +38,9 @@ class SchemeStepper final : public Stepper {
   SchemeStepper(const System& system, const StepperOptions& options);
   ~SchemeStepper() override;
 
+  /// Scheme::name, the name the registry lists (steppers/stepper_registry.cpp) and every refusal
+  /// begins with; name() without an instance.
+  static std::string_view stepper_name();
   std::string_view name() const override;
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
   /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).

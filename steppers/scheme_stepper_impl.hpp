@@ -234,6 +234,11 @@ template <class Scheme>
 SchemeStepper<Scheme>::~SchemeStepper() = default;
 
 template <class Scheme>
+std::string_view SchemeStepper<Scheme>::stepper_name() {
+  return Scheme::name;
+}
+
+template <class Scheme>
 std::string_view SchemeStepper<Scheme>::name() const {
   return Scheme::name;
 }

@@ -13,12 +13,19 @@
 namespace noether {
 namespace {
 
-/// The stepper `name`: Base (the stepper `base`) composed with the substep fractions
+/// The registry's name of a SchemeStepper: its scheme's (Scheme::name), written once, there.
+template <class SchemeStepperType>
+std::string name_of() {
+  return std::string(SchemeStepperType::stepper_name());
+}
+
+/// The stepper "<Base's name><order>" (livens-em4): Base composed with the substep fractions
 /// `coefficients` (steppers/composition.hpp). What Base's constructor refuses (a system without
 /// coordinates, a mass it cannot invert, a solver) is refused in the name of the stepper chosen.
 template <class Base>
-StepperInfo composition(const std::string& name, std::string_view base, std::vector<double> coefficients,
-                        std::string description) {
+StepperInfo composition(int order, std::vector<double> coefficients, std::string description) {
+  const std::string_view base = Base::stepper_name();
+  const std::string name = name_of<Base>() + std::to_string(order);
   auto make = [name, base, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
     std::unique_ptr<Stepper> base_stepper;
     try {
@@ -37,25 +44,26 @@ StepperInfo composition(const std::string& name, std::string_view base, std::vec
 
 std::span<const StepperInfo> steppers() {
   static const std::vector<StepperInfo> all{
-      {"livens-em", "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
+      {name_of<LivensEnergyMomentum>(),
+       "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
        [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
-      {"ggl-vi",
+      {name_of<GglVariationalIntegrator>(),
        "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
-      {"em-ggl",
+      {name_of<EnergyMomentumGgl>(),
        "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
        "needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
-      {"evi",
+      {name_of<ExponentialVariationalIntegrator>(),
        "exponential variational integrator: symplectic, S-point quadrature (--set S=), exponential interpolation "
        "(--set omega=), position constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<ExponentialVariationalIntegrator>(s, o); },
        evi_parameters()},
-      {"midpoint-vi",
+      {name_of<MidpointVariationalIntegrator>(),
        "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
        "position and velocity constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
-      {.name = "sem-vi",
+      {.name = name_of<SymplecticEnergyMomentumIntegrator>(),
        .description = "symplectic-energy-momentum VI: midpoint-vi with the step size an unknown that keeps the "
                       "discrete energy (balancing the forces' work), adaptive steps, position and velocity "
                       "constraints; needs invertible M",
@@ -64,16 +72,16 @@ std::span<const StepperInfo> steppers() {
        },
        .adaptive_step_size = true,
        .reports_condition = true},
-      composition<LivensEnergyMomentum>("livens-em4", "livens-em", paired(suzuki_coefficients()),
+      composition<LivensEnergyMomentum>(4, paired(suzuki_coefficients()),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),
-      composition<LivensEnergyMomentum>("livens-em6", "livens-em", paired(kahan_li_coefficients()),
+      composition<LivensEnergyMomentum>(6, paired(kahan_li_coefficients()),
                                         "livens-em composed by Kahan and Li's coefficients, each substep as two "
                                         "half-steps (18 substeps): order 6, energy exact"),
-      composition<EnergyMomentumGgl>("em-ggl4", "em-ggl", suzuki_coefficients(),
+      composition<EnergyMomentumGgl>(4, suzuki_coefficients(),
                                      "em-ggl composed by Suzuki's coefficients (5 substeps): order 4, energy exact; "
                                      "needs constant invertible M"),
-      composition<EnergyMomentumGgl>("em-ggl6", "em-ggl", kahan_li_coefficients(),
+      composition<EnergyMomentumGgl>(6, kahan_li_coefficients(),
                                      "em-ggl composed by Kahan and Li's coefficients (9 substeps): order 6, energy "
                                      "exact; needs constant invertible M"),
   };

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include <noether/apps/model/model_builder.hpp>
@@ -19,15 +18,13 @@ bool ParameterRange::contains(double value) const {
 }
 
 bool ParameterRange::subnormal_magnitude(double value) const {
-  return low == 0.0 && !whole && value > 0.0 && value < std::numeric_limits<double>::min();
+  return low == 0.0 && !whole && value > 0.0 && is_subnormal(value);
 }
 
 std::string ParameterRange::refusal(double value) const {
   if (contains(value)) return "";
   if (!subnormal_magnitude(value)) return "must be " + describe() + ", got " + format_number(value);
-  return "must be a normal number, at least " + format_exact(std::numeric_limits<double>::min()) +
-         (low_open ? "" : " (or 0)") + ", got " + format_exact(value) +
-         " (a subnormal value keeps too few digits for the equations)";
+  return subnormal_refusal(value, !low_open);
 }
 
 std::string ParameterRange::describe() const {

@@ -322,6 +322,14 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
   o = good;
   o.newton_refresh_contraction = 1.0;
   rejects(o, "refresh contraction (--newton-refresh) must be strictly between 0 and 1 (e.g. 0.25), got 1");
+  o.newton_refresh_contraction = 1e-320;  // scene files refused it, the command line took it (newton_refresh_range)
+  rejects(o, "refresh contraction (--newton-refresh) must be a normal number, at least 2.2250738585072014e-308, "
+             "got 1e-320 (a subnormal value keeps too few digits for the equations)");
+  o.newton_refresh_contraction = std::numeric_limits<double>::min();
+  CHECK_NOTHROW(resolve_run_configuration(o));
+  o = good;
+  o.newton_tolerance = 1e-320;
+  rejects(o, "Newton tolerance (--newton-tol) must be a normal number, at least 2.2250738585072014e-308, got 1e-320");
   o = good;
   o.threads = 0;
   rejects(o, "threads must be at least 1, got 0");

@@ -2,6 +2,7 @@
 ///   T = 1/2 m |v_c|^2 + 1/2 omega.(R J_c R^T) omega,   L = m v_c,   J = m x_c x v_c + R J_c R^T omega,
 /// with x_c = phi + R c, v_c = phi' + omega x R c (centre of mass position and velocity).
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <Eigen/Eigenvalues>
@@ -177,4 +178,21 @@ TEST_CASE("director inertia rejects mass coefficients that are no mass distribut
   CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 2, asymmetric), std::invalid_argument);
   CHECK_THROWS_AS(DirectorInertia("i", BlockId{0}, 4, Matrix::Identity(2, 2)), std::invalid_argument);
   CHECK(DirectorInertia("i", BlockId{0}, 2, Matrix::Identity(3, 3)).local_size() == 6);
+}
+
+TEST_CASE("director inertia refuses a subnormal mass coefficient, naming the element, the entry and the value") {
+  Matrix coefficients = Matrix::Identity(3, 3);
+  coefficients(0, 0) = 1e-320;  // the mass
+  CHECK_THROWS_WITH_AS(DirectorInertia("link.inertia", BlockId{0}, 2, coefficients),
+                       "inertia 'link.inertia': the mass coefficients Mbar entry (0, 0) must be a normal number, at "
+                       "least 2.2250738585072014e-308 (or 0), got 1e-320 (a subnormal value keeps too few digits for "
+                       "the equations)",
+                       std::invalid_argument);
+  coefficients(0, 0) = 1.0;
+  coefficients(1, 2) = coefficients(2, 1) = 5e-324;  // the smallest subnormal
+  CHECK_THROWS_WITH_AS(DirectorInertia("link.inertia", BlockId{0}, 2, coefficients),
+                       doctest::Contains("Mbar entry (2, 1) must be a normal number"), std::invalid_argument);
+  coefficients(1, 2) = coefficients(2, 1) = 0.0;
+  coefficients(2, 2) = std::numeric_limits<double>::min();
+  CHECK(DirectorInertia("link.inertia", BlockId{0}, 2, coefficients).local_size() == 6);
 }

@@ -172,3 +172,42 @@ TEST_CASE("mechanism: invalid physical data and poses are rejected with the body
   mechanism.add_rigid_body("quaternion posed", good, Pose3d::from_quaternion(Eigen::Vector3d(1, 0, 0), unit));
   CHECK(mechanism.bodies().size() == 4);
 }
+
+TEST_CASE("mechanism: a subnormal mass or moment of inertia is refused with the body's name and the value") {
+  // Scene files and scenario parameters refused 1e-320 as a mass; Mechanism took it (docs/reliability.md).
+  constexpr double subnormal = 1e-320;
+  const double smallest = std::numeric_limits<double>::min();
+  const std::string rule = "must be a normal number, at least 2.2250738585072014e-308";
+  const std::string got = ", got 1e-320 (a subnormal value keeps too few digits for the equations)";
+  const RigidBodyProperties good{2.0, Eigen::Vector3d::Zero(), Eigen::Vector3d(1.0, 1.5, 2.0).asDiagonal()};
+  RigidBodyProperties p = good;
+  p.mass = subnormal;
+  check_rejected([=](Mechanism& m) { m.add_rigid_body("wheel", p); }, "wheel", "the mass " + rule + got);
+  p = good;
+  p.inertia(1, 1) = subnormal;
+  check_rejected([=](Mechanism& m) { m.add_rigid_body("wheel", p); }, "wheel",
+                 "the inertia tensor entry (1, 1) " + rule + " (or 0)" + got);
+  p = good;
+  p.inertia(0, 2) = p.inertia(2, 0) = -subnormal;
+  check_rejected([=](Mechanism& m) { m.add_rigid_body("wheel", p); }, "wheel",
+                 "the inertia tensor entry (2, 0) " + rule + " in magnitude (or 0), got -1e-320");
+  check_rejected([](Mechanism& m) { m.add_planar_body("link", {subnormal, Eigen::Vector2d::Zero(), 0.1}); }, "link",
+                 "the mass " + rule + got);
+  check_rejected([](Mechanism& m) { m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), subnormal}); }, "link",
+                 "the moment of inertia " + rule + " (or 0)" + got);
+  check_rejected([](Mechanism& m) { m.add_point_mass("bob", subnormal, Eigen::Vector3d::Zero()); }, "bob",
+                 "the mass " + rule + got);
+  check_rejected([](Mechanism& m) { m.add_planar_point_mass("bob", subnormal, Eigen::Vector2d::Zero()); }, "bob",
+                 "the mass " + rule + got);
+
+  // The smallest normal values, and 0 where a moment of inertia may be 0, are taken.
+  Mechanism mechanism;
+  p = good;
+  p.mass = smallest;
+  p.inertia(0, 0) = 0.0;
+  p.inertia(1, 1) = p.inertia(2, 2) = smallest;
+  mechanism.add_rigid_body("tiny", p);
+  mechanism.add_planar_body("tiny planar", {smallest, Eigen::Vector2d::Zero(), 0.0});
+  mechanism.add_point_mass("tiny bob", smallest, Eigen::Vector3d::Zero());
+  CHECK(mechanism.bodies().size() == 3);
+}

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include <noether/bodies/spherical_point_mass.hpp>
 #include "support/finite_differences.hpp"
@@ -25,4 +26,13 @@ TEST_CASE("point mass in spherical coordinates: T = 1/2 m |x'|^2, and dM/dq, d^2
   }
   CHECK(spherical_to_cartesian(Eigen::Vector3d(2.0, M_PI / 2, 0.0)).isApprox(Eigen::Vector3d(2.0, 0.0, 0.0)));
   CHECK_THROWS_WITH_AS(spherical_point_mass(-1.0), doctest::Contains("mass > 0, got -1"), std::invalid_argument);
+}
+
+TEST_CASE("point mass in spherical coordinates: a subnormal mass is refused with the value") {
+  CHECK_THROWS_WITH_AS(spherical_point_mass(1e-320),
+                       "a point mass in spherical coordinates: its mass must be a normal number, at least "
+                       "2.2250738585072014e-308, got 1e-320 (a subnormal value keeps too few digits for the equations)",
+                       std::invalid_argument);
+  CHECK(spherical_point_mass(std::numeric_limits<double>::min()).mass(Eigen::Vector3d(1.0, 0.5, 0.0))(0, 0) ==
+        std::numeric_limits<double>::min());
 }

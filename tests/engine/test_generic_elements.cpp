@@ -373,3 +373,19 @@ TEST_CASE("generic elements refuse bad definitions with their name in the messag
   CHECK_THROWS_WITH_AS(ConstantInertia("lonely", {}, Matrix::Identity(1, 1)),
                        doctest::Contains("element 'lonely' touches no coordinate block"), std::invalid_argument);
 }
+
+TEST_CASE("ConstantInertia refuses a subnormal entry of M, naming the element, the entry and the value; 0 stays") {
+  CHECK_THROWS_WITH_AS(ConstantInertia("masses", kOneBlock, Matrix{{1.0, 0.0}, {0.0, 1e-320}}),
+                       "inertia 'masses': the mass matrix entry (1, 1) must be a normal number, at least "
+                       "2.2250738585072014e-308 (or 0), got 1e-320 (a subnormal value keeps too few digits for the "
+                       "equations)",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ConstantInertia("masses", kOneBlock, Matrix{{1.0, -1e-320}, {-1e-320, 1.0}}),
+                       doctest::Contains("entry (1, 0) must be a normal number, at least 2.2250738585072014e-308 in "
+                                         "magnitude (or 0), got -1e-320"),
+                       std::invalid_argument);
+  // A singular M (livens-em takes it) and the smallest normal entries are accepted.
+  CHECK(ConstantInertia("masses", kOneBlock, Matrix{{1.0, 0.0}, {0.0, 0.0}}).local_size() == 2);
+  const double smallest = std::numeric_limits<double>::min();
+  CHECK(ConstantInertia("masses", kOneBlock, Matrix{{smallest, 0.0}, {0.0, smallest}}).local_size() == 2);
+}

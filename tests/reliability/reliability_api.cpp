@@ -237,6 +237,20 @@ void mass_cases(const CaseList& add) {
     m.add_point_mass("ball", 0.0, Eigen::Vector3d::Zero());
     return std::string("added");
   });
+  add("rigid_body_subnormal_mass", "Mechanism::add_rigid_body with mass 1e-320 (subnormal)", [] {
+    Mechanism m;
+    m.add_rigid_body("bar", {.mass = 1e-320, .inertia = Eigen::Matrix3d::Identity()});
+    return std::string("added");
+  });
+  add("planar_body_subnormal_inertia", "Mechanism::add_planar_body with inertia 1e-320 (subnormal)", [] {
+    Mechanism m;
+    m.add_planar_body("bar", {.mass = 1.0, .inertia = 1e-320});
+    return std::string("added");
+  });
+  add("constant_inertia_subnormal", "ConstantInertia with M = diag(1, 1e-320) (subnormal)", [] {
+    ConstantInertia("mass", kFirstBlock, Matrix(Eigen::Vector2d(1.0, 1e-320).asDiagonal()));
+    return std::string("constructed");
+  });
 }
 
 /// Systems and handles (defect 11).
