@@ -240,7 +240,7 @@ std::string_view SchemeStepper<Scheme>::stepper_name() {
 
 template <class Scheme>
 std::string_view SchemeStepper<Scheme>::name() const {
-  return Scheme::name;
+  return stepper_name();
 }
 
 template <class Scheme>
