@@ -196,7 +196,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
-    if (scaled <= options_.residual_tolerance && (increment_small || stagnated)) {
+    const auto converged = [&] {
       if (!estimate_condition) return report;
       if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
         if (!matrix_is_current) evaluate(true);
@@ -204,7 +204,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       }
       report.condition_estimate = tangent_.condition_estimate();
       return report;
-    }
+    };
+    const bool meets_tolerance = scaled <= options_.residual_tolerance;
+    if (meets_tolerance && (increment_small || stagnated)) return converged();
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
            NewtonError::Cause::no_convergence);
@@ -234,6 +236,13 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     if (!std::isfinite(increment_norm))
       fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
     x -= increment_;
+    // r met the tolerance before this update and the update meets the increment tolerance: the
+    // evaluation would only confirm (NewtonOptions), unless the system's owner reads it.
+    if (meets_tolerance && increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x)) &&
+        !system.reads_last_evaluation()) {
+      report.last_update_unevaluated = true;
+      return converged();
+    }
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
     // its matrix would go unused. Should it need a refactorization, the refresh above evaluates
     // the matrix at it first.

@@ -37,6 +37,10 @@ class NewtonSystem {
   virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
+  /// Whether the caller reads what the last evaluate computed at Newton's solution (a bordered
+  /// step's sums): Newton then evaluates every x it returns; otherwise it may return an update
+  /// it did not evaluate (NewtonOptions).
+  virtual bool reads_last_evaluation() const { return false; }
   /// Which part of the system gives a non-finite residual or matrix entry at the x of the last
   /// evaluate ("potential 'bad' gives a non-finite residual entry (nan)"), or "" when it cannot
   /// tell; asked only when Newton fails on a non-finite value.
@@ -56,6 +60,18 @@ struct NewtonOptions {
   /// previous one): it then sits at its rounding floor, and the increments are rounding noise
   /// amplified by the matrix (near singular configurations the multipliers move by 0.1 in response
   /// to residuals at rounding level).
+  /// An increment taken from an iterate that already met the residual tolerance and itself meets
+  /// the increment tolerance ends the solve without evaluating its result, unless the system reads
+  /// its last evaluation (NewtonSystem::reads_last_evaluation): the evaluation could only confirm.
+  /// The update is a step with a factorization whose last step contracted r by 1/4 or better
+  /// (else r had stagnated), so to first order it contracts r again, and the second-order term,
+  /// quadratic in max|dx| <= increment_tolerance (1 + max|x|), is below rounding: the result meets
+  /// the residual tolerance as its predecessor did. Where the evaluation would have confirmed it,
+  /// the result is the same, bit for bit, as with that evaluation. Such a confirming update is
+  /// common: after a quadratic step the increment that led to an iterate is as large as the error
+  /// of the iterate before it (1e-7 to 1e-5 on the chains), so the increment test passes one
+  /// update later, at 20 to 50 % of livens-em's and livens-em4's steps (docs/performance.md, "The
+  /// unevaluated last update").
   ///
   /// Full Newton refactorizes at every iteration until the last contraction rate rho = r_k/r_{k-1}
   /// predicts the tolerance within two chord steps (the last factorization): rho <= 1/4 and
@@ -109,6 +125,10 @@ struct NewtonTimings {
 
 struct NewtonReport {
   int iterations = 0;      ///< linear solves performed
+  /// The solution is the last update of an iterate that met the residual tolerance, not
+  /// evaluated (NewtonOptions): history then ends at that iterate and holds `iterations` entries,
+  /// otherwise iterations + 1.
+  bool last_update_unevaluated = false;
   int factorizations = 0;  ///< numeric factorizations performed
   std::vector<NewtonIterate> history;
   NewtonTimings timings;

@@ -88,6 +88,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
   Index border_size() const override { return kBorder; }
+  /// A bordered scheme's next_state reads the sums of the last evaluation.
+  bool reads_last_evaluation() const override { return bordered; }
   BorderView border() const override {
     return {{column_.data(), static_cast<std::size_t>(column_.size())},
             {row_.data(), static_cast<std::size_t>(row_.size())},

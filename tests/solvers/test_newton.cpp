@@ -43,8 +43,10 @@ class CircleHyperbola final : public NewtonSystem {
   }
   std::span<const double> matrix() const override { return values_; }
   std::string describe_row(Index row) const override { return row == 0 ? "circle" : "hyperbola"; }
+  bool reads_last_evaluation() const override { return reads_last; }
 
   bool poison_row_1 = false;
+  bool reads_last = false;
   int evaluations = 0, matrix_evaluations = 0;
 
  private:
@@ -165,6 +167,40 @@ TEST_CASE("Newton alone: the circle-hyperbola system converges quadratically") {
   const NewtonReport again = solver.solve(system, x, "test solve");
   CHECK(again.iterations == 0);
   CHECK(again.factorizations == 0);
+}
+
+TEST_CASE("Newton alone: an update from an iterate within tolerance goes unevaluated where it meets the increment test") {
+  // From this start the residual meets the tolerance one update before the increment does
+  // (found by trying starts; the CHECKs below fail should it stop doing so).
+  const Vector start = Vector(Eigen::Vector2d(1.5, 0.7));
+  CircleHyperbola unread, read;
+  read.reads_last = true;
+  NewtonSolver solver_unread(unread.pattern(), LinearSolverKind::umfpack, {});
+  NewtonSolver solver_read(read.pattern(), LinearSolverKind::umfpack, {});
+  Vector x_unread = start, x_read = start;
+  const NewtonReport a = solver_unread.solve(unread, x_unread, "test solve");
+  const NewtonReport b = solver_read.solve(read, x_read, "test solve");
+  CHECK(a.last_update_unevaluated);
+  CHECK(!b.last_update_unevaluated);
+  // The same updates and the same solution, bit for bit; one evaluation fewer.
+  CHECK((x_unread.array() == x_read.array()).all());
+  CHECK(a.iterations == b.iterations);
+  CHECK(a.factorizations == b.factorizations);
+  CHECK(unread.evaluations == read.evaluations - 1);
+  CHECK(a.history.size() == static_cast<std::size_t>(a.iterations));
+  CHECK(b.history.size() == static_cast<std::size_t>(b.iterations) + 1);
+  // The evaluation the first solve left out confirms: within the tolerance, and below the
+  // residual of the iterate the update started from.
+  const double tolerance = NewtonOptions{}.residual_tolerance;
+  REQUIRE(b.history.size() >= 2);
+  const NewtonIterate& before = b.history[b.history.size() - 2];
+  const NewtonIterate& confirmed = b.history.back();
+  MESSAGE("r before the unevaluated update ", before.scaled_residual, ", after it ", confirmed.scaled_residual,
+          "; its max|dx| ", confirmed.increment_norm);
+  CHECK(before.scaled_residual <= tolerance);
+  CHECK(confirmed.scaled_residual <= before.scaled_residual);
+  CHECK(confirmed.increment_norm <= NewtonOptions{}.increment_tolerance * (1.0 + x_read.cwiseAbs().maxCoeff()));
+  CHECK((x_unread - circle_hyperbola_root()).cwiseAbs().maxCoeff() <= 1e-14);
 }
 
 TEST_CASE("Newton alone: modified Newton reaches the same root with fewer factorizations, also across solves") {
