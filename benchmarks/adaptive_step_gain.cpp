@@ -1,0 +1,124 @@
+/// noether_adaptive_step_gain: how many fewer steps ideal step-size control would take than fixed
+/// steps at the same error (docs/performance.md, "What adaptive steps could gain"), from the
+/// local errors along a fixed-step run.
+///
+///   noether_adaptive_step_gain [--case SCENARIO:N]... [--stepper NAME:ORDER]... [--steps N]
+///
+/// For each case and stepper (a registered name and its order p): N steps of h = 1/N from the release to t = 1. From the
+/// state before each step k, the local error of the scenario's first probe is estimated by
+/// Richardson's comparison of one step of h with two of h/2,
+///
+///   e_k = |P(S_h y_k) - P(S_{h/2} S_{h/2} y_k)| / (1 - 2^-p) = c_k h^(p+1),
+///
+/// and with the global error taken as the sum of the local errors, the steps at error E are
+///
+///   fixed h:      N_fixed = T (sum_k c_k h / E)^(1/p)
+///   ideal h(t):   N_ideal = (sum_k c_k^(1/(p+1)) h)^((p+1)/p) / E^(1/p)   (h(t) ~ c(t)^(-1/(p+1))),
+///
+/// so the gain N_fixed / N_ideal = T (sum c_k h)^(1/p) / (sum c_k^(1/(p+1)) h)^((p+1)/p) does not
+/// depend on E. It is an upper bound for a controller: the estimate of e_k itself costs steps.
+/// Prints a markdown table. Exit status 0, 1 on a failed run, or 2 on a usage error.
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
+
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/stepper_registry.hpp>
+
+namespace {
+
+using namespace noether;
+
+/// The local error estimates e_k along a run of `steps` steps of 1/steps (see the file comment).
+std::vector<double> local_errors(const Model& model, const StepperInfo& info, long steps, int order) {
+  const std::unique_ptr<Stepper> stepper = info.make(*model.system, StepperOptions{});
+  const std::unique_ptr<Stepper> halves = info.make(*model.system, StepperOptions{});
+  const double h = 1.0 / static_cast<double>(steps);
+  State state = model.initial;
+  stepper->initialize(state);
+  std::vector<double> errors;
+  for (long k = 0; k < steps; ++k) {
+    State halved = state;
+    halves->step(halved, h / 2);
+    halves->step(halved, h / 2);
+    stepper->step(state, h);
+    const Probe& probe = model.probes.front();
+    errors.push_back((probe.position(state) - probe.position(halved)).norm() / (1.0 - std::pow(2.0, -order)));
+  }
+  return errors;
+}
+
+/// N_fixed / N_ideal of the file comment, for T = 1.
+double ideal_gain(const std::vector<double>& errors, double h, int order) {
+  const double p = order;
+  double sum_c = 0.0, sum_root = 0.0;
+  for (double e : errors) {
+    const double c = e / std::pow(h, p + 1.0);
+    sum_c += c * h;
+    sum_root += std::pow(c, 1.0 / (p + 1.0)) * h;
+  }
+  return std::pow(sum_c, 1.0 / p) / std::pow(sum_root, (p + 1.0) / p);
+}
+
+std::string scientific(double value) {
+  std::ostringstream s;
+  s << std::scientific << std::setprecision(2) << value;
+  return s.str();
+}
+
+/// "chain2d:100" as the scenario and its parameter n, "livens-em4:4" as the stepper and its order.
+std::pair<std::string, double> parse_pair(const std::string& option, const std::string& text) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos) throw std::invalid_argument(option + " '" + text + "': expected NAME:NUMBER");
+  return {text.substr(0, colon), std::stod(text.substr(colon + 1))};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> cases{"chain2d:100", "chain2d:1000", "chain3d:100"};
+  std::vector<std::string> steppers{"livens-em:2", "livens-em4:4"};
+  long steps = 32;
+  CLI::App app{"Steps that ideal step-size control would save against fixed steps, from the local errors"};
+  app.add_option("--case", cases, "SCENARIO:N, repeatable (a scenario with the parameter n)")->capture_default_str();
+  app.add_option("--stepper", steppers, "NAME:ORDER, repeatable (a registered stepper and its order)")
+      ->capture_default_str();
+  app.add_option("--steps", steps, "fixed steps over t = 1")->check(CLI::PositiveNumber)->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  try {
+    std::cout << "| case | stepper | steps | smallest local error | largest | N_fixed / N_ideal |\n"
+              << "|---|---|---:|---:|---:|---:|\n";
+    for (const std::string& text : cases) {
+      const auto [name, n] = parse_pair("--case", text);
+      const Scenario& scenario = find_scenario(name);
+      const Model model = scenario.build(resolve_parameters(scenario, {{"n", n}}));
+      for (const std::string& stepper_text : steppers) {
+        const auto [stepper, order_value] = parse_pair("--stepper", stepper_text);
+        const int order = static_cast<int>(order_value);
+        const std::vector<double> errors = local_errors(model, find_stepper(stepper), steps, order);
+        const auto [smallest, largest] = std::minmax_element(errors.begin(), errors.end());
+        std::cout << "| " << text << " | " << stepper << " | " << steps << " | " << scientific(*smallest) << " | "
+                  << scientific(*largest) << " | " << std::fixed << std::setprecision(2)
+                  << ideal_gain(errors, 1.0 / static_cast<double>(steps), order) << " |\n";
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "noether_adaptive_step_gain: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
