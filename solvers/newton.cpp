@@ -41,6 +41,13 @@ std::string format_value(double value) {
 /// this many of them (NewtonOptions).
 constexpr int kChordSteps = 2;
 
+/// Full Newton's rule for an iterate of scaled residual r reached at contraction rate `rate`:
+/// take chord steps with the last factorization (NewtonOptions).
+bool takes_chord_steps(double r, double rate, const NewtonOptions& options) {
+  return (rate <= options.refresh_contraction && r * std::pow(rate, kChordSteps) <= options.residual_tolerance) ||
+         r <= options.residual_tolerance;
+}
+
 /// |R_i| / scale_i, 0 for R_i = 0 (a row with scale 0 must be exactly 0).
 double scaled_entry(double residual, double scale) { return residual == 0.0 ? 0.0 : std::abs(residual) / scale; }
 
@@ -196,6 +203,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool increment_small = report.iterations == 0 ||
                                  increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
+    if (count >= 2 && !chord) quadratic_constant_ = scaled / std::pow(report.history[count - 2].scaled_residual, 2);
     const auto converged = [&] {
       if (!estimate_condition) return report;
       if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
@@ -216,10 +224,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // Full Newton: the iterations reuse the last factorization while the last contraction rate,
     // kept up, would meet the tolerance within kChordSteps of them, and once r meets it (waiting
     // for the increment or stagnation test) whatever they do (NewtonOptions).
-    const bool keep = options_.modified
-                          ? contracting || report.iterations == 0
-                          : (contracting && scaled * std::pow(rate, kChordSteps) <= options_.residual_tolerance) ||
-                                scaled <= options_.residual_tolerance;
+    const bool keep = options_.modified ? contracting || report.iterations == 0
+                                        : takes_chord_steps(scaled, rate, options_);
     const bool refresh = !has_factorization_ || !keep;
     if (refresh) {
       if (!matrix_is_current) evaluate(true);
@@ -244,9 +250,11 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       return converged();
     }
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
-    // its matrix would go unused. Should it need a refactorization, the refresh above evaluates
-    // the matrix at it first.
-    const bool matrix_wanted = !options_.modified && refresh;
+    // its matrix would go unused. After a refactorization the same holds where the last quadratic
+    // constant predicts chord steps there: r_{k+1} ~ C r_k^2 at the rate C r_k. Should the
+    // iterate need a refactorization after all, the refresh above evaluates its matrix first.
+    const bool matrix_wanted = !options_.modified && refresh &&
+                               !takes_chord_steps(quadratic_constant_ * scaled * scaled, quadratic_constant_ * scaled, options_);
     evaluate(matrix_wanted);
     matrix_is_current = matrix_wanted;
   }
