@@ -13,6 +13,7 @@ namespace noether {
 template <class F>
 void for_each_index_range(Index n, F&& f) {
   constexpr Index grain = 8192;  // below this a range is not worth a task
+  if (n <= grain) return f(Index{0}, n);  // one range: no task to schedule
   tbb::parallel_for(tbb::blocked_range<Index>(0, n, grain),
                     [&](const tbb::blocked_range<Index>& range) { f(range.begin(), range.end()); });
 }

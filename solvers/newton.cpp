@@ -172,6 +172,10 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
        report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
 }
 
+bool NewtonSolver::increment_is_small(double increment_norm, ConstVectorRef x) const {
+  return increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
+}
+
 void NewtonSolver::forget_factorization() {
   tangent_.forget_factorization();
   has_factorization_ = false;
@@ -200,8 +204,6 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
-    const bool increment_small = report.iterations == 0 ||
-                                 increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
     const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
     if (count >= 2 && !chord) quadratic_constant_ = scaled / std::pow(report.history[count - 2].scaled_residual, 2);
     const auto converged = [&] {
@@ -214,7 +216,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       return report;
     };
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
-    if (meets_tolerance && (increment_small || stagnated)) return converged();
+    if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x)))
+      return converged();
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
            NewtonError::Cause::no_convergence);
@@ -244,8 +247,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     x -= increment_;
     // r met the tolerance before this update and the update meets the increment tolerance: the
     // evaluation would only confirm (NewtonOptions), unless the system's owner reads it.
-    if (meets_tolerance && increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x)) &&
-        !system.reads_last_evaluation()) {
+    if (meets_tolerance && increment_is_small(increment_norm, x) && !system.reads_last_evaluation()) {
       report.last_update_unevaluated = true;
       return converged();
     }

@@ -205,6 +205,8 @@ class NewtonSolver {
  private:
   /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.
   void factorize(NewtonSystem& system, const std::string& context, NewtonReport& report, bool estimate_condition);
+  /// The increment test of NewtonOptions: max|dx| <= increment_tolerance * (1 + max|x|).
+  bool increment_is_small(double increment_norm, ConstVectorRef x) const;
   /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the
   /// system that gave it (NewtonSystem::describe_non_finite).
   [[noreturn]] void fail(NewtonSystem& system, const std::string& context, std::string reason,
