@@ -20,10 +20,8 @@
 /// Prints a markdown table. Exit status 0, 1 on a failed run, or 2 on a usage error.
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +31,8 @@
 
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+
+#include "measurement_tables.hpp"
 
 namespace {
 
@@ -69,19 +69,6 @@ double ideal_gain(const std::vector<double>& errors, double h, int order) {
   return std::pow(sum_c, 1.0 / p) / std::pow(sum_root, (p + 1.0) / p);
 }
 
-std::string scientific(double value) {
-  std::ostringstream s;
-  s << std::scientific << std::setprecision(2) << value;
-  return s.str();
-}
-
-/// "chain2d:100" as the scenario and its parameter n, "livens-em4:4" as the stepper and its order.
-std::pair<std::string, double> parse_pair(const std::string& option, const std::string& text) {
-  const std::size_t colon = text.find(':');
-  if (colon == std::string::npos) throw std::invalid_argument(option + " '" + text + "': expected NAME:NUMBER");
-  return {text.substr(0, colon), std::stod(text.substr(colon + 1))};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,20 +87,25 @@ int main(int argc, char** argv) {
   }
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
+    std::vector<std::pair<const StepperInfo*, int>> orders;  // the steppers and their orders, checked first
+    for (const std::string& text : steppers) {
+      const auto [name, order] = measurement::parse_name_and_number("--stepper", text);
+      if (!(order >= 1.0 && order <= 16.0 && order == std::floor(order)))
+        throw std::invalid_argument("--stepper '" + text + "': the order must be an integer from 1 to 16");
+      orders.emplace_back(&find_stepper(name), static_cast<int>(order));
+    }
     std::cout << "| case | stepper | steps | smallest local error | largest | N_fixed / N_ideal |\n"
               << "|---|---|---:|---:|---:|---:|\n";
     for (const std::string& text : cases) {
-      const auto [name, n] = parse_pair("--case", text);
+      const auto [name, n] = measurement::parse_name_and_number("--case", text);
       const Scenario& scenario = find_scenario(name);
       const Model model = scenario.build(resolve_parameters(scenario, {{"n", n}}));
-      for (const std::string& stepper_text : steppers) {
-        const auto [stepper, order_value] = parse_pair("--stepper", stepper_text);
-        const int order = static_cast<int>(order_value);
-        const std::vector<double> errors = local_errors(model, find_stepper(stepper), steps, order);
+      for (const auto& [stepper, order] : orders) {
+        const std::vector<double> errors = local_errors(model, *stepper, steps, order);
         const auto [smallest, largest] = std::minmax_element(errors.begin(), errors.end());
-        std::cout << "| " << text << " | " << stepper << " | " << steps << " | " << scientific(*smallest) << " | "
-                  << scientific(*largest) << " | " << std::fixed << std::setprecision(2)
-                  << ideal_gain(errors, 1.0 / static_cast<double>(steps), order) << " |\n";
+        std::cout << "| " << text << " | " << stepper->name << " | " << steps << " | "
+                  << measurement::scientific(*smallest) << " | " << measurement::scientific(*largest) << " | "
+                  << measurement::fixed(ideal_gain(errors, 1.0 / static_cast<double>(steps), order)) << " |\n";
       }
     }
   } catch (const std::exception& e) {

@@ -13,10 +13,8 @@
 /// --reference-steps steps), the substeps taken, and the Newton iterations and factorizations per
 /// substep. Prints a markdown table. Exit status 0, or 2 on a usage error.
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +25,8 @@
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/composition.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+
+#include "measurement_tables.hpp"
 
 namespace {
 
@@ -82,25 +82,6 @@ Outcome integrate(const Model& model, const MakeStepper& make, long steps) {
   return outcome;
 }
 
-std::string scientific(double value) {
-  std::ostringstream s;
-  s << std::scientific << std::setprecision(2) << value;
-  return s.str();
-}
-
-std::string fixed(double value) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << value;
-  return s.str();
-}
-
-/// "chain2d:100" as the scenario and its parameter n.
-std::pair<std::string, double> parse_case(const std::string& text) {
-  const std::size_t colon = text.find(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--case '" + text + "': expected SCENARIO:N");
-  return {text.substr(0, colon), std::stod(text.substr(colon + 1))};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,7 +104,7 @@ int main(int argc, char** argv) {
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
     for (const std::string& text : cases) {
-      const auto [name, n] = parse_case(text);
+      const auto [name, n] = measurement::parse_name_and_number("--case", text);
       const Scenario& scenario = find_scenario(name);
       const Model model = scenario.build(resolve_parameters(scenario, {{"n", n}}));
       const Vector reference = integrate(model, find_stepper("livens-em6").make, reference_steps).probe;
@@ -138,9 +119,9 @@ int main(int argc, char** argv) {
                                                           find_stepper(base).make(system, options), set.gammas);
             };
             const Outcome o = integrate(model, make, n_steps);
-            const auto per_substep = [&](long count) { return fixed(static_cast<double>(count) / o.substeps); };
+            const auto per_substep = [&](long count) { return measurement::fixed(static_cast<double>(count) / o.substeps); };
             std::cout << "| " << base << " | " << set.name << " | " << n_steps << " | " << o.substeps << " | "
-                      << scientific((o.probe - reference).norm()) << " | " << per_substep(o.iterations) << " | "
+                      << measurement::scientific((o.probe - reference).norm()) << " | " << per_substep(o.iterations) << " | "
                       << per_substep(o.factorizations) << " |\n";
           }
     }

@@ -41,6 +41,11 @@ std::string format_value(double value) {
 /// this many of them (NewtonOptions).
 constexpr int kChordSteps = 2;
 
+/// r above this fraction of the previous r within the tolerance: r sits at its rounding floor,
+/// and the iterate is accepted whatever its increment (NewtonOptions). A property of the
+/// stopping test, not of the refresh rule's `refresh_contraction`, which it equals by default.
+constexpr double kStagnationRate = 0.25;
+
 /// Full Newton's rule for an iterate of scaled residual r reached at contraction rate `rate`:
 /// take chord steps with the last factorization (NewtonOptions).
 bool takes_chord_steps(double r, double rate, const NewtonOptions& options) {
@@ -181,69 +186,86 @@ void NewtonSolver::forget_factorization() {
   has_factorization_ = false;
 }
 
-NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
-                                 bool estimate_condition) {
+void NewtonSolver::check_fits(const NewtonSystem& system, ConstVectorRef x) const {
   if (system.border_size() != tangent_.border() || x.size() != tangent_.size())
     throw std::invalid_argument("NewtonSolver: made for " + std::to_string(tangent_.size()) + " unknowns (" +
                                 std::to_string(tangent_.border()) + " beyond the pattern), given a system with " +
                                 std::to_string(system.border_size()) + " beyond it and x of " +
                                 std::to_string(x.size()));
+}
+
+bool NewtonSolver::refactorizes(double scaled, double rate, int iterations) const {
+  if (!has_factorization_) return true;
+  // Full Newton: the iterations reuse the last factorization while the last contraction rate,
+  // kept up, would meet the tolerance within kChordSteps of them, and once r meets it (waiting
+  // for the increment or stagnation test) whatever they do (NewtonOptions).
+  const bool keep = options_.modified ? rate <= options_.refresh_contraction || iterations == 0
+                                      : takes_chord_steps(scaled, rate, options_);
+  return !keep;
+}
+
+bool NewtonSolver::predicts_refactorization(double scaled) const {
+  const double C = quadratic_constant_;  // NaN before the first: then a refactorization is predicted
+  return !takes_chord_steps(C * scaled * scaled, C * scaled, options_);
+}
+
+double NewtonSolver::solve_increment(NewtonSystem& system, const std::string& context, NewtonReport& report) {
+  timed(report.timings.solve, [&] {
+    tangent_.solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
+                   std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
+  });
+  ++report.iterations;
+  const double increment_norm = max_abs(increment_);
+  if (!std::isfinite(increment_norm))
+    fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
+  return increment_norm;
+}
+
+NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
+                                 bool estimate_condition) {
+  check_fits(system, x);
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
-  NewtonTimings& time = report.timings;
   const auto evaluate = [&](bool with_matrix) {
-    timed(time.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, with_matrix); });
+    timed(report.timings.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, with_matrix); });
     scale_ += floor_ / options_.residual_tolerance;  // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
   };
   evaluate(!reuse);
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   bool chord = false;
+  const auto converged = [&] {
+    if (!estimate_condition) return report;
+    if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
+      if (!matrix_is_current) evaluate(true);
+      factorize(system, context, report, true);
+    }
+    report.condition_estimate = tangent_.condition_estimate();
+    return report;
+  };
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
     report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
-    const bool stagnated = count >= 2 && scaled > 0.25 * report.history[count - 2].scaled_residual;
-    if (count >= 2 && !chord) quadratic_constant_ = scaled / std::pow(report.history[count - 2].scaled_residual, 2);
-    const auto converged = [&] {
-      if (!estimate_condition) return report;
-      if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
-        if (!matrix_is_current) evaluate(true);
-        factorize(system, context, report, true);
-      }
-      report.condition_estimate = tangent_.condition_estimate();
-      return report;
-    };
+    const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
+    if (count >= 2 && !chord) quadratic_constant_ = rate / report.history[count - 2].scaled_residual;
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
+    const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
     if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x)))
       return converged();
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
            NewtonError::Cause::no_convergence);
-
-    const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
-    const bool contracting = rate <= options_.refresh_contraction;
-    // Full Newton: the iterations reuse the last factorization while the last contraction rate,
-    // kept up, would meet the tolerance within kChordSteps of them, and once r meets it (waiting
-    // for the increment or stagnation test) whatever they do (NewtonOptions).
-    const bool keep = options_.modified ? contracting || report.iterations == 0
-                                        : takes_chord_steps(scaled, rate, options_);
-    const bool refresh = !has_factorization_ || !keep;
+    const bool refresh = refactorizes(scaled, rate, report.iterations);
     if (refresh) {
       if (!matrix_is_current) evaluate(true);
       factorize(system, context, report, estimate_condition);
     }
     chord = !refresh;
-    timed(time.solve, [&] {
-      tangent_.solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
-                     std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
-    });
-    ++report.iterations;
-    increment_norm = max_abs(increment_);
-    // Checked before the update, so that x stays the iterate whose evaluation can be examined.
-    if (!std::isfinite(increment_norm))
-      fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
+    // Checked (in solve_increment) before the update, so that x stays the iterate whose
+    // evaluation can be examined.
+    increment_norm = solve_increment(system, context, report);
     x -= increment_;
     // r met the tolerance before this update and the update meets the increment tolerance: the
     // evaluation would only confirm (NewtonOptions), unless the system's owner reads it.
@@ -253,10 +275,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     }
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
     // its matrix would go unused. After a refactorization the same holds where the last quadratic
-    // constant predicts chord steps there: r_{k+1} ~ C r_k^2 at the rate C r_k. Should the
-    // iterate need a refactorization after all, the refresh above evaluates its matrix first.
-    const bool matrix_wanted = !options_.modified && refresh &&
-                               !takes_chord_steps(quadratic_constant_ * scaled * scaled, quadratic_constant_ * scaled, options_);
+    // constant predicts chord steps there. Should the iterate need a refactorization after all,
+    // the refresh above evaluates its matrix first.
+    const bool matrix_wanted = !options_.modified && refresh && predicts_refactorization(scaled);
     evaluate(matrix_wanted);
     matrix_is_current = matrix_wanted;
   }

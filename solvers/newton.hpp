@@ -205,6 +205,18 @@ class NewtonSolver {
  private:
   /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.
   void factorize(NewtonSystem& system, const std::string& context, NewtonReport& report, bool estimate_condition);
+  /// Throws std::invalid_argument unless the system has this solver's border and x its size.
+  void check_fits(const NewtonSystem& system, ConstVectorRef x) const;
+  /// Whether the iteration refactorizes at an iterate of scaled residual `scaled`, reached at the
+  /// contraction rate `rate` after `iterations` updates (NewtonOptions: full or modified Newton).
+  bool refactorizes(double scaled, double rate, int iterations) const;
+  /// Whether full Newton will refactorize at the iterate after an update, made with a fresh
+  /// factorization, from one of scaled residual `scaled`: r_{k+1} ~ C r_k^2 at the rate C r_k
+  /// with the last quadratic constant C (true while there is none).
+  bool predicts_refactorization(double scaled) const;
+  /// increment_ = T^{-1} residual_ (timed and counted in report); returns max|increment_|.
+  /// Fails the solve when it is not finite.
+  double solve_increment(NewtonSystem& system, const std::string& context, NewtonReport& report);
   /// The increment test of NewtonOptions: max|dx| <= increment_tolerance * (1 + max|x|).
   bool increment_is_small(double increment_norm, ConstVectorRef x) const;
   /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the

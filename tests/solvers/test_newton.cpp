@@ -142,7 +142,7 @@ TEST_CASE("Newton alone: the circle-hyperbola system converges quadratically") {
   for (std::size_t k = 0; k + 1 < report.history.size(); ++k) {
     const double r = report.history[k].scaled_residual;
     const double rate = k == 0 ? 1.0 : r / report.history[k - 1].scaled_residual;
-    const bool chord = (rate <= 0.25 && r * rate * rate <= tolerance) || r <= tolerance;
+    const bool chord = (rate <= NewtonOptions{}.refresh_contraction && r * rate * rate <= tolerance) || r <= tolerance;
     CHECK(report.history[k + 1].chord == chord);
     factorized += !chord;
   }
