@@ -17,7 +17,8 @@
 ///
 /// so the gain N_fixed / N_ideal = T (sum c_k h)^(1/p) / (sum c_k^(1/(p+1)) h)^((p+1)/p) does not
 /// depend on E. It is an upper bound for a controller: the estimate of e_k itself costs steps.
-/// Prints a markdown table. Exit status 0, 1 on a failed run, or 2 on a usage error.
+/// Prints a markdown table. Exit status 0, 1 on a failed run, or
+/// CLI11's nonzero code (105 to 109) on a usage error.
 #include <algorithm>
 #include <cmath>
 #include <iostream>

@@ -11,7 +11,8 @@
 /// of half-steps, steppers/composition.hpp), N composed steps of 1/N from the release to t = 1:
 /// the error of the scenario's first probe at t = 1 against a reference (livens-em6 with
 /// --reference-steps steps), the substeps taken, and the Newton iterations and factorizations per
-/// substep. Prints a markdown table. Exit status 0, or 2 on a usage error.
+/// substep. Prints a markdown table. Exit status 0, 1 on a failed
+/// run, or CLI11's nonzero code (105 to 109) on a usage error.
 #include <cmath>
 #include <iostream>
 #include <memory>

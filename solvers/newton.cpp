@@ -234,14 +234,13 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
   bool chord = false;
-  const auto converged = [&] {
-    if (!estimate_condition) return report;
+  const auto estimate_condition_at_end = [&] {  // of the tangent factored last (NewtonSolver::solve)
+    if (!estimate_condition) return;
     if (report.factorizations == 0) {  // converged at the start: the estimate is of the tangent there
       if (!matrix_is_current) evaluate(true);
       factorize(system, context, report, true);
     }
     report.condition_estimate = tangent_.condition_estimate();
-    return report;
   };
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
@@ -252,8 +251,10 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     if (count >= 2 && !chord) quadratic_constant_ = rate / report.history[count - 2].scaled_residual;
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
-    if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x)))
-      return converged();
+    if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x))) {
+      estimate_condition_at_end();
+      return report;
+    }
     if (report.iterations == options_.max_iterations)
       fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
            NewtonError::Cause::no_convergence);
@@ -271,7 +272,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // evaluation would only confirm (NewtonOptions), unless the system's owner reads it.
     if (meets_tolerance && increment_is_small(increment_norm, x) && !system.reads_last_evaluation()) {
       report.last_update_unevaluated = true;
-      return converged();
+      estimate_condition_at_end();
+      return report;
     }
     // After a chord step the next iterate is accepted or takes another chord step, almost always:
     // its matrix would go unused. After a refactorization the same holds where the last quadratic

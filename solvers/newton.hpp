@@ -70,8 +70,8 @@ struct NewtonOptions {
   /// the result is the same, bit for bit, as with that evaluation. Such a confirming update is
   /// common: after a quadratic step the increment that led to an iterate is as large as the error
   /// of the iterate before it (1e-7 to 1e-5 on the chains), so the increment test passes one
-  /// update later, at 20 to 50 % of livens-em's and livens-em4's steps (docs/performance.md, "The
-  /// unevaluated last update").
+  /// update later, for 20 to 50 % of livens-em's and livens-em4's solves on the chains
+  /// (docs/performance.md, "The unevaluated last update").
   ///
   /// Full Newton refactorizes at every iteration until the last contraction rate rho = r_k/r_{k-1}
   /// predicts the tolerance within two chord steps (the last factorization): rho <= 1/4 and
