@@ -2,12 +2,19 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace noether {
 
-std::vector<double> suzuki_coefficients() {
-  const double outer = 1.0 / (4.0 - std::cbrt(4.0));
-  return {outer, outer, 1.0 - 4.0 * outer, outer, outer};
+std::vector<double> suzuki_coefficients(int substeps) {
+  if (substeps < 3 || substeps % 2 == 0)
+    throw std::invalid_argument("Suzuki's composition needs an odd number of substeps, at least 3; got " +
+                                std::to_string(substeps));
+  const int outer_count = substeps - 1;  // 2m
+  const double outer = 1.0 / (outer_count - std::cbrt(static_cast<double>(outer_count)));
+  std::vector<double> gammas(static_cast<std::size_t>(substeps), outer);
+  gammas[static_cast<std::size_t>(outer_count / 2)] = 1.0 - outer_count * outer;
+  return gammas;
 }
 
 std::vector<double> kahan_li_coefficients() {

@@ -9,7 +9,10 @@
 /// The coefficients are chosen for small error constants (measured, docs/performance.md,
 /// "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose middle substep goes
 /// back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but goes back by 1.70 h: at
-/// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar),
+/// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar;
+/// Suzuki's construction with seven substeps halves the error at equal substeps once h is small,
+/// but costs more where the chains' errors are not yet O(h^4), and lost the work-precision sweeps
+/// there: docs/performance.md, "Suzuki's construction with seven substeps"),
 /// and Kahan and Li's nine for order 6 [KahanLi1997] (em-ggl composed by the triple jump twice,
 /// also nine substeps, had 350 to 1800 times the error at 64 steps). Negative substeps go back in
 /// time, which the symmetric bases (livens-em, em-ggl) take.
@@ -38,9 +41,13 @@
 
 namespace noether {
 
-/// Suzuki's composition of order 4 [Suzuki1990]: gamma_1 = gamma_2 = gamma_4 = gamma_5 =
-/// 1/(4 - 4^(1/3)), gamma_3 = 1 - 4 gamma_1 (5 substeps).
-std::vector<double> suzuki_coefficients();
+/// Suzuki's composition of order 4 with `substeps` = 2m + 1 substeps [Suzuki1990]: m equal
+/// substeps on each side of a middle one that goes back in time,
+///   gamma_k = 1/(2m - (2m)^(1/3)) for k != m + 1,  gamma_{m+1} = 1 - 2m gamma_1,
+/// so that sum gamma_k = 1 and sum gamma_k^3 = 0. m = 1 is the triple jump [Yoshida1990], m = 2
+/// the five substeps usually called Suzuki's. Precondition: `substeps` odd and at least 3
+/// (std::invalid_argument otherwise).
+std::vector<double> suzuki_coefficients(int substeps);
 
 /// Kahan and Li's composition of order 6 with 9 substeps [KahanLi1997; HairerLubichWanner2006,
 /// eq. V.3.11].

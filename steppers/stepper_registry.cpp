@@ -72,13 +72,13 @@ std::span<const StepperInfo> steppers() {
        },
        .adaptive_step_size = true,
        .reports_condition = true},
-      composition<LivensEnergyMomentum>(4, paired(suzuki_coefficients()),
+      composition<LivensEnergyMomentum>(4, paired(suzuki_coefficients(5)),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),
       composition<LivensEnergyMomentum>(6, paired(kahan_li_coefficients()),
                                         "livens-em composed by Kahan and Li's coefficients, each substep as two "
                                         "half-steps (18 substeps): order 6, energy exact"),
-      composition<EnergyMomentumGgl>(4, suzuki_coefficients(),
+      composition<EnergyMomentumGgl>(4, suzuki_coefficients(5),
                                      "em-ggl composed by Suzuki's coefficients (5 substeps): order 4, energy exact; "
                                      "needs constant invertible M"),
       composition<EnergyMomentumGgl>(6, kahan_li_coefficients(),

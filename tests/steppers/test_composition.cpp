@@ -5,6 +5,7 @@
 /// below the differences.
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,7 +72,7 @@ void check_symmetric(const std::vector<double>& gammas) {
 }  // namespace
 
 TEST_CASE("composition coefficients: symmetric, summing to 1, with the order conditions of odd powers") {
-  const std::vector<double> suzuki = suzuki_coefficients(), kahan_li = kahan_li_coefficients();
+  const std::vector<double> suzuki = suzuki_coefficients(5), kahan_li = kahan_li_coefficients();
   CHECK(suzuki.size() == 5u);
   CHECK(kahan_li.size() == 9u);
   for (const std::vector<double>* gammas : {&suzuki, &kahan_li}) {
@@ -81,6 +82,24 @@ TEST_CASE("composition coefficients: symmetric, summing to 1, with the order con
   }
   CHECK(std::abs(power_sum(kahan_li, 5)) <= 1e-15);  // one of the conditions of order 6
   CHECK(suzuki[2] < 0.0);                            // the middle substep goes back in time
+
+  for (int substeps : {3, 7, 9}) {
+    CAPTURE(substeps);
+    const std::vector<double> gammas = suzuki_coefficients(substeps);
+    CHECK(gammas.size() == static_cast<std::size_t>(substeps));
+    check_symmetric(gammas);
+    CHECK(std::abs(power_sum(gammas, 1) - 1.0) <= 1e-15);
+    const double middle = gammas[static_cast<std::size_t>(substeps / 2)];
+    CHECK(middle < 0.0);
+    double absolute_cubes = 0.0;  // the sum cancels terms up to |middle|^3 = 4.9 (the triple jump): a few roundings of each
+    for (double gamma : gammas) absolute_cubes += std::pow(std::abs(gamma), 3);
+    CHECK(std::abs(power_sum(gammas, 3)) <= 4.0 * std::numeric_limits<double>::epsilon() * absolute_cubes);
+  }
+  CHECK(suzuki_coefficients(3)[0] == doctest::Approx(1.0 / (2.0 - std::cbrt(2.0))).epsilon(1e-15));  // the triple jump
+  for (int substeps : {-1, 1, 4})
+    CHECK_THROWS_WITH_AS(suzuki_coefficients(substeps),
+                         doctest::Contains(("an odd number of substeps, at least 3; got " + std::to_string(substeps)).c_str()),
+                         std::invalid_argument);
 
   const std::vector<double> halves = paired(kahan_li);
   CHECK(halves.size() == 18u);
