@@ -337,7 +337,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   const double version = root.number("noether_scene", "the format version, 1");
   if (version != kSceneFormatVersion)
     throw JsonInputError(root.path("noether_scene"), "this program reads scene format " +
-                                                          std::to_string(kSceneFormatVersion) + ", got " + format_number(version));
+                                                          std::to_string(kSceneFormatVersion) + ", got " + format_exact(version));
   Scene scene;
   scene.name = root.text_or("name", std::filesystem::path(origin).stem().string());
   scene.description = root.text_or("description", "");

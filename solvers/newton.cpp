@@ -125,7 +125,7 @@ void check_newton_options(const NewtonOptions& options) {
                                 std::to_string(options.max_iterations));
   if (!(options.refresh_contraction > 0.0 && options.refresh_contraction < 1.0))
     throw std::invalid_argument("Newton option refresh_contraction must lie strictly between 0 and 1 (e.g. 0.25), got " +
-                                format_number(options.refresh_contraction));
+                                format_exact(options.refresh_contraction));
 }
 
 namespace {

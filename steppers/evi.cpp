@@ -111,7 +111,7 @@ QuadratureRule quadrature_of(double points) {
   if (points == 1.0) return {{0.5}, {1.0}};
   if (!(points >= 2.0 && points <= 64.0 && points == std::floor(points))) {
     std::string message = "evi: S (quadrature points per step) must be a whole number from 1 to 64, got ";
-    message += format_number(points);
+    message += format_exact(points);
     throw std::invalid_argument(message);
   }
   return lobatto_rule(static_cast<int>(points));

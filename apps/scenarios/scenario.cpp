@@ -23,7 +23,7 @@ bool ParameterRange::subnormal_magnitude(double value) const {
 
 std::string ParameterRange::refusal(double value) const {
   if (contains(value)) return "";
-  if (!subnormal_magnitude(value)) return "must be " + describe() + ", got " + format_number(value);
+  if (!subnormal_magnitude(value)) return "must be " + describe() + ", got " + format_exact(value);
   return subnormal_refusal(value, !low_open);
 }
 
@@ -32,10 +32,10 @@ std::string ParameterRange::describe() const {
   const auto whole_text = [](double x) { return std::to_string(static_cast<long long>(x)); };
   if (whole) return "a whole number from " + whole_text(low) + " to " + whole_text(high);
   if (bounded_below && bounded_above)
-    return std::string("in ") + (low_open ? "(" : "[") + format_number(low) + ", " + format_number(high) +
+    return std::string("in ") + (low_open ? "(" : "[") + format_exact(low) + ", " + format_exact(high) +
            (high_open ? ")" : "]");
-  if (bounded_below) return (low_open ? "> " : ">= ") + format_number(low);
-  if (bounded_above) return (high_open ? "< " : "<= ") + format_number(high);
+  if (bounded_below) return (low_open ? "> " : ">= ") + format_exact(low);
+  if (bounded_above) return (high_open ? "< " : "<= ") + format_exact(high);
   return "a finite number";
 }
 

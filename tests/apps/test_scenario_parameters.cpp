@@ -35,6 +35,14 @@ TEST_CASE("a magnitude takes 0 or a normal number, never a subnormal one") {
   CHECK(ParameterRange::between(-1.0, 1.0).contains(kSubnormal));
 }
 
+TEST_CASE("a refusal shows the value as given, every digit") {
+  // Six significant digits showed n = 2.0000001 as "got 2", a value the rule accepts.
+  CHECK(ParameterRange::count(1.0, 10.0).refusal(2.0000001) == "must be a whole number from 1 to 10, got 2.0000001");
+  CHECK(ParameterRange::between(0.0, 0.1).refusal(0.10000000000000002) ==
+        "must be in (0, 0.1), got 0.10000000000000002");
+  CHECK(ParameterRange::positive().refusal(-1.2345678) == "must be > 0, got -1.2345678");
+}
+
 TEST_CASE("every scenario refuses a subnormal mass, length, stiffness or damping by name") {
   // Found by the reliability table (cli/denormal_mass): constrained-particles --set m1=1e-320 was in
   // its range (> 0), and Newton failed at step 2 with no word of the mass.

@@ -208,6 +208,8 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
        "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
       {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
       {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      {"a version near 1", with(pendulum, P("/noether_scene"), 1.0000001),
+       "broken.json: /noether_scene: this program reads scene format 1, got 1.0000001"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.what);

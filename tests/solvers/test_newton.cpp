@@ -309,6 +309,8 @@ TEST_CASE("Newton options that cannot work are refused, naming the option and th
   options = {};
   options.refresh_contraction = 1.0;
   refuses(options, "Newton option refresh_contraction must lie strictly between 0 and 1 (e.g. 0.25), got 1");
+  options.refresh_contraction = 1.0000001;  // every digit: six would show the refused value as "1"
+  refuses(options, "Newton option refresh_contraction must lie strictly between 0 and 1 (e.g. 0.25), got 1.0000001");
 
   NewtonOptions tiny;  // small but positive: allowed, the caller may want to see the rounding floor
   tiny.residual_tolerance = 1e-300;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <utility>
 
 #include <doctest/doctest.h>
 
@@ -319,4 +320,16 @@ TEST_CASE("midpoint-vi is evi with S = 1 and omega = 0, to the bit, and takes no
   options.scheme_parameters = {{"S", 3.0}};
   CHECK_THROWS_WITH_AS(find_stepper("midpoint-vi").make(*model.system, options),
                        "midpoint-vi has no parameter 'S'; it takes none", std::invalid_argument);
+}
+
+TEST_CASE("evi refuses a quadrature count that is not whole, showing every digit of it") {
+  const Model model = build("double-pendulum");
+  for (const auto& [points, shown] : {std::pair{2.5, "2.5"}, {2.0000001, "2.0000001"}, {0.0, "0"}, {65.0, "65"}}) {
+    const double points_value = points;  // CAPTURE's lambda cannot capture a structured binding in clang 14
+    CAPTURE(points_value);
+    const std::string expected =
+        std::string("evi: S (quadrature points per step) must be a whole number from 1 to 64, got ") + shown;
+    CHECK_THROWS_WITH_AS(find_stepper("evi").make(*model.system, evi_options(points, 0.0)), expected.c_str(),
+                         std::invalid_argument);
+  }
 }
