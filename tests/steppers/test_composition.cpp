@@ -91,15 +91,16 @@ TEST_CASE("composition coefficients: symmetric, summing to 1, with the order con
     CHECK(std::abs(power_sum(gammas, 1) - 1.0) <= 1e-15);
     const double middle = gammas[static_cast<std::size_t>(substeps / 2)];
     CHECK(middle < 0.0);
-    double absolute_cubes = 0.0;  // the sum cancels terms up to |middle|^3 = 4.9 (the triple jump): a few roundings of each
+    // The sum cancels terms up to |middle|^3 = 4.9 (the triple jump): a few roundings of each.
+    double absolute_cubes = 0.0;
     for (double gamma : gammas) absolute_cubes += std::pow(std::abs(gamma), 3);
     CHECK(std::abs(power_sum(gammas, 3)) <= 4.0 * std::numeric_limits<double>::epsilon() * absolute_cubes);
   }
   CHECK(suzuki_coefficients(3)[0] == doctest::Approx(1.0 / (2.0 - std::cbrt(2.0))).epsilon(1e-15));  // the triple jump
-  for (int substeps : {-1, 1, 4})
-    CHECK_THROWS_WITH_AS(suzuki_coefficients(substeps),
-                         doctest::Contains(("an odd number of substeps, at least 3; got " + std::to_string(substeps)).c_str()),
-                         std::invalid_argument);
+  for (int substeps : {-1, 1, 4}) {
+    const std::string refusal = "an odd number of substeps, at least 3; got " + std::to_string(substeps);
+    CHECK_THROWS_WITH_AS(suzuki_coefficients(substeps), doctest::Contains(refusal.c_str()), std::invalid_argument);
+  }
 
   const std::vector<double> halves = paired(kahan_li);
   CHECK(halves.size() == 18u);
