@@ -41,12 +41,12 @@
 
 namespace noether {
 
-/// Suzuki's composition of order 4 with `substeps` = 2m + 1 substeps [Suzuki1990]: m equal
-/// substeps on each side of a middle one that goes back in time,
+/// A composition of order 4 with `substeps` = 2m + 1 substeps, Suzuki's five [Suzuki1990] (m = 2)
+/// with m equal substeps on each side of a middle one that goes back in time,
 ///   gamma_k = 1/(2m - (2m)^(1/3)) for k != m + 1,  gamma_{m+1} = 1 - 2m gamma_1,
-/// so that sum gamma_k = 1 and sum gamma_k^3 = 0. m = 1 is the triple jump [Yoshida1990], m = 2
-/// the five substeps usually called Suzuki's. Precondition: `substeps` odd and at least 3
-/// (std::invalid_argument otherwise).
+/// the one such choice with sum gamma_k = 1 and sum gamma_k^3 = 0 (derived here from those two
+/// conditions). m = 1 is the triple jump [Yoshida1990]. Precondition: `substeps` odd and at least
+/// 3 (std::invalid_argument otherwise).
 std::vector<double> suzuki_coefficients(int substeps);
 
 /// Kahan and Li's composition of order 6 with 9 substeps [KahanLi1997; HairerLubichWanner2006,
