@@ -119,10 +119,12 @@ int main(int argc, char** argv) {
                                                           find_stepper(base).make(system, options), set.gammas);
             };
             const Outcome o = integrate(model, make, n_steps);
-            const auto per_substep = [&](long count) { return measurement::fixed(static_cast<double>(count) / o.substeps); };
+            const auto per_substep = [&](long count) {
+              return measurement::fixed(static_cast<double>(count) / static_cast<double>(o.substeps));
+            };
             std::cout << "| " << base << " | " << set.name << " | " << n_steps << " | " << o.substeps << " | "
-                      << measurement::scientific((o.probe - reference).norm()) << " | " << per_substep(o.iterations) << " | "
-                      << per_substep(o.factorizations) << " |\n";
+                      << measurement::scientific((o.probe - reference).norm()) << " | "
+                      << per_substep(o.iterations) << " | " << per_substep(o.factorizations) << " |\n";
           }
     }
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #pragma once
-/// What the measurement programs (noether_composition_errors, noether_adaptive_step_gain) share:
-/// their NAME:NUMBER arguments and the number formats of their markdown tables.
+/// What the measurement programs share: the NAME:NUMBER arguments of noether_composition_errors
+/// and noether_adaptive_step_gain, and the number formats of their tables and of
+/// noether_simbody_work_precision's progress lines.
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>

@@ -38,7 +38,6 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +48,7 @@
 
 #include <noether/steppers/stepper_registry.hpp>
 
+#include "../measurement_tables.hpp"
 #include "comparison_case.hpp"
 #include "noether_runs.hpp"
 #include "parallelogram.hpp"
@@ -58,6 +58,8 @@ namespace {
 
 using namespace noether;
 using namespace noether::work_precision;
+using measurement::fixed;
+using measurement::scientific;
 using nlohmann::json;
 
 constexpr int kExitUsage = 2;
@@ -111,18 +113,6 @@ double max_distance(const std::vector<Eigen::Vector3d>& a, const std::vector<Eig
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 json to_json(const Eigen::Vector3d& x) { return json::array({x.x(), x.y(), x.z()}); }
-
-std::string scientific(double value, int digits = 2) {
-  std::ostringstream s;
-  s << std::scientific << std::setprecision(digits) << value;
-  return s.str();
-}
-
-std::string fixed(double value, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << value;
-  return s.str();
-}
 
 /// Fails with the run's message: a run the reference or the agreement check needs did not finish.
 const IntegrationRun& require_success(const IntegrationRun& run, const std::string& what) {
