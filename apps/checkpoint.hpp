@@ -26,7 +26,9 @@ class CheckpointError : public std::invalid_argument {
 /// Everything a run needs to continue after step `state.step` as if it had never stopped.
 struct Checkpoint {
   static constexpr const char* kFileName = "checkpoint.json";
-  static constexpr int kFormatVersion = 1;
+  /// Version 2 (2026-11-27) added the progress' newton_evaluations_total and
+  /// newton_matrix_evaluations_total; version 1 is read too, its run resumed without those counts.
+  static constexpr int kFormatVersion = 2;
 
   /// The run's options with every run setting given (rerun_options): the model's source (the
   /// scenario with all its parameters, or the scene), the resolved configuration, threads,

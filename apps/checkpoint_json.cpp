@@ -5,12 +5,14 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/scene_file.hpp>
+#include <noether/apps/summary_json.hpp>
 
 namespace noether {
 namespace {
@@ -259,6 +261,8 @@ Json progress_json(const RunResult& r) {
           {"newton_iterations_total", r.newton_iterations_total},
           {"newton_iterations_max", r.newton_iterations_max},
           {"newton_factorizations_total", r.newton_factorizations_total},
+          {"newton_evaluations_total", count_or_null(r.newton_evaluations_total)},
+          {"newton_matrix_evaluations_total", count_or_null(r.newton_matrix_evaluations_total)},
           {"wall_seconds", exact(r.wall_seconds)},
           {"phase_seconds", {exact(r.phase_seconds.assembly), exact(r.phase_seconds.factorization), exact(r.phase_seconds.solve)}},
           {"refined_steps", r.refined_steps},
@@ -280,7 +284,14 @@ Json progress_json(const RunResult& r) {
           {"conserved_momenta", momenta}};
 }
 
-RunResult read_progress(const Fields& f) {
+/// A count saved by count_or_null: a whole number >= 0, or null for one the run did not keep.
+std::optional<std::int64_t> read_count(const Fields& f, std::string_view key) {
+  if (f.at(key).is_null()) return std::nullopt;
+  return f.whole(key, 0);
+}
+
+/// version: the checkpoint's format version (1 saved no evaluation counts).
+RunResult read_progress(const Fields& f, std::int64_t version) {
   RunResult r;
   r.steps = f.whole("steps", 0);
   r.t_reached = f.number("t_reached");
@@ -290,6 +301,8 @@ RunResult read_progress(const Fields& f) {
   r.newton_iterations_total = f.whole("newton_iterations_total", 0);
   r.newton_iterations_max = static_cast<int>(f.whole("newton_iterations_max", 0));
   r.newton_factorizations_total = f.whole("newton_factorizations_total", 0);
+  r.newton_evaluations_total = version >= 2 ? read_count(f, "newton_evaluations_total") : std::nullopt;
+  r.newton_matrix_evaluations_total = version >= 2 ? read_count(f, "newton_matrix_evaluations_total") : std::nullopt;
   r.wall_seconds = f.number("wall_seconds");
   const Vector phases = f.vector("phase_seconds", 3);
   r.phase_seconds = {phases(0), phases(1), phases(2)};
@@ -400,15 +413,16 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     const Fields f(document, "");
     if (!document.is_object() || document.value("format", "") != kFormat)
       throw JsonInputError("/format", std::string("is not \"") + kFormat + "\": not a noether checkpoint");
-    if (f.whole("version") != Checkpoint::kFormatVersion)
-      throw JsonInputError("/version", "is " + std::to_string(f.whole("version")) + "; this noether reads version " +
+    const std::int64_t version = f.whole("version");
+    if (version < 1 || version > Checkpoint::kFormatVersion)
+      throw JsonInputError("/version", "is " + std::to_string(version) + "; this noether reads versions 1 to " +
                                            std::to_string(Checkpoint::kFormatVersion));
     Checkpoint c;
     c.options = read_options(f.object("options"), origin);
     c.state = read_state(f.object("state"));
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));
-    c.progress = read_progress(f.object("progress"));
+    c.progress = read_progress(f.object("progress"), version);
     c.recorder = read_recorder(f.object("recorder"));
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
     if (c.progress.steps != c.state.step)

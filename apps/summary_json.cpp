@@ -20,6 +20,10 @@ nlohmann::ordered_json file_or_null(const std::string& file) {
 
 }  // namespace
 
+nlohmann::ordered_json count_or_null(const std::optional<std::int64_t>& count) {
+  return count ? nlohmann::ordered_json(*count) : nlohmann::ordered_json();
+}
+
 nlohmann::ordered_json summary_json(const RunResult& result) {
   const RunConfiguration& run = result.configuration;
   nlohmann::ordered_json j = {{"status", to_string(result.status)},
@@ -46,6 +50,8 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
                               {"newton_factorizations_total", result.newton_factorizations_total},
+                              {"newton_evaluations_total", count_or_null(result.newton_evaluations_total)},
+                              {"newton_matrix_evaluations_total", count_or_null(result.newton_matrix_evaluations_total)},
                               {"setup_seconds", result.setup_seconds},
                               {"stepping_seconds", result.stepping_seconds},
                               {"closing_seconds", result.closing_seconds},

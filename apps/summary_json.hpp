@@ -1,5 +1,8 @@
 #pragma once
 /// summary.json: the RunResult as one JSON object (docs/output.md lists the keys).
+#include <cstdint>
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/runner.hpp>
@@ -10,5 +13,9 @@ namespace noether {
 /// !ok, failure only when failed, interrupted_by only when interrupted, scene only for a scene run.
 /// Quantities never computed (NaN) become null.
 nlohmann::ordered_json summary_json(const RunResult& result);
+
+/// A count as summary.json and checkpoint.json write it: the number, or null when the run did not
+/// keep it (RunResult::newton_evaluations_total).
+nlohmann::ordered_json count_or_null(const std::optional<std::int64_t>& count);
 
 }  // namespace noether

@@ -1,7 +1,9 @@
 #include <noether/apps/summary_text.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 #include <noether/apps/interrupt_signals.hpp>
@@ -15,8 +17,15 @@ class AlignedLines {
   template <class Value>
   void line(const char* key, const Value& value) {
     std::ostringstream text;
-    text << std::left << std::setw(29) << key << std::setprecision(12) << std::boolalpha << value << '\n';
+    text << std::left << std::setw(33) << key << std::setprecision(12) << std::boolalpha << value << '\n';
     out_ << text.str();
+  }
+  /// A count the run did not keep (RunResult::newton_evaluations_total).
+  void line(const char* key, const std::optional<std::int64_t>& count) {
+    if (count)
+      line<std::int64_t>(key, *count);
+    else
+      line(key, "not counted");
   }
   /// NaN marks a quantity the run never computed.
   void line(const char* key, double value) {
@@ -55,6 +64,8 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);
+  lines.line("newton_evaluations_total", result.newton_evaluations_total);
+  lines.line("newton_matrix_evaluations_total", result.newton_matrix_evaluations_total);
   lines.line("setup_seconds", result.setup_seconds);
   lines.line("stepping_seconds", result.stepping_seconds);
   lines.line("wall_seconds", result.wall_seconds);

@@ -184,6 +184,7 @@ bool NewtonSolver::increment_is_small(double increment_norm, ConstVectorRef x) c
 void NewtonSolver::forget_factorization() {
   tangent_.forget_factorization();
   has_factorization_ = false;
+  quadratic_constant_ = std::numeric_limits<double>::quiet_NaN();
 }
 
 void NewtonSolver::check_fits(const NewtonSystem& system, ConstVectorRef x) const {
@@ -228,6 +229,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   const bool reuse = options_.modified && has_factorization_;
   const auto evaluate = [&](bool with_matrix) {
     timed(report.timings.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, with_matrix); });
+    ++report.evaluations;
+    if (with_matrix) ++report.matrix_evaluations;
     scale_ += floor_ / options_.residual_tolerance;  // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
   };
   evaluate(!reuse);

@@ -135,6 +135,14 @@ struct NewtonReport {
   /// otherwise iterations + 1.
   bool last_update_unevaluated = false;
   int factorizations = 0;  ///< numeric factorizations performed
+  /// NewtonSystem::evaluate calls: the first iterate and every update but an unevaluated last one
+  /// (iterations + 1, one fewer when last_update_unevaluated), plus the evaluations that only add
+  /// the matrix at an iterate evaluated without it (a refactorization there, or the condition
+  /// estimate of a solve that converged at its start).
+  int evaluations = 0;
+  /// Of the evaluations, those with the matrix (NewtonSystem::evaluate's with_matrix); at least the
+  /// factorizations, fewer than the evaluations where chord steps take residuals alone.
+  int matrix_evaluations = 0;
   std::vector<NewtonIterate> history;
   NewtonTimings timings;
   /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
@@ -198,8 +206,9 @@ class NewtonSolver {
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return tangent_.kind(); }
-  /// Drops the factorization kept between solves (modified Newton's, KLU's pivot sequence), so that
-  /// the next solve runs as a new solver's first one (LinearSolver::forget_factorization).
+  /// Drops the factorization kept between solves (modified Newton's, KLU's pivot sequence) and the
+  /// last quadratic constant, so that the next solve runs as a new solver's first one, with the
+  /// same iterates, factorizations and evaluations (LinearSolver::forget_factorization).
   void forget_factorization();
 
  private:

@@ -87,6 +87,8 @@ void check_step_input(const System& system, const State& state, double h, std::s
 void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.iterations += part.iterations;
   total.factorizations += part.factorizations;
+  total.evaluations += part.evaluations;
+  total.matrix_evaluations += part.matrix_evaluations;
   total.timings.assembly += part.timings.assembly;
   total.timings.factorization += part.timings.factorization;
   total.timings.solve += part.timings.solve;

@@ -68,7 +68,7 @@ struct StepReport : NewtonReport {
   double step_size = 0.0;
 };
 
-/// total += the Newton work of a part of the step: iterations, factorizations and timings added,
+/// total += the Newton work of a part of the step: iterations, factorizations, evaluations and timings added,
 /// history replaced by the part's, the larger condition estimate kept (NaN counts as none).
 void add_newton_work(NewtonReport& total, const NewtonReport& part);
 

@@ -8,6 +8,7 @@
 #       "running", rows after the checkpoint in timeseries.csv.partial, cut and recomputed), for a
 #       fixed-step, an adaptive (sem-vi) and a composed (livens-em4) stepper, modified Newton (which
 #       keeps its factorization across steps) and UMFPACK;
+#   (c) a checkpoint of version 1 (no evaluation counts) resumes, its summary saying so;
 #   (d) what resume refuses, exit 2 with one line naming the file: a completed run, no checkpoint,
 #       a corrupt one, a time series shorter than the checkpoint says.
 # Usage: check_resume.sh NOETHER WORK_DIR
@@ -85,6 +86,24 @@ check_exact_stops sem-vi run spring-pendulum --stepper sem-vi --t 0.5 --checkpoi
 check_exact_stops livens-em4 run double-fourbar --stepper livens-em4 --t 0.2 --checkpoint-every 6
 check_exact_stops modified-newton run chain2d --set n=20 --t 0.6 --newton modified --checkpoint-every 13
 check_exact_stops em-ggl-umfpack run double-pendulum --stepper em-ggl --solver umfpack --t 0.3 --checkpoint-every 8
+
+# (c) A checkpoint of version 1 (before 2026-11-27: no evaluation counts) resumes to the same rows;
+# the summary has the evaluations as not counted (null; "not counted" printed).
+v1="$work/c_version_1"
+cp -r "$work/b_ref_livens-em" "$v1"
+truncate -s "$(checkpoint_field "$v1" timeseries_length)" "$v1/timeseries.csv"
+sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$v1/summary.json"
+sed -i 's/"version":2,/"version":1,/' "$v1/checkpoint.json"
+grep -q '"version":1,' "$v1/checkpoint.json" || fail "(c) the checkpoint's version could not be set to 1"
+resume_ok "$v1" "(c) version 1"
+cmp "$v1/timeseries.csv" "$work/b_ref_livens-em/timeseries.csv" || fail "(c) timeseries.csv differs from the run never stopped"
+grep -q '^  "newton_evaluations_total": null,$' "$v1/summary.json" &&
+  grep -q '^  "newton_matrix_evaluations_total": null,$' "$v1/summary.json" ||
+  fail "(c) summary.json does not have the evaluations as null"
+grep -q '^newton_evaluations_total  *not counted$' "$work/out" || fail "(c) the printed summary does not say 'not counted'"
+grep -q '^  "newton_evaluations_total": [0-9]*,$' "$work/b_ref_livens-em/summary.json" ||
+  fail "(c) the reference run's summary has no evaluation count"
+echo "(c) version-1 checkpoint resumed to the same rows, evaluations not counted"
 
 # (d) Refusals: exit 2, one line on stderr naming the file and what is wrong.
 refused() {

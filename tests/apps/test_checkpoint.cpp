@@ -13,6 +13,7 @@
 #include <string>
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/scene_file.hpp>
@@ -76,6 +77,8 @@ void check_resume_in_process(const RunOptions& options, const fs::path& work) {
   CHECK(result.ok);
   CHECK(read_file(copy / "timeseries.csv") == read_file(*options.output_dir / "timeseries.csv"));
   CHECK(result.newton_iterations_total == reference.newton_iterations_total);
+  CHECK(result.newton_evaluations_total == reference.newton_evaluations_total);
+  CHECK(result.newton_matrix_evaluations_total == reference.newton_matrix_evaluations_total);
   CHECK(same_bits(result.energy_max_abs_increment, reference.energy_max_abs_increment));
   CHECK(same_bits(result.constraint_max_abs, reference.constraint_max_abs));
 }
@@ -103,6 +106,8 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.state.lambda = awkward_values(7, bits);
   written.stepper_history.put("predictor.v0", awkward_values(40, bits));
   written.progress.steps = 3;
+  written.progress.newton_evaluations_total = 1234;
+  written.progress.newton_matrix_evaluations_total = std::nullopt;  // a run resumed from version 1
   written.progress.energy_initial = not_computed;
   written.progress.condition_estimate_max = std::numeric_limits<double>::infinity();
   written.recorder.invariants_initial = {awkward_values(3, bits)};
@@ -124,6 +129,8 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   REQUIRE(read.recorder.invariants_initial.size() == 1);
   CHECK(same_bits(read.recorder.invariants_initial[0], written.recorder.invariants_initial[0]));
   CHECK(read.timeseries_length == 12345);
+  CHECK(read.progress.newton_evaluations_total == 1234);
+  CHECK(!read.progress.newton_matrix_evaluations_total);
   CHECK(read.options.overrides == written.options.overrides);
   CHECK(read.options.checkpoint_every == 7);
   CHECK(*read.options.h == 0.1);
@@ -144,6 +151,41 @@ TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the 
     options.checkpoint_every = 15;
     check_resume_in_process(options, work.path);
   }
+}
+
+TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations not counted") {
+  const TempDir work("checkpoint_version_1");
+  const RunOptions options = scenario_options(work.path / "run");
+  const RunResult reference = run(options);
+  REQUIRE(reference.ok);
+  REQUIRE(reference.newton_evaluations_total);
+  CHECK(*reference.newton_evaluations_total >= reference.newton_iterations_total);
+  const fs::path copy = work.path / "resumed";
+  fs::copy(*options.output_dir, copy);
+  // Version 1 had no evaluation counts: version 2's file with its version set back to 1 is one.
+  std::string text = read_file(copy / Checkpoint::kFileName);
+  const std::string version_2 = "\"version\":2,";
+  REQUIRE(text.find(version_2) != std::string::npos);
+  text.replace(text.find(version_2), version_2.size(), "\"version\":1,");
+  const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
+  CHECK(!checkpoint.progress.newton_evaluations_total);
+  CHECK(!checkpoint.progress.newton_matrix_evaluations_total);
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = copy;
+  resumed.resume = &checkpoint;
+  const RunResult result = run(resumed);
+  CHECK(result.ok);
+  CHECK(read_file(copy / "timeseries.csv") == read_file(*options.output_dir / "timeseries.csv"));
+  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
+  CHECK(!result.newton_evaluations_total);  // the evaluations before the checkpoint are unknown
+  CHECK(!result.newton_matrix_evaluations_total);
+  const auto summary = nlohmann::json::parse(read_file(copy / "summary.json"));
+  CHECK(summary.at("newton_evaluations_total").is_null());
+  CHECK(summary.at("newton_matrix_evaluations_total").is_null());
+
+  const std::string version_3 = text.replace(text.find("\"version\":1,"), 12, "\"version\":3,");
+  CHECK_THROWS_WITH_AS(parse_checkpoint(version_3, "from a later noether"),
+                       doctest::Contains("/version: is 3; this noether reads versions 1 to 2"), CheckpointError);
 }
 
 TEST_CASE("--checkpoint-every needs an output directory") {

@@ -102,7 +102,8 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
                                           "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached",
                                           "step_size_min", "step_size_max", "condition_estimate_max", "newton_iterations_total",
-                                          "newton_iterations_max", "newton_factorizations_total", "setup_seconds",
+                                          "newton_iterations_max", "newton_factorizations_total",
+                                          "newton_evaluations_total", "newton_matrix_evaluations_total", "setup_seconds",
                                           "stepping_seconds", "closing_seconds", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
@@ -132,6 +133,16 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
   CHECK(r.newton_factorizations_total >= r.steps);
   CHECK(r.newton_factorizations_total <= r.newton_iterations_total);
+  // Every step evaluates its first iterate and every update but possibly its last; each
+  // factorization needs the matrix of its iterate.
+  REQUIRE(r.newton_evaluations_total);
+  REQUIRE(r.newton_matrix_evaluations_total);
+  CHECK(j["newton_evaluations_total"] == *r.newton_evaluations_total);
+  CHECK(j["newton_matrix_evaluations_total"] == *r.newton_matrix_evaluations_total);
+  CHECK(*r.newton_evaluations_total >= r.newton_iterations_total);
+  CHECK(*r.newton_evaluations_total >= r.steps);
+  CHECK(*r.newton_matrix_evaluations_total >= r.newton_factorizations_total);
+  CHECK(*r.newton_matrix_evaluations_total <= *r.newton_evaluations_total);
   CHECK(j["threads"] == 1);
   CHECK(j["ok"] == true);
   CHECK(j["energy_final"].get<double>() == r.energy_final);

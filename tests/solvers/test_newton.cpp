@@ -155,6 +155,9 @@ TEST_CASE("Newton alone: the circle-hyperbola system converges quadratically") {
   // matrix was not evaluated either. No prediction failed: one evaluation per iterate.
   CHECK(system.evaluations == report.iterations + 1);
   CHECK(system.matrix_evaluations == report.factorizations);
+  // The report counts what the system saw.
+  CHECK(report.evaluations == system.evaluations);
+  CHECK(report.matrix_evaluations == system.matrix_evaluations);
   CHECK(report.history.size() == static_cast<std::size_t>(report.iterations) + 1);
   CHECK(report.history.front().increment_norm == 0.0);
   CHECK(report.history.back().residual_norm <= 1e-10);
@@ -169,6 +172,8 @@ TEST_CASE("Newton alone: the circle-hyperbola system converges quadratically") {
   const NewtonReport again = solver.solve(system, x, "test solve");
   CHECK(again.iterations == 0);
   CHECK(again.factorizations == 0);
+  CHECK(again.evaluations == 1);  // the start, evaluated with its matrix (full Newton) and accepted
+  CHECK(again.matrix_evaluations == 1);
 }
 
 TEST_CASE("Newton alone: an update from an iterate within tolerance goes unevaluated where it meets the increment test") {
@@ -189,6 +194,10 @@ TEST_CASE("Newton alone: an update from an iterate within tolerance goes unevalu
   CHECK(a.iterations == b.iterations);
   CHECK(a.factorizations == b.factorizations);
   CHECK(unread.evaluations == read.evaluations - 1);
+  CHECK(a.evaluations == unread.evaluations);
+  CHECK(b.evaluations == read.evaluations);
+  CHECK(a.matrix_evaluations == unread.matrix_evaluations);
+  CHECK(b.matrix_evaluations == read.matrix_evaluations);
   CHECK(a.history.size() == static_cast<std::size_t>(a.iterations));
   CHECK(b.history.size() == static_cast<std::size_t>(b.iterations) + 1);
   // The evaluation the first solve left out confirms: within the tolerance, and below the
@@ -216,12 +225,20 @@ TEST_CASE("Newton alone: modified Newton reaches the same root with fewer factor
   const NewtonReport first = solver.solve(system, x, "first");
   CHECK((x - circle_hyperbola_root()).cwiseAbs().maxCoeff() <= 1e-13);
   CHECK(first.factorizations < first.iterations);
+  CHECK(first.evaluations == system.evaluations);
+  CHECK(first.matrix_evaluations == system.matrix_evaluations);
+  const int evaluations_before = system.evaluations, matrix_evaluations_before = system.matrix_evaluations;
   // A nearby start reuses the factorization kept from the first solve.
   x += Vector(Eigen::Vector2d(1e-3, -1e-3));
   const NewtonReport second = solver.solve(system, x, "second");
   CHECK((x - circle_hyperbola_root()).cwiseAbs().maxCoeff() <= 1e-13);
   CHECK(second.factorizations == 0);
   CHECK(second.iterations >= 2);
+  // Residuals alone: no matrix is evaluated where none is factorized.
+  CHECK(second.evaluations == system.evaluations - evaluations_before);
+  CHECK(second.evaluations == second.iterations + (second.last_update_unevaluated ? 0 : 1));
+  CHECK(second.matrix_evaluations == 0);
+  CHECK(system.matrix_evaluations == matrix_evaluations_before);
 }
 
 TEST_CASE("Newton alone: the stopping test does not depend on the units of a row") {
