@@ -78,9 +78,13 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
 }
 
 void RunRecorder::record_refinement(const State& state, double h, const StepReport& report) {
-  result_.smallest_substep = std::min(std::isnan(result_.smallest_substep) ? h : result_.smallest_substep,
-                                      report.smallest_substep);
-  if (report.substeps <= 1) return;
+  // Refined: a Newton failure split a step of the scheme. A composition's substeps are its scheme,
+  // so its step counts as refined by its own refinements, not by taking more than one substep.
+  const bool refined = report.refinements > 0;
+  const double smallest = refined ? report.smallest_substep : std::abs(h);
+  result_.smallest_substep =
+      std::min(std::isnan(result_.smallest_substep) ? smallest : result_.smallest_substep, smallest);
+  if (!refined) return;
   ++result_.refined_steps;
   if (result_.refinements.size() < RunResult::kMaxListedRefinements)
     result_.refinements.push_back({state.step, state.t - h, report.substeps, report.smallest_substep});

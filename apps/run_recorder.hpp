@@ -63,7 +63,8 @@ class RunRecorder {
   void require_finite_measures(const State& state, double energy);
   /// Updates the conserved momenta's last values and drifts at state.
   void measure_momenta(const State& state);
-  /// The refinement of a completed step of size h, when it took substeps.
+  /// The refinement of a completed step of size h, when a Newton failure split one of its steps of
+  /// the scheme (StepReport::refinements; a composition takes substeps without being refined).
   void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;

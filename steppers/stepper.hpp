@@ -61,9 +61,13 @@ double scheme_parameter(const StepperOptions& options, const SchemeParameter& pa
 /// attempts too), factorizations and timings; history is the last substep's, condition_estimate
 /// the largest of the substeps' (NaN for a stepper that does not estimate it).
 struct StepReport : NewtonReport {
-  int substeps = 1;               ///< steps of the scheme taken (1: not refined)
-  int refinements = 0;            ///< failed attempts that were split in two
-  double smallest_substep = 0.0;  ///< |size| of the smallest substep (|h| when not refined)
+  /// Steps of the scheme taken: 1 when not refined; a composition's, the steps of its base
+  /// scheme (its substeps, more when one was refined).
+  int substeps = 1;
+  int refinements = 0;            ///< failed attempts that were split in two (0: not refined)
+  /// |size| of the smallest substep: |h| for a scheme not refined; a composition's smallest step
+  /// of its base scheme.
+  double smallest_substep = 0.0;
   /// The time the step advanced: h, or for an adaptive stepper (sem-vi) the size its scheme chose.
   double step_size = 0.0;
 };

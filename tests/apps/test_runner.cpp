@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/runner.hpp>
+#include <noether/steppers/composition.hpp>
 #include "support/temp_dir.hpp"
 #include <noether/apps/timeseries_csv.hpp>
 
@@ -235,6 +236,38 @@ TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
   const auto rows = read_csv(dir.path / "timeseries.csv");
   REQUIRE(rows.size() == 1 + 15);  // header + steps 0, 7, ..., 98
   CHECK(std::stod(rows.back()[0]) == doctest::Approx(0.98).epsilon(1e-12));
+}
+
+TEST_CASE("a composition's substeps are not refinements: refined_steps counts the steps a Newton failure split") {
+  TempDir dir("runner_composition_refinement");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.stepper = "livens-em4";
+  options.h = 0.2;
+  options.t_end = 1.0;
+  const RunResult plain = run(options);
+  REQUIRE(plain.ok);
+  CHECK(plain.refined_steps == 0);
+  CHECK(plain.refinements.empty());
+  CHECK(plain.smallest_substep == 0.2);  // nothing refined: h, as for a single-step scheme
+  const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["refined_steps"] == 0);
+  CHECK(j["refinements"].empty());
+
+  // Four iterations are too few for some large substeps (found by trying limits; the REQUIREs
+  // below fail should that change): those are split, the others not.
+  options.newton_max_iterations = 4;
+  const RunResult limited = run(options);
+  REQUIRE(limited.ok);
+  REQUIRE(limited.refined_steps >= 1);
+  CHECK(limited.refined_steps < limited.steps);
+  // Each refined step took its ten half-substeps and at least one more; a split substep is at most
+  // half of the composition's smallest, |gamma_1| h / 2.
+  const double smallest_fraction = std::abs(suzuki_coefficients(5).front()) / 2.0;
+  for (const RunResult::RefinedStep& step : limited.refinements) {
+    CHECK(step.substeps > 10);
+    CHECK(step.smallest_substep <= 0.5 * smallest_fraction * 0.2);
+  }
+  CHECK(limited.smallest_substep <= 0.5 * smallest_fraction * 0.2);
 }
 
 TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
