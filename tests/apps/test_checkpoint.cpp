@@ -59,6 +59,18 @@ RunOptions scenario_options(const fs::path& out) {
   return options;
 }
 
+/// Resumes the run in `copy` (a copy of a completed run's directory) from `checkpoint`; checks that
+/// it completes with the rows of the run never stopped, whose directory is `reference`.
+RunResult resume_copy(const Checkpoint& checkpoint, const fs::path& copy, const fs::path& reference) {
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = copy;
+  resumed.resume = &checkpoint;
+  const RunResult result = run(resumed);
+  CHECK(result.ok);
+  CHECK(read_file(copy / "timeseries.csv") == read_file(reference / "timeseries.csv"));
+  return result;
+}
+
 /// Runs options to completion, then resumes a copy of its directory from its last checkpoint
 /// (the time series cut back to it) and checks that the resumed run writes the same bytes.
 void check_resume_in_process(const RunOptions& options, const fs::path& work) {
@@ -70,12 +82,7 @@ void check_resume_in_process(const RunOptions& options, const fs::path& work) {
       parse_checkpoint(read_file(copy / Checkpoint::kFileName), (copy / Checkpoint::kFileName).string());
   CHECK(checkpoint.state.step > 0);
   CHECK(checkpoint.state.step < reference.steps);
-  RunOptions resumed = checkpoint.options;
-  resumed.output_dir = copy;
-  resumed.resume = &checkpoint;
-  const RunResult result = run(resumed);
-  CHECK(result.ok);
-  CHECK(read_file(copy / "timeseries.csv") == read_file(*options.output_dir / "timeseries.csv"));
+  const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
   CHECK(result.newton_iterations_total == reference.newton_iterations_total);
   CHECK(result.newton_evaluations_total == reference.newton_evaluations_total);
   CHECK(result.newton_matrix_evaluations_total == reference.newton_matrix_evaluations_total);
@@ -170,12 +177,7 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations_total);
   CHECK(!checkpoint.progress.newton_matrix_evaluations_total);
-  RunOptions resumed = checkpoint.options;
-  resumed.output_dir = copy;
-  resumed.resume = &checkpoint;
-  const RunResult result = run(resumed);
-  CHECK(result.ok);
-  CHECK(read_file(copy / "timeseries.csv") == read_file(*options.output_dir / "timeseries.csv"));
+  const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
   CHECK(result.newton_iterations_total == reference.newton_iterations_total);
   CHECK(!result.newton_evaluations_total);  // the evaluations before the checkpoint are unknown
   CHECK(!result.newton_matrix_evaluations_total);
