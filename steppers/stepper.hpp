@@ -58,8 +58,9 @@ void check_scheme_parameters(std::string_view stepper, std::span<const SchemePar
 double scheme_parameter(const StepperOptions& options, const SchemeParameter& parameter);
 
 /// What one step took. The NewtonReport part adds up its substeps: iterations (those of failed
-/// attempts too), factorizations and timings; history is the last substep's, condition_estimate
-/// the largest of the substeps' (NaN for a stepper that does not estimate it).
+/// attempts too), and the factorizations, evaluations and timings of the attempts that converged;
+/// history is the last substep's, condition_estimate the largest of the substeps' (NaN for a
+/// stepper that does not estimate it).
 struct StepReport : NewtonReport {
   /// Steps of the scheme taken: 1 when not refined; a composition's, the steps of its base
   /// scheme (its substeps, more when one was refined).
@@ -72,8 +73,9 @@ struct StepReport : NewtonReport {
   double step_size = 0.0;
 };
 
-/// total += the Newton work of a part of the step: iterations, factorizations, evaluations and timings added,
-/// history replaced by the part's, the larger condition estimate kept (NaN counts as none).
+/// total += the Newton work of a part of the step: iterations, factorizations, evaluations and
+/// timings added, history replaced by the part's, the larger condition estimate kept (NaN counts
+/// as none).
 void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
 class Stepper {
