@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Would an order-4 one-step scheme beat livens-em4 on a chain? A dense prototype, not part of Noether.
 
-Two schemes on a planar chain of n point masses (1 kg each, links of 1 m, the first pinned at the
-origin, released horizontally at rest, gravity 9.81 in -y), end time 1 s, error of the last mass:
+Two schemes on a planar chain released horizontally at rest, gravity 9.81 in -y, end time 1 s:
+n point masses (1 kg each, links of 1 m, the first pinned at the origin; error of the last mass)
+or, with --model bars, n director bars as chain2d's (BarChain; error of the free end):
 
 * livens-em4: Suzuki's five substeps [Suzuki1990], each as two half-steps, of the livens-em step
   [KinonBetsch2023] for constant M, quadratic g and linear V (steppers/livens_em.hpp):
@@ -22,6 +23,7 @@ residual entry is below 1e-11. The script prints each scheme's error against a l
 
     apt-get install python3-numpy
     python3 benchmarks/lobatto_prototype.py --bodies 4 8 16
+    python3 benchmarks/lobatto_prototype.py --model bars --bodies 4 8 16 --steps 16 23 32 45 64 90 128
 """
 import argparse
 
@@ -33,12 +35,19 @@ WEIGHTS = np.array([1.0, 4.0, 1.0]) / 6.0
 BASIS_SLOPES = np.array([[-3.0, -1.0, 1.0], [4.0, 0.0, -4.0], [-1.0, 1.0, 3.0]])
 
 
-class Chain:
+class PointChain:
     """n point masses on unit links: g_k = |x_k - x_{k-1}|^2 - 1 (x_{-1} = 0), V = g0 sum y_k."""
 
     def __init__(self, bodies):
-        self.n, self.d = bodies, 2 * bodies
+        self.n, self.d, self.m = bodies, 2 * bodies, bodies
+        self.M = np.eye(self.d)
         self.gradient_v = np.tile([0.0, GRAVITY], bodies)
+
+    def initial_positions(self):
+        return np.array([[k + 1.0, 0.0] for k in range(self.n)]).ravel()
+
+    def probe(self, q):
+        return q[-2:]
 
     def links(self, q):
         x = q.reshape(self.n, 2)
@@ -68,6 +77,56 @@ class Chain:
         return H
 
 
+class BarChain:
+    """n planar director bars [KinonBetsch2023] (q = (phi, d1, d2) per bar, phi the centre), 1 kg
+    and 1 m, thin rods (J = m l^2/12 about the centre, split as E1 = E2 = J/2 on the directors),
+    joined end to end, the first pinned at the origin: per bar d1.d1 - 1, d2.d2 - 1, d1.d2 and the
+    joint phi_k - d1_k/2 - (phi_{k-1} + d1_{k-1}/2) = 0 (the ground for k = 0); V = g0 sum phi_y."""
+
+    def __init__(self, bodies):
+        self.n, self.d, self.m = bodies, 6 * bodies, 5 * bodies
+        self.M = np.diag(np.tile([1.0, 1.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0], bodies))
+        self.gradient_v = np.tile([0.0, GRAVITY, 0.0, 0.0, 0.0, 0.0], bodies)
+
+    def initial_positions(self):
+        return np.concatenate([[k + 0.5, 0.0, 1.0, 0.0, 0.0, 1.0] for k in range(self.n)])
+
+    def probe(self, q):
+        return q[-6:-4] + 0.5 * q[-4:-2]
+
+    def g(self, q):
+        values = []
+        for k in range(self.n):
+            phi, d1, d2 = q[6 * k:6 * k + 2], q[6 * k + 2:6 * k + 4], q[6 * k + 4:6 * k + 6]
+            joint = phi - 0.5 * d1 - (q[6 * k - 6:6 * k - 4] + 0.5 * q[6 * k - 4:6 * k - 2] if k > 0 else 0.0)
+            values += [d1 @ d1 - 1.0, d2 @ d2 - 1.0, d1 @ d2, joint[0], joint[1]]
+        return np.array(values)
+
+    def jacobian(self, q):
+        G, eye = np.zeros((self.m, self.d)), np.eye(2)
+        for k in range(self.n):
+            r, c = 5 * k, 6 * k
+            d1, d2 = q[c + 2:c + 4], q[c + 4:c + 6]
+            G[r, c + 2:c + 4] = 2.0 * d1
+            G[r + 1, c + 4:c + 6] = 2.0 * d2
+            G[r + 2, c + 2:c + 4], G[r + 2, c + 4:c + 6] = d2, d1
+            G[r + 3:r + 5, c:c + 2], G[r + 3:r + 5, c + 2:c + 4] = eye, -0.5 * eye
+            if k > 0:
+                G[r + 3:r + 5, c - 6:c - 4], G[r + 3:r + 5, c - 4:c - 2] = -eye, -0.5 * eye
+        return G
+
+    def hessian_contraction(self, multipliers):
+        H, eye = np.zeros((self.d, self.d)), np.eye(2)
+        for k in range(self.n):
+            a, b, c = multipliers[5 * k:5 * k + 3]
+            d1, d2 = slice(6 * k + 2, 6 * k + 4), slice(6 * k + 4, 6 * k + 6)
+            H[d1, d1] += 2.0 * a * eye
+            H[d2, d2] += 2.0 * b * eye
+            H[d1, d2] += c * eye
+            H[d2, d1] += c * eye
+        return H
+
+
 class NewtonFailed(RuntimeError):
     pass
 
@@ -85,7 +144,7 @@ def newton(equations, x, counts, tolerance=1e-11, max_iterations=30):
 
 
 def livens_em_step(chain, q0, p0, h, counts):
-    d, M = chain.d, np.eye(chain.d)
+    d, m, M = chain.d, chain.m, chain.M
 
     def equations(x):
         dq, mu = x[:d], x[d:]
@@ -93,15 +152,15 @@ def livens_em_step(chain, q0, p0, h, counts):
         residual = np.concatenate([M @ (2.0 * dq / h) - 2.0 * p0 + h * chain.gradient_v
                                    + chain.jacobian(q_mid).T @ mu, chain.g(q1)])
         jacobian = np.block([[2.0 / h * M + 0.5 * chain.hessian_contraction(mu), chain.jacobian(q_mid).T],
-                             [chain.jacobian(q1), np.zeros((chain.n, chain.n))]])
+                             [chain.jacobian(q1), np.zeros((m, m))]])
         return residual, jacobian
 
-    x = newton(equations, np.concatenate([h * np.linalg.solve(M, p0), np.zeros(chain.n)]), counts)
+    x = newton(equations, np.concatenate([h * np.linalg.solve(M, p0), np.zeros(m)]), counts)
     return q0 + x[:d], 2.0 * M @ x[:d] / h - p0
 
 
 def lobatto_step(chain, q0, p0, h, counts):
-    d, n, M = chain.d, chain.n, np.eye(chain.d)
+    d, n, M = chain.d, chain.m, chain.M
     # d(D_qi L_d)/d q_k = sum_j w_j l_i'(c_j) l_k'(c_j) M / h for the kinetic part; V is linear.
     coupling = (BASIS_SLOPES * WEIGHTS) @ BASIS_SLOPES.T / h
 
@@ -145,22 +204,24 @@ def livens_em4_step(chain, q, p, h, counts):
 
 
 def tip_at_end(chain, step, steps, counts):
-    q = np.array([[k + 1.0, 0.0] for k in range(chain.n)]).ravel()
-    p = np.zeros(chain.d)
+    q, p = chain.initial_positions(), np.zeros(chain.d)
     for _ in range(steps):
         q, p = step(chain, q, p, 1.0 / steps, counts)
-    return q[-2:]
+    return chain.probe(q)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bodies", type=int, nargs="+", default=[4, 8])
     parser.add_argument("--steps", type=int, nargs="+", default=[8, 11, 16, 23, 32, 45, 64])
+    parser.add_argument("--model", choices=["points", "bars"], default="points",
+                        help="point masses on links, or director bars on revolute joints")
     args = parser.parse_args()
     for bodies in args.bodies:
-        chain = Chain(bodies)
+        chain = PointChain(bodies) if args.model == "points" else BarChain(bodies)
         reference = tip_at_end(chain, livens_em4_step, 512, [0, 0])
-        print(f"chain of {bodies} point masses (reference: livens-em4, 512 steps)")
+        kind = "point masses" if args.model == "points" else "director bars (probe: the free end)"
+        print(f"chain of {bodies} {kind} (reference: livens-em4, 512 steps)")
         print("| steps | livens-em4 error | its Newton iterations per livens-em step | lobatto error "
               "| its Newton iterations per step | error ratio lobatto / livens-em4 |")
         print("|---:|---:|---:|---:|---:|---:|")
@@ -180,7 +241,7 @@ def main():
                     errors.append(float("nan"))
             row.append(f"{errors[1] / errors[0]:.1f}")
             print("| " + " | ".join(row) + " |")
-        d, m = chain.d, chain.n
+        d, m = chain.d, chain.m
         print(f"unknowns per Newton system: livens-em {d + m}, lobatto {2 * (d + m)}; "
               f"nonzeros of the Newton matrix: livens-em {shapes.get('livens-em4')}, lobatto {shapes.get('lobatto')}\n")
 
