@@ -17,17 +17,20 @@ or, with --model bars, n director bars as chain2d's (BarChain; error of the free
   then p1 = D_q1 L_d projected onto G(q1) M^-1 p1 = 0 (the projection changes no later position:
   the next step's L0 absorbs any G^T component of p0).
 
-Both are solved by full Newton with exact Jacobians (dense numpy), stopping when the largest
+Both are solved by full Newton with exact Jacobians (scipy's sparse LU), stopping when the largest
 residual entry is below 1e-11. The script prints each scheme's error against a livens-em4 run with
-512 steps, its Newton iterations per step, the unknowns and the nonzeros of its Newton matrix.
+512 steps (--reference-steps), its Newton iterations per step, the unknowns and the nonzeros of its
+Newton matrix.
 
-    apt-get install python3-numpy
+    apt-get install python3-numpy python3-scipy
     python3 benchmarks/lobatto_prototype.py --bodies 4 8 16
     python3 benchmarks/lobatto_prototype.py --model bars --bodies 4 8 16 --steps 16 23 32 45 64 90 128
 """
 import argparse
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import spsolve
 
 GRAVITY = 9.81
 WEIGHTS = np.array([1.0, 4.0, 1.0]) / 6.0
@@ -40,7 +43,7 @@ class PointChain:
 
     def __init__(self, bodies):
         self.n, self.d, self.m = bodies, 2 * bodies, bodies
-        self.M = np.eye(self.d)
+        self.M = sparse.identity(self.d, format="csc")
         self.gradient_v = np.tile([0.0, GRAVITY], bodies)
 
     def initial_positions(self):
@@ -62,7 +65,7 @@ class PointChain:
             G[k, 2 * k:2 * k + 2] = 2.0 * r[k]
             if k > 0:
                 G[k, 2 * k - 2:2 * k] = -2.0 * r[k]
-        return G
+        return sparse.csr_matrix(G)
 
     def hessian_contraction(self, multipliers):
         """sum_k multipliers_k D^2 g_k (d x d, constant in q)."""
@@ -74,7 +77,7 @@ class PointChain:
                 H[2 * k - 2:2 * k, 2 * k - 2:2 * k] += block
                 H[2 * k:2 * k + 2, 2 * k - 2:2 * k] -= block
                 H[2 * k - 2:2 * k, 2 * k:2 * k + 2] -= block
-        return H
+        return sparse.csr_matrix(H)
 
 
 class BarChain:
@@ -85,7 +88,7 @@ class BarChain:
 
     def __init__(self, bodies):
         self.n, self.d, self.m = bodies, 6 * bodies, 5 * bodies
-        self.M = np.diag(np.tile([1.0, 1.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0], bodies))
+        self.M = sparse.diags(np.tile([1.0, 1.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0, 1.0 / 24.0], bodies), format="csc")
         self.gradient_v = np.tile([0.0, GRAVITY, 0.0, 0.0, 0.0, 0.0], bodies)
 
     def initial_positions(self):
@@ -113,7 +116,7 @@ class BarChain:
             G[r + 3:r + 5, c:c + 2], G[r + 3:r + 5, c + 2:c + 4] = eye, -0.5 * eye
             if k > 0:
                 G[r + 3:r + 5, c - 6:c - 4], G[r + 3:r + 5, c - 4:c - 2] = -eye, -0.5 * eye
-        return G
+        return sparse.csr_matrix(G)
 
     def hessian_contraction(self, multipliers):
         H, eye = np.zeros((self.d, self.d)), np.eye(2)
@@ -124,7 +127,7 @@ class BarChain:
             H[d2, d2] += 2.0 * b * eye
             H[d1, d2] += c * eye
             H[d2, d1] += c * eye
-        return H
+        return sparse.csr_matrix(H)
 
 
 class NewtonFailed(RuntimeError):
@@ -138,8 +141,8 @@ def newton(equations, x, counts, tolerance=1e-11, max_iterations=30):
         if np.max(np.abs(residual)) < tolerance:
             return x
         counts[0] += 1
-        counts[1] = max(counts[1], np.count_nonzero(jacobian))
-        x = x - np.linalg.solve(jacobian, residual)
+        counts[1] = max(counts[1], jacobian.count_nonzero())
+        x = x - spsolve(jacobian.tocsc(), residual)
     raise NewtonFailed(f"no convergence, max|R| = {np.max(np.abs(residual)):.3e}")
 
 
@@ -151,11 +154,11 @@ def livens_em_step(chain, q0, p0, h, counts):
         q_mid, q1 = q0 + 0.5 * dq, q0 + dq
         residual = np.concatenate([M @ (2.0 * dq / h) - 2.0 * p0 + h * chain.gradient_v
                                    + chain.jacobian(q_mid).T @ mu, chain.g(q1)])
-        jacobian = np.block([[2.0 / h * M + 0.5 * chain.hessian_contraction(mu), chain.jacobian(q_mid).T],
-                             [chain.jacobian(q1), np.zeros((m, m))]])
+        jacobian = sparse.bmat([[2.0 / h * M + 0.5 * chain.hessian_contraction(mu), chain.jacobian(q_mid).T],
+                                [chain.jacobian(q1), None]])
         return residual, jacobian
 
-    x = newton(equations, np.concatenate([h * np.linalg.solve(M, p0), np.zeros(m)]), counts)
+    x = newton(equations, np.concatenate([h * spsolve(M, p0), np.zeros(m)]), counts)
     return q0 + x[:d], 2.0 * M @ x[:d] / h - p0
 
 
@@ -174,20 +177,20 @@ def lobatto_step(chain, q0, p0, h, counts):
         D = node_gradients([q0, qm, q1])
         residual = np.concatenate([p0 + D[0] - chain.jacobian(q0).T @ l0, D[1] - chain.jacobian(qm).T @ lm,
                                    chain.g(qm), chain.g(q1)])
-        zero_dm, zero_mm = np.zeros((d, n)), np.zeros((n, n))
-        jacobian = np.block([
-            [coupling[0, 1] * M, coupling[0, 2] * M, -chain.jacobian(q0).T, zero_dm],
-            [coupling[1, 1] * M - chain.hessian_contraction(lm), coupling[1, 2] * M, zero_dm, -chain.jacobian(qm).T],
-            [chain.jacobian(qm), np.zeros((n, d)), zero_mm, zero_mm],
-            [np.zeros((n, d)), chain.jacobian(q1), zero_mm, zero_mm]])
+        jacobian = sparse.bmat([
+            [coupling[0, 1] * M, coupling[0, 2] * M, -chain.jacobian(q0).T, None],
+            [coupling[1, 1] * M - chain.hessian_contraction(lm), coupling[1, 2] * M, None, -chain.jacobian(qm).T],
+            [chain.jacobian(qm), None, None, None],
+            [None, chain.jacobian(q1), None, None]])
         return residual, jacobian
 
-    v0 = np.linalg.solve(M, p0)
+    v0 = spsolve(M, p0)
     x = newton(equations, np.concatenate([q0 + 0.5 * h * v0, q0 + h * v0, np.zeros(2 * n)]), counts)
     q1 = x[d:2 * d]
     p1 = node_gradients([q0, x[:d], q1])[2]
     G = chain.jacobian(q1)
-    projection = np.linalg.solve(G @ np.linalg.solve(M, G.T), G @ np.linalg.solve(M, p1))
+    M_inverse_Gt = sparse.csc_matrix(spsolve(M, G.T.tocsc()))
+    projection = spsolve((G @ M_inverse_Gt).tocsc(), G @ spsolve(M, p1))
     return q1, p1 - G.T @ projection
 
 
@@ -214,14 +217,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bodies", type=int, nargs="+", default=[4, 8])
     parser.add_argument("--steps", type=int, nargs="+", default=[8, 11, 16, 23, 32, 45, 64])
+    parser.add_argument("--reference-steps", type=int, default=512, help="livens-em4's steps for the reference")
     parser.add_argument("--model", choices=["points", "bars"], default="points",
                         help="point masses on links, or director bars on revolute joints")
     args = parser.parse_args()
     for bodies in args.bodies:
         chain = PointChain(bodies) if args.model == "points" else BarChain(bodies)
-        reference = tip_at_end(chain, livens_em4_step, 512, [0, 0])
+        reference = tip_at_end(chain, livens_em4_step, args.reference_steps, [0, 0])
         kind = "point masses" if args.model == "points" else "director bars (probe: the free end)"
-        print(f"chain of {bodies} {kind} (reference: livens-em4, 512 steps)")
+        print(f"chain of {bodies} {kind} (reference: livens-em4, {args.reference_steps} steps)")
         print("| steps | livens-em4 error | its Newton iterations per livens-em step | lobatto error "
               "| its Newton iterations per step | error ratio lobatto / livens-em4 |")
         print("|---:|---:|---:|---:|---:|---:|")
