@@ -151,8 +151,7 @@ void continue_progress(const RunResult& saved, RunResult& result) {
   result.newton_iterations_total = saved.newton_iterations_total;
   result.newton_iterations_max = saved.newton_iterations_max;
   result.newton_factorizations_total = saved.newton_factorizations_total;
-  result.newton_evaluations_total = saved.newton_evaluations_total;
-  result.newton_matrix_evaluations_total = saved.newton_matrix_evaluations_total;
+  result.newton_evaluations = saved.newton_evaluations;
   result.wall_seconds = saved.wall_seconds;
   result.phase_seconds = saved.phase_seconds;
   result.refined_steps = saved.refined_steps;

@@ -261,8 +261,9 @@ Json progress_json(const RunResult& r) {
           {"newton_iterations_total", r.newton_iterations_total},
           {"newton_iterations_max", r.newton_iterations_max},
           {"newton_factorizations_total", r.newton_factorizations_total},
-          {"newton_evaluations_total", count_or_null(r.newton_evaluations_total)},
-          {"newton_matrix_evaluations_total", count_or_null(r.newton_matrix_evaluations_total)},
+          {"newton_evaluations_total", count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
+          {"newton_matrix_evaluations_total",
+           count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
           {"wall_seconds", exact(r.wall_seconds)},
           {"phase_seconds", {exact(r.phase_seconds.assembly), exact(r.phase_seconds.factorization), exact(r.phase_seconds.solve)}},
           {"refined_steps", r.refined_steps},
@@ -284,10 +285,12 @@ Json progress_json(const RunResult& r) {
           {"conserved_momenta", momenta}};
 }
 
-/// A count saved by count_or_null: a whole number >= 0, or null for one the run did not keep.
-std::optional<std::int64_t> read_count(const Fields& f, std::string_view key) {
-  if (f.at(key).is_null()) return std::nullopt;
-  return f.whole(key, 0);
+/// The evaluation counts saved by count_or_null: none in version 1, which did not save them, nor
+/// where a run resumed from one saved null; else two whole numbers >= 0.
+std::optional<RunResult::NewtonEvaluations> read_evaluations(const Fields& f, std::int64_t version) {
+  if (version < 2 || f.at("newton_evaluations_total").is_null()) return std::nullopt;
+  return RunResult::NewtonEvaluations{f.whole("newton_evaluations_total", 0),
+                                      f.whole("newton_matrix_evaluations_total", 0)};
 }
 
 /// version: the checkpoint's format version (1 saved no evaluation counts).
@@ -301,8 +304,7 @@ RunResult read_progress(const Fields& f, std::int64_t version) {
   r.newton_iterations_total = f.whole("newton_iterations_total", 0);
   r.newton_iterations_max = static_cast<int>(f.whole("newton_iterations_max", 0));
   r.newton_factorizations_total = f.whole("newton_factorizations_total", 0);
-  r.newton_evaluations_total = version >= 2 ? read_count(f, "newton_evaluations_total") : std::nullopt;
-  r.newton_matrix_evaluations_total = version >= 2 ? read_count(f, "newton_matrix_evaluations_total") : std::nullopt;
+  r.newton_evaluations = read_evaluations(f, version);
   r.wall_seconds = f.number("wall_seconds");
   const Vector phases = f.vector("phase_seconds", 3);
   r.phase_seconds = {phases(0), phases(1), phases(2)};

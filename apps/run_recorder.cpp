@@ -52,8 +52,10 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
   record_refinement(state, report.step_size, report);
   result_.newton_iterations_total += report.iterations;
   result_.newton_factorizations_total += report.factorizations;
-  if (result_.newton_evaluations_total) *result_.newton_evaluations_total += report.evaluations;
-  if (result_.newton_matrix_evaluations_total) *result_.newton_matrix_evaluations_total += report.matrix_evaluations;
+  if (result_.newton_evaluations) {
+    result_.newton_evaluations->residuals += report.evaluations;
+    result_.newton_evaluations->with_matrix += report.matrix_evaluations;
+  }
   result_.phase_seconds.assembly += report.timings.assembly;
   result_.phase_seconds.factorization += report.timings.factorization;
   result_.phase_seconds.solve += report.timings.solve;

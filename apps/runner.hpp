@@ -111,10 +111,14 @@ struct RunResult {
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
   /// iterations with chord steps or modified Newton).
   std::int64_t newton_factorizations_total = 0;
-  /// Evaluations of the step equations' residual, and of them those with the Newton matrix, summed
-  /// over the steps (NewtonReport::evaluations, matrix_evaluations); none (not counted) for a run
-  /// resumed from a checkpoint of format version 1, which did not save them.
-  std::optional<std::int64_t> newton_evaluations_total = 0, newton_matrix_evaluations_total = 0;
+  /// Evaluations of the step equations summed over the steps (NewtonReport::evaluations,
+  /// matrix_evaluations).
+  struct NewtonEvaluations {
+    std::int64_t residuals = 0;    ///< every evaluation of the residual
+    std::int64_t with_matrix = 0;  ///< of them, those that also evaluated the Newton matrix
+  };
+  /// None (not counted) for a run resumed from a checkpoint of format version 1, which did not save them.
+  std::optional<NewtonEvaluations> newton_evaluations = NewtonEvaluations{};
   /// The run's wall-clock time in three parts (docs/output.md): setup_seconds from the start of run()
   /// to the first step (building the model, making the stepper with its pattern analysis, opening
   /// the outputs, projecting and initializing the initial state, recording it); stepping_seconds,

@@ -20,8 +20,9 @@ nlohmann::ordered_json file_or_null(const std::string& file) {
 
 }  // namespace
 
-nlohmann::ordered_json count_or_null(const std::optional<std::int64_t>& count) {
-  return count ? nlohmann::ordered_json(*count) : nlohmann::ordered_json();
+nlohmann::ordered_json count_or_null(const std::optional<RunResult::NewtonEvaluations>& counts,
+                                     std::int64_t RunResult::NewtonEvaluations::*count) {
+  return counts ? nlohmann::ordered_json((*counts).*count) : nlohmann::ordered_json();
 }
 
 nlohmann::ordered_json summary_json(const RunResult& result) {
@@ -50,8 +51,10 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
                               {"newton_factorizations_total", result.newton_factorizations_total},
-                              {"newton_evaluations_total", count_or_null(result.newton_evaluations_total)},
-                              {"newton_matrix_evaluations_total", count_or_null(result.newton_matrix_evaluations_total)},
+                              {"newton_evaluations_total",
+                               count_or_null(result.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
+                              {"newton_matrix_evaluations_total",
+                               count_or_null(result.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
                               {"setup_seconds", result.setup_seconds},
                               {"stepping_seconds", result.stepping_seconds},
                               {"closing_seconds", result.closing_seconds},

@@ -14,8 +14,10 @@ namespace noether {
 /// Quantities never computed (NaN) become null.
 nlohmann::ordered_json summary_json(const RunResult& result);
 
-/// A count as summary.json and checkpoint.json write it: the number, or null when the run did not
-/// keep it (RunResult::newton_evaluations_total).
-nlohmann::ordered_json count_or_null(const std::optional<std::int64_t>& count);
+/// One of the evaluation counts (`count`: residuals or with_matrix) as summary.json and
+/// checkpoint.json write it: the number, or null when the run did not keep them
+/// (RunResult::newton_evaluations).
+nlohmann::ordered_json count_or_null(const std::optional<RunResult::NewtonEvaluations>& counts,
+                                     std::int64_t RunResult::NewtonEvaluations::*count);
 
 }  // namespace noether

@@ -1,10 +1,9 @@
 #include <noether/apps/summary_text.hpp>
 
 #include <cmath>
-#include <cstdint>
 #include <iomanip>
-#include <optional>
 #include <sstream>
+#include <string>
 
 #include <noether/apps/interrupt_signals.hpp>
 
@@ -19,13 +18,6 @@ class AlignedLines {
     std::ostringstream text;
     text << std::left << std::setw(33) << key << std::setprecision(12) << std::boolalpha << value << '\n';
     out_ << text.str();
-  }
-  /// A count the run did not keep (RunResult::newton_evaluations_total).
-  void line(const char* key, const std::optional<std::int64_t>& count) {
-    if (count)
-      line<std::int64_t>(key, *count);
-    else
-      line(key, "not counted");
   }
   /// NaN marks a quantity the run never computed.
   void line(const char* key, double value) {
@@ -64,8 +56,9 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);
-  lines.line("newton_evaluations_total", result.newton_evaluations_total);
-  lines.line("newton_matrix_evaluations_total", result.newton_matrix_evaluations_total);
+  const auto& evaluations = result.newton_evaluations;  // none: the run did not count them
+  lines.line("newton_evaluations_total", evaluations ? std::to_string(evaluations->residuals) : "not counted");
+  lines.line("newton_matrix_evaluations_total", evaluations ? std::to_string(evaluations->with_matrix) : "not counted");
   lines.line("setup_seconds", result.setup_seconds);
   lines.line("stepping_seconds", result.stepping_seconds);
   lines.line("wall_seconds", result.wall_seconds);

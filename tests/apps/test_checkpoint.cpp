@@ -84,8 +84,10 @@ void check_resume_in_process(const RunOptions& options, const fs::path& work) {
   CHECK(checkpoint.state.step < reference.steps);
   const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
   CHECK(result.newton_iterations_total == reference.newton_iterations_total);
-  CHECK(result.newton_evaluations_total == reference.newton_evaluations_total);
-  CHECK(result.newton_matrix_evaluations_total == reference.newton_matrix_evaluations_total);
+  REQUIRE(result.newton_evaluations);
+  REQUIRE(reference.newton_evaluations);
+  CHECK(result.newton_evaluations->residuals == reference.newton_evaluations->residuals);
+  CHECK(result.newton_evaluations->with_matrix == reference.newton_evaluations->with_matrix);
   CHECK(same_bits(result.energy_max_abs_increment, reference.energy_max_abs_increment));
   CHECK(same_bits(result.constraint_max_abs, reference.constraint_max_abs));
 }
@@ -113,8 +115,7 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.state.lambda = awkward_values(7, bits);
   written.stepper_history.put("predictor.v0", awkward_values(40, bits));
   written.progress.steps = 3;
-  written.progress.newton_evaluations_total = 1234;
-  written.progress.newton_matrix_evaluations_total = std::nullopt;  // a run resumed from version 1
+  written.progress.newton_evaluations = RunResult::NewtonEvaluations{1234, 567};
   written.progress.energy_initial = not_computed;
   written.progress.condition_estimate_max = std::numeric_limits<double>::infinity();
   written.recorder.invariants_initial = {awkward_values(3, bits)};
@@ -136,8 +137,12 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   REQUIRE(read.recorder.invariants_initial.size() == 1);
   CHECK(same_bits(read.recorder.invariants_initial[0], written.recorder.invariants_initial[0]));
   CHECK(read.timeseries_length == 12345);
-  CHECK(read.progress.newton_evaluations_total == 1234);
-  CHECK(!read.progress.newton_matrix_evaluations_total);
+  REQUIRE(read.progress.newton_evaluations);
+  CHECK(read.progress.newton_evaluations->residuals == 1234);
+  CHECK(read.progress.newton_evaluations->with_matrix == 567);
+  // A run resumed from version 1 saves its counts as null and reads them back as none.
+  written.progress.newton_evaluations = std::nullopt;
+  CHECK(!parse_checkpoint(checkpoint_json(written), "test").progress.newton_evaluations);
   CHECK(read.options.overrides == written.options.overrides);
   CHECK(read.options.checkpoint_every == 7);
   CHECK(*read.options.h == 0.1);
@@ -165,8 +170,8 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   const RunOptions options = scenario_options(work.path / "run");
   const RunResult reference = run(options);
   REQUIRE(reference.ok);
-  REQUIRE(reference.newton_evaluations_total);
-  CHECK(*reference.newton_evaluations_total >= reference.newton_iterations_total);
+  REQUIRE(reference.newton_evaluations);
+  CHECK(reference.newton_evaluations->residuals >= reference.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
   // Version 1 had no evaluation counts: version 2's file with its version set back to 1 is one.
@@ -175,12 +180,10 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   REQUIRE(text.find(version_2) != std::string::npos);
   text.replace(text.find(version_2), version_2.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
-  CHECK(!checkpoint.progress.newton_evaluations_total);
-  CHECK(!checkpoint.progress.newton_matrix_evaluations_total);
+  CHECK(!checkpoint.progress.newton_evaluations);
   const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
   CHECK(result.newton_iterations_total == reference.newton_iterations_total);
-  CHECK(!result.newton_evaluations_total);  // the evaluations before the checkpoint are unknown
-  CHECK(!result.newton_matrix_evaluations_total);
+  CHECK(!result.newton_evaluations);  // the evaluations before the checkpoint are unknown
   const auto summary = nlohmann::json::parse(read_file(copy / "summary.json"));
   CHECK(summary.at("newton_evaluations_total").is_null());
   CHECK(summary.at("newton_matrix_evaluations_total").is_null());

@@ -136,14 +136,14 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(r.newton_factorizations_total <= r.newton_iterations_total);
   // Every step evaluates its first iterate and every update but possibly its last; each
   // factorization needs the matrix of its iterate.
-  REQUIRE(r.newton_evaluations_total);
-  REQUIRE(r.newton_matrix_evaluations_total);
-  CHECK(j["newton_evaluations_total"] == *r.newton_evaluations_total);
-  CHECK(j["newton_matrix_evaluations_total"] == *r.newton_matrix_evaluations_total);
-  CHECK(*r.newton_evaluations_total >= r.newton_iterations_total);
-  CHECK(*r.newton_evaluations_total >= r.steps);
-  CHECK(*r.newton_matrix_evaluations_total >= r.newton_factorizations_total);
-  CHECK(*r.newton_matrix_evaluations_total <= *r.newton_evaluations_total);
+  REQUIRE(r.newton_evaluations);
+  const RunResult::NewtonEvaluations& evaluations = *r.newton_evaluations;
+  CHECK(j["newton_evaluations_total"] == evaluations.residuals);
+  CHECK(j["newton_matrix_evaluations_total"] == evaluations.with_matrix);
+  CHECK(evaluations.residuals >= r.newton_iterations_total);
+  CHECK(evaluations.residuals >= r.steps);
+  CHECK(evaluations.with_matrix >= r.newton_factorizations_total);
+  CHECK(evaluations.with_matrix <= evaluations.residuals);
   CHECK(j["threads"] == 1);
   CHECK(j["ok"] == true);
   CHECK(j["energy_final"].get<double>() == r.energy_final);
@@ -241,14 +241,15 @@ TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
 TEST_CASE("a composition's substeps are not refinements: refined_steps counts the steps a Newton failure split") {
   TempDir dir("runner_composition_refinement");
   RunOptions options = options_for("double-pendulum", dir.path);
+  const double h = 0.2;
   options.stepper = "livens-em4";
-  options.h = 0.2;
+  options.h = h;
   options.t_end = 1.0;
   const RunResult plain = run(options);
   REQUIRE(plain.ok);
   CHECK(plain.refined_steps == 0);
   CHECK(plain.refinements.empty());
-  CHECK(plain.smallest_substep == 0.2);  // nothing refined: h, as for a single-step scheme
+  CHECK(plain.smallest_substep == h);  // nothing refined: h, as for a single-step scheme
   const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["refined_steps"] == 0);
   CHECK(j["refinements"].empty());
@@ -265,9 +266,9 @@ TEST_CASE("a composition's substeps are not refinements: refined_steps counts th
   const double smallest_fraction = std::abs(suzuki_coefficients(5).front()) / 2.0;
   for (const RunResult::RefinedStep& step : limited.refinements) {
     CHECK(step.substeps > 10);
-    CHECK(step.smallest_substep <= 0.5 * smallest_fraction * 0.2);
+    CHECK(step.smallest_substep <= 0.5 * smallest_fraction * h);
   }
-  CHECK(limited.smallest_substep <= 0.5 * smallest_fraction * 0.2);
+  CHECK(limited.smallest_substep <= 0.5 * smallest_fraction * h);
 }
 
 TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
