@@ -33,16 +33,20 @@ inline std::string rattle_row_label(const System& system, RattleFields f, int fi
   return system.multiplier_label(i) + ", velocity level G(q1) v1";
 }
 
-/// The term's fields and blocks for these rows. Their Jacobians are constant for a linear g (the
-/// assembler then writes them once); a nonlinear g adds d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1.
-inline TermShape rattle_shape(const Constraint& e, RattleFields f) {
+/// The blocks of these rows added to shape s, which holds the four fields. Their Jacobians are
+/// constant for a linear g (the assembler then writes them once); a nonlinear g adds
+/// d(G(q1)^T nu)/dq1 and d(G(q1) v1)/dq1.
+inline TermShape rattle_blocks(TermShape s, const Constraint& e, RattleFields f) {
   const bool linear = e.nonlinearity() == Nonlinearity::linear;
-  TermShape s{f.dq, f.v1, f.mu, f.nu};
   s.block(f.dq, f.mu, Pattern::jacobian_transpose, linear)
       .block(f.mu, f.dq, Pattern::jacobian, linear)
       .block(f.v1, f.nu, Pattern::jacobian_transpose, linear)
       .block(f.nu, f.v1, Pattern::jacobian, linear);
   return linear ? s : s.block(f.v1, f.dq, Pattern::hessian).block(f.nu, f.dq, Pattern::jacobian);
+}
+/// The term's fields (the four) and blocks for these rows.
+inline TermShape rattle_shape(const Constraint& e, RattleFields f) {
+  return rattle_blocks(TermShape{f.dq, f.v1, f.mu, f.nu}, e, f);
 }
 
 /// The fields and blocks of a force term of these schemes: it adds to R_q and R_p, evaluated at

@@ -8,6 +8,7 @@
 #include <noether/steppers/evi.hpp>
 #include <noether/steppers/ggl_vi.hpp>
 #include <noether/steppers/livens_em.hpp>
+#include <noether/steppers/lobatto4.hpp>
 #include <noether/steppers/sem_vi.hpp>
 
 namespace noether {
@@ -72,6 +73,10 @@ std::span<const StepperInfo> steppers() {
        },
        .adaptive_step_size = true,
        .reports_condition = true},
+      {name_of<LobattoVariationalIntegrator>(),
+       "Lobatto IIIA-IIIB (quadratic Galerkin variational integrator): symplectic, position and velocity "
+       "constraints, order 4 in one step; needs constant invertible M",
+       [](const System& s, const StepperOptions& o) { return std::make_unique<LobattoVariationalIntegrator>(s, o); }},
       composition<LivensEnergyMomentum>(4, paired(suzuki_coefficients(5)),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),

@@ -21,5 +21,5 @@ TEST_CASE("every stepper is listed under the name it gives itself, a composition
   }
   // The names and order `noether list` prints (README, docs/cli.md).
   CHECK(names == std::vector<std::string>{"livens-em", "ggl-vi", "em-ggl", "evi", "midpoint-vi", "sem-vi",
-                                          "livens-em4", "livens-em6", "em-ggl4", "em-ggl6"});
+                                          "lobatto4", "livens-em4", "livens-em6", "em-ggl4", "em-ggl6"});
 }
