@@ -24,9 +24,11 @@
 #include <noether/joints/point_spring.hpp>
 #include <noether/joints/revolute_planar.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+#include "support/driven_bar.hpp"
 #include "support/finite_differences.hpp"
 
 using namespace noether;
+using testing::driven_bar;
 
 namespace {
 
@@ -90,27 +92,6 @@ PushedMass pushed_mass(double a, double b) {
   pushed.model.initial = mechanism.initial_state();
   pushed.model.system = mechanism.release_system();
   return pushed;
-}
-
-/// A planar bar hinged to the ground at one end, in gravity, pulled by a spring and slowed by an
-/// axial damper (C(q)) from its free end to a ground point, and driven by a constant torque
-/// (a load that depends on the configuration): every element kind and every kernel path but M(q).
-Model driven_bar(double torque) {
-  Mechanism mechanism;
-  const PlanarBodyProperties bar{2.0, Eigen::Vector2d::Zero(), 2.0 / 12.0};
-  const BodyRef body = mechanism.add_planar_body("bar", bar, {0.5, 0.0, 0.0}, {0.0, 1.5, 3.0});
-  mechanism.add(make_revolute_planar_to_ground("hinge", Vector(Eigen::Vector2d(0.0, 0.0)), body,
-                                               Vector(Eigen::Vector2d(-0.5, 0.0))));
-  mechanism.add(std::make_shared<Gravity>("gravity", body, 2.0, Vector(Eigen::Vector2d::Zero()),
-                                          Vector(Eigen::Vector2d(0.0, -9.81))));
-  const ForcePointPair tip_to_anchor(body, Vector(Eigen::Vector2d(0.5, 0.0)), Vector(Eigen::Vector2d(1.5, 0.5)));
-  mechanism.add(std::make_shared<PointSpring>("spring", tip_to_anchor, linear_spring_law(30.0, 0.6)));
-  mechanism.add(std::make_shared<AxialPointDamper>("damper", tip_to_anchor, 0.4));
-  mechanism.add(std::make_shared<BodyTorque>("motor", body, [torque](double) { return Vector::Constant(1, torque); }));
-  Model model;
-  model.initial = mechanism.initial_state();
-  model.system = mechanism.release_system();
-  return model;
 }
 
 }  // namespace

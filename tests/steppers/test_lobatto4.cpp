@@ -1,0 +1,180 @@
+/// lobatto4, the Lobatto IIIA-IIIB pair for holonomic constraints (steppers/lobatto4.hpp): its
+/// observed order on point masses, director bodies and forces, the invariants it keeps, its
+/// symmetry, Newton on its step equations, and what it refuses.
+#include <cmath>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/bodies/mechanism.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/joints/applied_loads.hpp>
+#include <noether/joints/point_damper.hpp>
+#include <noether/joints/point_spring.hpp>
+#include <noether/steppers/stepper_registry.hpp>
+#include "support/driven_bar.hpp"
+
+using namespace noether;
+
+namespace {
+
+StepperOptions tight_newton() {
+  StepperOptions options;
+  options.newton.residual_tolerance = 1e-14;
+  return options;
+}
+
+Model scenario_model(const std::string& name, const ParameterValues& overrides = {}) {
+  const Scenario& scenario = find_scenario(name);
+  return scenario.build(resolve_parameters(scenario, overrides));
+}
+
+/// The state after advancing `model` by lobatto4 with step h to t_end.
+State advanced(const Model& model, double h, double t_end) {
+  const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, tight_newton());
+  State state = model.initial;
+  stepper->initialize(state);
+  for (long n = std::lround(t_end / h); n > 0; --n) stepper->step(state, h);
+  return state;
+}
+
+/// The observed order of q(t_end) from the differences between runs with h/2, h/4 and h/8.
+double observed_order(const std::string& label, const Model& model, double h, double t_end) {
+  const Vector q2 = advanced(model, h / 2, t_end).q, q4 = advanced(model, h / 4, t_end).q,
+               q8 = advanced(model, h / 8, t_end).q;
+  const double e1 = (q2 - q4).cwiseAbs().maxCoeff(), e2 = (q4 - q8).cwiseAbs().maxCoeff();
+  MESSAGE("lobatto4 on ", label, ": differences ", e1, ", ", e2, ", observed order ", std::log2(e1 / e2));
+  return std::log2(e1 / e2);
+}
+
+/// A planar point of mass 1.5 on a spring to the origin, slowed by an axial damper to a ground
+/// point and pushed by F(t) = (2 cos 3t, 1): the forces of the discrete Lagrange-d'Alembert principle.
+Model forced_point() {
+  Mechanism mechanism;
+  const BodyRef body = mechanism.add_planar_point_mass("mass", 1.5, Eigen::Vector2d(1.0, 0.0), Eigen::Vector2d(0.0, 0.8));
+  const ForcePointPair to_origin(body, Vector::Zero(2), Vector(Eigen::Vector2d::Zero()));
+  mechanism.add(std::make_shared<PointSpring>("spring", to_origin, linear_spring_law(4.0, 0.0)));
+  const ForcePointPair to_anchor(body, Vector::Zero(2), Vector(Eigen::Vector2d(0.5, -2.0)));
+  mechanism.add(std::make_shared<AxialPointDamper>("damper", to_anchor, 0.7));
+  mechanism.add(std::make_shared<PointForce>("push", body, Vector::Zero(2),
+                                             [](double t) { return Vector(Eigen::Vector2d(2.0 * std::cos(3.0 * t), 1.0)); }));
+  Model model;
+  model.initial = mechanism.initial_state();
+  model.system = mechanism.release_system();
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("lobatto4 converges at order 4: point masses, planar and 3D director bodies, dampers and loads") {
+  // [Jay1996]: the three-stage Lobatto IIIA-IIIB pair is of order 4 in q and p. A scheme of order
+  // 2 or a quadrature that missed a node's force would show 2 here.
+  CHECK(std::abs(observed_order("the double pendulum", scenario_model("double-pendulum"), 0.04, 0.5) - 4.0) <= 0.2);
+  CHECK(std::abs(observed_order("the double four-bar", scenario_model("double-fourbar"), 0.04, 0.5) - 4.0) <= 0.2);
+  // The top spins at 136 rad/s: steps of 0.01 turn its directors by 1.4 rad, more than the quadratic
+  // curve of a step resolves (a step of 0.02 fails and is refined), so its halvings start at 0.005.
+  CHECK(std::abs(observed_order("the top", scenario_model("top"), 0.01, 0.25) - 4.0) <= 0.2);
+  CHECK(std::abs(observed_order("a pushed, damped point", forced_point(), 0.2, 2.0) - 4.0) <= 0.2);
+}
+
+TEST_CASE("lobatto4 keeps g(q) = 0, G(q) v = 0 and the angular momentum of a system symmetric about the origin") {
+  // Without gravity the double pendulum is symmetric under rotations about its pivot, the origin;
+  // the quadratic curve through rotated nodes is the rotated curve, so L_d is symmetric too and
+  // J = sum x p_y - y p_x is conserved exactly (discrete Noether theorem).
+  const Model model = scenario_model("double-pendulum", {{"gravity", 0.0}, {"omega1_0", 1.0}, {"omega2_0", -2.0}});
+  const auto angular_momentum = [](const State& s) {
+    return s.q(0) * s.p(1) - s.q(1) * s.p(0) + s.q(2) * s.p(3) - s.q(3) * s.p(2);
+  };
+  const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, tight_newton());
+  State state = model.initial;
+  stepper->initialize(state);
+  const double j0 = angular_momentum(state);
+  double drift = 0.0, constraint = 0.0, velocity_constraint = 0.0;
+  Vector g(model.system->num_multipliers());
+  for (int n = 0; n < 200; ++n) {
+    stepper->step(state, 0.05);
+    drift = std::max(drift, std::abs(angular_momentum(state) - j0));
+    calc_constraint_values(*model.system, state.q, g);
+    constraint = std::max(constraint, max_abs(g));
+    calc_velocity_constraint_values(*model.system, state.q, state.v, g);
+    velocity_constraint = std::max(velocity_constraint, max_abs(g));
+  }
+  MESSAGE("angular momentum drift ", drift, " of ", j0, ", max|g| ", constraint, ", max|G v| ", velocity_constraint);
+  CHECK(constraint <= 1e-13);
+  CHECK(velocity_constraint <= 1e-12);
+  CHECK(drift <= 1e-12);
+}
+
+TEST_CASE("lobatto4's energy error is O(h^4) and does not drift") {
+  // Symplectic, not energy-exact: the error oscillates, bounded, at h^4 times a constant.
+  const Model model = scenario_model("double-pendulum");
+  const auto worst_energy_error = [&](double h, double t_begin, double t_end) {
+    const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, tight_newton());
+    State state = model.initial;
+    stepper->initialize(state);
+    const double e0 = stepper->conserved_energy(state);
+    double worst = 0.0;
+    for (long n = std::lround(t_end / h); n > 0; --n) {
+      stepper->step(state, h);
+      if (state.t >= t_begin) worst = std::max(worst, std::abs(stepper->conserved_energy(state) - e0));
+    }
+    return worst;
+  };
+  const double coarse = worst_energy_error(0.02, 0.0, 10.0), fine = worst_energy_error(0.01, 0.0, 10.0);
+  const double early = worst_energy_error(0.02, 0.0, 20.0 / 2), late = worst_energy_error(0.02, 10.0, 20.0);
+  MESSAGE("max |E - E0| over 10 s: ", coarse, " (h = 0.02), ", fine, " (h = 0.01); h = 0.02 over 0-10 s ", early,
+          ", over 10-20 s ", late);
+  CHECK(std::abs(std::log2(coarse / fine) - 4.0) <= 0.5);
+  CHECK(late <= 2.0 * early);  // no drift: a drifting error would grow with t
+}
+
+TEST_CASE("lobatto4 is symmetric: a step back from where a step forward ended returns to its start") {
+  const Model model = scenario_model("double-fourbar");
+  const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, tight_newton());
+  State state = model.initial;
+  stepper->initialize(state);
+  for (int n = 0; n < 10; ++n) stepper->step(state, 0.05);
+  const State start = state;
+  stepper->step(state, 0.05);
+  stepper->step(state, -0.05);
+  const double q_error = (state.q - start.q).cwiseAbs().maxCoeff(), p_error = (state.p - start.p).cwiseAbs().maxCoeff();
+  MESSAGE("after +h and -h: max|q - q0| ", q_error, ", max|p - p0| ", p_error);
+  CHECK(q_error <= 1e-12);
+  CHECK(p_error <= 1e-11);
+}
+
+TEST_CASE("lobatto4 on every element kind: Newton converges quadratically, so its tangent is exact") {
+  // The largest quadratic constant C = r_{k+1} / r_k^2 over Newton's full steps (a fresh tangent,
+  // not NewtonIterate::chord) from r_k <= 1e-3 to above rounding (r_{k+1} > 1e-14). An exact
+  // tangent keeps C near the problem's curvature (0.01-0.02 measured); a wrong entry makes the
+  // contraction linear, r_{k+1} = c r_k, so C = c / r_k >= 1e3 c.
+  const Model model = testing::driven_bar(2.0);
+  const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, StepperOptions{});
+  State state = model.initial;
+  stepper->initialize(state);
+  double worst = 0.0;
+  int full_steps = 0, max_iterations = 0;
+  for (int n = 0; n < 40; ++n) {
+    const StepReport report = stepper->step(state, 0.05);
+    const std::vector<NewtonIterate>& history = report.history;
+    for (std::size_t k = 0; k + 1 < history.size(); ++k) {
+      const double r0 = history[k].scaled_residual, r1 = history[k + 1].scaled_residual;
+      if (history[k + 1].chord || r0 > 1e-3 || r1 <= 1e-14) continue;
+      worst = std::max(worst, r1 / (r0 * r0));
+      ++full_steps;
+    }
+    max_iterations = std::max(max_iterations, report.iterations);
+  }
+  MESSAGE("largest quadratic constant ", worst, " over ", full_steps, " full Newton steps, iterations <= ",
+          max_iterations);
+  CHECK(full_steps >= 10);
+  CHECK(worst <= 1.0);
+  CHECK(max_iterations <= 6);
+}
+
+TEST_CASE("lobatto4 refuses a configuration-dependent mass matrix, naming the element and the alternative") {
+  const Model model = scenario_model("spring-pendulum");
+  CHECK_THROWS_WITH_AS(find_stepper("lobatto4").make(*model.system, StepperOptions{}),
+                       doctest::Contains("lobatto4 needs a constant invertible mass matrix"), StepperRefusal);
+}
