@@ -57,13 +57,13 @@ Model free_chain() {
 
 }  // namespace
 
-TEST_CASE("free 3D chain: livens-em and em-ggl conserve linear and angular momentum while it tumbles") {
+TEST_CASE("free 3D chain: livens-em, em-ggl and lobatto4 conserve linear and angular momentum while it tumbles") {
   const Model model = free_chain();
   const System& system = *model.system;
   REQUIRE(velocity_constraint_residual(system, model.initial.q, model.initial.v) <= 1e-15);
   const Momenta m0 = momenta(system, model.initial.q, model.initial.v);
   const Eigen::Vector3d L0 = m0.linear, J0 = m0.angular;
-  for (const std::string stepper_name : {"livens-em", "em-ggl"}) {
+  for (const std::string stepper_name : {"livens-em", "em-ggl", "lobatto4"}) {
     CAPTURE(stepper_name);
     double worst_step_L = 0, worst_step_J = 0, drift_L = 0, drift_J = 0, energy_drift = 0, energy0 = 0;
     double max_turn = 0;  // the largest angle between body 3's axis d1 and its initial direction
@@ -91,7 +91,10 @@ TEST_CASE("free 3D chain: livens-em and em-ggl conserve linear and angular momen
     // Over 500 steps the per-step round-off adds up like a random walk at worst linearly.
     CHECK(drift_L <= steps * 1e-12 * L0.norm());
     CHECK(drift_J <= steps * 1e-12 * J0.norm());
-    CHECK(energy_drift <= 1e-10 * energy0);
+    // livens-em and em-ggl keep the energy to the Newton tolerance; lobatto4 (symplectic, order 4)
+    // keeps an error of O(h^4), bounded: 9.1e-10 of the energy, measured; evi, symplectic of order
+    // 2, keeps 5.4e-5 of it here (measured), far above the 1e-7 allowed.
+    CHECK(energy_drift <= (stepper_name == "lobatto4" ? 1e-7 : 1e-10) * energy0);
   }
 }
 
