@@ -40,12 +40,20 @@ State advanced(const Model& model, double h, double t_end) {
   return state;
 }
 
-/// The observed order of q(t_end) from the differences between runs with h/2, h/4 and h/8.
+/// (q, p) at t_end of a run with step h (2d).
+Vector end_point(const Model& model, double h, double t_end) {
+  const State state = advanced(model, h, t_end);
+  Vector y(2 * state.q.size());
+  y << state.q, state.p;
+  return y;
+}
+
+/// The observed order of (q, p)(t_end) from the differences between runs with h/2, h/4 and h/8.
 double observed_order(const std::string& label, const Model& model, double h, double t_end) {
-  const Vector q2 = advanced(model, h / 2, t_end).q, q4 = advanced(model, h / 4, t_end).q,
-               q8 = advanced(model, h / 8, t_end).q;
-  const double e1 = (q2 - q4).cwiseAbs().maxCoeff(), e2 = (q4 - q8).cwiseAbs().maxCoeff();
-  MESSAGE("lobatto4 on ", label, ": differences ", e1, ", ", e2, ", observed order ", std::log2(e1 / e2));
+  const Vector y2 = end_point(model, h / 2, t_end), y4 = end_point(model, h / 4, t_end),
+               y8 = end_point(model, h / 8, t_end);
+  const double e1 = (y2 - y4).cwiseAbs().maxCoeff(), e2 = (y4 - y8).cwiseAbs().maxCoeff();
+  MESSAGE("lobatto4 on ", label, ": differences of (q, p) ", e1, ", ", e2, ", observed order ", std::log2(e1 / e2));
   return std::log2(e1 / e2);
 }
 
