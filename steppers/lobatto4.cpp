@@ -41,8 +41,8 @@ struct LobattoScheme {
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers, FieldKind::multipliers};
   static constexpr std::array<int, 3> row_field{dq, dq_mid, v1};
-  enum Slot { q0_slot, q_mid_slot, q1_slot, dq_slot, dq_mid_slot, v1_slot, velocity_slot, gradient_slot,
-              jacobian_slot, workspace_slots };
+  enum Slot { q0_slot, q_mid_slot, q1_slot, dq_slot, dq_mid_slot, v1_slot, velocity_slot, jacobian_slot,
+              workspace_slots };
 
   /// q_mid = q0 + dq_mid and q1 = q0 + dq of the current iterate (d each).
   struct Data {
