@@ -88,7 +88,7 @@ constexpr int kFailuresInARow = 3;
 
 struct Options {
   std::vector<std::string> cases{"chain2d:100", "chain2d:1000", "chain3d:100", "nfourbar:10", "nfourbar:40", "nfourbar:160"};
-  std::vector<std::string> steppers{"livens-em", "em-ggl", "livens-em4", "em-ggl4", "livens-em6", "em-ggl6"};
+  std::vector<std::string> steppers{"livens-em", "em-ggl", "livens-em4", "em-ggl4", "livens-em6", "em-ggl6", "lobatto4"};
   std::vector<std::string> integrators{"rk-merson", "cpodes", "cpodes-adams"};
   std::string out;
   int repeats = 3;
