@@ -22,18 +22,21 @@ constexpr std::array<double, 3> kWeights{1.0 / 6.0, 4.0 / 6.0, 1.0 / 6.0};
 /// so that h V_i = sum_k kSlopes[i][k] Q_k (each row sums to 0).
 constexpr std::array<std::array<double, 3>, 3> kSlopes{{{-3.0, 4.0, -1.0}, {-1.0, 0.0, 1.0}, {1.0, -4.0, 3.0}}};
 
-/// A_ik = sum_j w_j l_i'(c_j) l_k'(c_j): D_{Q_i} of the kinetic part of L_d is sum_k A_ik M Q_k / h.
-constexpr double kinetic_coupling(int i, int k) {
-  double sum = 0.0;
-  for (int j = 0; j < 3; ++j) sum += kWeights[j] * kSlopes[j][i] * kSlopes[j][k];
-  return sum;
-}
+/// A_ik = sum_j w_j l_i'(c_j) l_k'(c_j): D_{Q_i} of the kinetic part of L_d is sum_k A_ik M Q_k / h
+/// (A = [7 -8 1; -8 16 -8; 1 -8 7]/3).
+constexpr std::array<std::array<double, 3>, 3> kKineticCoupling = [] {
+  std::array<std::array<double, 3>, 3> a{};
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) a[i][k] += kWeights[j] * kSlopes[j][i] * kSlopes[j][k];
+  return a;
+}();
 
 }  // namespace
 
 /// The equations of lobatto4.hpp, as kernels: x = (dq, dq_mid, v1, mu, mu_mid, nu), rows (R_0,
-/// R_mid, R_p, R_g, R_gmid, R_nu). Node i's equation is the rows of field row_field[i]; the
-/// unknown node increments Q_mid - q0 and Q_1 - q0 are the fields dq_mid and dq.
+/// R_mid, R_p, R_g, R_gmid, R_nu). Node i's equation is the rows of field row_field[i]; its
+/// unknown, Q_i - q0, the field unknown_field[i] (dq_mid, dq; q0 is given).
 struct LobattoScheme {
   static constexpr std::string_view name = "lobatto4";
   static constexpr bool warm_start = true;
@@ -41,6 +44,8 @@ struct LobattoScheme {
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers, FieldKind::multipliers};
   static constexpr std::array<int, 3> row_field{dq, dq_mid, v1};
+  /// The field of node i's unknown increment Q_i - q0 (none for q0, which is given).
+  static constexpr std::array<int, 3> unknown_field{-1, dq_mid, dq};
   enum Slot { q0_slot, q_mid_slot, q1_slot, dq_slot, dq_mid_slot, v1_slot, velocity_slot, jacobian_slot,
               workspace_slots };
 
@@ -167,7 +172,7 @@ void LobattoScheme::evaluate(const InertiaTerm& t, const Iterate& it, TermOutput
   const LocalVector dq_local = t.coordinates(it.dq, dq_slot), dq_mid_local = t.coordinates(it.dq_mid, dq_mid_slot);
   double largest = 0.0;
   for (int node : {start, mid, end}) {
-    const double a_mid = -kinetic_coupling(node, mid) / h, a_end = -kinetic_coupling(node, end) / h;
+    const double a_mid = -kKineticCoupling[node][mid] / h, a_end = -kKineticCoupling[node][end] / h;
     auto R = out.residual(row_field[node]), S = out.scale(row_field[node]);
     for (const Nonzero& e : M.entries()) {
       const double from_mid = a_mid * e.value * dq_mid_local(e.col), from_end = a_end * e.value * dq_local(e.col);
@@ -197,7 +202,7 @@ void LobattoScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutp
     const LocalVector at = node_configuration(t, it, node);
     t.element().add_gradient(at, h * kWeights[node], out.residual(row_field[node]));
     if (out.with_matrix() && !linear && node != start)
-      t.element().add_hessian(at, h * kWeights[node], out.block(row_field[node], node == mid ? dq_mid : dq));
+      t.element().add_hessian(at, h * kWeights[node], out.block(row_field[node], unknown_field[node]));
   }
 }
 
@@ -246,7 +251,7 @@ void LobattoScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOu
     t.element().add_damping_matrix(at, kWeights[node] * kSlopes[node][mid], out.block(row, dq_mid));
     t.element().add_damping_matrix(at, kWeights[node] * kSlopes[node][end], out.block(row, dq));
     if (node != start)
-      t.element().add_damping_force_q_jacobian(at, v, h * kWeights[node], out.block(row, node == mid ? dq_mid : dq));
+      t.element().add_damping_force_q_jacobian(at, v, h * kWeights[node], out.block(row, unknown_field[node]));
   }
 }
 
@@ -259,7 +264,7 @@ void LobattoScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& o
     t.element().add_generalized_force(time, at, -h * kWeights[node], out.residual(row_field[node]));
     if (out.with_matrix() && node != start)
       t.element().add_generalized_force_q_jacobian(time, at, -h * kWeights[node],
-                                                   out.block(row_field[node], node == mid ? dq_mid : dq));
+                                                   out.block(row_field[node], unknown_field[node]));
   }
 }
 
