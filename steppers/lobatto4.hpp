@@ -43,6 +43,19 @@ namespace noether {
 /// the quadratic interpolation commutes with them). The energy is not conserved exactly; its error
 /// is O(h^4) and stays bounded without drift.
 ///
+/// Linear stability (derived here: the discrete Lagrangian above for L = 1/2 v^2 - 1/2 omega^2 q^2,
+/// q_mid eliminated, then p0 = -D_{q0} L_d, p1 = D_{q1} L_d): the one-step map of the harmonic
+/// oscillator has determinant 1 and half-trace, with x = h omega,
+///
+///   tr/2 = (x^4 - 22 x^2 + 48) / (2 (x^2 + 24)),
+///
+/// so its solutions stay bounded (|tr/2| < 1) for x < 2 sqrt 2 = 2.83 and 2 sqrt 3 < x < 2 sqrt 6,
+/// and grow exponentially for 2 sqrt 2 < x < 2 sqrt 3 = 3.46 and x > 2 sqrt 6 = 4.90
+/// (tests/steppers/test_lobatto4.cpp). Unlike livens-em and its compositions, stable at every h, a
+/// step must therefore resolve the system's fastest frequency: h omega_max < 2 sqrt 2. On a
+/// whipping chain with too large a step the energy grows (docs/performance.md, "lobatto4, the
+/// stepper").
+///
 /// Requirements (else StepperRefusal naming the element): every coordinate in exactly one inertia
 /// element, each of constant, invertible M (as em-ggl and ggl-vi; a configuration-dependent M would
 /// need D_q T at the nodes, which this scheme does not implement); a solver other than CHOLMOD. Any

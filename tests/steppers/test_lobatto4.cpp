@@ -1,6 +1,7 @@
 /// lobatto4, the Lobatto IIIA-IIIB pair for holonomic constraints (steppers/lobatto4.hpp): its
 /// observed order on point masses, director bodies and forces, the invariants it keeps, its
-/// symmetry, Newton on its step equations, and what it refuses.
+/// symmetry, Newton on its step equations, its linear stability, and what it refuses.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -177,6 +178,46 @@ TEST_CASE("lobatto4 on every element kind: Newton converges quadratically, so it
   CHECK(full_steps >= 10);
   CHECK(worst <= 1.0);
   CHECK(max_iterations <= 6);
+}
+
+TEST_CASE("lobatto4 on the harmonic oscillator: the one-step map of steppers/lobatto4.hpp, stable only for "
+          "h omega < 2 sqrt 2 and between 2 sqrt 3 and 2 sqrt 6") {
+  // omega = 1 (k = m = 1, no damping). The columns of the map (q0, p0) -> (q1, p1) are the steps
+  // from (1, 0) and (0, 1); the half-trace is the closed form of the header, which a wrong node
+  // weight or kinetic coupling would change, and the determinant 1 (the map is symplectic).
+  const auto one_step = [](double h, double q0, double v0) {
+    const Model model = scenario_model("damped-oscillator", {{"zeta", 0.0}, {"q0", q0}, {"v0", v0}});
+    const State state = advanced(model, h, h);
+    return Eigen::Vector2d(state.q(0), state.p(0));
+  };
+  for (const double x : {0.5, 1.0, 2.0, 2.7, 3.0, 3.3, 4.0, 4.8, 5.5}) {
+    Eigen::Matrix2d map;
+    map << one_step(x, 1.0, 0.0), one_step(x, 0.0, 1.0);
+    const double half_trace = map.trace() / 2, expected = (std::pow(x, 4) - 22 * x * x + 48) / (2 * (x * x + 24));
+    MESSAGE("h omega = ", x, ": tr/2 = ", half_trace, " (closed form ", expected, "), det = ", map.determinant());
+    CHECK(std::abs(half_trace - expected) <= 1e-12);
+    CHECK(std::abs(map.determinant() - 1.0) <= 1e-12);
+  }
+  // The same seen in a run: 100 steps from q = 1, v = 0 stay at |q| <= 1 where |tr/2| < 1 (measured
+  // 0.99994 at 2.7 and 0.99987 at 4.0), and grow where |tr/2| > 1 (at 3.2, tr/2 = -1.058: by 1.40
+  // per step, to 2e14 after 100 steps).
+  const auto largest_q = [](double h) {
+    const Model model = scenario_model("damped-oscillator", {{"zeta", 0.0}, {"q0", 1.0}, {"v0", 0.0}});
+    const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, tight_newton());
+    State state = model.initial;
+    stepper->initialize(state);
+    double largest = 0.0;
+    for (int n = 0; n < 100; ++n) {
+      stepper->step(state, h);
+      largest = std::max(largest, std::abs(state.q(0)));
+    }
+    return largest;
+  };
+  MESSAGE("largest |q| over 100 steps: ", largest_q(2.7), " (h omega = 2.7), ", largest_q(4.0), " (4.0), ",
+          largest_q(3.2), " (3.2)");
+  CHECK(largest_q(2.7) <= 1.1);
+  CHECK(largest_q(4.0) <= 1.1);
+  CHECK(largest_q(3.2) >= 1e6);
 }
 
 TEST_CASE("lobatto4 refuses a configuration-dependent mass matrix, naming the element and the alternative") {
