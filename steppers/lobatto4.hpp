@@ -53,8 +53,8 @@ namespace noether {
 /// and grow exponentially for 2 sqrt 2 < x < 2 sqrt 3 = 3.46 and x > 2 sqrt 6 = 4.90
 /// (tests/steppers/test_lobatto4.cpp). Unlike livens-em and its compositions, stable at every h, a
 /// step must therefore resolve the system's fastest frequency: h omega_max < 2 sqrt 2. On a
-/// whipping chain with too large a step the energy grows (docs/performance.md, "lobatto4, the
-/// stepper").
+/// whipping chain with too large a step the energy grows (docs/performance.md, "Why lobatto4's
+/// coarse runs are inaccurate").
 ///
 /// Requirements (else StepperRefusal naming the element): every coordinate in exactly one inertia
 /// element, each of constant, invertible M (as em-ggl and ggl-vi; a configuration-dependent M would
