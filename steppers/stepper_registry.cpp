@@ -14,19 +14,13 @@
 namespace noether {
 namespace {
 
-/// The registry's name of a SchemeStepper: its scheme's (Scheme::name), written once, there.
-template <class SchemeStepperType>
-std::string name_of() {
-  return std::string(SchemeStepperType::stepper_name());
-}
-
 /// The stepper "<Base's name><order>" (livens-em4): Base composed with the substep fractions
 /// `coefficients` (steppers/composition.hpp). What Base's constructor refuses (a system without
 /// coordinates, a mass it cannot invert, a solver) is refused in the name of the stepper chosen.
 template <class Base>
 StepperInfo composition(int order, std::vector<double> coefficients, std::string description) {
   const std::string_view base = Base::stepper_name();
-  const std::string name = name_of<Base>() + std::to_string(order);
+  const std::string name = std::string(base) + std::to_string(order);
   auto make = [name, base, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
     std::unique_ptr<Stepper> base_stepper;
     try {
@@ -45,26 +39,26 @@ StepperInfo composition(int order, std::vector<double> coefficients, std::string
 
 std::span<const StepperInfo> steppers() {
   static const std::vector<StepperInfo> all{
-      {name_of<LivensEnergyMomentum>(),
+      {std::string(LivensEnergyMomentum::stepper_name()),
        "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
        [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
-      {name_of<GglVariationalIntegrator>(),
+      {std::string(GglVariationalIntegrator::stepper_name()),
        "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
-      {name_of<EnergyMomentumGgl>(),
+      {std::string(EnergyMomentumGgl::stepper_name()),
        "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
        "needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
-      {name_of<ExponentialVariationalIntegrator>(),
+      {std::string(ExponentialVariationalIntegrator::stepper_name()),
        "exponential variational integrator: symplectic, S-point quadrature (--set S=), exponential interpolation "
        "(--set omega=), position constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<ExponentialVariationalIntegrator>(s, o); },
        evi_parameters()},
-      {name_of<MidpointVariationalIntegrator>(),
+      {std::string(MidpointVariationalIntegrator::stepper_name()),
        "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
        "position and velocity constraints, order 2; needs invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
-      {.name = name_of<SymplecticEnergyMomentumIntegrator>(),
+      {.name = std::string(SymplecticEnergyMomentumIntegrator::stepper_name()),
        .description = "symplectic-energy-momentum VI: midpoint-vi with the step size an unknown that keeps the "
                       "discrete energy (balancing the forces' work), adaptive steps, position and velocity "
                       "constraints; needs invertible M",
@@ -73,7 +67,7 @@ std::span<const StepperInfo> steppers() {
        },
        .adaptive_step_size = true,
        .reports_condition = true},
-      {name_of<LobattoVariationalIntegrator>(),
+      {std::string(LobattoVariationalIntegrator::stepper_name()),
        "Lobatto IIIA-IIIB (quadratic Galerkin variational integrator): symplectic, position and velocity "
        "constraints, order 4 in one step; needs constant invertible M",
        [](const System& s, const StepperOptions& o) { return std::make_unique<LobattoVariationalIntegrator>(s, o); }},
