@@ -21,7 +21,9 @@
 ///     sqrt 10), until the error of the probe at t_end drops to --stop-error, a run takes more than
 ///     --max-run-seconds and more than the run before (a run is abandoned at twice that), three
 ///     runs in a row fail (Noether's runs of fewer than 4 steps not counted), or, for Simbody, at
-///     the accuracy 1e-14.
+///     the accuracy 1e-14. The sweeps of a case take turns, one point each, in the order of
+///     --steppers and then --integrators, so that a drift of the machine's speed during the case
+///     falls on both engines' points alike.
 ///     Each point: the error |probe(t_end) - reference| (m) and the time (wall clock, or with
 ///     --clock cpu the process's CPU time), the best of --repeats runs for runs under 2 s (one run
 ///     above).
@@ -151,10 +153,7 @@ class CaseRunner {
     result["reference"] = reference();
     result["agreement"] = agreement(agreed);
     if (!agreed) return result;
-    json runs = json::array();
-    for (const std::string& stepper : options_.steppers) sweep_noether(stepper, runs);
-    for (const std::string& integrator : options_.integrators) sweep_simbody(integrator, runs);
-    result["runs"] = std::move(runs);
+    result["runs"] = sweeps();
     return result;
   }
 
@@ -278,36 +277,66 @@ class CaseRunner {
     return error_of(run) > options_.stop_error && !too_long;
   }
 
-  void sweep_noether(const std::string& stepper, json& runs) const {
+  /// One method's sweep, measured a point at a time: a Noether stepper's N (kMaxSteps) or a Simbody
+  /// integrator's accuracy (kTightestAccuracy), coarsest first, until go_on stops it.
+  struct Sweep {
+    bool noether;  ///< a Noether stepper, else a Simbody integrator
+    std::string method;
+    int k = 0;            ///< the index of the next setting (N = round(2^(k/2)), accuracy 10^(-(k+1)/2))
+    long last_steps = 0;  ///< Noether: the last N measured (a repeated N is skipped)
     int failures_in_a_row = 0;
     double previous_seconds = std::numeric_limits<double>::infinity();
-    long last_steps = 0;
-    for (int k = 0;; ++k) {
-      const long steps = std::lround(std::pow(2.0, k / 2.0));
-      if (steps > kMaxSteps) return;
-      if (steps == last_steps) continue;
-      last_steps = steps;
-      const auto measured = best_of(options_.repeats, [&] {
-        return run_noether(model_, stepper, steps, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
-      });
-      runs.push_back(record("noether", stepper, "h", case_.t_end / static_cast<double>(steps), measured));
-      if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
-      if (steps < kCountedFailuresFrom) failures_in_a_row = 0;
+    bool done = false;
+  };
+
+  /// The points of every stepper's and integrator's sweep. The sweeps take turns, a point each, so
+  /// that a drift of the machine's speed during the case (docs/performance.md, "The clock") falls
+  /// on both engines' points of a round alike, not on whichever sweeps ran while it lasted.
+  json sweeps() const {
+    std::vector<Sweep> all;
+    for (const std::string& stepper : options_.steppers) all.push_back({true, stepper});
+    for (const std::string& integrator : options_.integrators) all.push_back({false, integrator});
+    json runs = json::array();
+    for (bool measuring = true; measuring;) {
+      measuring = false;
+      for (Sweep& sweep : all) {
+        if (sweep.done) continue;
+        measure_next(sweep, runs);
+        measuring = true;
+      }
     }
+    return runs;
   }
 
-  void sweep_simbody(const std::string& integrator, json& runs) const {
-    int failures_in_a_row = 0;
-    double previous_seconds = std::numeric_limits<double>::infinity();
-    for (int k = 1;; ++k) {
-      const double accuracy = std::pow(10.0, -k / 2.0);
-      if (accuracy < kTightestAccuracy) return;
+  /// Measures the sweep's next point into runs, or marks the sweep done when it has none left or
+  /// go_on stops it there.
+  void measure_next(Sweep& sweep, json& runs) const {
+    if (sweep.noether) {
+      long steps = sweep.last_steps;
+      while (steps == sweep.last_steps) steps = std::lround(std::pow(2.0, sweep.k++ / 2.0));
+      if (steps > kMaxSteps) {
+        sweep.done = true;
+        return;
+      }
+      sweep.last_steps = steps;
       const auto measured = best_of(options_.repeats, [&] {
-        return simbody_.run(integrator, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
+        return run_noether(model_, sweep.method, steps, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
       });
-      runs.push_back(record("simbody", integrator, "accuracy", accuracy, measured));
-      if (!go_on(measured.first, failures_in_a_row, previous_seconds)) return;
+      runs.push_back(record("noether", sweep.method, "h", case_.t_end / static_cast<double>(steps), measured));
+      sweep.done = !go_on(measured.first, sweep.failures_in_a_row, sweep.previous_seconds);
+      if (steps < kCountedFailuresFrom) sweep.failures_in_a_row = 0;
+      return;
     }
+    const double accuracy = std::pow(10.0, -(sweep.k++ + 1) / 2.0);
+    if (accuracy < kTightestAccuracy) {
+      sweep.done = true;
+      return;
+    }
+    const auto measured = best_of(options_.repeats, [&] {
+      return simbody_.run(sweep.method, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
+    });
+    runs.push_back(record("simbody", sweep.method, "accuracy", accuracy, measured));
+    sweep.done = !go_on(measured.first, sweep.failures_in_a_row, sweep.previous_seconds);
   }
 
   const ComparisonCase& case_;
@@ -340,7 +369,8 @@ json context(const Options& options, int argc, char** argv) {
           {"reference_steps", options.reference_steps},
           {"tight_accuracy", options.tight_accuracy},
           {"agreement_tolerance", options.agreement_tolerance},
-          {"clock", options.clock == TimeMeasure::cpu ? "cpu" : "wall"}};
+          {"clock", options.clock == TimeMeasure::cpu ? "cpu" : "wall"},
+          {"sweeps", "in turns"}};  // CaseRunner::sweeps; files without it ran them one after another
 }
 
 void write_json(const std::string& path, const json& document) {

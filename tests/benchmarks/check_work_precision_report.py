@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""The work-precision report says which clock its times are on, in its text and in its plots.
+"""The work-precision report says which clock its times are on, in its text and in its plots, and
+whether the sweeps of a case took turns.
 
     check_work_precision_report.py --report benchmarks/work_precision/report --json RESULTS.json --work DIR
 
 Writes the report from RESULTS.json (the binary's output, docs/performance/work_precision.json) twice,
 once as measured on the wall clock and once as if on CPU time (the JSON's context.clock set to
 "cpu"), and checks that work_precision.md and every work_precision_*.svg name that clock and never
-the other. Exit status 0 when they do, 1 when not, 77 (skipped) without gnuplot, which draws the plots.
+the other; then twice more, with the JSON's context.sweeps absent (files written before the sweeps
+took turns) and "in turns", and checks that work_precision.md says how the sweeps ran, and only that.
+Exit status 0 when they do, 1 when not, 77 (skipped) without gnuplot, which draws the plots.
 """
 import argparse
 import glob
@@ -20,19 +23,23 @@ HEADER = {"wall": "times are wall-clock times", "cpu": "times are the process's 
 AXIS = {"wall": "wall-clock time (s)", "cpu": "CPU time (s)"}
 
 
-def check_clock(report, results, work, clock):
-    out = os.path.join(work, clock)
+def render(report, results, out):
+    """work_precision.md of the report written from `results` into the fresh directory `out`."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
-    results = dict(results, context=dict(results["context"], clock=clock))
     json_path = os.path.join(out, "results.json")
     with open(json_path, "w") as f:
         json.dump(results, f)
     subprocess.run([sys.executable, report, "--json", json_path, "--out", out], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "work_precision.md")) as f:
+        return f.read()
+
+
+def check_clock(report, results, work, clock):
+    out = os.path.join(work, clock)
+    text = render(report, dict(results, context=dict(results["context"], clock=clock)), out)
     other = "cpu" if clock == "wall" else "wall"
     problems = []
-    with open(os.path.join(out, "work_precision.md")) as f:
-        text = f.read()
     if HEADER[clock] not in text or HEADER[other] in text:
         problems.append(f"{clock}: work_precision.md does not say '{HEADER[clock]}' alone")
     plots = sorted(glob.glob(os.path.join(out, "work_precision_*.svg")))
@@ -44,6 +51,19 @@ def check_clock(report, results, work, clock):
         if AXIS[clock] not in svg or AXIS[other] in svg:
             problems.append(f"{clock}: {os.path.basename(path)} does not label its axis '{AXIS[clock]}' alone")
     return problems
+
+
+SWEEPS = {None: "the sweeps of a case ran one after another", "in turns": "the sweeps of a case took turns"}
+
+
+def check_sweeps(report, results, work, sweeps):
+    context = {k: v for k, v in results["context"].items() if k != "sweeps"}
+    if sweeps is not None:
+        context["sweeps"] = sweeps
+    text = render(report, dict(results, context=context), os.path.join(work, f"sweeps_{sweeps}"))
+    if any((phrase in text) != (key == sweeps) for key, phrase in SWEEPS.items()):
+        return [f"sweeps {sweeps}: work_precision.md does not say '{SWEEPS[sweeps]}' alone"]
+    return []
 
 
 def main():
@@ -58,6 +78,7 @@ def main():
     with open(args.json) as f:
         results = json.load(f)
     problems = [p for clock in ("wall", "cpu") for p in check_clock(args.report, results, args.work, clock)]
+    problems += [p for sweeps in SWEEPS for p in check_sweeps(args.report, results, args.work, sweeps)]
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0
