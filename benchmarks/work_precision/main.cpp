@@ -40,6 +40,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -308,35 +309,37 @@ class CaseRunner {
     return runs;
   }
 
+  /// The sweep's next setting, advancing it: Noether's h = t_end/N (N in Sweep::last_steps), Simbody's
+  /// accuracy; none when the sweep has run out of settings (kMaxSteps, kTightestAccuracy).
+  std::optional<double> next_setting(Sweep& sweep) const {
+    if (!sweep.noether) {
+      const double accuracy = std::pow(10.0, -(sweep.k++ + 1) / 2.0);
+      return accuracy < kTightestAccuracy ? std::nullopt : std::optional<double>(accuracy);
+    }
+    long steps = sweep.last_steps;
+    while (steps == sweep.last_steps) steps = std::lround(std::pow(2.0, sweep.k++ / 2.0));
+    if (steps > kMaxSteps) return std::nullopt;
+    sweep.last_steps = steps;
+    return case_.t_end / static_cast<double>(steps);
+  }
+
   /// Measures the sweep's next point into runs, or marks the sweep done when it has none left or
   /// go_on stops it there.
   void measure_next(Sweep& sweep, json& runs) const {
-    if (sweep.noether) {
-      long steps = sweep.last_steps;
-      while (steps == sweep.last_steps) steps = std::lround(std::pow(2.0, sweep.k++ / 2.0));
-      if (steps > kMaxSteps) {
-        sweep.done = true;
-        return;
-      }
-      sweep.last_steps = steps;
-      const auto measured = best_of(options_.repeats, [&] {
-        return run_noether(model_, sweep.method, steps, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
-      });
-      runs.push_back(record("noether", sweep.method, "h", case_.t_end / static_cast<double>(steps), measured));
-      sweep.done = !go_on(measured.first, sweep.failures_in_a_row, sweep.previous_seconds);
-      if (steps < kCountedFailuresFrom) sweep.failures_in_a_row = 0;
-      return;
-    }
-    const double accuracy = std::pow(10.0, -(sweep.k++ + 1) / 2.0);
-    if (accuracy < kTightestAccuracy) {
+    const std::optional<double> setting = next_setting(sweep);
+    if (!setting) {
       sweep.done = true;
       return;
     }
+    const double limit = 2 * options_.max_run_seconds;
     const auto measured = best_of(options_.repeats, [&] {
-      return simbody_.run(sweep.method, accuracy, case_.t_end, 1, 2 * options_.max_run_seconds, options_.clock);
+      return sweep.noether ? run_noether(model_, sweep.method, sweep.last_steps, case_.t_end, 1, limit, options_.clock)
+                           : simbody_.run(sweep.method, *setting, case_.t_end, 1, limit, options_.clock);
     });
-    runs.push_back(record("simbody", sweep.method, "accuracy", accuracy, measured));
+    runs.push_back(record(sweep.noether ? "noether" : "simbody", sweep.method, sweep.noether ? "h" : "accuracy",
+                          *setting, measured));
     sweep.done = !go_on(measured.first, sweep.failures_in_a_row, sweep.previous_seconds);
+    if (sweep.noether && sweep.last_steps < kCountedFailuresFrom) sweep.failures_in_a_row = 0;
   }
 
   const ComparisonCase& case_;
