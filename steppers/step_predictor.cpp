@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -30,6 +31,13 @@ Vector extrapolate(int samples, const std::array<double, 3>& times, const std::a
   return values[0];
 }
 
+/// a and b hold the same entries, bit for bit (one memcmp: Eigen's == compares entry by entry at
+/// several times the cost; docs/performance.md, "Where a coarse run's time goes").
+bool same_bits(const Vector& a, const Vector& b) {
+  return a.size() == b.size() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(double)) == 0);
+}
+
 /// prefix followed by name and, when index >= 0, the index (built piece by piece: GCC 12 warns
 /// falsely, -Wrestrict, on a chain of string additions).
 std::string entry_name(std::string_view prefix, std::string_view name, int index = -1) {
@@ -42,9 +50,8 @@ std::string entry_name(std::string_view prefix, std::string_view name, int index
 }  // namespace
 
 bool StepPredictor::continues_last_step(const State& state) const {
-  return followed_steps_ > 0 && state.q.size() == result_q_.size() && state.v.size() == velocities_[0].size() &&
-         state.lambda.size() == multipliers_[0].size() && state.q == result_q_ && state.v == velocities_[0] &&
-         state.lambda == multipliers_[0];
+  return followed_steps_ > 0 && same_bits(state.q, result_q_) && same_bits(state.v, velocities_[0]) &&
+         same_bits(state.lambda, multipliers_[0]);
 }
 
 StepGuess StepPredictor::predict(const State& state, double h) const {
