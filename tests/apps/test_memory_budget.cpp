@@ -76,7 +76,7 @@ TEST_CASE("a cgroup v2 limit, of the process's group or of an ancestor, bounds t
   CHECK(m.limit.ends_with("user.slice/memory.max"));
 }
 
-TEST_CASE("a cgroup v1 memory limit is read from the memory hierarchy; its 'unlimited' value is none") {
+TEST_CASE("a cgroup v1 memory limit is read from the memory hierarchy, and its 'unlimited' value is none") {
   TempDir dir("cgroup_v1");
   write(dir.path / "cgroup", "12:pids:/x\n4:cpu,memory:/docker/abc\n0::/\n");
   const fs::path mount = dir.path / "mount";

@@ -134,7 +134,7 @@ TEST_CASE("a relative energy error is not taken where the first energy is tiny a
   CHECK(line_values(data, *energy, 0)[1] == doctest::Approx(2 - 1e-9));
 }
 
-TEST_CASE("a last line without newline (a run still writing) is left out; other lines must be whole rows of numbers") {
+TEST_CASE("a last line without newline (a run still writing) is left out, and other lines must be whole rows of numbers") {
   const PlotData data = read("t,energy\n0,1\n0.1,1\n0.2,");
   CHECK(data.rows == 2);
   CHECK(data.last_line_incomplete);

@@ -164,7 +164,7 @@ TEST_CASE("each run setting has one default: the scenario's h, t_end and Newton 
   CHECK_FALSE(c.newton.modified);
 }
 
-TEST_CASE("the run settings override the scenario's run defaults; --set overrides a parameter") {
+TEST_CASE("the run settings override the scenario's run defaults, and --set overrides a parameter") {
   RunOptions options;
   options.scenario = "double-pendulum";
   options.stepper = "em-ggl";
@@ -447,7 +447,7 @@ TEST_CASE("an output directory that cannot be made is an error naming it and the
   CHECK(read_file(file) == "not a directory\n");  // nothing lost
 }
 
-TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end; h and the condition estimate are recorded") {
+TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end, and h and the condition estimate are recorded") {
   TempDir dir("runner_adaptive");
   RunOptions options = options_for("double-well", dir.path);
   options.stepper = "sem-vi";

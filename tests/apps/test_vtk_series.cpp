@@ -53,7 +53,7 @@ TEST_CASE("--vtk off writes no drawings, and a previous run's motion.pvd does no
   CHECK(nlohmann::json::parse(read_file(dir.path / "summary.json"))["motion"].is_null());
 }
 
-TEST_CASE("a drawing that cannot be written fails the run; motion.pvd lists the drawings written before it") {
+TEST_CASE("a drawing that cannot be written fails the run, and motion.pvd lists the drawings written before it") {
   TempDir dir("vtk_full");
   FailingFileCalls calls;
   calls.target = "step_00000003.vtp";

@@ -251,7 +251,7 @@ TEST_CASE("FunctionConstraint, general: Gbar row identity, Gbar(q, q) = G(q), co
   }
 }
 
-TEST_CASE("FunctionConstraint, quadratic and linear: midpoint Gbar is exact; Hessian terms as declared") {
+TEST_CASE("FunctionConstraint, quadratic and linear: midpoint Gbar is exact, Hessian terms as declared") {
   const auto rod = rod_constraint();
   const Vector qa = Vector(Eigen::Vector2d(0.6, -0.9)), qb = Vector(Eigen::Vector2d(-0.2, 1.3));
   const Matrix Gbar = discrete_gradient_of(*rod, qa, qb);
@@ -306,7 +306,7 @@ TEST_CASE("ConfigurationInertia: dT/dz and D^2 T vs finite differences (two-link
   }
 }
 
-TEST_CASE("ConstantDamping: f = C v accumulates with s; no q-dependence") {
+TEST_CASE("ConstantDamping: f = C v accumulates with s, no q-dependence") {
   const Matrix C{{2.0, -0.5}, {-0.5, 1.0}};
   const ConstantDamping damping("damper", kOneBlock, C);
   CHECK(damping.has_constant_damping());
@@ -374,7 +374,7 @@ TEST_CASE("generic elements refuse bad definitions with their name in the messag
                        doctest::Contains("element 'lonely' touches no coordinate block"), std::invalid_argument);
 }
 
-TEST_CASE("ConstantInertia refuses a subnormal entry of M, naming the element, the entry and the value; 0 stays") {
+TEST_CASE("ConstantInertia refuses a subnormal entry of M, naming the element, the entry and the value, and accepts 0") {
   CHECK_THROWS_WITH_AS(ConstantInertia("masses", kOneBlock, Matrix{{1.0, 0.0}, {0.0, 1e-320}}),
                        "inertia 'masses': the mass matrix entry (1, 1) must be a normal number, at least "
                        "2.2250738585072014e-308 (or 0), got 1e-320 (a subnormal value keeps too few digits for the "

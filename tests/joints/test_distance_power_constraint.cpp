@@ -96,7 +96,7 @@ TEST_CASE("each discrete gradient is directional (13) and its Jacobian matches f
   }
 }
 
-TEST_CASE("the momentum conditions (14): only the scaled midpoint meets both; the average vector field meets the linear one") {
+TEST_CASE("the momentum conditions (14): only the scaled midpoint meets both, and the average vector field meets the linear one") {
   const Vector a = testing::random_vector(9, 7, 1.5), b = a + testing::random_vector(9, 8, 0.3);
   for (DiscreteGradientKind kind : kKinds) {
     const auto [force, torque] = momentum_defects(discrete_gradient(invariant_constraint(kind), a, b), a, b);
@@ -111,7 +111,7 @@ TEST_CASE("the momentum conditions (14): only the scaled midpoint meets both; th
   }
 }
 
-TEST_CASE("the scaled midpoint is 0/0-safe: at rest it is the gradient; applied to Phi on the constraint it vanishes") {
+TEST_CASE("the scaled midpoint is 0/0-safe: at rest it is the gradient, and applied to Phi on the constraint it vanishes") {
   // Term by term (the element), Phi(a) = Phi(b) = 0 still gives a finite, directional gradient.
   const DistancePowerConstraint phi = invariant_constraint(DiscreteGradientKind::scaled_midpoint);
   const Vector a = testing::random_vector(9, 9, 1.5);

@@ -10,6 +10,7 @@
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
 #include <noether/steppers/livens_em.hpp>
+#include "support/tight_newton.hpp"
 
 using namespace noether;
 
@@ -77,18 +78,11 @@ Eigen::Vector3d angular_momentum(const State& s) {
          Eigen::Vector3d(s.q.tail<3>()).cross(Eigen::Vector3d(s.p.tail<3>()));
 }
 
-StepperOptions tight_newton() {
-  StepperOptions options;
-  options.newton.residual_tolerance = 1e-13;
-  options.newton.increment_tolerance = 1e-13;
-  return options;
-}
-
 }  // namespace
 
 TEST_CASE("livens-em with the invariant spring: energy, linear and angular momentum conserved to round-off") {
   Dumbbell d = make_dumbbell(false);
-  LivensEnergyMomentum stepper(*d.system, tight_newton());
+  LivensEnergyMomentum stepper(*d.system, testing::tight_newton());
   State state = d.initial;
   stepper.initialize(state);
   const double E0 = stepper.conserved_energy(state);
@@ -124,7 +118,7 @@ TEST_CASE("livens-em with the invariant spring: energy, linear and angular momen
 
 TEST_CASE("livens-em with spring and dashpot: each step loses exactly the dashpot's work h v_mid.C(q_mid) v_mid") {
   Dumbbell d = make_dumbbell(true);
-  LivensEnergyMomentum stepper(*d.system, tight_newton());
+  LivensEnergyMomentum stepper(*d.system, testing::tight_newton());
   State state = d.initial;
   stepper.initialize(state);
   const double E_initial = stepper.conserved_energy(state);
@@ -151,7 +145,7 @@ TEST_CASE("livens-em with spring and dashpot: each step loses exactly the dashpo
 
 TEST_CASE("livens-em with the spring through Cartesian Gonzalez: energy conserved, angular momentum not") {
   Dumbbell d = make_dumbbell(false, SpringForm::cartesian_gonzalez);
-  LivensEnergyMomentum stepper(*d.system, tight_newton());
+  LivensEnergyMomentum stepper(*d.system, testing::tight_newton());
   State state = d.initial;
   stepper.initialize(state);
   const double E0 = stepper.conserved_energy(state);

@@ -9,6 +9,7 @@
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/rotational_spring_damper.hpp>
 #include <noether/steppers/livens_em.hpp>
+#include "support/tight_newton.hpp"
 
 using namespace noether;
 
@@ -94,18 +95,11 @@ double angular_momentum(const State& s) {
   return J;
 }
 
-StepperOptions tight_newton() {
-  StepperOptions options;
-  options.newton.residual_tolerance = 1e-13;
-  options.newton.increment_tolerance = 1e-13;
-  return options;
-}
-
 }  // namespace
 
 TEST_CASE("livens-em with a rotational spring between free planar bars: energy and angular momentum conserved") {
   TwoBars t = make_two_bars(0.0);
-  LivensEnergyMomentum stepper(*t.system, tight_newton());
+  LivensEnergyMomentum stepper(*t.system, testing::tight_newton());
   State state = t.initial;
   stepper.initialize(state);
   const double E0 = stepper.conserved_energy(state), J0 = angular_momentum(state);
@@ -130,7 +124,7 @@ TEST_CASE("livens-em with a rotational spring between free planar bars: energy a
 
 TEST_CASE("livens-em with a rotational damper: each step loses exactly h v_mid.C(q_mid) v_mid") {
   TwoBars t = make_two_bars(0.05);
-  LivensEnergyMomentum stepper(*t.system, tight_newton());
+  LivensEnergyMomentum stepper(*t.system, testing::tight_newton());
   State state = t.initial;
   stepper.initialize(state);
   const double E_initial = stepper.conserved_energy(state), h = 0.005;
@@ -164,7 +158,7 @@ TEST_CASE("livens-em with a body torque: energy gains the load's work, angular m
   const double torque = 0.5;
   auto load = std::make_shared<BodyTorque>("motor", bar, [torque](double) { return Vector::Constant(1, torque); });
   system.add(load);
-  LivensEnergyMomentum stepper(system, tight_newton());
+  LivensEnergyMomentum stepper(system, testing::tight_newton());
   State state;
   state.q.resize(6);
   state.q << 0.2, -0.1, 1.0, 0.0, 0.0, 1.0;

@@ -103,7 +103,7 @@ TEST_CASE("point spring discrete gradient stays consistent when the squared leng
   }
 }
 
-TEST_CASE("invariant discrete gradient conserves linear and angular momentum; Cartesian Gonzalez does not") {
+TEST_CASE("invariant discrete gradient conserves linear and angular momentum, Cartesian Gonzalez does not") {
   const PointSpring spring("spring", ForcePointPair(point_a, Vector::Zero(3), point_b, Vector::Zero(3)),
                            green_strain_spring_law(300.0, 1.0));
   const Vector q_a = two_points(11), q_b = two_points(12);

@@ -59,7 +59,7 @@ TEST_CASE("joint factories reject attachment data of the wrong size") {
                        std::invalid_argument);
 }
 
-TEST_CASE("joints that need orientation reject point masses; point masses attach at X = 0") {
+TEST_CASE("joints that need orientation reject point masses, and point masses attach at X = 0") {
   CHECK_THROWS_WITH_AS(make_revolute("hinge", A, X, axis, m3, zero3, axis),
                        doctest::Contains("revolute joint 'hinge': body 'm3' is a point mass"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(make_fixed_planar_to_ground("weld", Y, axis2, m2, zero2, axis2),

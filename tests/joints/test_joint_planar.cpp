@@ -26,7 +26,7 @@ Matrix aligned_b(const Pose& pa) { return pa.R * rotation2d(angle_of(s) - angle_
 
 }  // namespace
 
-TEST_CASE("planar revolute joint: turns about the joint point; 1 relative DOF") {
+TEST_CASE("planar revolute joint: turns about the joint point, 1 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_revolute_planar_to_ground("revolute-planar-ground", Y_a, B, Y_b)
@@ -47,7 +47,7 @@ TEST_CASE("planar revolute joint of a point mass to the ground: 0 relative DOF")
                    {planar_rotation_about("turn about the pivot", Y_a)}, {translation_along("shift", s)}, 0);
 }
 
-TEST_CASE("planar prismatic joint: slides along its axis only; 1 relative DOF, also turned half a turn") {
+TEST_CASE("planar prismatic joint: slides along its axis only, 1 relative DOF, also turned half a turn") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_prismatic_planar_to_ground("prismatic-planar-ground", Y_a, s, B, Y_b, t)
@@ -63,7 +63,7 @@ TEST_CASE("planar prismatic joint: slides along its axis only; 1 relative DOF, a
   }
 }
 
-TEST_CASE("planar fixed joint: no relative motion; 0 relative DOF") {
+TEST_CASE("planar fixed joint: no relative motion, 0 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_fixed_planar_to_ground("fixed-planar-ground", Y_a, s, B, Y_b, t)

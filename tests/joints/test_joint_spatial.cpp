@@ -30,7 +30,7 @@ Matrix orientation_b(const Pose& pa, const Matrix& F_a, const Matrix& T, const M
 
 }  // namespace
 
-TEST_CASE("spherical joint: any rotation about the joint point; 3 relative DOF") {
+TEST_CASE("spherical joint: any rotation about the joint point, 3 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_spherical_to_ground("spherical-ground", X_a, B, X_b)
@@ -46,7 +46,7 @@ TEST_CASE("spherical joint: any rotation about the joint point; 3 relative DOF")
   }
 }
 
-TEST_CASE("spherical joint with a point mass: the mass sits at the joint point; 0 relative DOF") {
+TEST_CASE("spherical joint with a point mass: the mass sits at the joint point, 0 relative DOF") {
   const BodyRef m = body(1, BodyKind::point_mass3d, "m");
   const Pose pa = pose_of_a(false);
   const auto joint = make_spherical("spherical-point-mass", A, X_a, m, Vector::Zero(3));
@@ -55,7 +55,7 @@ TEST_CASE("spherical joint with a point mass: the mass sits at the joint point; 
                    {rotation_about("about the joint point", c, u)}, {translation_along("shift", w)}, 0);
 }
 
-TEST_CASE("revolute joint: turns about its axis only; 1 relative DOF, also with flipped axes") {
+TEST_CASE("revolute joint: turns about its axis only, 1 relative DOF, also with flipped axes") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_revolute_to_ground("revolute-ground", X_a, u, B, X_b, w)
@@ -75,7 +75,7 @@ TEST_CASE("revolute joint: turns about its axis only; 1 relative DOF, also with 
   }
 }
 
-TEST_CASE("universal joint: turns about both pins; 2 relative DOF") {
+TEST_CASE("universal joint: turns about both pins, 2 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_universal_to_ground("universal-ground", X_a, u, B, X_b, w)
@@ -95,7 +95,7 @@ TEST_CASE("universal joint: turns about both pins; 2 relative DOF") {
   }
 }
 
-TEST_CASE("perpendicular joint: any translation, rotations that keep the axes perpendicular; 5 relative DOF") {
+TEST_CASE("perpendicular joint: any translation, rotations that keep the axes perpendicular, 5 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_perpendicular_to_ground("perpendicular-ground", u, B, w)
@@ -110,7 +110,7 @@ TEST_CASE("perpendicular joint: any translation, rotations that keep the axes pe
   }
 }
 
-TEST_CASE("cylindrical joint: slides along and turns about its axis; 2 relative DOF") {
+TEST_CASE("cylindrical joint: slides along and turns about its axis, 2 relative DOF") {
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);
     const auto joint = to_ground ? make_cylindrical_to_ground("cylindrical-ground", X_a, u, B, X_b, w)
@@ -128,7 +128,7 @@ TEST_CASE("cylindrical joint: slides along and turns about its axis; 2 relative 
   }
 }
 
-TEST_CASE("prismatic joint: slides along its axis only; 1 relative DOF") {
+TEST_CASE("prismatic joint: slides along its axis only, 1 relative DOF") {
   const JointFrame f_a{X_a, u, w}, f_b{X_b, w, e1};
   const Matrix E_a = frame_from(u, w), E_b = frame_from(w, e1);
   for (bool to_ground : {false, true}) {
@@ -147,7 +147,7 @@ TEST_CASE("prismatic joint: slides along its axis only; 1 relative DOF") {
   }
 }
 
-TEST_CASE("fixed joint: no relative motion; 0 relative DOF") {
+TEST_CASE("fixed joint: no relative motion, 0 relative DOF") {
   const JointFrame f_a{X_a, u, w}, f_b{X_b, w, e1};
   const Matrix E_a = frame_from(u, w), E_b = frame_from(w, e1);
   for (bool to_ground : {false, true}) {
@@ -162,7 +162,7 @@ TEST_CASE("fixed joint: no relative motion; 0 relative DOF") {
   }
 }
 
-TEST_CASE("distance joint: the points keep their distance; 5 relative DOF") {
+TEST_CASE("distance joint: the points keep their distance, 5 relative DOF") {
   const double length = 1.7;
   for (bool to_ground : {false, true}) {
     const Pose pa = pose_of_a(to_ground);

@@ -26,7 +26,7 @@ TEST_CASE("time profiles: constant, table (linear, constant beyond its ends), si
   CHECK(std::abs((q(d) - q(-d)) / (2 * d)) < 1e-8);
 }
 
-TEST_CASE("a directed load scales its direction by the profile; bad profiles are refused naming the owner") {
+TEST_CASE("a directed load scales its direction by the profile, and bad profiles are refused naming the owner") {
   const TimeFunction load = directed_load(Eigen::Vector2d(1.0, -2.0), SineProfile{1.0, 1.0, 0.0, 0.0}, "force 'f'");
   CHECK(load(std::asin(0.5)).isApprox(Eigen::Vector2d(0.5, -1.0)));
   CHECK_THROWS_WITH_AS(check_time_profile(TableProfile{{0.0, 0.0}, {1.0, 2.0}}, "force 'f'"),

@@ -72,7 +72,7 @@ TEST_CASE("Higham's estimate of ||B^-1||_1 is a lower bound within a factor 3, e
   CHECK(one == 4.0);  // B = 1/4
 }
 
-TEST_CASE("the bordered solve by block elimination equals a dense solve of [A b; c^T d]") {
+TEST_CASE("the bordered solve by block elimination equals a dense solve of [[A, b], [c^T, d]]") {
   const SparseMatrix A = saddle_point_matrix(30, 9, 3);
   const SparseSystem s = to_csc(A);
   const Index n = s.pattern.n;

@@ -79,7 +79,7 @@ TEST_CASE("every stepper refuses initial values off the constraints, naming the 
   }
 }
 
-TEST_CASE("project_initial_state moves them onto the constraints and reports the correction; then every stepper starts") {
+TEST_CASE("project_initial_state moves them onto the constraints and reports the correction, then every stepper starts") {
   const Model model = double_fourbar();
   const System& system = *model.system;
   for (const Case& c : kCases) {

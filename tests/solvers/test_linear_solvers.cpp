@@ -108,12 +108,12 @@ TEST_CASE("every backend solves an unsymmetric sparse system of 300 unknowns wit
   check_backends_recover_known_solution(unsymmetric_matrix(300, 1), kUnsymmetricBackends, 1e-12);
 }
 
-TEST_CASE("every backend solves a saddle-point matrix [K G^T; G 0] like the Newton matrices") {
+TEST_CASE("every backend solves a saddle-point matrix [[K, G^T], [G, 0]] like the Newton matrices") {
   const SparseMatrix A = saddle_point_matrix(150, 45, 2);
   check_backends_recover_known_solution(A, kUnsymmetricBackends, 1e-11);
 }
 
-TEST_CASE("every backend, CHOLMOD included, solves an SPD system; CHOLMOD reads only the upper triangle") {
+TEST_CASE("every backend, CHOLMOD included, solves an SPD system, and CHOLMOD reads only the upper triangle") {
   const SparseMatrix A = spd_matrix(20);  // 400 unknowns, condition ~ 80
   check_backends_recover_known_solution(A, kAllBackends, 1e-12);
 

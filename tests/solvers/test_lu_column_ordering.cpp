@@ -76,7 +76,7 @@ bool is_permutation_of_range(std::vector<Index> p) {
 
 }  // namespace
 
-TEST_CASE("chains keep COLAMD; a two-dimensional graph gets nested dissection, with fewer predicted flops") {
+TEST_CASE("chains keep COLAMD, and a two-dimensional graph gets nested dissection, with fewer predicted flops") {
   const LuColumnOrdering chain = order(chain_saddle_point(2000));
   CHECK(chain.method == "colamd");
   CHECK(chain.columns.size() == 2000 + 999);

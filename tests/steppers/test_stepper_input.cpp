@@ -111,12 +111,15 @@ TEST_CASE("every stepper refuses a state that is not finite, naming the entry") 
   }
 }
 
-TEST_CASE("the symmetric schemes step back to where they started with -h; ggl-vi, first order, does not") {
+TEST_CASE("the symmetric schemes step back to where they started with -h, and ggl-vi, first order, does not") {
   for (const StepperInfo& info : steppers()) {
     CAPTURE(info.name);
     Chain chain(info);
     State state = chain.initialized;
-    for (int n = 0; n < 20; ++n) chain.stepper->step(state, 0.01);  // away from rest
+    // Away from rest, and no further: at t = 0.287 sem-vi's equations have no step forward near its
+    // guess on this chain (docs/sem_vi.md, "When a step has no solution"); 20 steps before the 10
+    // forward ran into it.
+    for (int n = 0; n < 10; ++n) chain.stepper->step(state, 0.01);
     const State start = state;
     for (int n = 0; n < 10; ++n) chain.stepper->step(state, 0.01);
     for (int n = 0; n < 10; ++n) chain.stepper->step(state, -0.01);
@@ -131,7 +134,8 @@ TEST_CASE("the symmetric schemes step back to where they started with -h; ggl-vi
       CHECK(q_error > 1e-4);  // first order, not symmetric: step(-h) does not undo step(h)
     } else {
       // Each step solves its equations to the Newton tolerance only, so the way back misses the start
-      // by rounding and that tolerance (seen: 3e-16 in q, 2e-13 in v), not exactly.
+      // by rounding and that tolerance (seen: up to 4e-13 in q, sem-vi, and 9e-12 in v, livens-em6),
+      // not exactly.
       CHECK(q_error <= 1e-10);
       CHECK(v_error <= 1e-9);
     }
