@@ -64,6 +64,11 @@ class SchemeAssembly {
     layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, scale,
                                  floor, with_matrix);
   }
+  /// residual = start + the terms' residuals at `it` alone, without scale, floor or matrix (the
+  /// kernels still fill their scale and floor, which are not summed).
+  void assemble_residual(const Iterate& it, ConstVectorRef start, VectorRef residual) {
+    layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, false);
+  }
   /// The same for a scheme with a global unknown, with its border (Assembler::assemble).
   void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
                 bool with_matrix, BorderOutput& border) {

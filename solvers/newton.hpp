@@ -29,7 +29,11 @@ class NewtonSystem {
   /// Overwrites residual with R(x) (n); scale (n, >= 0) with the magnitude of the terms that make
   /// up each row of R at x (row i can be computed no closer to 0 than a few rounding errors of
   /// scale_i); floor (n, >= 0) with the rounding floor of each row where its terms may all vanish
-  /// (0 where they cannot); and, when with_matrix, the system's matrix() with dR/dx.
+  /// (0 where they cannot); and, when with_matrix, the system's matrix() with dR/dx. Without the
+  /// matrix a system may give the scale and floor of an earlier evaluation with it at a nearby x
+  /// instead (the steppers' step equations give those of the last one in the same solve): Newton
+  /// evaluates without the matrix only where it predicts chord steps, so the magnitudes have moved
+  /// by the last increments alone.
   virtual void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor,
                         bool with_matrix) = 0;
   /// dR/dx at the x of the last evaluate with_matrix, in pattern order (pattern().nnz()). The
