@@ -149,37 +149,13 @@ Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int border_sums)
       mixed_constants_(plan_.mixed_slots_.size()),
       border_sums_(border_sums),
       visit_sums_(static_cast<std::size_t>(plan_.num_units() * border_sums)),
-      empty_scratch_{std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
-                     std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
-                     std::vector<double>(static_cast<std::size_t>(plan_.max_residual_size_)),
-                     std::vector<double>(static_cast<std::size_t>(plan_.max_matrix_size_)),
+      empty_scratch_{std::vector<double>(static_cast<std::size_t>(3 * plan_.max_residual_size_ + plan_.max_matrix_size_)),
                      std::vector<double>(static_cast<std::size_t>(workspace_size)),
                      std::vector<double>(static_cast<std::size_t>(border_sums > 0 ? plan_.max_residual_size_ : 0)),
                      std::vector<double>(static_cast<std::size_t>(border_sums > 0 ? plan_.max_residual_size_ : 0)),
                      std::vector<double>(static_cast<std::size_t>(border_sums))},
       scratch_(empty_scratch_) {
   if (border_sums < 0) throw std::invalid_argument("an assembler's border sums must be >= 0, got " + std::to_string(border_sums));
-}
-
-UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const {
-  const AssemblyPlan::Visit& visit = plan_.visits_[k];
-  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
-  const Index size = next.residual_begin - visit.residual_begin;
-  std::fill_n(scratch.residual.begin(), size, 0.0);
-  std::fill_n(scratch.scale.begin(), size, 0.0);
-  std::fill_n(scratch.floor.begin(), size, 0.0);
-  if (with_matrix) std::fill_n(scratch.matrix.begin(), visit.matrix_size, 0.0);
-  const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
-                                           static_cast<std::size_t>(next.block_begin - visit.block_begin));
-  UnitBorder border;
-  if (border_sums_ > 0) {
-    std::fill_n(scratch.border_column.begin(), size, 0.0);
-    std::fill_n(scratch.border_row.begin(), size, 0.0);
-    std::fill(scratch.border_sums.begin(), scratch.border_sums.end(), 0.0);
-    border = {scratch.border_column.data(), scratch.border_row.data(), scratch.border_sums};
-  }
-  return UnitOutput(scratch.residual.data(), scratch.scale.data(), scratch.floor.data(), size, scratch.matrix.data(),
-                    blocks, with_matrix, scratch.workspace, border);
 }
 
 void Assembler::scatter_border(std::size_t k, const UnitScratch& scratch, BorderOutput& border, bool with_matrix) {
@@ -208,21 +184,24 @@ void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef res
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
   const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
   const Index size = next.residual_begin - visit.residual_begin;
+  const double* unit_residual = scratch.residual();
   if (scale) {
     double* scale_out = scale->data();
     double* floor_out = floor->data();
+    const double* unit_scale = scratch.scale(size);
+    const double* unit_floor = scratch.floor(size);
     for (Index i = 0; i < size; ++i) {
-      const auto local = static_cast<std::size_t>(i);
-      const double value = scratch.residual[local];
+      const double value = unit_residual[i];
       residual(rows[i]) += value;
-      scale_out[rows[i]] += std::max(std::abs(value), scratch.scale[local]);
-      floor_out[rows[i]] += scratch.floor[local];
+      scale_out[rows[i]] += std::max(std::abs(value), unit_scale[i]);
+      floor_out[rows[i]] += unit_floor[i];
     }
   } else {
-    for (Index i = 0; i < size; ++i) residual(rows[i]) += scratch.residual[static_cast<std::size_t>(i)];
+    for (Index i = 0; i < size; ++i) residual(rows[i]) += unit_residual[i];
   }
   if (!with_matrix) return;
-  const auto local = [&](const ScatterEntry& e) { return scratch.matrix[static_cast<std::size_t>(e.local)]; };
+  const double* matrix = scratch.matrix(size);
+  const auto local = [&](const ScatterEntry& e) { return matrix[e.local]; };
   const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
   const ScatterEntry* entries = plan_.scatter_.data();
   for (Index i = visit.scatter_begin; i < visit.first_mixed; ++i) slot(entries[i]) = local(entries[i]);
@@ -236,7 +215,8 @@ void Assembler::scatter_constants(std::size_t k, const UnitScratch& scratch) {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
   const ScatterEntry* entries = plan_.constant_scatter_.data();
-  const auto local = [&](const ScatterEntry& e) { return scratch.matrix[static_cast<std::size_t>(e.local)]; };
+  const double* matrix = scratch.matrix(next.residual_begin - visit.residual_begin);
+  const auto local = [&](const ScatterEntry& e) { return matrix[e.local]; };
   const auto slot = [&](const ScatterEntry& e) -> double& { return values_[static_cast<std::size_t>(e.slot)]; };
   for (Index i = visit.constant_begin; i < visit.first_constant_add; ++i) slot(entries[i]) = local(entries[i]);
   for (Index i = visit.first_constant_add; i < next.constant_begin; ++i) slot(entries[i]) += local(entries[i]);

@@ -190,8 +190,18 @@ class AssemblyPlan {
 
 /// A unit's local residual and matrix, written by its evaluation, then scattered, and the
 /// workspace of its evaluation (with its border, for a bordered assembler); one per thread.
+/// `outputs` holds, for a unit of `size` local rows, its residual, scale and floor (size each) and
+/// then its local matrix, one after the other, so that one fill zeroes the three vectors.
 struct UnitScratch {
-  std::vector<double> residual, scale, floor, matrix, workspace, border_column, border_row, border_sums;
+  std::vector<double> outputs, workspace, border_column, border_row, border_sums;
+  double* residual() { return outputs.data(); }
+  double* scale(Index size) { return outputs.data() + size; }
+  double* floor(Index size) { return outputs.data() + 2 * size; }
+  double* matrix(Index size) { return outputs.data() + 3 * size; }
+  const double* residual() const { return outputs.data(); }
+  const double* scale(Index size) const { return outputs.data() + size; }
+  const double* floor(Index size) const { return outputs.data() + 2 * size; }
+  const double* matrix(Index size) const { return outputs.data() + 3 * size; }
 };
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
@@ -312,6 +322,27 @@ void Assembler::for_each_visit(Body&& body) {
   }
 }
 
+// Here rather than in assembler.cpp so that every assembly loop inlines it (docs/performance.md,
+// "Where a coarse run's time goes").
+inline UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const {
+  const AssemblyPlan::Visit& visit = plan_.visits_[k];
+  const AssemblyPlan::Visit& next = plan_.visits_[k + 1];
+  const Index size = next.residual_begin - visit.residual_begin;
+  std::fill_n(scratch.outputs.begin(), 3 * size, 0.0);
+  if (with_matrix) std::fill_n(scratch.outputs.begin() + 3 * size, visit.matrix_size, 0.0);
+  const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
+                                           static_cast<std::size_t>(next.block_begin - visit.block_begin));
+  UnitBorder border;
+  if (border_sums_ > 0) {
+    std::fill_n(scratch.border_column.begin(), size, 0.0);
+    std::fill_n(scratch.border_row.begin(), size, 0.0);
+    std::fill(scratch.border_sums.begin(), scratch.border_sums.end(), 0.0);
+    border = {scratch.border_column.data(), scratch.border_row.data(), scratch.border_sums};
+  }
+  return UnitOutput(scratch.residual(), scratch.scale(size), scratch.floor(size), size, scratch.matrix(size),
+                    blocks, with_matrix, scratch.workspace, border);
+}
+
 template <class Eval>
 void Assembler::write_constants(Eval& eval) {
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
@@ -389,7 +420,7 @@ Index Assembler::largest_contributor(Eval&& eval, Index row) const {
     UnitOutput out = output_of(k, false, scratch);
     eval(plan_.visits_[k].unit, out);
     for (auto i = begin; i != end; ++i) {
-      const double magnitude = std::abs(scratch.residual[static_cast<std::size_t>(i - begin)]);
+      const double magnitude = std::abs(scratch.residual()[i - begin]);
       if (*i == row && !(magnitude <= best)) {  // a NaN wins
         best = magnitude;
         best_unit = plan_.visits_[k].unit;
@@ -402,18 +433,18 @@ Index Assembler::largest_contributor(Eval&& eval, Index row) const {
 template <class Eval>
 Assembler::NonFinite Assembler::first_non_finite(Eval&& eval) const {
   UnitScratch scratch = empty_scratch_;
-  const auto first_bad = [](const std::vector<double>& values, Index size) {
-    const auto end = values.begin() + size;
-    return std::find_if(values.begin(), end, [](double a) { return !std::isfinite(a); });
+  const auto first_bad = [](const double* values, Index size) {
+    return std::find_if(values, values + size, [](double a) { return !std::isfinite(a); });
   };
   for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k) {
     UnitOutput out = output_of(k, true, scratch);
     eval(plan_.visits_[k].unit, out);
     const Index residual_size = plan_.visits_[k + 1].residual_begin - plan_.visits_[k].residual_begin;
-    if (const auto bad = first_bad(scratch.residual, residual_size); bad != scratch.residual.begin() + residual_size)
+    if (const double* bad = first_bad(scratch.residual(), residual_size); bad != scratch.residual() + residual_size)
       return {plan_.visits_[k].unit, false, *bad};
     const Index matrix_size = plan_.visits_[k].matrix_size;
-    if (const auto bad = first_bad(scratch.matrix, matrix_size); bad != scratch.matrix.begin() + matrix_size)
+    const double* matrix = scratch.matrix(residual_size);
+    if (const double* bad = first_bad(matrix, matrix_size); bad != matrix + matrix_size)
       return {plan_.visits_[k].unit, true, *bad};
   }
   return {};
