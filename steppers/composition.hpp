@@ -12,7 +12,10 @@
 /// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar;
 /// Suzuki's construction with seven substeps has 0.43 to 0.6 times the error at equal substeps
 /// once h is small, but costs more where the chains' errors are not yet O(h^4), and lost the
-/// work-precision sweeps there: docs/performance.md, "Suzuki's construction with seven substeps"),
+/// work-precision sweeps there: docs/performance.md, "Suzuki's construction with seven substeps";
+/// no other palindromic five-substep set of order 4, a family with one parameter, had an error
+/// more than 3 % below Suzuki's on the chains or the N-four-bar: "The other symmetric five-substep
+/// compositions of order 4"),
 /// and Kahan and Li's nine for order 6 [KahanLi1997] (em-ggl composed by the triple jump twice,
 /// also nine substeps, had 350 to 1800 times the error at 64 steps). Negative substeps go back in
 /// time, which the symmetric bases (livens-em, em-ggl) take.
