@@ -151,6 +151,8 @@ void continue_progress(const RunResult& saved, RunResult& result) {
   result.newton_iterations_total = saved.newton_iterations_total;
   result.newton_iterations_max = saved.newton_iterations_max;
   result.newton_factorizations_total = saved.newton_factorizations_total;
+  result.newton_stalled_steps = saved.newton_stalled_steps;
+  result.newton_stalled_residual_max = saved.newton_stalled_residual_max;
   result.newton_evaluations = saved.newton_evaluations;
   result.wall_seconds = saved.wall_seconds;
   result.phase_seconds = saved.phase_seconds;

@@ -28,7 +28,9 @@ struct Checkpoint {
   static constexpr const char* kFileName = "checkpoint.json";
   /// Version 2 (2026-11-27) added the progress' newton_evaluations_total and
   /// newton_matrix_evaluations_total; version 1 is read too, its run resumed without those counts.
-  static constexpr int kFormatVersion = 2;
+  /// Version 3 (2026-11-29) added newton_stalled_steps and newton_stalled_residual_max; versions 1
+  /// and 2 are read with none, as the noether that wrote them failed a step where a solve stalled.
+  static constexpr int kFormatVersion = 3;
 
   /// The run's options with every run setting given (rerun_options): the model's source (the
   /// scenario with all its parameters, or the scene), the resolved configuration, threads,

@@ -261,6 +261,8 @@ Json progress_json(const RunResult& r) {
           {"newton_iterations_total", r.newton_iterations_total},
           {"newton_iterations_max", r.newton_iterations_max},
           {"newton_factorizations_total", r.newton_factorizations_total},
+          {"newton_stalled_steps", r.newton_stalled_steps},
+          {"newton_stalled_residual_max", exact(r.newton_stalled_residual_max)},
           {"newton_evaluations_total", count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
           {"newton_matrix_evaluations_total",
            count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
@@ -305,6 +307,10 @@ RunResult read_progress(const Fields& f, std::int64_t version) {
   r.newton_iterations_max = static_cast<int>(f.whole("newton_iterations_max", 0));
   r.newton_factorizations_total = f.whole("newton_factorizations_total", 0);
   r.newton_evaluations = read_evaluations(f, version);
+  if (version >= 3) {  // before, a stalled solve failed its step: no run accepted one
+    r.newton_stalled_steps = f.whole("newton_stalled_steps", 0);
+    r.newton_stalled_residual_max = f.number("newton_stalled_residual_max");
+  }
   r.wall_seconds = f.number("wall_seconds");
   const Vector phases = f.vector("phase_seconds", 3);
   r.phase_seconds = {phases(0), phases(1), phases(2)};

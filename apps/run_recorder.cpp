@@ -52,6 +52,10 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
   record_refinement(state, report.step_size, report);
   result_.newton_iterations_total += report.iterations;
   result_.newton_factorizations_total += report.factorizations;
+  if (report.stalled_residual > 0.0) {
+    ++result_.newton_stalled_steps;
+    result_.newton_stalled_residual_max = std::max(result_.newton_stalled_residual_max, report.stalled_residual);
+  }
   if (result_.newton_evaluations) {
     result_.newton_evaluations->residuals += report.evaluations;
     result_.newton_evaluations->with_matrix += report.matrix_evaluations;

@@ -111,6 +111,11 @@ struct RunResult {
   /// Numeric factorizations of the Newton matrix summed over the steps (fewer than the
   /// iterations with chord steps or modified Newton).
   std::int64_t newton_factorizations_total = 0;
+  /// Steps with a Newton solve that ended stalled (NewtonReport::stalled_residual: accepted at a
+  /// scaled residual above the stopping test's, within 100 times the tolerance, where a step ends
+  /// at or near a singular configuration), and the largest scaled residual so accepted (0: none).
+  std::int64_t newton_stalled_steps = 0;
+  double newton_stalled_residual_max = 0.0;
   /// Evaluations of the step equations summed over the steps (NewtonReport::evaluations,
   /// matrix_evaluations).
   struct NewtonEvaluations {

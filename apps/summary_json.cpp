@@ -51,6 +51,8 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
                               {"newton_iterations_total", result.newton_iterations_total},
                               {"newton_iterations_max", result.newton_iterations_max},
                               {"newton_factorizations_total", result.newton_factorizations_total},
+                              {"newton_stalled_steps", result.newton_stalled_steps},
+                              {"newton_stalled_residual_max", result.newton_stalled_residual_max},
                               {"newton_evaluations_total",
                                count_or_null(result.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
                               {"newton_matrix_evaluations_total",

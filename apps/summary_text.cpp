@@ -56,6 +56,8 @@ void print_summary(std::ostream& out, const RunResult& result) {
   lines.line("newton_iterations_total", result.newton_iterations_total);
   lines.line("newton_iterations_max", result.newton_iterations_max);
   lines.line("newton_factorizations_total", result.newton_factorizations_total);
+  lines.line("newton_stalled_steps", result.newton_stalled_steps);
+  lines.line("newton_stalled_residual_max", result.newton_stalled_residual_max);
   const auto& evaluations = result.newton_evaluations;  // none: the run did not count them
   lines.line("newton_evaluations_total", evaluations ? std::to_string(evaluations->residuals) : "not counted");
   lines.line("newton_matrix_evaluations_total", evaluations ? std::to_string(evaluations->with_matrix) : "not counted");

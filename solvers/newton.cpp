@@ -46,6 +46,9 @@ constexpr int kChordSteps = 2;
 /// stopping test, not of the refresh rule's `refresh_contraction`, which it equals by default.
 constexpr double kStagnationRate = 0.25;
 
+/// A stalled solve is returned when its best r is within this factor of the tolerance (NewtonOptions).
+constexpr double kStalledToleranceFactor = 100.0;
+
 /// Full Newton's rule for an iterate of scaled residual r reached at contraction rate `rate`:
 /// take chord steps with the last factorization (NewtonOptions).
 bool takes_chord_steps(double r, double rate, const NewtonOptions& options) {
@@ -177,6 +180,15 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
        report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
 }
 
+bool NewtonSolver::stalled(const NewtonReport& report, double best_of_second_half) const {
+  const std::size_t half = static_cast<std::size_t>(options_.max_iterations / 2);
+  double best_of_first_half = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < half; ++k)
+    best_of_first_half = std::min(best_of_first_half, report.history[k].scaled_residual);
+  return best_of_second_half <= kStalledToleranceFactor * options_.residual_tolerance &&
+         best_of_second_half > kStagnationRate * best_of_first_half;
+}
+
 bool NewtonSolver::increment_is_small(double increment_norm, ConstVectorRef x) const {
   return increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
 }
@@ -245,16 +257,28 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     }
     report.condition_estimate = tangent_.condition_estimate();
   };
+  double best_of_second_half = std::numeric_limits<double>::infinity();
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
     report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
+    if (report.iterations >= options_.max_iterations / 2 && scaled < best_of_second_half) {
+      best_of_second_half = scaled;  // a candidate should the solve stall (NewtonOptions)
+      stalled_best_ = x;
+    }
     const std::size_t count = report.history.size();
     const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
     if (count >= 2 && !chord) quadratic_constant_ = rate / report.history[count - 2].scaled_residual;
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
     if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x))) {
+      estimate_condition_at_end();
+      return report;
+    }
+    if (report.iterations == options_.max_iterations && stalled(report, best_of_second_half)) {
+      x = stalled_best_;
+      if (system.reads_last_evaluation()) evaluate(false);
+      report.stalled_residual = best_of_second_half;
       estimate_condition_at_end();
       return report;
     }

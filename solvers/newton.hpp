@@ -99,6 +99,18 @@ struct NewtonOptions {
   /// the predictions fail on the chains' compositions (docs/performance.md, "The unevaluated last
   /// update").
   ///
+  /// A solve that runs out of iterations stalled returns its best iterate instead of failing:
+  /// when the best r of its second half of iterates is within kStalledToleranceFactor (100) times
+  /// the tolerance and no better than kStagnationRate (1/4) times the best r of its first half,
+  /// r has stopped at a floor the rounding floors of the rows do not account for, and the iterate
+  /// of least r from the second half is returned, with NewtonReport::stalled_residual set to its
+  /// r. This happens where a step ends at or near a singular configuration of its constraints
+  /// (the N-four-bar with all bars on one line): the Newton matrix is nearly singular there, the
+  /// multipliers along its null space are set only by rounding, and r wanders above the tolerance
+  /// while the iterates keep moving (docs/performance.md, "A step ending at a singular
+  /// configuration", has the figures). No other solve changes: the rule acts only where Newton
+  /// would have failed.
+  ///
   /// residual_tolerance is on the scaled residual r (relative). livens-em's largest energy increment per step on the
   /// spring pendulum [KinonBetsch2023] is 4.7e-13 of 1.5 with 1e-13 (3.5e-13 with the former
   /// switch to chord steps), 2.8e-12 with 1e-12 (the chord steps stop there), and was 2.5e-14 with
@@ -149,6 +161,9 @@ struct NewtonReport {
   int matrix_evaluations = 0;
   std::vector<NewtonIterate> history;
   NewtonTimings timings;
+  /// 0 when the solve converged by the stopping test; otherwise it ended stalled (NewtonOptions)
+  /// and this is the scaled residual r of the iterate it returned (at most 100 times the tolerance).
+  double stalled_residual = 0.0;
   /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
   /// NaN when not asked for, or when there is no factorization).
   double condition_estimate = std::numeric_limits<double>::quiet_NaN();
@@ -239,7 +254,12 @@ class NewtonSolver {
 
   NewtonOptions options_;
   BorderedLinearSolver tangent_;
+  /// Whether the solve of `report`, out of iterations, ended stalled (NewtonOptions), given the
+  /// best r among the iterates of its second half.
+  bool stalled(const NewtonReport& report, double best_of_second_half) const;
+
   Vector residual_, scale_, floor_, increment_;
+  Vector stalled_best_;  ///< the iterate of least r in the second half of a long solve
   bool has_factorization_ = false;
   /// C of r_{k+1} = C r_k^2 at the last update made with a fresh factorization, over all solves
   /// (NaN before the first): predicts whether the matrix after a refactorization will be needed.

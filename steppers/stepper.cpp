@@ -1,5 +1,6 @@
 #include <noether/steppers/stepper.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -93,6 +94,7 @@ void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.timings.factorization += part.timings.factorization;
   total.timings.solve += part.timings.solve;
   total.history = part.history;
+  total.stalled_residual = std::max(total.stalled_residual, part.stalled_residual);
   if (std::isnan(total.condition_estimate) || part.condition_estimate > total.condition_estimate)
     total.condition_estimate = part.condition_estimate;
 }

@@ -74,8 +74,8 @@ struct StepReport : NewtonReport {
 };
 
 /// total += the Newton work of a part of the step: iterations, factorizations, evaluations and
-/// timings added, history replaced by the part's, the larger condition estimate kept (NaN counts
-/// as none).
+/// timings added, history replaced by the part's, the larger stalled residual and the larger
+/// condition estimate kept (NaN counts as none).
 void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
 class Stepper {

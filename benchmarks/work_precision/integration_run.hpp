@@ -24,6 +24,9 @@ struct IntegrationRun {
   /// Noether: steps that Newton could not take whole and were refined (halved); Simbody: failed
   /// step attempts (error test, convergence, projection).
   long retries = 0;
+  /// Noether: steps with a Newton solve accepted stalled (NewtonReport::stalled_residual, near a
+  /// singular configuration); Simbody: 0.
+  long stalled_steps = 0;
   /// Empty when t_end was reached; otherwise why not (the engine's message, or the time limit).
   std::string failure;
   /// The run was abandoned at its time limit.

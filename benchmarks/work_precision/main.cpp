@@ -251,7 +251,8 @@ class CaseRunner {
     json point{{"engine", engine},          {"method", method},         {setting_name, setting},
                {"seconds", run.seconds},    {"setup_seconds", run.setup_seconds},
                {"repeats", measured.second}, {"steps", run.steps},
-               {"retries", run.retries},    {"ok", run.failure.empty()}};
+               {"retries", run.retries},    {"stalled_steps", run.stalled_steps},
+               {"ok", run.failure.empty()}};
     std::cout << "  " << std::left << std::setw(8) << engine << std::setw(13) << method << setting_name << ' '
               << std::setw(9) << scientific(setting) << std::right;
     if (run.failure.empty()) {

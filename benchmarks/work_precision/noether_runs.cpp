@@ -27,7 +27,9 @@ IntegrationRun run_noether(const Model& model, const std::string& stepper_name, 
     stepper->initialize(state);
     run.setup_seconds = elapsed();
     for (long k = 1; k <= steps; ++k) {
-      run.retries += stepper->step(state, h).refinements;
+      const StepReport report = stepper->step(state, h);
+      run.retries += report.refinements;
+      run.stalled_steps += report.stalled_residual > 0.0;
       ++run.steps;
       if (k * samples % steps == 0) sampled.push_back(state);
       if (elapsed() > time_limit) {

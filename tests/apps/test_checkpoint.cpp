@@ -174,11 +174,11 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(reference.newton_evaluations->residuals >= reference.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  // Version 1 had no evaluation counts: version 2's file with its version set back to 1 is one.
+  // Version 1 had no evaluation counts: version 3's file with its version set back to 1 is one.
   std::string text = read_file(copy / Checkpoint::kFileName);
-  const std::string version_2 = "\"version\":2,";
-  REQUIRE(text.find(version_2) != std::string::npos);
-  text.replace(text.find(version_2), version_2.size(), "\"version\":1,");
+  const std::string version_3 = "\"version\":3,";
+  REQUIRE(text.find(version_3) != std::string::npos);
+  text.replace(text.find(version_3), version_3.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations);
   const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
@@ -188,9 +188,30 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(summary.at("newton_evaluations_total").is_null());
   CHECK(summary.at("newton_matrix_evaluations_total").is_null());
 
-  const std::string version_3 = text.replace(text.find("\"version\":1,"), 12, "\"version\":3,");
-  CHECK_THROWS_WITH_AS(parse_checkpoint(version_3, "from a later noether"),
-                       doctest::Contains("/version: is 3; this noether reads versions 1 to 2"), CheckpointError);
+  const std::string version_4 = text.replace(text.find("\"version\":1,"), 12, "\"version\":4,");
+  CHECK_THROWS_WITH_AS(parse_checkpoint(version_4, "from a later noether"),
+                       doctest::Contains("/version: is 4; this noether reads versions 1 to 3"), CheckpointError);
+}
+
+TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which versions 1 and 2 read as none") {
+  const TempDir work("checkpoint_stalled");
+  const RunOptions options = scenario_options(work.path / "run");
+  REQUIRE(run(options).ok);
+  std::string text = read_file(*options.output_dir / Checkpoint::kFileName);
+  const std::string none = "\"newton_stalled_steps\":0,\"newton_stalled_residual_max\":0.0,";
+  REQUIRE(text.find(none) != std::string::npos);  // the run had none: give it some, as a run that had
+  text.replace(text.find(none), none.size(), "\"newton_stalled_steps\":2,\"newton_stalled_residual_max\":3.5e-12,");
+  const Checkpoint version_3 = parse_checkpoint(text, "version-3 checkpoint");
+  CHECK(version_3.progress.newton_stalled_steps == 2);
+  CHECK(version_3.progress.newton_stalled_residual_max == 3.5e-12);
+  RunResult resumed;
+  continue_progress(version_3.progress, resumed);
+  CHECK(resumed.newton_stalled_steps == 2);
+  CHECK(resumed.newton_stalled_residual_max == 3.5e-12);
+  text.replace(text.find("\"version\":3,"), 12, "\"version\":2,");
+  const Checkpoint version_2 = parse_checkpoint(text, "version-2 checkpoint");
+  CHECK(version_2.progress.newton_stalled_steps == 0);  // a version-2 noether failed such steps
+  CHECK(version_2.progress.newton_stalled_residual_max == 0.0);
 }
 
 TEST_CASE("--checkpoint-every needs an output directory") {

@@ -16,7 +16,9 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/run_recorder.hpp>
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/composition.hpp>
 #include "support/temp_dir.hpp"
 #include <noether/apps/timeseries_csv.hpp>
@@ -56,6 +58,27 @@ std::vector<std::string> header_of(const std::string& scenario) {
 }
 
 }  // namespace
+
+TEST_CASE("the run counts its steps with a stalled Newton solve and keeps the largest stalled residual") {
+  const Scenario& scenario = find_scenario("double-pendulum");
+  const Model model = scenario.build(resolve_parameters(scenario, {}));
+  RunOptions options;
+  options.scenario = "double-pendulum";
+  RunResult result;
+  RunRecorder recorder(model, options, 3, result);
+  State state = model.initial;
+  recorder.record_initial(state, 0.0);
+  for (const double stalled : {2e-12, 0.0, 5e-13}) {
+    StepReport report;
+    report.step_size = 0.01;
+    report.stalled_residual = stalled;
+    ++state.step;
+    state.t += 0.01;
+    recorder.record_step(state, 0.0, report);
+  }
+  CHECK(result.newton_stalled_steps == 2);
+  CHECK(result.newton_stalled_residual_max == 2e-12);
+}
 
 TEST_CASE("the runner integrates each small scenario with livens-em and writes consistent outputs") {
   for (const std::string scenario : {"singular-mass-spring", "spring-pendulum", "double-pendulum"}) {
@@ -104,6 +127,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached",
                                           "step_size_min", "step_size_max", "condition_estimate_max", "newton_iterations_total",
                                           "newton_iterations_max", "newton_factorizations_total",
+                                          "newton_stalled_steps", "newton_stalled_residual_max",
                                           "newton_evaluations_total", "newton_matrix_evaluations_total", "setup_seconds",
                                           "stepping_seconds", "closing_seconds", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
@@ -132,6 +156,8 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["dropped_equations"].empty());
   CHECK(j["steps"] == 10);
   CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
+  CHECK(j["newton_stalled_steps"] == 0);  // no step of this run ends near a singular configuration
+  CHECK(j["newton_stalled_residual_max"] == 0.0);
   CHECK(r.newton_factorizations_total >= r.steps);
   CHECK(r.newton_factorizations_total <= r.newton_iterations_total);
   // Every step evaluates its first iterate and every update but possibly its last; each

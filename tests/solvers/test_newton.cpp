@@ -85,6 +85,39 @@ Vector circle_hyperbola_root() {
 /// that the residual sits near its round-off floor of ~1e-14, and the ratio means nothing) and
 /// came from the kind of update asked for: from a tangent factorized at iterate k (full Newton
 /// steps), or from one factorized earlier (chord steps, which contract linearly by design).
+/// R(x) = x - 1 + eta_k (one unknown, scale 1, tangent 1/rate): eta_k stands for the rounding
+/// noise of the k-th evaluation, amplitude (-1)^k (1 + sin(k)/2), so r stays between amplitude
+/// and 3 amplitude once the iterates are near the root. rate < 1 makes each update only that
+/// fraction of a Newton step: with amplitude 0, r falls linearly, by 1 - rate per update.
+class NoisyLine final : public NewtonSystem {
+ public:
+  NoisyLine(double amplitude, double rate) : amplitude_(amplitude), rate_(rate) {
+    pattern_.n = 1;
+    pattern_.column_starts = {0, 1};
+    pattern_.row_indices = {0};
+  }
+  const CscPattern& pattern() const override { return pattern_; }
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool) override {
+    const double k = evaluations++;
+    residual(0) = x(0) - 1.0 + amplitude_ * (evaluations % 2 ? 1.0 : -1.0) * (1.0 + 0.5 * std::sin(k));
+    scale(0) = 1.0;
+    floor(0) = 0.0;
+    last_x = x(0);
+  }
+  std::span<const double> matrix() const override { return {&tangent_, 1}; }
+  std::string describe_row(Index) const override { return "line"; }
+  bool reads_last_evaluation() const override { return reads_last; }
+
+  bool reads_last = false;
+  int evaluations = 0;
+  double last_x = 0.0;
+
+ private:
+  CscPattern pattern_;
+  double amplitude_, rate_;
+  double tangent_ = 1.0 / rate_;
+};
+
 struct QuadraticRatio {
   double worst = 0.0;
   int pairs = 0;  ///< the iterate pairs measured
@@ -302,6 +335,47 @@ TEST_CASE("Newton alone: singular tangent, no convergence and a NaN residual are
                        doctest::Contains("the residual is not finite; scaled residual (max|dx|) history: nan (0.000e+00); largest "
                                         "scaled residual entry nan (scale 2.000e+00) in hyperbola"),
                        NewtonError);
+}
+
+TEST_CASE("Newton alone: a solve that stalls within 100 times the tolerance returns its best iterate, flagged") {
+  // Noise of 1e-12 (r between 1e-12 and 3e-12): never the tolerance 1e-13, within 100 times it.
+  for (const bool reads_last : {false, true}) {
+    CAPTURE(reads_last);
+    NoisyLine system(1e-12, 1.0);
+    system.reads_last = reads_last;
+    NewtonSolver solver(system.pattern(), LinearSolverKind::klu, {});
+    Vector x = Vector::Zero(1);
+    const NewtonReport report = solver.solve(system, x, "stall");
+    REQUIRE(report.iterations == 30);
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 15; k < report.history.size(); ++k) best = std::min(best, report.history[k].scaled_residual);
+    CHECK(report.stalled_residual == best);
+    CHECK(report.stalled_residual > 1e-13);
+    CHECK(report.stalled_residual <= 1e-11);
+    CHECK(std::abs(x(0) - 1.0) <= 3e-12);
+    // A system that reads its last evaluation is evaluated again at the iterate returned.
+    CHECK((system.last_x == x(0)) == reads_last);
+  }
+}
+
+TEST_CASE("Newton alone: a solve that stalls above 100 times the tolerance, or still converges at its limit, fails") {
+  NoisyLine noisy(1e-10, 1.0);  // r between 1e-10 and 3e-10
+  NewtonSolver solver(noisy.pattern(), LinearSolverKind::klu, {});
+  Vector x = Vector::Zero(1);
+  CHECK_THROWS_WITH_AS(solver.solve(noisy, x, "noisy"), doctest::Contains("no convergence in 30 iterations"), NewtonError);
+
+  // Updates of 0.6 Newton steps: r = 0.4^k falls to 1.2e-12 at the limit, within 100 times the
+  // tolerance but 2.4e6 times below the first half's best: not stalled.
+  NoisyLine slow(0.0, 0.6);
+  NewtonSolver slow_solver(slow.pattern(), LinearSolverKind::klu, {});
+  x = Vector::Zero(1);
+  try {
+    slow_solver.solve(slow, x, "slow");
+    FAIL("a solve still converging at its iteration limit passed");
+  } catch (const NewtonError& e) {
+    CHECK(e.reason() == "no convergence in 30 iterations");
+    CHECK(e.history().back().scaled_residual <= 1e-11);
+  }
 }
 
 TEST_CASE("Newton options that cannot work are refused, naming the option and the value") {

@@ -58,6 +58,25 @@ struct FailingStep {
 
 }  // namespace
 
+TEST_CASE("a step's Newton work adds up over its parts, keeping the largest stalled residual and condition") {
+  NewtonReport total, first, second;
+  first.iterations = 4;
+  first.factorizations = 2;
+  first.stalled_residual = 3e-12;
+  first.condition_estimate = 1e8;
+  second.iterations = 30;
+  second.factorizations = 9;
+  second.stalled_residual = 0.0;  // converged by the stopping test
+  second.history = {{1e-3, 1.0, 0.0, false}};
+  add_newton_work(total, first);
+  add_newton_work(total, second);
+  CHECK(total.iterations == 34);
+  CHECK(total.factorizations == 11);
+  CHECK(total.stalled_residual == 3e-12);  // a later part that converged does not hide it
+  CHECK(total.condition_estimate == 1e8);
+  CHECK(total.history.size() == 1);  // the last part's
+}
+
 TEST_CASE("a step whose Newton fails is taken as two half-steps, on the caller's grid") {
   FailingStep failing;
   MESSAGE("ggl-vi, h = 2e-3: Newton fails from t = ", failing.state.t, " without refinement");
