@@ -109,7 +109,8 @@ struct NewtonOptions {
   /// multipliers along its null space are set only by rounding, and r wanders above the tolerance
   /// while the iterates keep moving (docs/performance.md, "A step ending at a singular
   /// configuration", has the figures). No other solve changes: the rule acts only where Newton
-  /// would have failed.
+  /// would have failed. The stepper's step refinement then does not split such a step: refining
+  /// first and accepting only the deepest substep's stall did worse there (same section).
   ///
   /// residual_tolerance is on the scaled residual r (relative). livens-em's largest energy increment per step on the
   /// spring pendulum [KinonBetsch2023] is 4.7e-13 of 1.5 with 1e-13 (3.5e-13 with the former
@@ -162,7 +163,8 @@ struct NewtonReport {
   std::vector<NewtonIterate> history;
   NewtonTimings timings;
   /// 0 when the solve converged by the stopping test; otherwise it ended stalled (NewtonOptions)
-  /// and this is the scaled residual r of the iterate it returned (at most 100 times the tolerance).
+  /// and this is the scaled residual r of the iterate it returned (at most 100 times the
+  /// tolerance; history still ends with the last iterate, which is not the one returned).
   double stalled_residual = 0.0;
   /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
   /// NaN when not asked for, or when there is no factorization).
