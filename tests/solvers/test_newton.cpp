@@ -81,25 +81,22 @@ Vector circle_hyperbola_root() {
   return Vector(Eigen::Vector2d(x0, 1.0 / x0));
 }
 
-/// The largest r_{k+1} / r_k^2 over the consecutive iterates whose r_{k+1} is above 1e-11 (below
-/// that the residual sits near its round-off floor of ~1e-14, and the ratio means nothing) and
-/// came from the kind of update asked for: from a tangent factorized at iterate k (full Newton
-/// steps), or from one factorized earlier (chord steps, which contract linearly by design).
 /// R(x) = x - 1 + eta_k (one unknown, scale 1, tangent 1/rate): eta_k stands for the rounding
-/// noise of the k-th evaluation, amplitude (-1)^k (1 + sin(k)/2), so r stays between amplitude
-/// and 3 amplitude once the iterates are near the root. rate < 1 makes each update only that
-/// fraction of a Newton step: with amplitude 0, r falls linearly, by 1 - rate per update.
+/// noise of the k-th evaluation (k = 0, 1, ...), amplitude (-1)^k (1 + sin(k)/2), so r stays
+/// between amplitude and 3 amplitude once the iterates are near the root. rate < 1 makes each
+/// update only that fraction of a Newton step: with amplitude 0, r falls linearly, by the factor
+/// 1 - rate per update.
 class NoisyLine final : public NewtonSystem {
  public:
-  NoisyLine(double amplitude, double rate) : amplitude_(amplitude), rate_(rate) {
+  NoisyLine(double amplitude, double rate) : amplitude_(amplitude), tangent_(1.0 / rate) {
     pattern_.n = 1;
     pattern_.column_starts = {0, 1};
     pattern_.row_indices = {0};
   }
   const CscPattern& pattern() const override { return pattern_; }
   void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool) override {
-    const double k = evaluations++;
-    residual(0) = x(0) - 1.0 + amplitude_ * (evaluations % 2 ? 1.0 : -1.0) * (1.0 + 0.5 * std::sin(k));
+    const int k = evaluations++;
+    residual(0) = x(0) - 1.0 + amplitude_ * (k % 2 == 0 ? 1.0 : -1.0) * (1.0 + 0.5 * std::sin(k));
     scale(0) = 1.0;
     floor(0) = 0.0;
     last_x = x(0);
@@ -114,10 +111,14 @@ class NoisyLine final : public NewtonSystem {
 
  private:
   CscPattern pattern_;
-  double amplitude_, rate_;
-  double tangent_ = 1.0 / rate_;
+  double amplitude_;
+  double tangent_;
 };
 
+/// The largest r_{k+1} / r_k^2 over the consecutive iterates whose r_{k+1} is above 1e-11 (below
+/// that the residual sits near its round-off floor of ~1e-14, and the ratio means nothing) and
+/// came from the kind of update asked for: from a tangent factorized at iterate k (full Newton
+/// steps), or from one factorized earlier (chord steps, which contract linearly by design).
 struct QuadraticRatio {
   double worst = 0.0;
   int pairs = 0;  ///< the iterate pairs measured
