@@ -25,8 +25,10 @@
 ///     --steppers and then --integrators, so that a drift of the machine's speed during the case
 ///     falls on both engines' points alike.
 ///     Each point: the error |probe(t_end) - reference| (m) and the time (wall clock, or with
-///     --clock cpu the process's CPU time), the best of --repeats runs for runs under 2 s (one run
-///     above).
+///     --clock cpu the process's CPU time), for runs under 2 s the best of --repeats runs (one run
+///     above). The repeats are made in rounds: once the sweeps have found the case's points, each
+///     further round runs every such point again, in the sweeps' order, so that a point's runs lie
+///     minutes apart and a slow spell of the machine of that length rarely takes all of them.
 /// The results go to FILE.json (rewritten after each case); benchmarks/work_precision/report plots
 /// them and tabulates the time ratios. Exit status: 0 done, 1 a reference or check run failed,
 /// 2 usage error, 3 agreement check failed.
@@ -76,7 +78,7 @@ constexpr int kCheckSamples = 10;
 constexpr const char* kChainStepper = "em-ggl6";
 constexpr int kChainStepperOrder = 6;
 constexpr const char* kLinkageStepper = "livens-em6";
-/// Runs shorter than this are repeated (--repeats) and the fastest kept.
+/// Runs shorter than this are repeated (--repeats, in rounds: CaseRunner::sweeps) and the fastest kept.
 constexpr double kRepeatBelowSeconds = 2.0;
 /// Noether's sweep: N = round(2^(k/2)) steps, k = 0, 1, ... (1, 2, 3, 4, 6, 8, 11, 16, ...; a
 /// repeated N skipped), at most kMaxSteps. It starts at one step over the whole interval, as
@@ -123,22 +125,6 @@ const IntegrationRun& require_success(const IntegrationRun& run, const std::stri
   return run;
 }
 
-/// `run` once; repeated up to `repeats` times in all when it succeeded in under kRepeatBelowSeconds,
-/// keeping the fastest time. Returns the run and how many runs were made.
-template <class Run>
-std::pair<IntegrationRun, int> best_of(int repeats, Run&& run) {
-  IntegrationRun best = run();
-  int made = 1;
-  while (best.failure.empty() && best.seconds < kRepeatBelowSeconds && made < repeats) {
-    const IntegrationRun again = run();
-    ++made;
-    if (again.failure.empty() && again.seconds < best.seconds) {
-      best.seconds = again.seconds;
-      best.setup_seconds = again.setup_seconds;
-    }
-  }
-  return {best, made};
-}
 
 class CaseRunner {
  public:
@@ -245,13 +231,14 @@ class CaseRunner {
 
   double error_of(const IntegrationRun& run) const { return distance(run.probe.back(), reference_); }
 
+  /// A point's JSON: its first run (seconds, setup_seconds, round_seconds [seconds]; repeats 1).
   json record(const char* engine, const std::string& method, const char* setting_name, double setting,
-              const std::pair<IntegrationRun, int>& measured) const {
-    const IntegrationRun& run = measured.first;
-    json point{{"engine", engine},          {"method", method},         {setting_name, setting},
-               {"seconds", run.seconds},    {"setup_seconds", run.setup_seconds},
-               {"repeats", measured.second}, {"steps", run.steps},
-               {"retries", run.retries},    {"stalled_steps", run.stalled_steps},
+              const IntegrationRun& run) const {
+    json point{{"engine", engine},       {"method", method},
+               {setting_name, setting},  {"seconds", run.seconds},
+               {"setup_seconds", run.setup_seconds}, {"repeats", 1},
+               {"round_seconds", json::array({run.seconds})}, {"steps", run.steps},
+               {"retries", run.retries}, {"stalled_steps", run.stalled_steps},
                {"ok", run.failure.empty()}};
     std::cout << "  " << std::left << std::setw(8) << engine << std::setw(13) << method << setting_name << ' '
               << std::setw(9) << scientific(setting) << std::right;
@@ -291,23 +278,68 @@ class CaseRunner {
     bool done = false;
   };
 
+  /// A point measured again in the rounds: its method and setting, and its JSON in the runs.
+  struct Repeated {
+    bool noether;
+    std::string method;
+    double setting;  ///< Simbody's accuracy (Noether's h is t_end / steps)
+    long steps;      ///< Noether's N
+    std::size_t index;
+  };
+
   /// The points of every stepper's and integrator's sweep. The sweeps take turns, a point each, so
   /// that a drift of the machine's speed during the case (docs/performance.md, "The clock") falls
-  /// on both engines' points of a round alike, not on whichever sweeps ran while it lasted.
+  /// on both engines' points of a round alike, not on whichever sweeps ran while it lasted. Then
+  /// --repeats - 1 rounds over the points that took under kRepeatBelowSeconds (repeat_round).
   json sweeps() const {
     std::vector<Sweep> all;
     for (const std::string& stepper : options_.steppers) all.push_back({true, stepper});
     for (const std::string& integrator : options_.integrators) all.push_back({false, integrator});
     json runs = json::array();
+    std::vector<Repeated> repeated;
     for (bool measuring = true; measuring;) {
       measuring = false;
       for (Sweep& sweep : all) {
         if (sweep.done) continue;
-        measure_next(sweep, runs);
+        measure_next(sweep, runs, repeated);
         measuring = true;
       }
     }
+    for (int round = 2; round <= options_.repeats && !repeated.empty(); ++round) repeat_round(round, repeated, runs);
     return runs;
+  }
+
+  IntegrationRun run_point(bool noether, const std::string& method, double setting, long steps) const {
+    const double limit = 2 * options_.max_run_seconds;
+    return noether ? run_noether(model_, method, steps, case_.t_end, 1, limit, options_.clock)
+                   : simbody_.run(method, setting, case_.t_end, 1, limit, options_.clock);
+  }
+
+  /// Runs every point of `repeated` once more, in order, into its JSON: round_seconds gains the
+  /// time (null for a run that failed, which a deterministic run that succeeded before does only
+  /// at the time limit), repeats counts the run, and seconds and setup_seconds become the
+  /// fastest run's.
+  void repeat_round(int round, const std::vector<Repeated>& repeated, json& runs) const {
+    const RunClock clock(TimeMeasure::wall);
+    double slowest_ratio = 0.0;
+    for (const Repeated& point : repeated) {
+      const IntegrationRun run = run_point(point.noether, point.method, point.setting, point.steps);
+      json& entry = runs[point.index];
+      entry["repeats"] = entry["repeats"].get<int>() + 1;
+      if (!run.failure.empty()) {
+        entry["round_seconds"].push_back(nullptr);
+        continue;
+      }
+      entry["round_seconds"].push_back(run.seconds);
+      slowest_ratio = std::max(slowest_ratio, run.seconds / entry["seconds"].get<double>());
+      if (run.seconds < entry["seconds"].get<double>()) {
+        entry["seconds"] = run.seconds;
+        entry["setup_seconds"] = run.setup_seconds;
+      }
+    }
+    std::cout << "  round " << round << " of " << options_.repeats << ": " << repeated.size() << " points again in "
+              << fixed(clock.elapsed(), 1) << " s; the slowest at " << fixed(slowest_ratio, 2)
+              << " times its fastest before\n";
   }
 
   /// The sweep's next setting, advancing it: Noether's h = t_end/N (N in Sweep::last_steps), Simbody's
@@ -324,22 +356,20 @@ class CaseRunner {
     return case_.t_end / static_cast<double>(steps);
   }
 
-  /// Measures the sweep's next point into runs, or marks the sweep done when it has none left or
-  /// go_on stops it there.
-  void measure_next(Sweep& sweep, json& runs) const {
+  /// Measures the sweep's next point into runs (and into `repeated` when it took under
+  /// kRepeatBelowSeconds), or marks the sweep done when it has none left or go_on stops it there.
+  void measure_next(Sweep& sweep, json& runs, std::vector<Repeated>& repeated) const {
     const std::optional<double> setting = next_setting(sweep);
     if (!setting) {
       sweep.done = true;
       return;
     }
-    const double limit = 2 * options_.max_run_seconds;
-    const auto measured = best_of(options_.repeats, [&] {
-      return sweep.noether ? run_noether(model_, sweep.method, sweep.last_steps, case_.t_end, 1, limit, options_.clock)
-                           : simbody_.run(sweep.method, *setting, case_.t_end, 1, limit, options_.clock);
-    });
-    runs.push_back(record(sweep.noether ? "noether" : "simbody", sweep.method, sweep.noether ? "h" : "accuracy",
-                          *setting, measured));
-    sweep.done = !go_on(measured.first, sweep.failures_in_a_row, sweep.previous_seconds);
+    const IntegrationRun run = run_point(sweep.noether, sweep.method, *setting, sweep.last_steps);
+    if (run.failure.empty() && run.seconds < kRepeatBelowSeconds)
+      repeated.push_back({sweep.noether, sweep.method, *setting, sweep.last_steps, runs.size()});
+    runs.push_back(
+        record(sweep.noether ? "noether" : "simbody", sweep.method, sweep.noether ? "h" : "accuracy", *setting, run));
+    sweep.done = !go_on(run, sweep.failures_in_a_row, sweep.previous_seconds);
     if (sweep.noether && sweep.last_steps < kCountedFailuresFrom) sweep.failures_in_a_row = 0;
   }
 
@@ -374,7 +404,8 @@ json context(const Options& options, int argc, char** argv) {
           {"tight_accuracy", options.tight_accuracy},
           {"agreement_tolerance", options.agreement_tolerance},
           {"clock", options.clock == TimeMeasure::cpu ? "cpu" : "wall"},
-          {"sweeps", "in turns"}};  // CaseRunner::sweeps; files without it ran them one after another
+          {"sweeps", "in turns"},  // CaseRunner::sweeps; files without it ran them one after another
+          {"repeats_made", "in rounds"}};  // CaseRunner::repeat_round; files without it repeated each run at once
 }
 
 void write_json(const std::string& path, const json& document) {
@@ -394,7 +425,7 @@ int main(int argc, char** argv) {
   app.add_option("--integrators", options.integrators, "Simbody's integrators (rk-merson, cpodes, cpodes-adams)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "runs under 2 s: the best of this many")->check(CLI::Range(1, 100))
+  app.add_option("--repeats", options.repeats, "runs under 2 s: the best of this many, one in each round over the case's points")->check(CLI::Range(1, 100))
       ->capture_default_str();
   app.add_option("--max-run-seconds", options.max_run_seconds,
                  "a sweep stops after a run this long (and longer than the one before)")

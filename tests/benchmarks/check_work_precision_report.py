@@ -8,7 +8,11 @@ Writes the report from RESULTS.json (the binary's output, docs/performance/work_
 once as measured on the wall clock and once as if on CPU time (the JSON's context.clock set to
 "cpu"), and checks that work_precision.md and every work_precision_*.svg name that clock and never
 the other; then twice more, with the JSON's context.sweeps absent (files written before the sweeps
-took turns) and "in turns", and checks that work_precision.md says how the sweeps ran, and only that.
+took turns) and "in turns", and checks that work_precision.md says how the sweeps ran, and only that;
+then twice more, with context.repeats_made absent (files written before the repeats were made in
+rounds) and "in rounds" with every run's round_seconds set to (seconds, 1.5 seconds), and checks
+that work_precision.md says how the repeats were made, and that its table of the repeats' spread
+is there, with the median 1.50, exactly when the runs have round_seconds.
 Exit status 0 when they do, 1 when not, 77 (skipped) without gnuplot, which draws the plots.
 """
 import argparse
@@ -66,6 +70,30 @@ def check_sweeps(report, results, work, sweeps):
     return []
 
 
+REPEATS = {None: ", run one after another", "in rounds": ", one in each round over the case's points"}
+SPREAD = "## The repeats' spread"
+
+
+def check_repeats(report, results, work, repeats_made):
+    context = {k: v for k, v in results["context"].items() if k != "repeats_made"}
+    cases = results["cases"]
+    if repeats_made is not None:
+        context["repeats_made"] = repeats_made
+        cases = [dict(c, runs=[dict(r, round_seconds=[r["seconds"], 1.5 * r["seconds"]]) for r in c.get("runs", [])])
+                 for c in cases]
+    text = render(report, dict(results, context=context, cases=cases), os.path.join(work, f"repeats_{repeats_made}"))
+    problems = []
+    if any((phrase in text) != (key == repeats_made) for key, phrase in REPEATS.items()):
+        problems.append(f"repeats {repeats_made}: work_precision.md does not say '{REPEATS[repeats_made]}' alone")
+    spread = text.split(SPREAD)[1].split("\n## ")[0] if SPREAD in text else None
+    if (spread is not None) != (repeats_made is not None):
+        problems.append(f"repeats {repeats_made}: the table of the repeats' spread is "
+                        + ("there without round_seconds" if spread is not None else "missing"))
+    elif spread is not None and "| 1.50 | 1.50 | 1: " not in spread:
+        problems.append(f"repeats {repeats_made}: the spread table does not give slowest / fastest 1.50")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--report", required=True)
@@ -79,6 +107,7 @@ def main():
         results = json.load(f)
     problems = [p for clock in ("wall", "cpu") for p in check_clock(args.report, results, args.work, clock)]
     problems += [p for sweeps in SWEEPS for p in check_sweeps(args.report, results, args.work, sweeps)]
+    problems += [p for repeats in REPEATS for p in check_repeats(args.report, results, args.work, repeats)]
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0
