@@ -125,7 +125,6 @@ const IntegrationRun& require_success(const IntegrationRun& run, const std::stri
   return run;
 }
 
-
 class CaseRunner {
  public:
   CaseRunner(const ComparisonCase& c, const Options& options)
@@ -309,6 +308,7 @@ class CaseRunner {
     return runs;
   }
 
+  /// One timed run of a point, abandoned at twice --max-run-seconds.
   IntegrationRun run_point(bool noether, const std::string& method, double setting, long steps) const {
     const double limit = 2 * options_.max_run_seconds;
     return noether ? run_noether(model_, method, steps, case_.t_end, 1, limit, options_.clock)
@@ -321,7 +321,7 @@ class CaseRunner {
   /// fastest run's.
   void repeat_round(int round, const std::vector<Repeated>& repeated, json& runs) const {
     const RunClock clock(TimeMeasure::wall);
-    double slowest_ratio = 0.0;
+    double slowest_ratio = 0.0;  // of a run of this round to its point's fastest before it
     for (const Repeated& point : repeated) {
       const IntegrationRun run = run_point(point.noether, point.method, point.setting, point.steps);
       json& entry = runs[point.index];
@@ -338,8 +338,8 @@ class CaseRunner {
       }
     }
     std::cout << "  round " << round << " of " << options_.repeats << ": " << repeated.size() << " points again in "
-              << fixed(clock.elapsed(), 1) << " s; the slowest at " << fixed(slowest_ratio, 2)
-              << " times its fastest before\n";
+              << fixed(clock.elapsed(), 1) << " s; the slowest took " << fixed(slowest_ratio, 2)
+              << " times its point's fastest run before\n";
   }
 
   /// The sweep's next setting, advancing it: Noether's h = t_end/N (N in Sweep::last_steps), Simbody's
@@ -425,7 +425,9 @@ int main(int argc, char** argv) {
   app.add_option("--integrators", options.integrators, "Simbody's integrators (rk-merson, cpodes, cpodes-adams)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--repeats", options.repeats, "runs under 2 s: the best of this many, one in each round over the case's points")->check(CLI::Range(1, 100))
+  app.add_option("--repeats", options.repeats,
+                 "runs under 2 s: the best of this many, one in each round over the case's points")
+      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   app.add_option("--max-run-seconds", options.max_run_seconds,
                  "a sweep stops after a run this long (and longer than the one before)")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The work-precision report says which clock its times are on, in its text and in its plots, and
-whether the sweeps of a case took turns.
+"""The work-precision report says which clock its times are on, in its text and in its plots,
+whether the sweeps of a case took turns, and how the repeats of a point were made.
 
     check_work_precision_report.py --report benchmarks/work_precision/report --json RESULTS.json --work DIR
 
@@ -10,9 +10,10 @@ once as measured on the wall clock and once as if on CPU time (the JSON's contex
 the other; then twice more, with the JSON's context.sweeps absent (files written before the sweeps
 took turns) and "in turns", and checks that work_precision.md says how the sweeps ran, and only that;
 then twice more, with context.repeats_made absent (files written before the repeats were made in
-rounds) and "in rounds" with every run's round_seconds set to (seconds, 1.5 seconds), and checks
-that work_precision.md says how the repeats were made, and that its table of the repeats' spread
-is there, with the median 1.50, exactly when the runs have round_seconds.
+rounds, its runs without round_seconds) and "in rounds" with every run's round_seconds set to
+(seconds, 1.5 seconds), and checks that work_precision.md says how the repeats were made, and that
+its table of the repeats' spread is there, with the median 1.50, exactly when the runs have
+round_seconds.
 Exit status 0 when they do, 1 when not, 77 (skipped) without gnuplot, which draws the plots.
 """
 import argparse
@@ -76,11 +77,17 @@ SPREAD = "## The repeats' spread"
 
 def check_repeats(report, results, work, repeats_made):
     context = {k: v for k, v in results["context"].items() if k != "repeats_made"}
-    cases = results["cases"]
     if repeats_made is not None:
         context["repeats_made"] = repeats_made
-        cases = [dict(c, runs=[dict(r, round_seconds=[r["seconds"], 1.5 * r["seconds"]]) for r in c.get("runs", [])])
-                 for c in cases]
+
+    def runs_of(case):
+        for r in case.get("runs", []):
+            run = {k: v for k, v in r.items() if k != "round_seconds"}
+            if repeats_made is not None:
+                run["round_seconds"] = [r["seconds"], 1.5 * r["seconds"]]
+            yield run
+
+    cases = [dict(c, runs=list(runs_of(c))) for c in results["cases"]]
     text = render(report, dict(results, context=context, cases=cases), os.path.join(work, f"repeats_{repeats_made}"))
     problems = []
     if any((phrase in text) != (key == repeats_made) for key, phrase in REPEATS.items()):
