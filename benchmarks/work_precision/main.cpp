@@ -233,11 +233,16 @@ class CaseRunner {
   /// A point's JSON: its first run (seconds, setup_seconds, round_seconds [seconds]; repeats 1).
   json record(const char* engine, const std::string& method, const char* setting_name, double setting,
               const IntegrationRun& run) const {
-    json point{{"engine", engine},       {"method", method},
-               {setting_name, setting},  {"seconds", run.seconds},
-               {"setup_seconds", run.setup_seconds}, {"repeats", 1},
-               {"round_seconds", json::array({run.seconds})}, {"steps", run.steps},
-               {"retries", run.retries}, {"stalled_steps", run.stalled_steps},
+    json point{{"engine", engine},
+               {"method", method},
+               {setting_name, setting},
+               {"seconds", run.seconds},
+               {"setup_seconds", run.setup_seconds},
+               {"repeats", 1},
+               {"round_seconds", json::array({run.seconds})},
+               {"steps", run.steps},
+               {"retries", run.retries},
+               {"stalled_steps", run.stalled_steps},
                {"ok", run.failure.empty()}};
     std::cout << "  " << std::left << std::setw(8) << engine << std::setw(13) << method << setting_name << ' '
               << std::setw(9) << scientific(setting) << std::right;
