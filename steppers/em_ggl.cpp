@@ -25,7 +25,7 @@ struct EmGglScheme {
   /// last, the order in which the body's block of the matrix fills in least (KLU on chain3d
   /// n = 100: 1.44e6 flops per factorization against 2.2e6 with dq first; chain2d and nfourbar
   /// within 5 %; docs/performance.md, "em-ggl against livens-em"). The measurement program
-  /// benchmarks/velocity_split.cpp assumes this order and fails when its split no longer fits it.
+  /// benchmarks/experiments/velocity_split.cpp assumes this order and fails when its split no longer fits it.
   enum Field { u, nu, gamma, dq };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers, FieldKind::multipliers,
                                      FieldKind::coordinates};

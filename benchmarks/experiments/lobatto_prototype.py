@@ -23,8 +23,8 @@ residual entry is below 1e-11. The script prints each scheme's error against a l
 Newton matrix.
 
     apt-get install python3-numpy python3-scipy
-    python3 benchmarks/lobatto_prototype.py --bodies 4 8 16
-    python3 benchmarks/lobatto_prototype.py --model bars --bodies 4 8 16 --steps 16 23 32 45 64 90 128
+    python3 benchmarks/experiments/lobatto_prototype.py --bodies 4 8 16
+    python3 benchmarks/experiments/lobatto_prototype.py --model bars --bodies 4 8 16 --steps 16 23 32 45 64 90 128
 """
 import argparse
 
