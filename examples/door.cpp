@@ -3,7 +3,7 @@
 /// The door turns at 1 rad/s about the vertical axis of its hinges; gravity is parallel to that
 /// axis, so the energy and the angular momentum about it stay constant.
 /// Usage: example_door [STEPPER] (a name `noether list` prints; livens-em by default). Exits with 1
-/// unless the stepper keeps both to 1e-9 and the dropped equations stay met.
+/// unless the stepper keeps both (T + V, and J_z) to 1e-9 and the dropped equations stay met.
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -61,11 +61,12 @@ int run(const std::string& stepper_name) {
   stepper->initialize(state);
 
   const BodyRef& door = mechanism.bodies()[0];
-  const double energy0 = stepper->conserved_energy(state);
+  const auto energy = [&] { return kinetic_energy(*system, state.q, state.v) + potential_energy(*system, state.q); };
+  const double energy0 = energy();
   const double spin0 = body_momenta(*system, door, state.q, state.v).angular.z();
   for (int n = 0; n < 200; ++n) stepper->step(state, 0.01);
 
-  const double energy_error = std::abs(stepper->conserved_energy(state) - energy0) / std::abs(energy0);
+  const double energy_error = std::abs(energy() - energy0) / std::abs(energy0);
   const double spin_error = std::abs(body_momenta(*system, door, state.q, state.v).angular.z() - spin0) / spin0;
   Vector g(mechanism.system().num_multipliers());
   calc_constraint_values(mechanism.system(), state.q, g);  // every equation, the dropped ones too
