@@ -16,15 +16,19 @@
 /// (steppers/row_scale.hpp); the walk leaves that factor to the scheme, so that one magnitude can
 /// serve rows of different floors (g(q1) = 0 and G(q1) v1 = 0).
 ///
-/// Order: the entries of L as stored, then H_0's, H_1's, ... as stored; a function's quadratic
-/// term is summed over H_k's entries before it is added to value_k and scale_k. The visitor sees
-/// each entry after the walk's own rows have taken it. A linear form has no Hessian entries: the
-/// walk ends after L.
+/// Order, fixed so that the rows are the same bits on every run and thread count: the entries of L
+/// as stored, then H_0's, H_1's, ... as stored; a function's quadratic term is summed over H_k's
+/// entries before it is halved and added to value_k and scale_k. value, magnitude and the product
+/// rows sum in the order of the form's own calc_value, add_jacobian_product_magnitude and
+/// add_jacobian_product. The visitor sees each entry after the walk's rows have taken it. A linear
+/// form has no Hessian entries: the walk ends after L.
 ///
 /// The visitor is two callables, inlined (no per-entry indirect call):
-///   on_linear(const Nonzero& l)                       L_kj = l.value, k = l.row, j = l.col
-///   on_hessian(Index k, const Nonzero& e, double Hq)  H_k,ij = e.value, i = e.row, j = e.col,
-///                                                     Hq = H_k,ij q_j (its term of Df(q)_ki)
+///   on_linear(const Nonzero& l)     L_kj = l.value, k = l.row, j = l.col
+///   on_function(Index k)            before H_k's entries; returns the visitor of those entries,
+///                                   which may hold what depends on k alone (a multiplier lambda_k):
+///     (const Nonzero& e, double Hq)   H_k,ij = e.value, i = e.row, j = e.col,
+///                                     Hq = H_k,ij q_j (its term of Df(q)_ki)
 #include <cmath>
 #include <type_traits>
 
@@ -50,9 +54,9 @@ namespace detail {
 
 struct NoProductRows {};
 
-template <class Q, class Product, class OnLinear, class OnHessian>
+template <class Q, class Product, class OnLinear, class OnFunction>
 void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_unused]] Product product,
-               OnLinear& on_linear, OnHessian& on_hessian) {
+               OnLinear& on_linear, OnFunction& on_function) {
   constexpr bool with_product = !std::is_same_v<Product, NoProductRows>;
   auto &value = rows.value, &scale = rows.scale, &magnitude = rows.magnitude;
   value = f.constant_part();
@@ -71,6 +75,7 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
   if (f.is_linear()) return;
   for (Index k = 0; k < f.num_functions(); ++k) {
     double form = 0.0, form_magnitude = 0.0;  // q^T H_k q and the magnitude of its terms
+    auto on_entry = on_function(k);
     for (const Nonzero& e : f.hessian(k)) {
       const double Hq = e.value * q(e.col);
       form += q(e.row) * Hq;
@@ -80,7 +85,7 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
         product.value(k) += product.u(e.row) * Hq;
         product.scale(k) += std::abs(product.u(e.row) * Hq);
       }
-      on_hessian(k, e, Hq);
+      on_entry(e, Hq);
     }
     value(k) += 0.5 * form;
     scale(k) += 0.5 * form_magnitude;
@@ -90,16 +95,16 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
 }  // namespace detail
 
 /// Walks f's entries once at q (n): the rows f(q) = 0 into `rows`, each entry to the visitor.
-template <class Q, class OnLinear, class OnHessian>
-void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, OnLinear&& on_linear, OnHessian&& on_hessian) {
-  detail::walk_form(f, q, rows, detail::NoProductRows{}, on_linear, on_hessian);
+template <class Q, class OnLinear, class OnFunction>
+void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, OnLinear&& on_linear, OnFunction&& on_function) {
+  detail::walk_form(f, q, rows, detail::NoProductRows{}, on_linear, on_function);
 }
 
 /// The same walk, with the rows Df(q) u = 0 into `product` as well.
-template <class Q, class OnLinear, class OnHessian>
+template <class Q, class OnLinear, class OnFunction>
 void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, FormProductRows product, OnLinear&& on_linear,
-               OnHessian&& on_hessian) {
-  detail::walk_form(f, q, rows, product, on_linear, on_hessian);
+               OnFunction&& on_function) {
+  detail::walk_form(f, q, rows, product, on_linear, on_function);
 }
 
 /// r += s * sum_k lambda_k H_k u   (lambda: m; u, r: n): the Hessian contraction of f times u, from

@@ -168,8 +168,8 @@ void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput
 }
 
 /// R_p += G_mid^T nu + h H(gamma) u_mid,  R_q -= G_mid^T gamma,  R_g = g(q1),  R_gv = G(q1) u1, and
-/// their blocks, in one pass over the form's entries (G(q) = L + [(H_k q)^T]_k, G_mid = G(q_mid));
-/// scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
+/// their blocks, in one walk over the form's entries (engine/form_walk.hpp; G(q) = L + [(H_k q)^T]_k,
+/// G_mid = G(q_mid)); scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
@@ -205,20 +205,23 @@ void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutpu
         G_nu(l.row, l.col) += l.value;
         G_gamma(l.row, l.col) += l.value;
       },
-      [&](Index k, const Nonzero& e, double at_end) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-        const double nu_k = nu_local(k), gamma_k = gamma_local(k), at_mid = e.value * q_mid(e.col);
-        R_p(e.row) += nu_k * at_mid + h * gamma_k * e.value * u_mid(e.col);
-        R_q(e.row) -= gamma_k * at_mid;
-        if (!with_matrix) return;
-        Gt_nu(e.row, k) += at_mid;
-        Gt_gamma(e.row, k) -= at_mid;
-        G_nu(k, e.row) += at_end;
-        G_gamma(k, e.row) += at_end;
-        K_dq(e.row, e.col) += 0.5 * nu_k * e.value;
-        K_u(e.row, e.col) += 0.5 * h * gamma_k * e.value;
-        Hu_mid(e.row, k) += h * e.value * u_mid(e.col);
-        K_q(e.row, e.col) -= 0.5 * gamma_k * e.value;
-        Hu_1(k, e.col) += e.value * u1(e.row);
+      [&](Index k) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double nu_k = nu_local(k), gamma_k = gamma_local(k);
+        return [&, k, nu_k, gamma_k](const Nonzero& e, double at_end) {
+          const double at_mid = e.value * q_mid(e.col);
+          R_p(e.row) += nu_k * at_mid + h * gamma_k * e.value * u_mid(e.col);
+          R_q(e.row) -= gamma_k * at_mid;
+          if (!with_matrix) return;
+          Gt_nu(e.row, k) += at_mid;
+          Gt_gamma(e.row, k) -= at_mid;
+          G_nu(k, e.row) += at_end;
+          G_gamma(k, e.row) += at_end;
+          K_dq(e.row, e.col) += 0.5 * nu_k * e.value;
+          K_u(e.row, e.col) += 0.5 * h * gamma_k * e.value;
+          Hu_mid(e.row, k) += h * e.value * u_mid(e.col);
+          K_q(e.row, e.col) -= 0.5 * gamma_k * e.value;
+          Hu_1(k, e.col) += e.value * u1(e.row);
+        };
       });
   const double ell = kRoundingError * coordinate_size(q1);
   F_gv = F_g * (ell / std::abs(h));

@@ -172,7 +172,8 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 }
 
 /// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
-/// Degree <= 2, from the exact form: Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
+/// Degree <= 2, from the exact form in one walk over its entries (engine/form_walk.hpp):
+/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
 /// General: Gonzalez's Gbar, row by row. Scale and floor of R_lambda: steppers/row_scale.hpp
 /// (general: |Gbar| |q1| in place of the terms, |Gbar| eps ell for the floor).
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
@@ -211,13 +212,16 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
         Gbar_t(l.col, l.row) += l.value;
         G1(l.row, l.col) += l.value;
       },
-      [&](Index k, const Nonzero& e, double at_end) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-        const double at_mid = e.value * q_mid(e.col);
-        R_q(e.row) += mu_local(k) * at_mid;
-        if (!with_matrix) return;
-        Gbar_t(e.row, k) += at_mid;
-        G1(k, e.row) += at_end;
-        K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
+      [&](Index k) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double mu_k = mu_local(k);
+        return [&, k, mu_k](const Nonzero& e, double at_end) {
+          const double at_mid = e.value * q_mid(e.col);
+          R_q(e.row) += mu_k * at_mid;
+          if (!with_matrix) return;
+          Gbar_t(e.row, k) += at_mid;
+          G1(k, e.row) += at_end;
+          K(e.row, e.col) += 0.5 * mu_k * e.value;
+        };
       });
   floor *= kRoundingError * coordinate_size(q1);
 }
