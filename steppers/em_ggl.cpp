@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include <noether/engine/form_walk.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
@@ -166,75 +167,61 @@ void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput
 }
 
 /// R_p += G_mid^T nu + h H(gamma) u_mid,  R_q -= G_mid^T gamma,  R_g = g(q1),  R_gv = G(q1) u1, and
-/// their blocks, in one pass over the form's entries (G(q) = L + [(H_k q)^T]_k, G_mid = G(q_mid));
-/// scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
+/// their blocks, in one walk over the form's entries (engine/form_walk.hpp; G(q) = L + [(H_k q)^T]_k,
+/// G_mid = G(q_mid)); scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
+  const bool linear = g.is_linear(), with_matrix = out.with_matrix();
   const LocalVector q1 = t.coordinates(it.q1, q1_slot);
   const LocalVector q_mid =  // G is constant when linear: any point will do
-      g.is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
+      linear ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
   const LocalVector u1 = t.coordinates(it.u1, u1_slot);
+  const LocalVector u_mid = linear ? u1 : t.midpoint(t.coordinates(it.in.state.v, u0_slot), u1, u_mid_slot);
   const LocalVector nu_local = t.multipliers(it.nu), gamma_local = t.multipliers(it.gamma);
-  auto R_p = out.residual(dq), R_q = out.residual(u), R_g = out.residual(nu), R_gv = out.residual(gamma);
-  auto S_g = out.scale(nu), S_gv = out.scale(gamma);
+  auto R_p = out.residual(dq), R_q = out.residual(u);
   auto F_g = out.floor(nu), F_gv = out.floor(gamma);  // sum_j |terms of G(q1)_kj| until the end
-  R_g = g.constant_part();
-  S_g = R_g.cwiseAbs();
-  const bool with_matrix = out.with_matrix();
-  const auto block = [&](int row, int col) {
-    return with_matrix ? out.block(row, col) : Eigen::Map<Matrix>(nullptr, 0, 0);
+  const auto block = [&](bool declared, int row, int col) {
+    return declared ? out.block(row, col) : Eigen::Map<Matrix>(nullptr, 0, 0);
   };
-  // dR_p/dnu = G_mid^T, dR_q/dgamma = -G_mid^T, dR_g/ddq = dR_gv/du1 = G(q1).
-  Eigen::Map<Matrix> Gt_nu = block(dq, nu), Gt_gamma = block(u, gamma), G_nu = block(nu, dq), G_gamma = block(gamma, u);
-  for (const Nonzero& l : g.linear_part().entries()) {  // L(k, j) = l.value, k = l.row, j = l.col
-    const double term = l.value * q1(l.col);
-    R_g(l.row) += term;
-    S_g(l.row) += std::abs(term);
-    F_g(l.row) += std::abs(l.value);
-    R_gv(l.row) += l.value * u1(l.col);
-    S_gv(l.row) += std::abs(l.value * u1(l.col));
-    R_p(l.col) += l.value * nu_local(l.row);
-    R_q(l.col) -= l.value * gamma_local(l.row);
-    if (!with_matrix) continue;
-    Gt_nu(l.col, l.row) += l.value;
-    Gt_gamma(l.col, l.row) -= l.value;
-    G_nu(l.row, l.col) += l.value;
-    G_gamma(l.row, l.col) += l.value;
-  }
-  if (!g.is_linear()) {
-    const LocalVector u_mid = t.midpoint(t.coordinates(it.in.state.v, u0_slot), u1, u_mid_slot);
-    // dR_p/ddq = 1/2 H(nu), dR_p/du1 = h/2 H(gamma), dR_p/dgamma_k = h H_k u_mid,
-    // dR_q/ddq = -1/2 H(gamma), dR_gv/ddq = [(H_k u1)^T]_k.
-    Eigen::Map<Matrix> K_dq = block(dq, dq), K_u = block(dq, u), Hu_mid = block(dq, gamma), K_q = block(u, dq),
-                       Hu_1 = block(gamma, dq);
-    for (Index k = 0; k < t.equations(); ++k) {
-      const double nu_k = nu_local(k), gamma_k = gamma_local(k);
-      double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
-      for (const Nonzero& e : g.hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-        const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
-        form += q1(e.row) * at_end;
-        form_magnitude += std::abs(q1(e.row) * at_end);
-        F_g(k) += std::abs(at_end);
-        R_gv(k) += u1(e.row) * at_end;
-        S_gv(k) += std::abs(u1(e.row) * at_end);
-        R_p(e.row) += nu_k * at_mid + h * gamma_k * e.value * u_mid(e.col);
-        R_q(e.row) -= gamma_k * at_mid;
-        if (!with_matrix) continue;
-        Gt_nu(e.row, k) += at_mid;
-        Gt_gamma(e.row, k) -= at_mid;
-        G_nu(k, e.row) += at_end;
-        G_gamma(k, e.row) += at_end;
-        K_dq(e.row, e.col) += 0.5 * nu_k * e.value;
-        K_u(e.row, e.col) += 0.5 * h * gamma_k * e.value;
-        Hu_mid(e.row, k) += h * e.value * u_mid(e.col);
-        K_q(e.row, e.col) -= 0.5 * gamma_k * e.value;
-        Hu_1(k, e.col) += e.value * u1(e.row);
-      }
-      R_g(k) += 0.5 * form;
-      S_g(k) += 0.5 * form_magnitude;
-    }
-  }
+  // dR_p/dnu = G_mid^T, dR_q/dgamma = -G_mid^T, dR_g/ddq = dR_gv/du1 = G(q1); nonlinear g:
+  // dR_p/ddq = 1/2 H(nu), dR_p/du1 = h/2 H(gamma), dR_p/dgamma_k = h H_k u_mid,
+  // dR_q/ddq = -1/2 H(gamma), dR_gv/ddq = [(H_k u1)^T]_k.
+  Eigen::Map<Matrix> Gt_nu = block(with_matrix, dq, nu), Gt_gamma = block(with_matrix, u, gamma),
+                     G_nu = block(with_matrix, nu, dq), G_gamma = block(with_matrix, gamma, u);
+  const bool hessian_blocks = with_matrix && !linear;
+  Eigen::Map<Matrix> K_dq = block(hessian_blocks, dq, dq), K_u = block(hessian_blocks, dq, u),
+                     Hu_mid = block(hessian_blocks, dq, gamma), K_q = block(hessian_blocks, u, dq),
+                     Hu_1 = block(hessian_blocks, gamma, dq);
+  walk_form(
+      g, q1, {out.residual(nu), out.scale(nu), F_g}, {u1, out.residual(gamma), out.scale(gamma)},
+      [&](const Nonzero& l) {  // L(k, j) = l.value, k = l.row, j = l.col
+        R_p(l.col) += l.value * nu_local(l.row);
+        R_q(l.col) -= l.value * gamma_local(l.row);
+        if (!with_matrix) return;
+        Gt_nu(l.col, l.row) += l.value;
+        Gt_gamma(l.col, l.row) -= l.value;
+        G_nu(l.row, l.col) += l.value;
+        G_gamma(l.row, l.col) += l.value;
+      },
+      [&](Index k) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double nu_k = nu_local(k), gamma_k = gamma_local(k);
+        return [&, k, nu_k, gamma_k](const Nonzero& e, double at_end) {
+          const double at_mid = e.value * q_mid(e.col);
+          R_p(e.row) += nu_k * at_mid + h * gamma_k * e.value * u_mid(e.col);
+          R_q(e.row) -= gamma_k * at_mid;
+          if (!with_matrix) return;
+          Gt_nu(e.row, k) += at_mid;
+          Gt_gamma(e.row, k) -= at_mid;
+          G_nu(k, e.row) += at_end;
+          G_gamma(k, e.row) += at_end;
+          K_dq(e.row, e.col) += 0.5 * nu_k * e.value;
+          K_u(e.row, e.col) += 0.5 * h * gamma_k * e.value;
+          Hu_mid(e.row, k) += h * e.value * u_mid(e.col);
+          K_q(e.row, e.col) -= 0.5 * gamma_k * e.value;
+          Hu_1(k, e.col) += e.value * u1(e.row);
+        };
+      });
   const double ell = kRoundingError * coordinate_size(q1);
   F_gv = F_g * (ell / std::abs(h));
   F_g *= ell;

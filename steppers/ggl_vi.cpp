@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include <noether/engine/form_walk.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/row_scale.hpp>
@@ -165,9 +166,7 @@ void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput&
   Eigen::Map<Vector> q_bar = t.workspace().vector(bar_slot, t.size());
   q_bar = q0 + h * v_local;
   g.add_jacobian_transpose_product(q0, mu_local, 1.0, out.residual(v));
-  auto R_u = out.residual(u);
-  for (Index k = 0; k < t.equations(); ++k)
-    for (const Nonzero& e : g.hessian(k)) R_u(e.row) -= h * gamma_local(k) * e.value * u_local(e.col);
+  add_hessian_contraction_product(g, gamma_local, u_local, -h, out.residual(u));
   g.add_jacobian_transpose_product(q_bar, gamma_local, -1.0, out.residual(q));
   g.calc_value(q1, out.residual(mu));
   g.add_jacobian_product(q_bar, u_local, 1.0, out.residual(gamma));

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include <noether/engine/form_walk.hpp>
 #include <noether/engine/gonzalez.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
@@ -171,7 +172,8 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 }
 
 /// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
-/// Degree <= 2, from the exact form: Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
+/// Degree <= 2, from the exact form in one walk over its entries (engine/form_walk.hpp):
+/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
 /// General: Gonzalez's Gbar, row by row. Scale and floor of R_lambda: steppers/row_scale.hpp
 /// (general: |Gbar| |q1| in place of the terms, |Gbar| eps ell for the floor).
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
@@ -193,43 +195,34 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
     t.element().add_discrete_gradient_contraction_jacobian(q0, q1, mu_local, 1.0, out.block(dq, dq));
     return;
   }
+  const bool linear = g->is_linear(), with_matrix = out.with_matrix();
   const LocalVector q_mid =  // G is constant when linear: any point will do
-      g->is_linear() ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
-  // One pass over the form's entries: the residual, its scale and floor (steppers/row_scale.hpp)
-  // and, with the matrix, the blocks.
-  const bool with_matrix = out.with_matrix();
-  R_lambda = g->constant_part();
-  auto scale = out.scale(mu), floor = out.floor(mu);
-  scale = R_lambda.cwiseAbs();  // floor holds sum_j |terms of G_kj| until the end
-  Eigen::Map<Matrix> Gbar_t = with_matrix ? out.block(dq, mu) : Eigen::Map<Matrix>(nullptr, 0, 0);
-  Eigen::Map<Matrix> G1 = with_matrix ? out.block(mu, dq) : Eigen::Map<Matrix>(nullptr, 0, 0);
-  for (const Nonzero& l : g->linear_part().entries()) {  // L(k, j) = l.value, k = l.row, j = l.col
-    const double term = l.value * q1(l.col);
-    R_lambda(l.row) += term;
-    scale(l.row) += std::abs(term);
-    floor(l.row) += std::abs(l.value);
-    R_q(l.col) += l.value * mu_local(l.row);
-    if (!with_matrix) continue;
-    Gbar_t(l.col, l.row) += l.value;
-    G1(l.row, l.col) += l.value;
-  }
-  Eigen::Map<Matrix> K = with_matrix && !g->is_linear() ? out.block(dq, dq) : Eigen::Map<Matrix>(nullptr, 0, 0);
-  for (Index k = 0; k < t.equations(); ++k) {
-    double form = 0.0, form_magnitude = 0.0;  // q1^T H_k q1 and the magnitude of its terms
-    for (const Nonzero& e : g->hessian(k)) {  // H_k(i, j) = e.value, i = e.row, j = e.col
-      const double at_mid = e.value * q_mid(e.col), at_end = e.value * q1(e.col);
-      form += q1(e.row) * at_end;
-      form_magnitude += std::abs(q1(e.row) * at_end);
-      floor(k) += std::abs(at_end);
-      R_q(e.row) += mu_local(k) * at_mid;
-      if (!with_matrix) continue;
-      Gbar_t(e.row, k) += at_mid;
-      G1(k, e.row) += at_end;
-      K(e.row, e.col) += 0.5 * mu_local(k) * e.value;
-    }
-    R_lambda(k) += 0.5 * form;
-    scale(k) += 0.5 * form_magnitude;
-  }
+      linear ? q1 : t.midpoint(t.coordinates(it.in.state.q, q0_slot), q1, mid_slot);
+  const auto block = [&](bool declared, int row, int col) {
+    return declared ? out.block(row, col) : Eigen::Map<Matrix>(nullptr, 0, 0);
+  };
+  Eigen::Map<Matrix> Gbar_t = block(with_matrix, dq, mu), G1 = block(with_matrix, mu, dq);
+  Eigen::Map<Matrix> K = block(with_matrix && !linear, dq, dq);
+  auto floor = out.floor(mu);  // sum_j |terms of G(q1)_kj| until the end
+  walk_form(
+      *g, q1, {R_lambda, out.scale(mu), floor},
+      [&](const Nonzero& l) {  // L(k, j) = l.value, k = l.row, j = l.col
+        R_q(l.col) += l.value * mu_local(l.row);
+        if (!with_matrix) return;
+        Gbar_t(l.col, l.row) += l.value;
+        G1(l.row, l.col) += l.value;
+      },
+      [&](Index k) {  // H_k(i, j) = e.value, i = e.row, j = e.col
+        const double mu_k = mu_local(k);
+        return [&, k, mu_k](const Nonzero& e, double at_end) {
+          const double at_mid = e.value * q_mid(e.col);
+          R_q(e.row) += mu_k * at_mid;
+          if (!with_matrix) return;
+          Gbar_t(e.row, k) += at_mid;
+          G1(k, e.row) += at_end;
+          K(e.row, e.col) += 0.5 * mu_k * e.value;
+        };
+      });
   floor *= kRoundingError * coordinate_size(q1);
 }
 
