@@ -91,12 +91,12 @@ void require_dropped_equations_met(const Model& model, const State& state) {
 
 /// The system the run steps and the stepper made on it, both made before any output is written,
 /// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
-/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead: the
-/// run then ends failed with both files.
+/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead, as
+/// the error it is: the run throws it once its outputs are open, and ends failed with both files.
 struct PreparedStepper {
   std::unique_ptr<System> reduced;  ///< the system without its dependent equations, when some were dropped
   std::unique_ptr<Stepper> stepper;
-  std::string refusal;
+  std::optional<StepperRefusal> refusal;
 
   PreparedStepper(const Model& model, RunResult& result) {
     const RunConfiguration& run = result.configuration;
@@ -104,7 +104,7 @@ struct PreparedStepper {
       reduced = without_redundancy(model, run, result);
       stepper = find_stepper(run.stepper).make(system(model), run.stepper_options());
     } catch (const StepperRefusal& e) {
-      refusal = e.what();
+      refusal = e;
     }
   }
   const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
@@ -215,7 +215,7 @@ void integrate_recording_failure(const ModelDescription& description, const Mode
       open_outputs(*outputs, description, model, options, result, recorder);
       if (options.checkpoint_every > 0) checkpoints.emplace(options, result, *outputs);
     }
-    if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
+    if (prepared.refusal) throw *prepared.refusal;
     if (options.resume) {
       continue_progress(options.resume->progress, result);
       recorder.resume(state, options.resume->recorder);
