@@ -12,9 +12,10 @@
 namespace noether {
 namespace {
 
-/// The run settings that were scenario parameters before they got their own options.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 3> run_setting_options{
-    {{"h", "--h"}, {"t_end", "--t"}, {"newton_tol", "--newton-tol"}}};
+/// The run settings that were scenario parameters before they got their own options: the key
+/// `--set` took and the setting (run_settings()) whose option to use instead.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> former_parameters{
+    {{"h", "h"}, {"t_end", "t_end"}, {"newton_tol", "newton_tolerance"}}};
 
 }  // namespace
 
@@ -23,10 +24,10 @@ std::pair<std::string, double> parse_assignment(const Scenario& scenario, const 
   if (equals == std::string::npos || equals == 0)
     throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got '" + text + "'");
   const std::string key = text.substr(0, equals), value = text.substr(equals + 1);
-  for (const auto& [setting, option] : run_setting_options)
-    if (key == setting)
+  for (const auto& [parameter, setting] : former_parameters)
+    if (key == parameter)
       throw std::invalid_argument("--set " + text + ": " + key + " is a run setting, not a scenario parameter; use " +
-                                  std::string(option) + " " + value);
+                                  std::string(run_setting(setting).flag) + " " + value);
   return {key, parse_parameter_value(scenario, key, value)};
 }
 

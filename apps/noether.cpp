@@ -21,7 +21,6 @@
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/summary_text.hpp>
-#include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace {
@@ -93,7 +92,7 @@ int run_command(const RunArguments& arguments) { return run_and_report(to_run_op
 int resume_command(const std::string& directory, const std::optional<std::string>& threads) {
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
-  if (threads) options.threads = parse_positive_count("--threads", *threads);
+  if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;
   options.resume = &checkpoint;
   return run_and_report(std::move(options));
