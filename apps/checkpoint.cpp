@@ -66,14 +66,14 @@ void check_timeseries(const std::filesystem::path& directory, std::uint64_t leng
 
 RunOptions rerun_options(const RunResult& result, const RunOptions& options) {
   RunOptions rerun;
-  if (const auto* scene = std::get_if<SceneSource>(&result.source)) {
+  if (const auto* scene = std::get_if<SceneSource>(&result.plan.source)) {
     rerun.scene = *scene;
   } else {
-    const auto& scenario = std::get<ScenarioSource>(result.source);
+    const auto& scenario = std::get<ScenarioSource>(result.plan.source);
     rerun.scenario = scenario.name;
     rerun.overrides = scenario.parameters;
   }
-  const RunConfiguration& c = result.configuration;
+  const RunConfiguration& c = result.plan.configuration;
   rerun.stepper = c.stepper;
   rerun.solver = c.solver;
   rerun.h = c.h;

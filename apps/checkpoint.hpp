@@ -51,7 +51,7 @@ struct Checkpoint {
 };
 
 /// The options that run the same run again: options' threads, output_every and checkpoint_every,
-/// the model's source and every setting of result.configuration.
+/// the model's source and every setting of result.plan.configuration.
 RunOptions rerun_options(const RunResult& result, const RunOptions& options);
 
 /// The checkpoint as JSON. Every double is written so that it reads back bitwise: a finite one

@@ -21,7 +21,6 @@
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/summary_text.hpp>
-#include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace {
@@ -93,7 +92,7 @@ int run_command(const RunArguments& arguments) { return run_and_report(to_run_op
 int resume_command(const std::string& directory, const std::optional<std::string>& threads) {
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
-  if (threads) options.threads = parse_positive_count("--threads", *threads);
+  if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;
   options.resume = &checkpoint;
   return run_and_report(std::move(options));
@@ -113,49 +112,18 @@ int plot_command(const std::string& directory) {
   return 0;
 }
 
-/// The options of `run` and, without --threads and --out, of `export`.
+/// The options of `run` and, without the settings that are not RunSetting::exported, of `export`:
+/// one per row of run_settings(), with its help text.
 void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
-  const RunConfiguration defaults;
   run.add_option("scenario", a.scenario, "scenario name (noether list) or scene file (.json, docs/scenes.md)")->required();
-  run.add_option("--stepper", a.stepper, "stepper name (noether list; default " + defaults.stepper + ")");
-  run.add_option("--h", a.h, "time step (default: the scenario's)");
-  run.add_option("--t", a.t_end, "end time, a whole number of steps (default: the scenario's)");
-  run.add_option("--max-steps", a.max_steps,
-                 "the most steps the run may take, a guard against a mistyped --h or --t (default " +
-                     std::to_string(defaults.max_steps) + ")");
-  run.add_option("--solver", a.solver,
-                 "linear solver of the Newton matrices: klu, umfpack, eigen (default " +
-                     std::string(to_string(defaults.solver)) + ")");
-  run.add_option("--newton-tol", a.newton_tol, "Newton tolerance on the scaled residual max_i |R_i| / scale_i (default " +
-                     format_number(defaults.newton.residual_tolerance) + "; docs/architecture.md, Newton)");
-  run.add_option("--newton-max-iterations", a.newton_max_iterations,
-                 "Newton iterations per step at most (default " + std::to_string(defaults.newton.max_iterations) + ")");
-  run.add_option("--newton", a.newton, "full (default) or modified: keep a factorization while the scaled residual contracts");
-  run.add_option("--newton-refresh", a.newton_refresh,
-                 "with --newton modified: refactorize when an iteration leaves the scaled residual above this fraction of the "
-                 "previous one (default " +
-                     format_number(defaults.newton.refresh_contraction) + ")");
-  run.add_option("--refine-depth", a.refine_depth,
-                 "halve a step whose Newton fails, at most this many times in a row; 0: never (default " +
-                     std::to_string(defaults.max_refinement_depth) + ")");
-  run.add_option("--redundant", a.redundant,
-                 "constraint equations that depend on the others along the motion: drop them from the step "
-                 "equations (default; still monitored) or refuse the run");
-  if (!exporting) run.add_option("--threads", a.threads, "worker threads (default: all cores)");
-  run.add_option("--set", a.assignments,
-                 "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)")->allow_extra_args(false);
-  if (!exporting) {
-    run.add_option("--out", a.out,
-                   "directory for summary.json, timeseries.csv, final_state.json and the VTK files (created if missing; "
-                   "summary.json says \"running\" while the run goes on, the rows grow in timeseries.csv.partial)");
-    run.add_option("--vtk", a.vtk, "with --out: on (default) draws the written steps into DIR/vtk/ and DIR/motion.pvd "
-                                   "(ParaView), off writes no VTK files");
+  for (const RunSetting& setting : run_settings()) {
+    if (exporting && !setting.exported) continue;
+    const std::string flag(setting.flag);
+    if (setting.values.kind == SettingValues::Kind::family)
+      run.add_option(flag, a.assignments, setting.help)->allow_extra_args(false);
+    else
+      run.add_option(flag, a.settings[setting.name], setting.help);
   }
-  run.add_option("--every", a.every, "write every N-th step to timeseries.csv and DIR/vtk/ (default 1)");
-  if (!exporting)
-    run.add_option("--checkpoint-every", a.checkpoint_every,
-                   "with --out DIR: write DIR/checkpoint.json after every N steps, from which `noether resume DIR` "
-                   "continues the run (docs/output.md, Checkpoints)");
   // CLI11 takes the word after an option as its value even when it is another option: `--h --t 1`
   // set h to "--t" and then refused "1" without naming --h. Such a value is refused naming both.
   const CLI::Validator not_an_option(

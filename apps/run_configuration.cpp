@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <noether/apps/run_settings.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -25,13 +26,23 @@ void require_in_range(double value, const ParameterRange& range, const std::stri
   require_number(value, range.contains(value), what, rule);
 }
 
+/// Throws std::invalid_argument "<what> must be at least <low>, got <value>" (or "at most <high>")
+/// unless value is in the whole-number range of the setting named `name` (run_settings()).
+void require_whole(int value, std::string_view name, const std::string& what) {
+  const ParameterRange& range = run_setting(name).values.range;
+  const auto bound = [](double b) { return std::to_string(static_cast<long long>(b)); };
+  if (value < range.low)
+    throw std::invalid_argument(what + " must be at least " + bound(range.low) + ", got " + std::to_string(value));
+  if (value > range.high)
+    throw std::invalid_argument(what + " must be at most " + bound(range.high) + ", got " + std::to_string(value));
+}
+
 /// t_end / h may differ from a whole number by this much, relative: the rounding of the division.
 constexpr double kWholeStepsTolerance = 1e-9;
 
 /// Throws unless t_end / h is a whole number of steps, at most c.max_steps.
 void check_step_count(const RunConfiguration& c) {
-  if (c.max_steps < 1)
-    throw std::invalid_argument("the step limit (--max-steps) must be at least 1, got " + std::to_string(c.max_steps));
+  require_whole(c.max_steps, "max_steps", "the step limit (--max-steps)");
   const std::string settings = " (t_end = " + format_exact(c.t_end) + ", h = " + format_exact(c.h) + ")";
   const double steps = c.t_end / c.h;  // inf for an h too small to divide by
   if (!(steps <= c.max_steps))
@@ -86,17 +97,13 @@ void check_run_configuration(const RunConfiguration& c) {
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   check_step_count(c);
-  const ParameterRange tolerances = newton_tolerance_range();
+  const ParameterRange& tolerances = run_setting("newton_tolerance").values.range;
   require_in_range(c.newton.residual_tolerance, tolerances, "Newton tolerance (--newton-tol)",
                    tolerances.describe() + " (e.g. 1e-10)");
-  if (c.newton.max_iterations < 1)
-    throw std::invalid_argument("Newton iteration limit (--newton-max-iterations) must be at least 1, got " +
-                                std::to_string(c.newton.max_iterations));
-  require_in_range(c.newton.refresh_contraction, newton_refresh_range(),
+  require_whole(c.newton.max_iterations, "newton_max_iterations", "Newton iteration limit (--newton-max-iterations)");
+  require_in_range(c.newton.refresh_contraction, run_setting("newton_refresh").values.range,
                    "modified Newton's refresh contraction (--newton-refresh)", "strictly between 0 and 1 (e.g. 0.25)");
-  if (c.max_refinement_depth < 0 || c.max_refinement_depth > 30)
-    throw std::invalid_argument("the step refinement depth (--refine-depth) must be 0 (off) to 30, got " +
-                                std::to_string(c.max_refinement_depth));
+  require_whole(c.max_refinement_depth, "refine_depth", "the step refinement depth (--refine-depth)");
 }
 
 }  // namespace noether

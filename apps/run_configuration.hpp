@@ -72,10 +72,10 @@ ParameterRange newton_refresh_range();
 /// Throws std::invalid_argument naming the setting, its value and what is accepted unless the
 /// stepper is known, h is finite and > 0, t_end finite and >= 0, t_end / h is a whole number of
 /// steps (to 1e-9 relative; the message offers the nearest end times) of at most max_steps
-/// (the message gives the count and the smallest h within it), max_steps >= 1, the Newton
-/// tolerance is in newton_tolerance_range(), max_iterations >= 1, refresh_contraction is in
-/// newton_refresh_range() and
-/// the refinement depth is 0 to 30, and the stepper declares every scheme parameter given.
+/// (the message gives the count and the smallest h within it), and max_steps, the Newton
+/// tolerance, max_iterations, refresh_contraction and the refinement depth are in their ranges
+/// (run_settings(): the one range each setting has on the command line, in scene files and here),
+/// and the stepper declares every scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

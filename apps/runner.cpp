@@ -27,9 +27,9 @@ void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
 }
 
-/// The result before any step: names, the run configuration and the resolved scenario
-/// parameters; checks every option.
-RunResult plan_run(const RunOptions& options) {
+/// The plan of the run: names, the run configuration and the resolved scenario parameters;
+/// checks every option.
+RunPlan plan_run(const RunOptions& options) {
   require(options.threads >= 1, "threads must be at least 1, got " + std::to_string(options.threads));
   require(options.output_every >= 1,
           "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
@@ -38,26 +38,27 @@ RunResult plan_run(const RunOptions& options) {
   require(options.checkpoint_every == 0 || options.output_dir,
           "--checkpoint-every writes DIR/checkpoint.json: add --out DIR");
   require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
-  RunResult result;
-  result.configuration = resolve_run_configuration(options);  // fails before the model is built
-  result.threads = options.threads;
+  RunPlan plan;
+  plan.configuration = resolve_run_configuration(options);  // fails before the model is built
+  plan.threads = options.threads;
   if (options.scene) {
     require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
-    result.scenario = options.scene->scene->name;
-    result.source = *options.scene;
-    return result;
+    plan.scenario = options.scene->scene->name;
+    plan.source = *options.scene;
+    return plan;
   }
   const Scenario& scenario = find_scenario(options.scenario);
-  result.scenario = scenario.name;
-  result.parameters = resolve_parameters(scenario, options.overrides);
-  result.source = ScenarioSource{scenario.name, result.parameters};
-  return result;
+  plan.scenario = scenario.name;
+  plan.parameters = resolve_parameters(scenario, options.overrides);
+  plan.source = ScenarioSource{scenario.name, plan.parameters};
+  return plan;
 }
 
 /// The model's system without the equations that depend on the others along the motion
-/// (Redundancy::drop; result lists them), or nullptr when there are none. Throws StepperRefusal
+/// (Redundancy::drop; `dropped` lists them), or nullptr when there are none. Throws StepperRefusal
 /// naming them under Redundancy::refuse.
-std::unique_ptr<System> without_redundancy(const Model& model, const RunConfiguration& run, RunResult& result) {
+std::unique_ptr<System> without_redundancy(const Model& model, const RunConfiguration& run,
+                                           std::vector<std::string>& dropped) {
   const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
   if (redundancy.dependent.empty()) return nullptr;
   std::vector<Index> rows;
@@ -72,7 +73,7 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
     throw StepperRefusal(std::to_string(rows.size()) + " constraint equations depend on the others along the motion: " +
                          list + "; remove them from the model, or run with --redundant drop");
   }
-  result.dropped_equations = std::move(descriptions);
+  dropped = std::move(descriptions);
   return without_equations(*model.system, rows);
 }
 
@@ -91,20 +92,21 @@ void require_dropped_equations_met(const Model& model, const State& state) {
 
 /// The system the run steps and the stepper made on it, both made before any output is written,
 /// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
-/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead: the
-/// run then ends failed with both files.
+/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead, as
+/// the error it is: the run throws it once its outputs are open, and ends failed with both files.
 struct PreparedStepper {
   std::unique_ptr<System> reduced;  ///< the system without its dependent equations, when some were dropped
   std::unique_ptr<Stepper> stepper;
-  std::string refusal;
+  std::optional<StepperRefusal> refusal;
+  /// The equations dropped as dependent on the others (describe_dependency), when some were.
+  std::vector<std::string> dropped_equations;
 
-  PreparedStepper(const Model& model, RunResult& result) {
-    const RunConfiguration& run = result.configuration;
+  PreparedStepper(const Model& model, const RunConfiguration& run) {
     try {
-      reduced = without_redundancy(model, run, result);
+      reduced = without_redundancy(model, run, dropped_equations);
       stepper = find_stepper(run.stepper).make(system(model), run.stepper_options());
     } catch (const StepperRefusal& e) {
-      refusal = e.what();
+      refusal = e;
     }
   }
   const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
@@ -164,7 +166,7 @@ std::string step_limit_message(const Stepper& stepper, const State& state, const
 /// after the last).
 void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result,
                RunClock& clock, CheckpointWriter* checkpoints) {
-  const RunConfiguration& run = result.configuration;
+  const RunConfiguration& run = result.plan.configuration;
   double h = run.h;
   if (options.resume) {
     h = options.resume->next_h;
@@ -194,7 +196,7 @@ void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorde
 void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
                   const RunOptions& options, const RunResult& result, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
-                                                 find_stepper(result.configuration.stepper).reports_condition));
+                                                 find_stepper(result.plan.configuration.stepper).reports_condition));
   // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
   if (options.write_motion && !options.resume)
     recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
@@ -207,7 +209,7 @@ void open_outputs(RunOutputs& outputs, const ModelDescription& description, cons
 /// and the drawings; it is the final state in any case.
 void integrate_recording_failure(const ModelDescription& description, const Model& model, PreparedStepper& prepared,
                                  const RunOptions& options, RunOutputs* outputs, RunResult& result, RunClock& clock) {
-  RunRecorder recorder(model, options, step_count(result.configuration), result);
+  RunRecorder recorder(model, options, step_count(result.plan.configuration), result);
   State state = options.resume ? options.resume->state : model.initial;
   try {
     std::optional<CheckpointWriter> checkpoints;
@@ -215,7 +217,7 @@ void integrate_recording_failure(const ModelDescription& description, const Mode
       open_outputs(*outputs, description, model, options, result, recorder);
       if (options.checkpoint_every > 0) checkpoints.emplace(options, result, *outputs);
     }
-    if (!prepared.refusal.empty()) throw StepperRefusal(prepared.refusal);
+    if (prepared.refusal) throw *prepared.refusal;
     if (options.resume) {
       continue_progress(options.resume->progress, result);
       recorder.resume(state, options.resume->recorder);
@@ -275,12 +277,15 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 
 RunResult run(const RunOptions& options) {
   RunClock clock;
-  RunResult result = plan_run(options);
-  const ModelDescription description = describe(result.source);
+  const RunPlan plan = plan_run(options);
+  const ModelDescription description = describe(plan.source);
   const Model model = build_model(description);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
-                                         static_cast<std::size_t>(options.threads));
-  PreparedStepper prepared(model, result);
+                                         static_cast<std::size_t>(plan.threads));
+  PreparedStepper prepared(model, plan.configuration);
+  RunResult result;
+  result.plan = plan;
+  result.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
   std::optional<RunOutputs> outputs;

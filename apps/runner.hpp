@@ -89,14 +89,24 @@ inline constexpr double not_computed = std::numeric_limits<double>::quiet_NaN();
 /// has shrunk a hundredfold on average, and a step that keeps shrinking would never reach t_end.
 inline constexpr std::int64_t kAdaptiveStepLimit = 100;
 
-/// What a run did. Maxima run over every state reached, the initial one included. Quantities
-/// that were never computed (the stepper refused the system) are NaN.
-struct RunResult {
+/// What a run is set to do, fixed before its first step (run() makes it from the options, checking
+/// every one, before the model is built) and only read after: the stepping reads its settings
+/// here, the summaries report them.
+struct RunPlan {
   std::string scenario;  ///< the scenario's name, or the scene's
   /// Where the model came from: what rebuilds it (build_model(describe(source))).
   ModelSource source;
-  /// The settings the run used: defaults with the options applied.
+  /// The settings the run uses: defaults with the options applied (resolve_run_configuration).
   RunConfiguration configuration;
+  ParameterValues parameters;  ///< every resolved scenario parameter (none for a scene)
+  int threads = 0;             ///< the bound on the worker threads
+};
+
+/// What a run did. Maxima run over every state reached, the initial one included. Quantities
+/// that were never computed (the stepper refused the system) are NaN.
+struct RunResult {
+  /// The plan the run carried out.
+  RunPlan plan;
   /// running until the run ends; ok is true exactly when the status is completed.
   RunStatus status = RunStatus::running;
   std::int64_t steps = 0;  ///< steps completed (and recorded)
@@ -178,7 +188,6 @@ struct RunResult {
   /// When !ok: why, as one line (the NewtonError, refusal or output error message; the
   /// interruption's signal, step and time).
   std::string error;
-  ParameterValues parameters;  ///< every resolved scenario parameter
   /// Each of the model's invariants with its largest change over the states reached (Invariant).
   std::vector<std::pair<std::string, double>> invariant_drifts;
   /// A momentum component the model declares conserved (Model::conserved_momenta): its value at
@@ -189,7 +198,6 @@ struct RunResult {
   };
   std::vector<ConservedMomentum> conserved_momenta;
   Eigen::Vector3d momenta_about = Eigen::Vector3d::Zero();  ///< the point J is taken about
-  int threads = 0;
 
   /// status completed, ok.
   void complete();

@@ -6,13 +6,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <sstream>
 
 #include <Eigen/Geometry>
 
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_names.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -292,11 +292,36 @@ ConservedMomenta read_conserved_momenta(JsonObject& o) {
   return c;
 }
 
+/// The last part of a setting's scene key ("/run/newton/tolerance": "tolerance"), the key within
+/// its object.
+std::string_view key_of(const RunSetting& setting) {
+  return setting.scene_key.substr(setting.scene_key.rfind('/') + 1);
+}
+
+/// The whole-number setting named `name` from its key in o, in the setting's range; `value` when absent.
+int read_whole(JsonObject& o, std::string_view name, int value) {
+  const RunSetting& setting = run_setting(name);
+  const ParameterRange& range = setting.values.range;
+  return o.whole_or(key_of(setting), value, static_cast<int>(range.low), static_cast<int>(range.high));
+}
+
+/// The number setting named `name` from its key in o, in the setting's range; `value` when absent.
+double read_number(JsonObject& o, std::string_view name, double value) {
+  const RunSetting& setting = run_setting(name);
+  return o.number_or(key_of(setting), value, setting.values.range);
+}
+
+/// The choice setting named `name` from its key in o; `value` when absent.
+std::string read_choice(JsonObject& o, std::string_view name, std::string_view value) {
+  const RunSetting& setting = run_setting(name);
+  return o.choice(key_of(setting), setting.values.choices, value);
+}
+
 void read_newton(JsonObject& o, NewtonOptions& newton) {
-  newton.modified = o.choice("method", std::array<std::string_view, 2>{"full", "modified"}, "full") == "modified";
-  newton.residual_tolerance = o.number_or("tolerance", newton.residual_tolerance, newton_tolerance_range());
-  newton.max_iterations = o.whole_or("max_iterations", newton.max_iterations, 1, 1000);
-  newton.refresh_contraction = o.number_or("refresh", newton.refresh_contraction, newton_refresh_range());
+  newton.modified = read_choice(o, "newton_method", "full") == "modified";
+  newton.residual_tolerance = read_number(o, "newton_tolerance", newton.residual_tolerance);
+  newton.max_iterations = read_whole(o, "newton_max_iterations", newton.max_iterations);
+  newton.refresh_contraction = read_number(o, "newton_refresh", newton.refresh_contraction);
 }
 
 RunConfiguration read_run(JsonObject& o) {
@@ -310,19 +335,18 @@ RunConfiguration read_run(JsonObject& o) {
       if (p.has(declared.name)) run.scheme_parameters[std::string(declared.name)] = p.number(declared.name, declared.meaning);
     p.finish();
   }
-  const std::string solver = o.choice("solver", std::array<std::string_view, 3>{"klu", "umfpack", "eigen"}, "klu");
-  run.solver = *parse_linear_solver_kind(solver);
-  run.h = o.number("h", "the time step", kPositive);
-  run.t_end = o.number("t_end", "the end time", kNonnegative);
+  run.solver = *parse_linear_solver_kind(read_choice(o, "solver", to_string(run.solver)));
+  run.h = o.number("h", "the time step", run_setting("h").values.range);
+  run.t_end = o.number("t_end", "the end time", run_setting("t_end").values.range);
+  run.max_steps = read_whole(o, "max_steps", run.max_steps);
   if (o.has("newton")) {
     JsonObject newton = o.object("newton", "Newton's settings");
     read_newton(newton, run.newton);
     newton.finish();
   }
-  run.max_refinement_depth = o.whole_or("refine_depth", run.max_refinement_depth, 0, 30);
-  run.redundancy = o.choice("redundant", std::array<std::string_view, 2>{"drop", "refuse"}, "drop") == "drop"
-                       ? RunConfiguration::Redundancy::drop
-                       : RunConfiguration::Redundancy::refuse;
+  run.max_refinement_depth = read_whole(o, "refine_depth", run.max_refinement_depth);
+  run.redundancy = read_choice(o, "redundant", "drop") == "drop" ? RunConfiguration::Redundancy::drop
+                                                                 : RunConfiguration::Redundancy::refuse;
   return run;
 }
 
@@ -359,7 +383,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   run.finish();
   if (root.has("output")) {
     JsonObject output = root.object("output", "the output settings");
-    scene.output_every = output.whole_or("every", 1, 1, std::numeric_limits<int>::max());
+    scene.output_every = read_whole(output, "every", 1);
     scene.output_vtk = output.boolean_or("vtk", true);
     if (output.has("directory")) scene.output_directory = output.text("directory", "the output directory");
     output.finish();

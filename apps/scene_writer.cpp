@@ -204,6 +204,7 @@ Json run_json(const RunConfiguration& run) {
   j.update({{"solver", std::string(to_string(run.solver))},
             {"h", run.h},
             {"t_end", run.t_end},
+            {"max_steps", run.max_steps},
             {"newton",
              {{"method", std::string(newton_method_name(run.newton))},
               {"tolerance", run.newton.residual_tolerance},

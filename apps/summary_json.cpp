@@ -26,12 +26,12 @@ nlohmann::ordered_json count_or_null(const std::optional<RunResult::NewtonEvalua
 }
 
 nlohmann::ordered_json summary_json(const RunResult& result) {
-  const RunConfiguration& run = result.configuration;
+  const RunConfiguration& run = result.plan.configuration;
   nlohmann::ordered_json j = {{"status", to_string(result.status)},
                               {"timeseries", file_or_null(result.timeseries_file)},
                               {"motion", file_or_null(result.motion_file)},
                               {"final_state", file_or_null(result.final_state_file)},
-                              {"scenario", result.scenario},
+                              {"scenario", result.plan.scenario},
                               {"stepper", run.stepper},
                               {"solver", to_string(run.solver)},
                               {"h", run.h},
@@ -75,8 +75,8 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
   if (result.status == RunStatus::failed)
     j["failure"] = {{"cause", to_string(result.failure_cause)}, {"step", result.failed_step}, {"t", result.failed_t}};
   if (result.status == RunStatus::interrupted) j["interrupted_by"] = signal_name(result.interrupt_signal);
-  j["parameters"] = result.parameters;
-  if (const auto* scene = std::get_if<SceneSource>(&result.source)) j["scene"] = scene->path.string();
+  j["parameters"] = result.plan.parameters;
+  if (const auto* scene = std::get_if<SceneSource>(&result.plan.source)) j["scene"] = scene->path.string();
   const InitialProjection& projection = result.initial_projection;
   j["initial_projection"] = {{"projected", projection.projected()},
                              {"position_violation", projection.positions.largest},
@@ -93,7 +93,7 @@ nlohmann::ordered_json summary_json(const RunResult& result) {
     for (const RunResult::ConservedMomentum& c : result.conserved_momenta)
       j["conserved_momenta"][c.name] = {{"initial", c.initial}, {"final", c.final}, {"drift", c.drift}};
   }
-  j["threads"] = result.threads;
+  j["threads"] = result.plan.threads;
   j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},
                         {"factorization", result.phase_seconds.factorization},
                         {"solve", result.phase_seconds.solve}};

@@ -35,12 +35,12 @@ class AlignedLines {
 
 void print_summary(std::ostream& out, const RunResult& result) {
   AlignedLines lines(out);
-  lines.line("scenario", result.scenario);
-  const RunConfiguration& run = result.configuration;
+  lines.line("scenario", result.plan.scenario);
+  const RunConfiguration& run = result.plan.configuration;
   lines.line("stepper", run.stepper);
   for (const auto& [name, value] : resolved_scheme_parameters(run)) lines.line(name.c_str(), value);
   lines.line("solver", to_string(run.solver));
-  lines.line("threads", result.threads);
+  lines.line("threads", result.plan.threads);
   lines.line("h", run.h);
   lines.line("t_end", run.t_end);
   lines.line("newton_method", newton_method_name(run.newton));

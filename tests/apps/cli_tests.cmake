@@ -113,7 +113,7 @@ noether_cli_test(NAME newton_tol_zero EXIT_CODE 2 ARGS run double-pendulum --new
 noether_cli_test(NAME newton_tol_huge EXIT_CODE 2 ARGS run double-pendulum --newton-tol 1e300
                  STDERR "${usage}Newton tolerance .--newton-tol. must be in .0, 0.001. .e.g. 1e-10., got 1e\\+300\n$")
 noether_cli_test(NAME newton_max_iterations_zero EXIT_CODE 2 ARGS run double-pendulum --newton-max-iterations 0
-                 STDERR "${usage}--newton-max-iterations expects a whole number >= 1, got '0'")
+                 STDERR "${usage}--newton-max-iterations expects a whole number from 1 to 1000, got '0'")
 noether_cli_test(NAME newton_unknown_method EXIT_CODE 2 ARGS run double-pendulum --newton quasi
                  STDERR "${usage}--newton expects full or modified, got 'quasi'")
 noether_cli_test(NAME newton_refresh_without_modified EXIT_CODE 2 ARGS run double-pendulum --newton-refresh 0.5

@@ -97,9 +97,9 @@ void check_resume_in_process(const RunOptions& options, const fs::path& work) {
 TEST_CASE("a checkpoint reads back every double bitwise") {
   std::mt19937_64 bits(20);
   RunResult result;
-  result.source = ScenarioSource{"double-pendulum", {{"m1", 0.1}, {"l1", 1.3}}};
-  result.configuration.h = 0.1;
-  result.configuration.t_end = 1.0;
+  result.plan.source = ScenarioSource{"double-pendulum", {{"m1", 0.1}, {"l1", 1.3}}};
+  result.plan.configuration.h = 0.1;
+  result.plan.configuration.t_end = 1.0;
   RunOptions options;
   options.checkpoint_every = 7;
   Checkpoint written;

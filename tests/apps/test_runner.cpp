@@ -90,7 +90,7 @@ TEST_CASE("the runner integrates each small scenario with livens-em and writes c
             r.constraint_max_abs);
     REQUIRE(r.ok);
     CHECK(r.error.empty());
-    const RunConfiguration& run_settings = r.configuration;
+    const RunConfiguration& run_settings = r.plan.configuration;
     CHECK(r.steps == std::llround(run_settings.t_end / run_settings.h));
     CHECK(r.newton_iterations_total >= r.steps);
     CHECK(r.newton_iterations_max <= r.newton_iterations_total);
@@ -202,14 +202,14 @@ TEST_CASE("the run settings override the scenario's run defaults, and --set over
   options.overrides = {{"m2", 2.0}};
   const RunResult r = run(options);
   CHECK(r.ok);
-  CHECK(r.configuration.stepper == "em-ggl");
-  CHECK(r.configuration.solver == LinearSolverKind::umfpack);
-  CHECK(r.configuration.h == 0.05);
+  CHECK(r.plan.configuration.stepper == "em-ggl");
+  CHECK(r.plan.configuration.solver == LinearSolverKind::umfpack);
+  CHECK(r.plan.configuration.h == 0.05);
   CHECK(r.steps == 10);
-  CHECK(r.configuration.newton.residual_tolerance == 1e-11);
-  CHECK(r.configuration.newton.max_iterations == 12);
+  CHECK(r.plan.configuration.newton.residual_tolerance == 1e-11);
+  CHECK(r.plan.configuration.newton.max_iterations == 12);
   CHECK(r.newton_iterations_max <= 12);
-  CHECK(r.parameters.at("m2") == 2.0);
+  CHECK(r.plan.parameters.at("m2") == 2.0);
 }
 
 TEST_CASE("modified Newton (newton_modified) runs the same steps with fewer factorizations, as the summary says") {
@@ -224,8 +224,8 @@ TEST_CASE("modified Newton (newton_modified) runs the same steps with fewer fact
           modified.newton_iterations_total);
   REQUIRE(full.ok);
   REQUIRE(modified.ok);
-  CHECK(modified.configuration.newton.modified);
-  CHECK(modified.configuration.newton.refresh_contraction == 0.5);
+  CHECK(modified.plan.configuration.newton.modified);
+  CHECK(modified.plan.configuration.newton.refresh_contraction == 0.5);
   CHECK(modified.steps == full.steps);
   CHECK(modified.newton_factorizations_total < full.newton_factorizations_total);
   // Modified Newton stops as soon as every row meets 1e-13 of the magnitude of its terms (2 p0,
