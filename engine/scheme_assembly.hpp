@@ -1,24 +1,11 @@
 #pragma once
 /// The residual and tangent of a scheme's step equations, assembled from its kernels, one per
 /// element kind, over the engine's TermLayout. The one place that turns a term into a kernel call.
-///
-/// A Scheme provides (steppers/*.cpp are the examples):
-///   static constexpr std::array<FieldKind, F> fields;  its unknown vector's fields, natural order
-///   static constexpr int workspace_slots;               TermWorkspace buffers its kernels use
-///   struct Iterate;                                     what every kernel reads at one Newton iterate
-///   TermShape shape(const Inertia&) const;              and for Potential, Constraint, Dissipation,
-///                                                       ExternalLoad: the fields and blocks of each
-///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
-///                                                       and for PotentialTerm, ConstraintTerm,
-///                                                       DissipationTerm, LoadTerm: R and dR/dx
-/// and, for a scheme with one global unknown s beyond its fields (its Newton system bordered):
-///   static constexpr int border_sums;                   the scalars its kernels add up (phi,
-///                                                       dphi/ds, ...; TermOutput::border_sum);
-///                                                       its kernels also write border_column
-///                                                       (dR/ds) and border_row (dphi/dx)
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <concepts>
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,25 +15,62 @@
 
 namespace noether {
 
-/// The border sums a scheme declares (Scheme::border_sums), 0 (no global unknown) when it declares none.
-template <class Scheme>
-constexpr int scheme_border_sums() {
-  if constexpr (requires { Scheme::border_sums; })
-    return Scheme::border_sums;
-  else
-    return 0;
-}
+/// A count a scheme declares: an integer, or the last enumerator of an enum of its slots.
+template <class T>
+concept SchemeCount = std::integral<T> || (std::is_enum_v<T> && std::convertible_to<T, int>);
+
+/// The std::array<FieldKind, F> of a scheme's fields (F >= 1).
+template <class T>
+constexpr bool is_field_list = false;
+template <std::size_t F>
+constexpr bool is_field_list<std::array<FieldKind, F>> = F > 0;
+
+/// What SchemeAssembly needs of a scheme (steppers/*.cpp are the examples), each member of exactly
+/// this type:
+///   static constexpr std::array<FieldKind, F> fields;  its unknown vector's fields, natural order
+///   workspace_slots                                     TermWorkspace buffers its kernels use (an
+///                                                       int, or the last enumerator of its slots)
+///   struct Iterate;                                     what every kernel reads at one Newton iterate
+///   TermShape shape(const Inertia&) const;              and for Potential, Constraint, Dissipation,
+///                                                       ExternalLoad: the fields and blocks of each
+///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
+///                                                       and for PotentialTerm, ConstraintTerm,
+///                                                       DissipationTerm, LoadTerm: R and dR/dx
+/// A scheme with a global unknown s beyond its fields (an assembly with border sums) has kernels that
+/// also write border_column (dR/ds), border_row (dphi/dx) and the sums (TermOutput::border_sum).
+template <class S>
+concept AssemblyScheme =
+    is_field_list<std::remove_cvref_t<decltype(S::fields)>> && SchemeCount<decltype(S::workspace_slots)> &&
+    requires { typename S::Iterate; } &&
+    requires {
+      static_cast<TermShape (S::*)(const Inertia&) const>(&S::shape);
+      static_cast<TermShape (S::*)(const Potential&) const>(&S::shape);
+      static_cast<TermShape (S::*)(const Constraint&) const>(&S::shape);
+      static_cast<TermShape (S::*)(const Dissipation&) const>(&S::shape);
+      static_cast<TermShape (S::*)(const ExternalLoad&) const>(&S::shape);
+    } &&
+    requires {
+      static_cast<void (S::*)(const InertiaTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+      static_cast<void (S::*)(const PotentialTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+      static_cast<void (S::*)(const ConstraintTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+      static_cast<void (S::*)(const DissipationTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+      static_cast<void (S::*)(const LoadTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+    };
 
 template <class Scheme>
 class SchemeAssembly {
  public:
   using Iterate = typename Scheme::Iterate;
 
-  /// Plans the scheme's terms on `system` (both must outlive this).
-  SchemeAssembly(const System& system, const Scheme& scheme)
+  /// Plans the scheme's terms on `system` (both must outlive this); border_sums > 0 for a scheme
+  /// with a global unknown, whose kernels add up that many sums (TermLayout).
+  SchemeAssembly(const System& system, const Scheme& scheme, int border_sums = 0)
       : scheme_(scheme),
         layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
-                Scheme::workspace_slots, scheme_border_sums<Scheme>()) {}
+                Scheme::workspace_slots, border_sums) {
+    static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
+                                          "every element kind (engine/scheme_assembly.hpp)");
+  }
 
   const TermLayout& layout() const { return layout_; }
   const CscPattern& pattern() const { return layout_.pattern(); }

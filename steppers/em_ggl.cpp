@@ -19,7 +19,7 @@ namespace noether {
 /// exact form, H(a) = sum_k a_k H_k.
 struct EmGglScheme {
   static constexpr std::string_view name = "em-ggl";
-  static constexpr bool warm_start = true;
+  static constexpr SchemeTraits traits{.order = 2, .conserves_energy = true, .warm_start = true};
   /// Field dq: the unknowns dq and the rows R_p; u: the unknowns u1 and the rows R_q; nu, gamma:
   /// their unknowns and the rows R_g, R_gv. The diagonal of the Newton matrix then holds 2 M/h and
   /// -M/2. Each body's unknowns come in this order (engine/unknown_ordering.hpp): u1 first, dq

@@ -23,7 +23,7 @@ struct ExponentialScheme {
   static constexpr std::array parameters{
       SchemeParameter{"S", 2, "quadrature points per step: 1 (midpoint) or 2 to 64 (Gauss-Lobatto, end points included)"},
       SchemeParameter{"omega", 0, "frequency of the exponential interpolation, u = omega h, >= 0 (0: linear)"}};
-  static constexpr bool warm_start = true;
+  static constexpr SchemeTraits traits{.order = 2, .parameters = parameters, .warm_start = true};
   enum Field { dq, v1, mu, nu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
                                      FieldKind::multipliers};
@@ -315,13 +315,11 @@ void ExponentialScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutpu
   }
 }
 
-std::span<const SchemeParameter> evi_parameters() { return ExponentialScheme::parameters; }
-
 /// evi with S = 1 and omega = 0 (evi.hpp, MidpointVariationalIntegrator), under its own name and
 /// without parameters.
 struct MidpointScheme : ExponentialScheme {
   static constexpr std::string_view name = "midpoint-vi";
-  static constexpr std::array<SchemeParameter, 0> parameters{};
+  static constexpr SchemeTraits traits{.order = 2, .warm_start = true};
   MidpointScheme(const System& system, const StepperOptions& options)
       : ExponentialScheme(system, midpoint_options(options), name) {}
 

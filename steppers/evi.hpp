@@ -74,7 +74,4 @@ using ExponentialVariationalIntegrator = SchemeStepper<ExponentialScheme>;
 struct MidpointScheme;
 using MidpointVariationalIntegrator = SchemeStepper<MidpointScheme>;
 
-/// evi's parameters: S (quadrature points, default 2) and omega (frequency, default 0).
-std::span<const SchemeParameter> evi_parameters();
-
 }  // namespace noether

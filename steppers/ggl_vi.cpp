@@ -17,7 +17,7 @@ namespace noether {
 /// its exact form, H = sum_k gamma_k H_k.
 struct GglScheme {
   static constexpr std::string_view name = "ggl-vi";
-  static constexpr bool warm_start = false;
+  static constexpr SchemeTraits traits{.order = 1};
   enum Field { v, u, q, mu, gamma };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers};

@@ -17,7 +17,7 @@ namespace noether {
 /// The equations of livens_em.hpp, as kernels: x = (dq, mu), rows (R_q, R_lambda).
 struct LivensScheme {
   static constexpr std::string_view name = "livens-em";
-  static constexpr bool warm_start = true;
+  static constexpr SchemeTraits traits{.order = 2, .conserves_energy = true, .warm_start = true};
   enum Field { dq, mu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
   enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, workspace_slots };

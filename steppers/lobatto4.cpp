@@ -39,7 +39,7 @@ constexpr std::array<std::array<double, 3>, 3> kKineticCoupling = [] {
 /// unknown, Q_i - q0, the field unknown_field[i] (dq_mid, dq; q0 is given).
 struct LobattoScheme {
   static constexpr std::string_view name = "lobatto4";
-  static constexpr bool warm_start = true;
+  static constexpr SchemeTraits traits{.order = 4, .warm_start = true};
   enum Field { dq, dq_mid, v1, mu, mu_mid, nu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers, FieldKind::multipliers};

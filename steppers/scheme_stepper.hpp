@@ -5,6 +5,7 @@
 /// equations assembled by the engine, the permutation to and from the Newton order, and the
 /// refinement of a step whose Newton fails into half-steps.
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include <noether/steppers/stepper.hpp>
@@ -27,6 +28,36 @@ struct GlobalEquation {
   bool assembled_row = true;
 };
 
+/// What a scheme declares about itself beyond its equations, as `static constexpr SchemeTraits
+/// traits{...}` with designated initializers (steppers/scheme_contract.hpp): a misspelled member
+/// does not compile, and every member has its type here. The registry's entry of the stepper
+/// (StepperInfo) is made from it.
+struct SchemeTraits {
+  /// The order of convergence of q and p in the step size.
+  int order = 0;
+  /// conserved_energy(state) is constant to Newton's tolerance along a motion without dampers and
+  /// loads (it changes by their work otherwise).
+  bool conserves_energy = false;
+  /// The scheme's own settings (StepperOptions::scheme_parameters), read with scheme_parameter.
+  std::span<const SchemeParameter> parameters = {};
+  /// Newton starts from v1 and lambda extrapolated from the last steps (steppers/step_predictor.hpp).
+  bool warm_start = false;
+  /// The scheme chooses the step size (its global unknown s, so border_sums > 0): h is Newton's
+  /// first guess, next_state sets t (Stepper::step); Newton starts from the solution of the same
+  /// equations with the row of s replaced by s = h (the step of the guessed size).
+  bool adaptive_step = false;
+  /// Newton estimates the tangent's condition number at the end of every step
+  /// (StepReport::condition_estimate; for an adaptive step, of its equations with s free).
+  bool estimates_condition = false;
+  /// The scheme provides rejection(in, x): why a converged x cannot be taken ("" when it can); the
+  /// step then fails as a Newton failure, and is refined.
+  bool rejects_solutions = false;
+  /// The scalars its kernels add up (TermOutput::border_sum) for one global unknown s beyond its
+  /// fields; 0 for none. With s, the Newton system is bordered (solvers/bordered_solver.hpp) and the
+  /// scheme provides global_equation, global_label and next_state with the sums.
+  int border_sums = 0;
+};
+
 /// Defined in steppers/scheme_stepper_impl.hpp, which a scheme's source file includes to
 /// instantiate it; users see only this declaration.
 template <class Scheme>
@@ -41,6 +72,9 @@ class SchemeStepper final : public Stepper {
   /// Scheme::name, the name the registry lists (steppers/stepper_registry.cpp) and every refusal
   /// begins with; name() without an instance.
   static std::string_view stepper_name();
+  /// Scheme::traits, once the scheme meets the contract (steppers/scheme_contract.hpp: the
+  /// instantiation in the scheme's source file does not compile otherwise).
+  static const SchemeTraits& traits();
   std::string_view name() const override;
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
   /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).

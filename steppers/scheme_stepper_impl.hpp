@@ -2,43 +2,7 @@
 /// SchemeStepper's definitions, for the scheme's source file:
 ///   #include <noether/steppers/scheme_stepper_impl.hpp>
 ///   template class SchemeStepper<MyScheme>;
-///
-/// Beyond what SchemeAssembly needs (engine/scheme_assembly.hpp), a Scheme provides:
-///   static constexpr std::string_view name;
-///   static constexpr std::array<SchemeParameter, N> parameters;  optional: its own settings, read
-///                                       with scheme_parameter (none when absent)
-///   static constexpr bool warm_start;  Newton starts from v1 and lambda extrapolated from the
-///                                       last steps (steppers/step_predictor.hpp)
-///   Scheme(const System&, const StepperOptions&);     refuses what it cannot treat
-///   struct Data;                                      per-step vectors its Iterate views
-///   Iterate iterate(const StepInput&, ConstVectorRef x, Data&) const;
-///   void add_step_rows(const StepInput&, VectorRef rows) const;
-///                                       rows no element owns, constant during the step (natural)
-///   Vector initial_guess(const StepInput&, const StepGuess&) const;  x (natural order)
-///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&) const;
-///   double conserved_energy(const State&) const;
-///   std::string row_label(int field, Index i) const;  what row i of a field balances
-///
-/// A scheme with one global unknown s beyond its fields (border_sums > 0; its Newton system is
-/// bordered, solvers/bordered_solver.hpp) has x = (fields, s) in natural order (one entry more)
-/// and provides besides:
-///   GlobalEquation global_equation(const StepInput&, double s, std::span<const double> sums) const;
-///                                       s's row from the sums its kernels added up
-///   std::string global_label() const;   what that row balances
-///   State next_state(const StepInput&, ConstVectorRef x, const SchemeAssembly<Scheme>&,
-///                    std::span<const double> sums) const;   the sums at the solution
-/// Optional traits (false when absent):
-///   static constexpr bool adaptive_step;        the scheme chooses the step size (s): h is
-///                                       Newton's first guess, next_state sets t (Stepper::step);
-///                                       Newton starts from the solution of the same equations with
-///                                       the row of s replaced by s = h (the step of the guessed size)
-///   static constexpr bool estimates_condition;  Newton estimates the tangent's condition number
-///                                       at the end of every step (StepReport::condition_estimate;
-///                                       for an adaptive step, of its equations with s free)
-/// and optionally
-///   std::string rejection(const StepInput&, ConstVectorRef x) const;
-///                                       why a converged x cannot be taken ("" when it can): the
-///                                       step then fails as a Newton failure, and is refined
+/// which checks that MyScheme meets the contract of steppers/scheme_contract.hpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -50,40 +14,23 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/scheme_assembly.hpp>
+#include <noether/steppers/scheme_contract.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
 #include <noether/steppers/step_predictor.hpp>
 
 namespace noether {
-
-/// The traits a scheme may declare (scheme_stepper_impl.hpp's comment), false when it does not.
-template <class Scheme>
-constexpr bool scheme_is_bordered = scheme_border_sums<Scheme>() > 0;
-template <class Scheme>
-constexpr bool scheme_adapts_step = [] {
-  if constexpr (requires { Scheme::adaptive_step; })
-    return Scheme::adaptive_step;
-  else
-    return false;
-}();
-template <class Scheme>
-constexpr bool scheme_estimates_condition = [] {
-  if constexpr (requires { Scheme::estimates_condition; })
-    return Scheme::estimates_condition;
-  else
-    return false;
-}();
 
 /// The step equations R(x) = 0 of one step as Newton sees them (Newton order), and the data of the
 /// step being solved.
 template <class Scheme>
 class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
  public:
-  static constexpr bool bordered = scheme_is_bordered<Scheme>;
+  static constexpr bool bordered = Scheme::traits.border_sums > 0;
   static constexpr Index kBorder = bordered ? 1 : 0;
 
   StepEquations(const System& system, const Scheme& scheme)
-      : scheme_(scheme), assembly_(system, scheme), column_(bordered ? pattern().n : 0),
-        row_(bordered ? pattern().n : 0), sums_(static_cast<std::size_t>(scheme_border_sums<Scheme>())) {}
+      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.border_sums), column_(bordered ? pattern().n : 0),
+        row_(bordered ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.border_sums)) {}
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
@@ -162,7 +109,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
     fixed_size_ = fixed_size;
     has_matrix_scale_ = false;
-    const bool estimate_condition = scheme_estimates_condition<Scheme> && !fixed_size;
+    const bool estimate_condition = Scheme::traits.estimates_condition && !fixed_size;
     if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
     h_ = h;
     input_.emplace(StepInput{state, h});
@@ -187,7 +134,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   /// How NewtonErrors name the step from `state` by (or, adaptive, with the first guess) h.
   static std::string context(const State& state, double h) {
-    return scheme_adapts_step<Scheme> ? describe_adaptive_step(state, h) : describe_step(state, h);
+    return Scheme::traits.adaptive_step ? describe_adaptive_step(state, h) : describe_step(state, h);
   }
 
   const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
@@ -222,19 +169,10 @@ struct SchemeStepper<Scheme>::Attempt {
   double t = 0.0, h = 0.0;
 };
 
-/// The parameters a scheme declares (none when it declares none).
-template <class Scheme>
-constexpr std::span<const SchemeParameter> declared_parameters() {
-  if constexpr (requires { Scheme::parameters; })
-    return Scheme::parameters;
-  else
-    return {};
-}
-
 /// The scheme, once the options name none of its parameters it does not declare.
 template <class Scheme>
 std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOptions& options) {
-  check_scheme_parameters(Scheme::name, declared_parameters<Scheme>(), options);
+  check_scheme_parameters(Scheme::name, Scheme::traits.parameters, options);
   return std::make_unique<const Scheme>(system, options);
 }
 
@@ -258,6 +196,20 @@ std::string_view SchemeStepper<Scheme>::stepper_name() {
 }
 
 template <class Scheme>
+const SchemeTraits& SchemeStepper<Scheme>::traits() {
+  static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
+                                        "every element kind (engine/scheme_assembly.hpp)");
+  static_assert(SchemeDeclarations<Scheme>, "a scheme's name, traits, constructor, Data, iterate, add_step_rows, "
+                                            "initial_guess, conserved_energy and row_label, and no trait outside "
+                                            "its traits (steppers/scheme_contract.hpp)");
+  static_assert(SchemeGlobalUnknown<Scheme>, "a scheme's next_state, and global_equation and global_label exactly "
+                                             "when traits.border_sums > 0 (steppers/scheme_contract.hpp)");
+  static_assert(SchemeRejection<Scheme>, "a scheme's rejection(const StepInput&, ConstVectorRef) exactly when "
+                                         "traits.rejects_solutions (steppers/scheme_contract.hpp)");
+  return Scheme::traits;
+}
+
+template <class Scheme>
 std::string_view SchemeStepper<Scheme>::name() const {
   return stepper_name();
 }
@@ -274,7 +226,7 @@ StepReport SchemeStepper<Scheme>::step(State& state, double h) {
   check_step_input(system_, state, h, name());
   StepReport report;
   report.substeps = 0;
-  report.smallest_substep = scheme_adapts_step<Scheme> ? std::numeric_limits<double>::infinity() : std::abs(h);
+  report.smallest_substep = Scheme::traits.adaptive_step ? std::numeric_limits<double>::infinity() : std::abs(h);
   Attempt last;
   State next = state;
   try {
@@ -285,12 +237,12 @@ StepReport SchemeStepper<Scheme>::step(State& state, double h) {
             ? e.context()
             : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
-                  (scheme_adapts_step<Scheme> ? " with the first guess h = " : " by h = ") + format_number(last.h);
+                  (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
     throw with_rank_loss(system_, state, e.in_context(context));
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
-  if constexpr (!scheme_adapts_step<Scheme>) next.t = state.t + h;  // an adaptive scheme's t is its own
-  report.step_size = scheme_adapts_step<Scheme> ? next.t - state.t : h;
+  if constexpr (!Scheme::traits.adaptive_step) next.t = state.t + h;  // an adaptive scheme's t is its own
+  report.step_size = Scheme::traits.adaptive_step ? next.t - state.t : h;
   state = std::move(next);
   return report;
 }
@@ -302,7 +254,7 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
     const double start = state.t;
     add_newton_work(report, advance_once(state, h));
     ++report.substeps;
-    const double size = scheme_adapts_step<Scheme> ? state.t - start : h;
+    const double size = Scheme::traits.adaptive_step ? state.t - start : h;
     report.smallest_substep = std::min(report.smallest_substep, std::abs(size));
   } catch (const NewtonError& e) {
     report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
@@ -316,10 +268,11 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
 template <class Scheme>
 NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   const StepInput input{state, h};
-  const StepGuess guess = Scheme::warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
+  const StepGuess guess =
+      Scheme::traits.warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
   Vector x = scheme_->initial_guess(input, guess);
   NewtonReport report;
-  if constexpr (scheme_adapts_step<Scheme>) {
+  if constexpr (Scheme::traits.adaptive_step) {
     // Start from the step of the guessed size: the guess itself may sit where the step size's row
     // does not yet determine s (a straight-line guess dq = h v0 without forces makes sem-vi's
     // bordered tangent singular). The report: both solves' work, the second's history and condition.
@@ -328,7 +281,7 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   } else {
     report = equations_->solve(*newton_, state, h, x);
   }
-  if constexpr (requires { scheme_->rejection(input, x); }) {
+  if constexpr (Scheme::traits.rejects_solutions) {
     const std::string reason = scheme_->rejection(input, x);
     if (!reason.empty()) throw NewtonError::rejected_solution(StepEquations::context(state, h), reason, report.history);
   }
@@ -338,7 +291,7 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
     else
       return scheme_->next_state(input, x, equations_->assembly());
   }();
-  if (Scheme::warm_start) equations_->predictor().record(state, after, h);
+  if (Scheme::traits.warm_start) equations_->predictor().record(state, after, h);
   state = std::move(after);
   return report;
 }
@@ -351,20 +304,20 @@ double SchemeStepper<Scheme>::conserved_energy(const State& state) const {
 
 template <class Scheme>
 bool SchemeStepper<Scheme>::adaptive_step_size() const {
-  return scheme_adapts_step<Scheme>;
+  return Scheme::traits.adaptive_step;
 }
 
 template <class Scheme>
 StepperHistory SchemeStepper<Scheme>::checkpoint() {
   newton_->forget_factorization();
   StepperHistory history;
-  if (Scheme::warm_start) equations_->predictor().save(history, "predictor.");
+  if (Scheme::traits.warm_start) equations_->predictor().save(history, "predictor.");
   return history;
 }
 
 template <class Scheme>
 void SchemeStepper<Scheme>::restore_history(const StepperHistory& history) {
-  if (Scheme::warm_start)
+  if (Scheme::traits.warm_start)
     equations_->predictor().restore(history, "predictor.", system_.num_coordinates(), system_.num_multipliers());
 }
 

@@ -18,15 +18,21 @@ namespace noether {
 /// its part of R_E: the sums below and the row dR_E/d dq (TermOutput::border_row).
 struct SymplecticEnergyMomentumScheme {
   static constexpr std::string_view name = "sem-vi";
-  static constexpr bool warm_start = false;  // the extrapolation assumes equal steps
-  static constexpr bool adaptive_step = true;
-  static constexpr bool estimates_condition = true;
   enum Field { dq, v1, mu, nu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
                                      FieldKind::multipliers};
   /// The border sums: R_E's terms E(q_mid, v) - 1/2 W, their derivative in h, magnitude and
   /// rounding floor, and the work W.
-  enum Sum { energy, energy_rate, energy_scale, energy_floor, work, border_sums };
+  enum Sum { energy, energy_rate, energy_scale, energy_floor, work, sum_count };
+  /// Its own step size (the global unknown, with the sums above), the tangent's condition estimated
+  /// (it grows like 1/h^2), the steps that jump to another root rejected (rejection). No warm start:
+  /// the extrapolation assumes equal steps. Order 2: midpoint-vi's, in the steps it takes.
+  static constexpr SchemeTraits traits{.order = 2,
+                                       .conserves_energy = true,
+                                       .adaptive_step = true,
+                                       .estimates_condition = true,
+                                       .rejects_solutions = true,
+                                       .border_sums = sum_count};
   enum Slot { q0_slot, q1_slot, dq_slot, v1_slot, mid_slot, velocity_slot, force_slot, jacobian_slot,
               workspace_slots };
 

@@ -14,6 +14,23 @@
 namespace noether {
 namespace {
 
+/// The stepper S = SchemeStepper<Scheme> under its scheme's name, with its scheme's parameters and
+/// traits, and the description `noether list` prints.
+template <class S>
+StepperInfo scheme_stepper(std::string description) {
+  const SchemeTraits& traits = S::traits();
+  return {.name = std::string(S::stepper_name()),
+          .description = std::move(description),
+          .make = [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
+            return std::make_unique<S>(s, o);
+          },
+          .parameters = traits.parameters,
+          .adaptive_step_size = traits.adaptive_step,
+          .reports_condition = traits.estimates_condition,
+          .order = traits.order,
+          .conserves_energy = traits.conserves_energy};
+}
+
 /// The stepper "<Base's name><order>" (livens-em4): Base composed with the substep fractions
 /// `coefficients` (steppers/composition.hpp). What Base's constructor refuses (a system without
 /// coordinates, a mass it cannot invert, a solver) is refused in the name of the stepper chosen.
@@ -32,45 +49,37 @@ StepperInfo composition(int order, std::vector<double> coefficients, std::string
     }
     return std::make_unique<CompositionStepper>(name, s, std::move(base_stepper), coefficients);
   };
-  return {name, std::move(description), make};
+  const SchemeTraits& traits = Base::traits();
+  return {.name = name,
+          .description = std::move(description),
+          .make = make,
+          .reports_condition = traits.estimates_condition,
+          .order = order,
+          .conserves_energy = traits.conserves_energy};
 }
 
 }  // namespace
 
 std::span<const StepperInfo> steppers() {
   static const std::vector<StepperInfo> all{
-      {std::string(LivensEnergyMomentum::stepper_name()),
-       "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<LivensEnergyMomentum>(s, o); }},
-      {std::string(GglVariationalIntegrator::stepper_name()),
-       "GGL variational integrator: symplectic, position and velocity constraints, order 1; needs constant invertible M",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<GglVariationalIntegrator>(s, o); }},
-      {std::string(EnergyMomentumGgl::stepper_name()),
-       "energy-momentum scheme of the GGL equations: energy exact, position and velocity constraints, order 2; "
-       "needs constant invertible M",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<EnergyMomentumGgl>(s, o); }},
-      {std::string(ExponentialVariationalIntegrator::stepper_name()),
-       "exponential variational integrator: symplectic, S-point quadrature (--set S=), exponential interpolation "
-       "(--set omega=), position constraints, order 2; needs invertible M",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<ExponentialVariationalIntegrator>(s, o); },
-       evi_parameters()},
-      {std::string(MidpointVariationalIntegrator::stepper_name()),
-       "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
-       "position and velocity constraints, order 2; needs invertible M",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<MidpointVariationalIntegrator>(s, o); }},
-      {.name = std::string(SymplecticEnergyMomentumIntegrator::stepper_name()),
-       .description = "symplectic-energy-momentum VI: midpoint-vi with the step size an unknown that keeps the "
-                      "discrete energy (balancing the forces' work), adaptive steps, position and velocity "
-                      "constraints; needs invertible M",
-       .make = [](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
-         return std::make_unique<SymplecticEnergyMomentumIntegrator>(s, o);
-       },
-       .adaptive_step_size = true,
-       .reports_condition = true},
-      {std::string(LobattoVariationalIntegrator::stepper_name()),
-       "Lobatto IIIA-IIIB (quadratic Galerkin variational integrator): symplectic, position and velocity "
-       "constraints, order 4 in one step; needs constant invertible M",
-       [](const System& s, const StepperOptions& o) { return std::make_unique<LobattoVariationalIntegrator>(s, o); }},
+      scheme_stepper<LivensEnergyMomentum>(
+          "Livens energy-momentum scheme: singular or configuration-dependent M, energy exact, order 2"),
+      scheme_stepper<GglVariationalIntegrator>("GGL variational integrator: symplectic, position and velocity "
+                                               "constraints, order 1; needs constant invertible M"),
+      scheme_stepper<EnergyMomentumGgl>("energy-momentum scheme of the GGL equations: energy exact, position and "
+                                        "velocity constraints, order 2; needs constant invertible M"),
+      scheme_stepper<ExponentialVariationalIntegrator>(
+          "exponential variational integrator: symplectic, S-point quadrature (--set S=), exponential interpolation "
+          "(--set omega=), position constraints, order 2; needs invertible M"),
+      scheme_stepper<MidpointVariationalIntegrator>(
+          "midpoint variational integrator (evi with S = 1, omega = 0): symplectic, forcing by Lagrange-d'Alembert, "
+          "position and velocity constraints, order 2; needs invertible M"),
+      scheme_stepper<SymplecticEnergyMomentumIntegrator>(
+          "symplectic-energy-momentum VI: midpoint-vi with the step size an unknown that keeps the discrete energy "
+          "(balancing the forces' work), adaptive steps, position and velocity constraints; needs invertible M"),
+      scheme_stepper<LobattoVariationalIntegrator>("Lobatto IIIA-IIIB (quadratic Galerkin variational integrator): "
+                                                   "symplectic, position and velocity constraints, order 4 in one "
+                                                   "step; needs constant invertible M"),
       composition<LivensEnergyMomentum>(4, paired(suzuki_coefficients(5)),
                                         "livens-em composed by Suzuki's coefficients, each substep as two half-steps "
                                         "(10 substeps): order 4, energy exact"),

@@ -9,6 +9,8 @@
 
 namespace noether {
 
+/// A stepper users can choose: its entry is made from its scheme's declarations (Scheme::name and
+/// Scheme::traits, steppers/scheme_stepper.hpp), a composition's from its base's and its order.
 struct StepperInfo {
   std::string name;
   std::string description;
@@ -21,6 +23,11 @@ struct StepperInfo {
   bool adaptive_step_size = false;
   /// Every step reports an estimate of its tangent's condition number (StepReport::condition_estimate).
   bool reports_condition = false;
+  /// The order of convergence of q and p in the step size (SchemeTraits::order).
+  int order = 0;
+  /// Stepper::conserved_energy is constant to Newton's tolerance without dampers and loads
+  /// (SchemeTraits::conserves_energy).
+  bool conserves_energy = false;
 };
 
 /// All steppers, in the order `noether list` prints them.
