@@ -109,16 +109,19 @@ TEST_CASE("a registered joint kind runs from a scene file: a point sliding on an
   CHECK(run(options).ok);
   const auto summary = nlohmann::json::parse(testing::read_file(dir.path / "summary.json"));
   CHECK(summary["steps"] == 100);
-  CHECK(summary["constraint_max_abs"].get<double>() <= 1e-14);
+  // Newton stops at its scaled residual 1e-13 (2.2e-13 measured for |g|); a scheme that lost the
+  // constraint would leave O(h^2 |a|) = 1e-3.
+  CHECK(summary["constraint_max_abs"].get<double>() <= 1e-12);
   // On the plane the acceleration is gravity less its normal part, a = g - (g.n) n = (0, 4.7088, -3.5316),
-  // constant: x(t) = x0 + v0 t + a t^2 / 2. The midpoint of livens-em is exact for a constant
-  // acceleration; what remains is the rounding of 100 steps.
+  // constant: x(t) = x0 + v0 t + a t^2 / 2. livens-em's midpoint rule is exact for a constant
+  // acceleration; what remains is Newton's tolerance over 100 steps (1.3e-12 measured), where a
+  // first-order error would be O(h |a|) = 0.05.
   const double t = summary["t_reached"].get<double>();
   const Eigen::Vector3d x0(1.0, 0.15, 1.2), v0(0.5, 0.8, -0.6), a(0.0, 9.81 * 0.8 * 0.6, -9.81 + 9.81 * 0.8 * 0.8);
   const Eigen::Vector3d expected = x0 + v0 * t + 0.5 * a * t * t;
   const auto probe = nlohmann::json::parse(testing::read_file(dir.path / "final_state.json"))["probes"]["bob"];
   REQUIRE(probe.size() == 3);
-  for (int k = 0; k < 3; ++k) CHECK(std::abs(probe[k].get<double>() - expected(k)) <= 1e-12);
+  for (int k = 0; k < 3; ++k) CHECK(std::abs(probe[k].get<double>() - expected(k)) <= 1e-11);
 }
 
 TEST_CASE("a joint kind's registration ends with its scope, and a name is registered once") {
