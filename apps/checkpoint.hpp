@@ -26,9 +26,9 @@ class CheckpointError : public std::invalid_argument {
 /// Everything a run needs to continue after step `state.step` as if it had never stopped.
 struct Checkpoint {
   static constexpr const char* kFileName = "checkpoint.json";
-  /// Version 2 (2026-11-27) added the progress' newton_evaluations_total and
+  /// Version 2 added the progress' newton_evaluations_total and
   /// newton_matrix_evaluations_total; version 1 is read too, its run resumed without those counts.
-  /// Version 3 (2026-11-29) added newton_stalled_steps and newton_stalled_residual_max; versions 1
+  /// Version 3 added newton_stalled_steps and newton_stalled_residual_max; versions 1
   /// and 2 are read with none, as the noether that wrote them failed a step where a solve stalled.
   static constexpr int kFormatVersion = 3;
 
@@ -93,7 +93,7 @@ class CheckpointWriter {
   RunOptions options_;
   const RunResult& result_;
   RunOutputs& outputs_;
-  double seconds_before_ = 0.0;  ///< the wall time of the runs before this one (a resumed run)
+  double seconds_before_ = 0.0;  ///< the wall time of the earlier runs (a resumed run)
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -1,4 +1,4 @@
-/// noether_benchmarks: the performance suite of issue 4 (Google Benchmark; see docs/performance.md).
+/// noether_benchmarks: the step-cost suite (Google Benchmark; see docs/performance.md).
 ///
 ///   noether_benchmarks [--suite=quick|default|full] [Google Benchmark flags, e.g.
 ///                      --benchmark_filter=REGEX --benchmark_out=FILE --benchmark_out_format=json]

@@ -50,7 +50,7 @@ void add_identical(const StepCase& c, int steps) {
 
 /// At least 12 pairs, up to 100 for small systems: the target reads the fastest step of each thread
 /// count, and on a shared machine a few pairs of short steps can all fall into one disturbed
-/// second (an example with 7 pairs: docs/performance.md, 'Figures moved from code comments').
+/// second (an example with 7 pairs: docs/notebook.md, 'Figures moved from code comments').
 void add_threads(const StepCase& c) {
   if (!first_registration(threads_name(c))) return;
   const benchmark::IterationCount pairs = std::max<benchmark::IterationCount>(
@@ -156,7 +156,7 @@ void register_suite(Suite suite) {
 
   // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800);
   // em-ggl also on the short planar chain and N-four-bar, beside livens-em's runs of those sizes
-  // (docs/performance.md, "em-ggl against livens-em").
+  // (docs/notebook.md, "em-ggl against livens-em").
   for (const char* stepper : {"em-ggl", "ggl-vi"}) add_step({.mechanism = M::chain3d, .size = 100, .stepper = stepper});
   for (M mechanism : {M::chain2d, M::nfourbar}) add_step({.mechanism = mechanism, .size = 100, .stepper = "em-ggl"});
 

@@ -1,5 +1,5 @@
-# Installation: public headers under include/noether/<layer>/ and a CMake package exporting
-# Noether::noether (the umbrella target) for find_package(Noether).
+# Installation: the program bin/noether, public headers under include/noether/<layer>/ and a CMake
+# package exporting Noether::noether (the umbrella target) for find_package(Noether).
 include(CMakePackageConfigHelpers)
 
 foreach(layer engine bodies joints solvers steppers apps/model apps/mechanisms apps/scenarios)
@@ -23,6 +23,10 @@ install(TARGETS noether noether_engine noether_bodies noether_joints noether_sol
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# The command-line program (docs/cli.md); its libraries are static, so it needs no Noether library
+# at run time.
+install(TARGETS noether_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(NOETHER_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Noether)
 install(EXPORT NoetherTargets NAMESPACE Noether:: DESTINATION ${NOETHER_PACKAGE_DIR})

@@ -322,8 +322,8 @@ void Assembler::for_each_visit(Body&& body) {
   }
 }
 
-// Here rather than in assembler.cpp so that every assembly loop inlines it (docs/performance.md,
-// "Where a coarse run's time goes").
+// Here rather than in assembler.cpp so that every assembly loop inlines it (docs/notebook.md,
+// "A unit's outputs zeroed at once").
 inline UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const {
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const AssemblyPlan::Visit& next = plan_.visits_[k + 1];

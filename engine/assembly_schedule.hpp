@@ -28,7 +28,7 @@ struct AssemblySchedule {
 /// sweeps the plan's arrays and the global vectors once, contiguously, while each jump to the next
 /// chunk of the same color skips memory and restarts the hardware prefetch of a dozen streams, so
 /// out of the caches an assembly gets faster as the chunks get longer (figures per chunk length:
-/// docs/performance.md, 'Long assembly chunks').
+/// docs/notebook.md, 'Long assembly chunks').
 Index default_units_per_chunk(Index num_units);
 
 /// Schedule for units 0 .. num_units-1 whose global unknowns are dofs_of(u), all in [0, n).

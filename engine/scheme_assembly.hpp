@@ -136,7 +136,7 @@ class SchemeAssembly {
 
   /// One function per term with the kernels inlined into it (flatten), so that a term's view is
   /// built in registers, as a hand-written switch over the kinds would have it; without it the
-  /// views pass through memory to the out-of-line kernels (docs/performance.md, "Scheme kernels").
+  /// views pass through memory to the out-of-line kernels (docs/notebook.md, "Scheme kernels").
   [[gnu::flatten, gnu::noinline]] void evaluate(Index unit, const Iterate& it, UnitOutput& out) const {
     const TermRef& ref = layout_.terms()[static_cast<std::size_t>(unit)];
     TermOutput term_out(out, layout_.shape(ref), ref);

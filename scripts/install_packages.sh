@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Noether needs, and those given as arguments, when missing.
+# Installs the Debian 12 packages Noether needs, when missing:
+#   bash scripts/install_packages.sh [--tests] [PACKAGE...]
+# Always what builds the libraries and the `noether` program and what the program runs (gnuplot
+# for `noether plot`); with --tests also what only the test suite and the benchmarks need (doctest,
+# Google Benchmark, and the Python checks' jsonschema and VTK reader); then the packages named.
 # Run as root; safe to run again (nothing is installed twice, apt-get runs only when needed).
 set -euo pipefail
 
-packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev doctest-dev
-          libbenchmark-dev nlohmann-json3-dev libcli11-dev gnuplot-nox python3 python3-jsonschema
-          python3-vtk9 "$@")
+packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev nlohmann-json3-dev
+          libcli11-dev gnuplot-nox)
+if [ "${1:-}" = --tests ]; then
+  shift
+  packages+=(doctest-dev libbenchmark-dev python3 python3-jsonschema python3-vtk9)
+fi
+packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

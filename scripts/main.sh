@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build Release, run a scene file (the damped double
-# four-bar linkage, examples/scenes/double_fourbar.json) into out/double-fourbar, print its
-# summary, draw its plots and say where they and the ParaView collection are. The program is
-# then at build/bin/noether.
+# The main job: install what it needs, build the program (Release; not the tests, examples or
+# benchmarks: scripts/test.sh builds those), run a scene file (the damped double four-bar linkage,
+# examples/scenes/double_fourbar.json) into out/double-fourbar, print its summary, draw its plots
+# and say where they and the ParaView collection are. The program is then at build/bin/noether.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh program
 scene=examples/scenes/double_fourbar.json
 out=out/double-fourbar
 echo

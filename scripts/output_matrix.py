@@ -31,8 +31,8 @@ def listing(noether):
     for line in text.splitlines():
         if line.endswith(":") and not line.startswith(" "):
             current = groups.setdefault(line[:-1], [])
-        elif line.startswith("  ") and current is not None:
-            current.append(line.split()[0])
+        elif line.startswith("  ") and current is not None and line.split()[1] != "--set":
+            current.append(line.split()[0])  # "  evi --set S=...": a stepper's parameter, not a stepper
     return groups["scenarios"], groups["steppers"]
 
 
@@ -85,7 +85,7 @@ def main():
     run = commands.add_parser("run")
     run.add_argument("--noether", required=True)
     run.add_argument("--out", required=True, type=pathlib.Path)
-    run.add_argument("--steps", type=int, default=5)
+    run.add_argument("--steps", type=int, default=20)
     comparison = commands.add_parser("compare")
     comparison.add_argument("before", type=pathlib.Path)
     comparison.add_argument("after", type=pathlib.Path)

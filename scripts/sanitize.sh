@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # llvm-14 brings llvm-symbolizer, with which the reports' stack traces name functions and lines.
-bash scripts/install_packages.sh clang libclang-rt-14-dev llvm-14
+bash scripts/install_packages.sh --tests clang libclang-rt-14-dev llvm-14
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=Debug -DNOETHER_SANITIZE=ON \
       -DNOETHER_WERROR=ON -DNOETHER_BUILD_BENCHMARKS=OFF
 cmake --build build-sanitize -j"$(nproc)"

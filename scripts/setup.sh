@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages Noether needs (only the missing ones), then configures and
-# builds a Release tree in ./build. Run as root on a fresh machine; safe to run again.
+# Installs the Debian packages Noether needs (only the missing ones), then configures and builds a
+# Release tree in ./build:
+#   bash scripts/setup.sh program [CMAKE_ARGS...]   the `noether` program and the libraries it links
+#   bash scripts/setup.sh all [CMAKE_ARGS...]       everything: also the tests, the examples and
+#                                                   the benchmarks, with what only they need
+# Run as root on a fresh machine; safe to run again. One tree serves both: `program` after `all`
+# configures the tests and benchmarks out and builds the program alone, `all` builds them again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_packages.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNOETHER_WERROR=ON "$@"
-cmake --build build -j"$(nproc)"
+case "${1:-}" in
+  program)
+    shift
+    bash scripts/install_packages.sh
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNOETHER_WERROR=ON -DNOETHER_BUILD_TESTS=OFF \
+          -DNOETHER_BUILD_BENCHMARKS=OFF "$@"
+    cmake --build build -j"$(nproc)" --target noether_cli ;;
+  all)
+    shift
+    bash scripts/install_packages.sh --tests
+    cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNOETHER_WERROR=ON -DNOETHER_BUILD_TESTS=ON \
+          -DNOETHER_BUILD_BENCHMARKS=ON "$@"
+    cmake --build build -j"$(nproc)" ;;
+  *)
+    echo "usage: bash scripts/setup.sh program|all [CMAKE_ARGS...]" >&2
+    exit 2 ;;
+esac

@@ -4,6 +4,6 @@
 # (scripts/sanitize.sh: a Debug tree built with clang). docs/testing.md has both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh all
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 bash scripts/sanitize.sh

@@ -295,8 +295,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // evaluation can be examined.
     increment_norm = solve_increment(system, context, report);
     x -= increment_;
-    // r met the tolerance before this update and the update meets the increment tolerance: the
-    // evaluation would only confirm (NewtonOptions), unless the system's owner reads it.
+    // r met the tolerance at the iterate this update starts from, and the update meets the
+    // increment tolerance: the evaluation would only confirm (NewtonOptions), unless the system's
+    // owner reads it.
     if (meets_tolerance && increment_is_small(increment_norm, x) && !system.reads_last_evaluation()) {
       report.last_update_unevaluated = true;
       estimate_condition_at_end();

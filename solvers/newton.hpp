@@ -52,71 +52,46 @@ class NewtonSystem {
 };
 
 struct NewtonOptions {
-  /// The stopping test measures each row against its own scale (NewtonSystem::evaluate): the
-  /// scaled residual is r = max_i |R_i| / w_i with w_i = scale_i + floor_i / residual_tolerance, so
-  /// that r <= residual_tolerance means |R_i| <= residual_tolerance * scale_i + floor_i for every
-  /// row: within the tolerance relative to the magnitude of its terms, or within its rounding
-  /// floor (rows whose terms all vanish, as for a body at rest, hold only rounding noise). The test
-  /// means the same for inertias of 1e-7 and 1e3 and for one body or a million: there is no
-  /// absolute tolerance to tune (a row with scale and floor 0 must be exactly 0). Converged when
+  /// Stopping test: r = max_i |R_i| / w_i, w_i = scale_i + floor_i / residual_tolerance
+  /// (NewtonSystem::evaluate), so r <= residual_tolerance means every row is within the tolerance
+  /// relative to the magnitude of its terms, or within its rounding floor where its terms all
+  /// vanish (a body at rest). It means the same for any inertia and any number of bodies: there is
+  /// no absolute tolerance to tune (a row with scale and floor 0 must be exactly 0). Converged when
   /// r <= residual_tolerance and either R(x0) already met it, or the last increment satisfies
   /// max|dx| <= increment_tolerance * (1 + max|x|), or r stopped decreasing (r > 1/4 of the
-  /// previous one): it then sits at its rounding floor, and the increments are rounding noise
-  /// amplified by the matrix (near singular configurations the multipliers move by 0.1 in response
-  /// to residuals at rounding level).
-  /// An increment taken from an iterate that already met the residual tolerance and itself meets
-  /// the increment tolerance ends the solve without evaluating its result, unless the system reads
-  /// its last evaluation (NewtonSystem::reads_last_evaluation): the evaluation could only confirm.
-  /// The update is a step with a factorization whose last step contracted r by 1/4 or better
-  /// (else r had stagnated), so to first order it contracts r again, and the second-order term,
-  /// quadratic in max|dx| <= increment_tolerance (1 + max|x|), is below rounding: the result meets
-  /// the residual tolerance as its predecessor did. Where the evaluation would have confirmed it,
-  /// the result is the same, bit for bit, as with that evaluation. Such a confirming update is
-  /// common: after a quadratic step the increment that led to an iterate is as large as the error
-  /// of the iterate before it (1e-7 to 1e-5 on the chains), so the increment test passes one
-  /// update later, for 20 to 50 % of livens-em's and livens-em4's solves on the chains
-  /// (docs/performance.md, "The unevaluated last update").
+  /// previous one): r then sits at its rounding floor, and the increments are rounding noise
+  /// amplified by the matrix.
   ///
-  /// Full Newton refactorizes at every iteration until the last contraction rate rho = r_k/r_{k-1}
-  /// predicts the tolerance within two chord steps (the last factorization): rho <= 1/4 and
-  /// r_k rho^2 <= residual_tolerance; it then takes chord steps while that prediction holds or r
-  /// already meets the tolerance. After a Newton step from r_{k-1} to r_k ~ C r_{k-1}^2, the old
-  /// and new tangents differ by the size of that increment, ~ r_{k-1}, so a chord step contracts
-  /// by about C r_{k-1} ~ rho; after chord steps rho is their measured rate. The rule asks for the
-  /// factorization when the chord steps would take longer: far from the solution, or where they
-  /// contract slowly. Against the former fixed switch at 1e4 times the tolerance it saves the
-  /// factorization that em-ggl took at about half its steps (r_2 = 1e-9 to 2e-9 after r_1 = 2e-5)
-  /// and a third of the compositions' factorizations at large substeps, with as many iterations
-  /// per step on single steps of h = 1/250 (docs/performance.md, "em-ggl against livens-em").
-  /// Against refactorizing until r meets the tolerance (issue 16, scaled test), chord steps take
-  /// 2.0 factorizations per step instead of 3.0 on the chains of 800 bars and 1.0 instead of 1.67
-  /// on nfourbar n = 800 (docs/performance.md).
-  /// The iterate after a chord step is evaluated without the matrix, and so is the iterate after
-  /// a refactorization where the quadratic constant C = r_{k+1} / r_k^2 of the last update made
-  /// with a fresh factorization (in this solve or an earlier one) predicts chord steps there
-  /// (r_{k+1} ~ C r_k^2 at the rate C r_k); should the iterate need a refactorization, the matrix
-  /// is evaluated there first. The iterates are the same either way, bit for bit; 3 to 9 % of
-  /// the predictions fail on the chains' compositions (docs/performance.md, "The unevaluated last
-  /// update").
+  /// An update from an iterate that met the residual tolerance, itself meeting the increment
+  /// tolerance, ends the solve unevaluated unless the system reads its last evaluation
+  /// (NewtonSystem::reads_last_evaluation): it follows a contraction of r by 1/4 or better, so it
+  /// contracts r again, and its second-order term, quadratic in max|dx|, is below rounding; the
+  /// evaluation could only confirm it, and the result is the same bits as with it.
   ///
-  /// A solve that runs out of iterations stalled returns its best iterate instead of failing:
-  /// when the best r of its second half of iterates is within kStalledToleranceFactor (100) times
-  /// the tolerance and no better than kStagnationRate (1/4) times the best r of its first half,
-  /// r has stopped at a floor the rounding floors of the rows do not account for, and the iterate
-  /// of least r from the second half is returned, with NewtonReport::stalled_residual set to its
-  /// r. This happens where a step ends at or near a singular configuration of its constraints
-  /// (the N-four-bar with all bars on one line): the Newton matrix is nearly singular there, the
-  /// multipliers along its null space are set only by rounding, and r wanders above the tolerance
-  /// while the iterates keep moving (docs/performance.md, "A step ending at a singular
-  /// configuration", has the figures). No other solve changes: the rule acts only where Newton
-  /// would have failed. The stepper's step refinement then does not split such a step: refining
-  /// first and accepting only the deepest substep's stall did worse on four of the five runs
-  /// measured (same section).
+  /// Full Newton refactorizes until the last contraction rate rho = r_k/r_{k-1} predicts the
+  /// tolerance within two chord steps (rho <= 1/4 and r_k rho^2 <= residual_tolerance), then takes
+  /// chord steps while that prediction holds or r meets the tolerance: after a Newton step the old
+  /// and new tangents differ by ~ r_{k-1}, so a chord step contracts by about rho (after chord
+  /// steps rho is their observed rate). A factorization is thus taken only where chord steps would
+  /// take longer: far from the solution, or where they contract slowly. The iterate after a chord
+  /// step is evaluated without the matrix, and so is the iterate after a refactorization where the
+  /// quadratic constant C = r_{k+1} / r_k^2 of the last update with a fresh factorization (in this
+  /// solve or an earlier one) predicts chord steps; should it need a refactorization after all, the
+  /// matrix is evaluated there first. The iterates are the same bits either way.
   ///
-  /// residual_tolerance is on the scaled residual r (relative). livens-em's largest energy increment per step on the
-  /// spring pendulum [KinonBetsch2023] is 4.7e-13 of 1.5 with 1e-13 (3.5e-13 with the former
-  /// switch to chord steps), 2.8e-12 with 1e-12 (the chord steps stop there), and was 2.5e-14 with
-  /// the former absolute test, which refactorized to the rounding floor.
+  /// A solve that runs out of iterations returns its best iterate instead of failing
+  /// (NewtonReport::stalled_residual) when the best r of its second half of iterates is within
+  /// kStalledToleranceFactor (100) times the tolerance and no better than kStagnationRate (1/4)
+  /// times the best r of its first half: r has stopped at a floor the rows' rounding floors miss,
+  /// as where a step ends at or near a singular configuration of its constraints (the multipliers
+  /// along the near null space are set by rounding alone). Solves that converge are untouched.
+  /// Step refinement does not split such a step first: its substeps end at the same singular instant.
+  ///
+  /// Figures for each rule: docs/notebook.md, "The unevaluated last update", "Chord steps where the
+  /// contraction predicts the tolerance", "The matrix after a refactorization, predicted" and "A
+  /// step ending at a singular configuration". residual_tolerance = 1e-13 keeps the
+  /// energy-conserving steppers' energy increments per step near rounding (1e-12 lets them grow
+  /// sixfold: docs/notebook.md, "Figures moved from code comments").
   double residual_tolerance = 1e-13;
   double increment_tolerance = 1e-10;
   int max_iterations = 30;

@@ -203,10 +203,12 @@ std::unique_ptr<System> without_equations(const System& system, const std::vecto
     for (Index k = 0; k < e.element->num_equations(); ++k)
       if (std::find(dropped.begin(), dropped.end(), k) == dropped.end()) kept.push_back(k);
     if (kept.empty()) continue;
-    std::string name = e.element->name() + " without row";
-    for (std::size_t k = 0; k < dropped.size(); ++k) {
-      name += k == 0 ? " " : ", ";
-      name += std::to_string(dropped[k]);
+    std::vector<Index> ascending = dropped;
+    std::sort(ascending.begin(), ascending.end());
+    std::string name = e.element->name() + (ascending.size() == 1 ? " without row" : " without rows");
+    for (const Index row : ascending) {
+      name += ' ';
+      name += std::to_string(row);
     }
     out->add(std::make_shared<SelectedRows>(std::move(name), e.element, std::move(kept)));
   }

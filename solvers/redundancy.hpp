@@ -40,8 +40,9 @@ ConstraintRank constraint_rank(const System& system, ConstVectorRef q, double to
 ConstraintRank structural_redundancy(const System& system, ConstVectorRef q, double tolerance = 1e-9);
 
 /// A system with the same blocks and elements but without the given constraint rows: a constraint
-/// that loses rows is replaced by SelectedRows of it (named "<name> without row <k>"), one that
-/// loses all is left out. Coordinates are numbered as in `system`, multipliers anew.
+/// that loses rows is replaced by SelectedRows of it (named "<name> without row <k>", or "<name>
+/// without rows <k> <l> ..." in ascending order for several: element names hold no commas), one
+/// that loses all is left out. Coordinates are numbered as in `system`, multipliers anew.
 std::unique_ptr<System> without_equations(const System& system, const std::vector<Index>& rows);
 
 /// The rows `kept` (ascending, local numbering) of another constraint. Of degree <= 2 when it is,

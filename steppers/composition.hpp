@@ -6,19 +6,16 @@
 /// expansion in h, the composition is symmetric and of order 4 when sum gamma_k^3 = 0, of order 6
 /// when further conditions hold.
 ///
-/// The coefficients are chosen for small error constants (measured, docs/performance.md,
-/// "Compositions"): Suzuki's five substeps for order 4 [Suzuki1990], whose middle substep goes
-/// back by 0.66 h (the triple jump [Yoshida1990] takes three substeps but goes back by 1.70 h: at
-/// equal numbers of substeps its error was 5 to 8 times Suzuki's on the chains and the N-four-bar;
-/// Suzuki's construction with seven substeps has 0.43 to 0.6 times the error at equal substeps
-/// once h is small, but costs more where the chains' errors are not yet O(h^4), and lost the
-/// work-precision sweeps there: docs/performance.md, "Suzuki's construction with seven substeps";
-/// no other palindromic five-substep set of order 4, a family with one parameter, had an error
-/// more than 3 % below Suzuki's on the chains or the N-four-bar: "The other symmetric five-substep
-/// compositions of order 4"),
-/// and Kahan and Li's nine for order 6 [KahanLi1997] (em-ggl composed by the triple jump twice,
-/// also nine substeps, had 350 to 1800 times the error at 64 steps). Negative substeps go back in
-/// time, which the symmetric bases (livens-em, em-ggl) take.
+/// The coefficients are chosen for the least error at equal numbers of substeps (a substep costs
+/// the same whatever the coefficients; docs/performance.md, "Compositions"): Suzuki's five
+/// substeps for order 4 [Suzuki1990], whose middle substep goes back by 0.66 h, where the triple
+/// jump's [Yoshida1990] goes back by 1.70 h; neither Suzuki's construction with seven substeps
+/// (less error once h is small, more cost where the chains' errors are not yet O(h^4)) nor another
+/// member of the one-parameter family of palindromic five-substep sets of order 4 does better
+/// where it matters (docs/notebook.md, "Suzuki's construction with seven substeps", "The other
+/// symmetric five-substep compositions of order 4"); and Kahan and Li's nine for order 6
+/// [KahanLi1997], far more accurate than the triple jump composed twice with as many substeps.
+/// Negative substeps go back in time, which the symmetric bases (livens-em, em-ggl) take.
 ///
 /// Bases whose state has a component that changes sign at every step. livens-em's v and p are
 /// independent of q: v1 = 2 (q1 - q0)/h - v0, p1 = 2 Dbar_2 T - p0. Off the constraints' tangent
@@ -28,8 +25,9 @@
 /// and its compositions stop at order 4 (Kahan and Li's coefficients on single livens-em steps:
 /// 4.0 on the double pendulum).
 /// Two equal steps, Psi(h) = Phi(h/2) Phi(h/2), change the sign twice: Psi is near the identity,
-/// symmetric and of order 2, and composing Psi gives order 6 (measured 6.0; paired(), used by
-/// livens-em4 and livens-em6). Each half-step is a full livens-em step, so nothing it keeps is lost.
+/// symmetric and of order 2, and composing Psi gives order 6 (tests/steppers/test_composition.cpp;
+/// paired(), used by livens-em4 and livens-em6). Each half-step is a full livens-em step, so
+/// nothing it keeps is lost.
 ///
 /// Every substep is a full step of the base scheme, so what the base keeps exactly (energy,
 /// momentum maps, the position constraints) the composition keeps; each substep is refined by the

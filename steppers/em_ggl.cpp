@@ -22,9 +22,8 @@ struct EmGglScheme {
   /// Field dq: the unknowns dq and the rows R_p; u: the unknowns u1 and the rows R_q; nu, gamma:
   /// their unknowns and the rows R_g, R_gv. The diagonal of the Newton matrix then holds 2 M/h and
   /// -M/2. Each body's unknowns come in this order (engine/unknown_ordering.hpp): u1 first, dq
-  /// last, the order in which the body's block of the matrix fills in least (KLU on chain3d
-  /// n = 100: 1.44e6 flops per factorization against 2.2e6 with dq first; chain2d and nfourbar
-  /// within 5 %; docs/performance.md, "em-ggl against livens-em"). The measurement program
+  /// last, the order in which the body's block of the matrix fills in least (of the 24 orders of
+  /// the four fields; docs/notebook.md, "em-ggl against livens-em"). The measurement program
   /// benchmarks/experiments/velocity_split.cpp assumes this order and fails when its split no longer fits it.
   enum Field { u, nu, gamma, dq };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers, FieldKind::multipliers,

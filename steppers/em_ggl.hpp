@@ -39,7 +39,7 @@ namespace noether {
 /// its h lambda) plus h sum_k gamma_k H_k u_mid. The solution is the one of (R_q, R_u, R_g, R_gv)
 /// in (dq, u1, h lambda, gamma); KLU factors the exact Newton matrix of these rows and unknowns
 /// with fewer entries and instructions. Per body the unknowns come as (u1, nu, gamma, dq), the
-/// order in which the body's block fills in least (docs/performance.md, "em-ggl against
+/// order in which the body's block fills in least (docs/notebook.md, "em-ggl against
 /// livens-em").
 ///
 /// Requirements as ggl-vi (steppers/ggl_support.hpp): constant invertible M per inertia element,

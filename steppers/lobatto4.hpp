@@ -37,7 +37,7 @@ namespace noether {
 /// factors the two diagonal blocks apart.
 ///
 /// Properties: symplectic (a variational integrator) and symmetric; order 4 in q and p [Jay1996]
-/// (tests/steppers/test_lobatto4.cpp shows it on point masses and director bodies, docs/performance.md
+/// (tests/steppers/test_lobatto4.cpp shows it on point masses and director bodies, docs/notebook.md
 /// on chains); g = 0 at q_mid and q1 and G(q1) v1 = 0 at Newton tolerance; the momentum maps of the
 /// symmetries of L and g (translations, rotations) are conserved exactly (discrete Noether theorem:
 /// the quadratic interpolation commutes with them). The energy is not conserved exactly; its error
@@ -53,7 +53,7 @@ namespace noether {
 /// and grow exponentially for 2 sqrt 2 < x < 2 sqrt 3 = 3.46 and x > 2 sqrt 6 = 4.90
 /// (tests/steppers/test_lobatto4.cpp). Unlike livens-em and its compositions, stable at every h, a
 /// step must therefore resolve the system's fastest frequency: h omega_max < 2 sqrt 2. On a
-/// whipping chain with too large a step the energy grows (docs/performance.md, "Why lobatto4's
+/// whipping chain with too large a step the energy grows (docs/notebook.md, "Why lobatto4's
 /// coarse runs are inaccurate").
 ///
 /// Requirements (else StepperRefusal naming the element): every coordinate in exactly one inertia

@@ -98,7 +98,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   /// Without the matrix, once the solve has evaluated it, the scale and floor are those of that
   /// last evaluation with the matrix (NewtonSystem::evaluate): the residual alone is assembled
-  /// (what it saves: docs/performance.md, "The scale of a chord iterate").
+  /// (what it saves: docs/notebook.md, "The scale of a chord iterate").
   /// Bordered schemes assemble all three every time.
   void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
     const Index n = pattern().n;

@@ -32,7 +32,7 @@ Vector extrapolate(int samples, const std::array<double, 3>& times, const std::a
 }
 
 /// a and b hold the same entries, bit for bit (one memcmp: Eigen's == compares entry by entry at
-/// several times the cost; docs/performance.md, "Newton's vector passes").
+/// several times the cost; docs/notebook.md, "Newton's vector passes").
 bool same_bits(const Vector& a, const Vector& b) {
   return a.size() == b.size() &&
          (a.size() == 0 || std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.size()) * sizeof(double)) == 0);

@@ -36,7 +36,7 @@ struct StepGuess {
 /// state the stepper did not make carries no step's multipliers (initialize sets lambda = 0), so
 /// its lambda is never extrapolated from. Both quantities are smooth in t in second-order schemes,
 /// so the quadratic guess is off by O(h^3), against O(h) for v1 = v0, lambda = lambda_0.
-/// docs/performance.md ("Warm start", "Compositions") gives the Newton iterations it saves.
+/// docs/notebook.md ("Warm start", "The warm start across substeps") gives the Newton iterations it saves.
 ///
 /// A step "follows" the recorded one when the state to advance is, bitwise, the one the recorded
 /// step returned (same q, v and lambda; its step and t may have been renumbered, as a composition
@@ -49,9 +49,9 @@ class StepPredictor {
  public:
   /// Largest sum of |Lagrange weights| used (steps of one size: 7 for the quadratic). Coinciding
   /// nodes (a step back over the one just taken) give infinite weights; the compositions' substeps
-  /// reach 17 to 230 at some substeps (livens-em4, livens-em6), where any bound from 8 to 1000
-  /// changed Newton's iterations and factorizations per substep by at most 4 % (chain2d n = 100,
-  /// nfourbar n = 40, 2026-11-26).
+  /// reach 17 to 230 at some substeps (livens-em4, livens-em6), where the bound's value matters
+  /// little: any from 8 to 1000 gives nearly the same Newton work (docs/notebook.md, "Figures moved
+  /// from code comments").
   static constexpr double kMaxWeightSum = 16.0;
 
   /// The guess for advancing `state` by h.

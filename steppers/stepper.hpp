@@ -32,7 +32,8 @@ struct SchemeParameter {
 struct StepperOptions {
   /// The Newton matrices' linear solver. KLU by default: on the steppers' saddle-point matrices it
   /// factors faster than UMFPACK and refactorizes new values in place (docs/performance.md,
-  /// "Linear solvers"). CHOLMOD is refused: the Newton matrices are unsymmetric and indefinite.
+  /// "Current figures of the step-cost suite"). CHOLMOD is refused: the Newton matrices are
+  /// unsymmetric and indefinite.
   LinearSolverKind solver = LinearSolverKind::klu;
   NewtonOptions newton;
   /// Step refinement: a step whose Newton fails is taken as two half-steps of the same scheme,

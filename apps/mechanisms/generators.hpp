@@ -1,5 +1,5 @@
 #pragma once
-/// Mechanism generators for scaling studies (issue 4): chains and lattices of uniform bars.
+/// Mechanism generators for scaling studies (docs/performance.md): chains and lattices of uniform bars.
 /// Every bar is a director body with its centre of mass at the body origin and its axis along d1;
 /// bar ends are the body points X = (-l/2, 0[, 0]) and (l/2, 0[, 0]).
 #include <Eigen/Core>

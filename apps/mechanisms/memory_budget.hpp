@@ -31,7 +31,7 @@ AvailableMemory cgroup_available_memory(const std::filesystem::path& proc_self_c
 
 /// Peak bytes per bar of building a generated mechanism and a livens-em stepper and stepping it:
 /// the memory benchmarks' peak with UMFPACK, which exceeds KLU's, plus about 15 % (the measured
-/// peaks: docs/performance.md, 'Figures moved from code comments'). The grids, whose fill grows
+/// peaks: docs/performance/report.md, its memory table). The grids, whose fill grows
 /// with k, are not measured and get a generous 30 KB.
 constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;

@@ -1,4 +1,5 @@
-/// The scaling scenarios of issue 4: thin wrappers around apps/mechanisms/generators.hpp.
+/// The scaling scenarios (the step-cost suite, docs/performance.md): thin wrappers around
+/// apps/mechanisms/generators.hpp.
 #include <cmath>
 #include <stdexcept>
 

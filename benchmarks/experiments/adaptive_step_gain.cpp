@@ -1,5 +1,5 @@
 /// noether_adaptive_step_gain: how many fewer steps ideal step-size control would take than fixed
-/// steps at the same error (docs/performance.md, "What adaptive steps could gain"), from the
+/// steps at the same error (docs/notebook.md, "What adaptive steps could gain"), from the
 /// local errors along a fixed-step run.
 ///
 ///   noether_adaptive_step_gain [--case SCENARIO:N]... [--stepper NAME:ORDER]... [--steps N]

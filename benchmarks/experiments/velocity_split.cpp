@@ -1,5 +1,5 @@
 /// noether_velocity_split: em-ggl's Newton matrix solved with its velocity projection split off
-/// (docs/performance.md, "em-ggl against livens-em": the block Gauss-Seidel trial), against KLU on
+/// (docs/notebook.md, "em-ggl against livens-em": the block Gauss-Seidel trial), against KLU on
 /// the whole matrix; a measurement program, run under callgrind for the instruction counts.
 ///
 ///   noether_velocity_split [--case SCENARIO:N] [--stepper NAME] [--steps N] [--solve full|split]

@@ -1,5 +1,5 @@
 /// noether_simbody_work_precision: Noether's steppers against Simbody's integrators on the same
-/// mechanisms (issue 17, item 5; docs/performance.md, "Work-precision against Simbody").
+/// mechanisms (docs/performance.md, "Work-precision against Simbody").
 ///
 ///   noether_simbody_work_precision --out FILE.json [--case MECHANISM:N]... [--steppers A,B,...]
 ///       [--integrators A,B,...] [--repeats R] [--max-run-seconds S] [--stop-error E] [--threads T]
@@ -73,8 +73,8 @@ constexpr int kExitDisagreement = 3;
 constexpr int kCheckSamples = 10;
 /// Noether's side of the agreement check, and the chains' reference: em-ggl6, of order 6 with
 /// constraints (tests/steppers/test_composition.cpp); on nfourbar livens-em6, because em-ggl6's
-/// Newton iteration fails at the singular configuration (nfourbar n = 40, h = 1e-3, t = 0.72,
-/// measured 2026-11-25) and livens-em6 passes it.
+/// Newton iteration fails at the singular configuration (nfourbar n = 40, h = 1e-3, t = 0.72)
+/// and livens-em6 passes it.
 constexpr const char* kChainStepper = "em-ggl6";
 constexpr int kChainStepperOrder = 6;
 constexpr const char* kLinkageStepper = "livens-em6";
@@ -292,7 +292,7 @@ class CaseRunner {
   };
 
   /// The points of every stepper's and integrator's sweep. The sweeps take turns, a point each, so
-  /// that a drift of the machine's speed during the case (docs/performance.md, "The clock") falls
+  /// that a drift of the machine's speed during the case (docs/notebook.md, "The clock") falls
   /// on both engines' points of a round alike, not on whichever sweeps ran while it lasted. Then
   /// --repeats - 1 rounds over the points that took under kRepeatBelowSeconds (repeat_round).
   json sweeps() const {

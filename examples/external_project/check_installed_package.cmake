@@ -33,6 +33,10 @@ foreach(header noether.hpp bodies/mechanism.hpp steppers/livens_em.hpp)
     message(FATAL_ERROR "the install has no include/noether/${header}")
   endif()
 endforeach()
+if(NOT EXISTS ${prefix}/bin/noether)
+  message(FATAL_ERROR "the install has no bin/noether")
+endif()
+run_step("run the installed program" ${prefix}/bin/noether list)
 run_step("configure the external project" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build
          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE} ${compiler_choice}
          "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")

@@ -18,17 +18,10 @@ constexpr double kMaxConditionDeterioration = 1e-3;
 /// The candidates after the first (KLU's AMD) are tried only when the first candidate's factors
 /// do at most this many flops per entry (its fronts are narrow). AMD orders for diagonal pivots;
 /// where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far more,
-/// and the trial alone would cost many factorizations. Measured on the first Newton matrix of a
-/// step of h = 1e-3 (the first candidate's flops per entry; AMD's flops over its):
-///  - above the threshold AMD lost everywhere, mostly by far: livens-em on chain3d-revolute n = 100
-///    and 800 (18; 16 and 127 times) and grid2d k = 12, 25, 50 (34, 67, 128; 6, 14, 32 times);
-///    em-ggl on chain3d-revolute n = 20 and 100 and grid2d k = 5 and 25 (27 to 146; 5 to 110
-///    times); livens-em on bricard (16; 1.1 times);
-///  - below it AMD won on the chains and the N-four-bar of both steppers, the four-bars and the
-///    top (3 to 13: 0.52 to 0.98 times the flops), lost by 1.3 to 1.6 times on chain3d n = 800
-///    with livens-em, grid2d k = 5 and rod-chain3d (6 to 12), by 4.6 times on chain3d-revolute
-///    n = 20 with livens-em (14, a trial of 7e5 flops).
-/// (docs/performance.md, 'em-ggl against livens-em'.)
+/// and the trial alone would cost many factorizations. The threshold lies between the cases where
+/// AMD loses by far (grids, 3D revolute chains) and those where it wins or loses by a little (the
+/// chains, the N-four-bar, the four-bars, the top); the cases: docs/notebook.md, 'Figures moved from
+/// code comments'.
 constexpr double kOtherTrialsFlopsPerEntry = 15.0;
 
 /// klu_common::ordering: KLU's AMD of A + A^T for each diagonal block, or common.user_order.
@@ -87,11 +80,10 @@ KluSolver::KluSolver() {
   // No row scaling, and no re-check of the pattern at each factorization (klu_analyze checked it;
   // only the values change). KLU's default scaling (by each row's largest magnitude) costs a pass
   // over the matrix at every factorization, a large share of a refactorization of the planar
-  // mechanisms (docs/performance.md, 'KLU without row scaling'). Without it, the Newton iterations
-  // per step and the share of fresh (pivoting) factorizations (livens-em: chain2d, chain3d and
-  // nfourbar n = 6 400, chain3d-revolute n = 800, grid2d k = 25 and 50) and the whole test suite
-  // (singular four-bar configurations, singular mass matrices) were unchanged. Fresh factorizations
-  // are unscaled too, so that klu_rcond compares like with like.
+  // mechanisms, and the Newton matrices do not need it: without it the Newton iterations per step,
+  // the share of fresh (pivoting) factorizations and the test suite (singular four-bar
+  // configurations, singular mass matrices) stay the same (docs/notebook.md, 'KLU without row
+  // scaling'). Fresh factorizations are unscaled too, so that klu_rcond compares like with like.
   common_.scale = -1;
 }
 

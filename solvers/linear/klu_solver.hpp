@@ -28,28 +28,27 @@ struct KluFree {
 /// KLU's analysis of a pattern A yields the row and column orders P, Q (block triangular form and
 /// fill-reducing ordering) in which it eliminates. The solver then keeps B = A(P, Q) and has KLU
 /// factor B in its given order: each factorization first gathers A's values into B's layout, so
-/// that KLU reads its columns one after the other instead of jumping through A. Out of the caches
-/// gather plus refactorization of the spherical chain3d is then faster than a refactorization of A
-/// (figures: docs/performance.md, 'KLU factors the matrix laid out in its own elimination order').
+/// that KLU reads its columns one after the other instead of jumping through A, which out of the
+/// caches costs more than the gather (docs/notebook.md, 'KLU factors the matrix laid out in its own
+/// elimination order').
 ///
 /// The ordering is chosen by trial, between two candidate orders of A:
 ///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
 ///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
-///  - KLU's AMD ordering of A + A^T, which that bound rates 30 to 440 times worse on em-ggl's
-///    Newton matrices, yet whose pivoted LU there takes 10 to 25 % fewer flops (docs/performance.md,
-///    'em-ggl against livens-em'): the bound is loose where the pivots stay near the diagonal.
+///  - KLU's AMD ordering of A + A^T, which that bound rates far worse on em-ggl's Newton matrices,
+///    yet whose pivoted LU there takes fewer flops (docs/notebook.md, 'The fill-reducing ordering,
+///    chosen by a trial factorization'): the bound is loose where the pivots stay near the diagonal.
 /// The first factorize after analyze_pattern or forget_factorization factors its matrix under the
 /// first candidate, then, when those factors are sparse (at most 15 flops per entry: AMD assumes
 /// diagonal pivots, and where the pivoting leaves the diagonal across wide fronts, on grids and 3D
-/// revolute chains, its factors took 5 to 127 times the flops), under AMD too, and keeps the
+/// revolute chains, its factors fill in by far more), under AMD too, and keeps the
 /// candidate of fewest flops (klu_flops; the first on ties, or when AMD's factorization fails). Its
 /// factorization is the result; later factorizations use that order until the next choice. The
 /// choice depends on the pattern and that one matrix alone (KLU and the gather are serial or per
 /// entry), so a run resumed from a checkpoint, which analyses afresh, chooses as the run that wrote
 /// the checkpoint and forgot its factorization there. Where AMD is tried, the trial costs one more
 /// fresh factorization per choice, two where the first candidate wins: one set of factors is kept
-/// at a time, so that the trial's peak memory is the larger candidate's (with both kept, the peak
-/// of a run of one step grew by 19 % on chain2d n = 20 000 with livens-em, 35 % with em-ggl).
+/// at a time, so that the trial's peak memory is the larger candidate's, not the sum of both.
 class KluSolver final : public LinearSolver {
  public:
   KluSolver();
@@ -123,7 +122,7 @@ class KluSolver final : public LinearSolver {
   Factors lay_out(std::size_t k);
   /// Factors f.values afresh; on failure f holds no numeric factorization.
   FactorizationStatus factor_fresh(Factors& f);
-  /// values factored afresh under candidates_[k], into factors_ (whose former factors are freed first).
+  /// values factored afresh under candidates_[k], into factors_ (the factors it held are freed first).
   FactorizationStatus factor_candidate(std::size_t k, std::span<const double> values);
   /// The trial: values factored under each candidate, the cheapest kept in factors_.
   FactorizationStatus choose_ordering(std::span<const double> values);

@@ -20,7 +20,7 @@ struct CholmodSession {
 
 /// Nested dissection is tried when COLAMD's factor does at least this many flops per nonzero, i.e.
 /// when its fronts are dense-ish (grid2d: 200 to 400). Its analysis costs an order of magnitude more
-/// than COLAMD's (docs/performance.md, 'Nested dissection for the grids'), which chains (7 to 50)
+/// than COLAMD's (docs/notebook.md, 'Nested dissection for the grids'), which chains (7 to 50)
 /// would pay for a factorization no cheaper, or cheaper by a third at most.
 constexpr double kNestedDissectionFlopsPerNonzero = 100.0;
 

@@ -23,13 +23,12 @@ struct LuColumnOrdering {
 ///  - COLAMD's column ordering (cheap; best on most chains and other narrow-banded graphs);
 ///  - the given order, Q = I: the columns as numbered, which the steppers number body by body
 ///    (engine/unknown_ordering.hpp). On a chain with many multipliers per body (3D revolute joints)
-///    COLAMD's choices fill in more than the plain band, and by how much varies with n
-///    (predicted flops per body at n = 100, 800, 6 400: COLAMD 45 000, 64 000, 48 000; given
-///    33 000 at each n);
+///    COLAMD's choices fill in more than the plain band, and by how much varies with n, while the
+///    band's fill per body does not (docs/notebook.md, 'The given order as a KLU ordering');
 ///  - CHOLMOD's nested dissection of A^T A (METIS bisection with constrained minimum degree; best
 ///    where closed loops make the graph two-dimensional, e.g. grid2d), tried only when COLAMD's
 ///    factor does 100 or more flops per nonzero, because its analysis costs an order of
-///    magnitude more than COLAMD's (docs/performance.md, 'Nested dissection for the grids').
+///    magnitude more than COLAMD's (docs/notebook.md, 'Nested dissection for the grids').
 /// CHOLMOD's symbolic analysis of each candidate gives the flops of that Cholesky factorization;
 /// the cheapest candidate is returned (COLAMD on ties). An ordering of A + A^T (AMD) assumes
 /// diagonal pivots, which the zero block of a saddle-point Newton matrix does not have, and the

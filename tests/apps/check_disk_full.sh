@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20, defect 1 on a real full disk: noether writes into a 128 KiB tmpfs filled to leave
+# A real full disk: noether writes into a 128 KiB tmpfs filled to leave
 # 0 to 64 KiB free, so that the disk fills while the running summary, the time series or the
 # final summary is written. Whatever fails, the program must say so (exit 1, "No space left on
 # device" on stderr) and leave no file that claims more than happened: no empty or "running"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SIGINT and SIGTERM end a run cleanly (issue 20, defect 3 and Deliver 2): exit 130 or 143, the
+# SIGINT and SIGTERM end a run cleanly: exit 130 or 143, the
 # summary says interrupted (never the previous run's "ok"), timeseries.csv holds steps 0 to
 # `steps`, whole, and no partial file is left. A SIGINT the shell set to ignored (a background
 # job) stays ignored; a SIGKILL, which no program can catch, leaves "running" and the partial rows.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# noether plot (issue 19, item 3): the figures of real runs, checked by tests/apps/check_plots.py
+# noether plot: the figures of real runs, checked by tests/apps/check_plots.py
 # (SVG parsed as XML, PNG signature and size), and the error cases' messages and exit codes.
 # Usage: check_plot.sh NOETHER WORK_DIR SOURCE_DIR
 set -u

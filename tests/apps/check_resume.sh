@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoint and restart (issue 20, Deliver 3; docs/output.md, "Checkpoints"): a run made with
+# Checkpoint and restart (docs/output.md, "Checkpoints"): a run made with
 # --checkpoint-every and stopped, then continued by `noether resume DIR`, leaves a timeseries.csv
 # byte-identical (cmp) to the same run never stopped, and a summary.json equal in all but timings.
 #   (a) a real SIGTERM part-way (chain2d n = 200), after at least one checkpoint;
@@ -87,7 +87,7 @@ check_exact_stops livens-em4 run double-fourbar --stepper livens-em4 --t 0.2 --c
 check_exact_stops modified-newton run chain2d --set n=20 --t 0.6 --newton modified --checkpoint-every 13
 check_exact_stops em-ggl-umfpack run double-pendulum --stepper em-ggl --solver umfpack --t 0.3 --checkpoint-every 8
 
-# (c) A checkpoint of version 1 (before 2026-11-27: no evaluation counts) resumes to the same rows;
+# (c) A checkpoint of version 1 (no evaluation counts) resumes to the same rows;
 # the summary has the evaluations as not counted (null; "not counted" printed).
 v1="$work/c_version_1"
 cp -r "$work/b_ref_livens-em" "$v1"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Issue 20, defect 4: with summary.json and timeseries.csv in the output directory symlinks to
-# other files, noether overwrote those files. The links must be replaced, never written through;
-# so must the links named like the other outputs (issue 19): motion.pvd, final_state.json, and vtk,
+# With summary.json and timeseries.csv in the output directory symlinks to other files, noether
+# must not overwrite those files: the links are replaced, never written through; so are the links
+# named like the other outputs: motion.pvd, final_state.json, and vtk,
 # a link to a directory that holds a step file.
 # Usage: check_symlinks.sh NOETHER WORK_DIR
 set -u

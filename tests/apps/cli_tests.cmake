@@ -83,7 +83,7 @@ noether_cli_test(NAME t_end_by_set EXIT_CODE 2 ARGS run double-pendulum --set t_
                  STDERR "${usage}--set t_end=2: t_end is a run setting, not a scenario parameter; use --t 2")
 noether_cli_test(NAME newton_tol_by_set EXIT_CODE 2 ARGS run double-pendulum --set newton_tol=1e-8
                  STDERR "${usage}--set newton_tol=1e-8: newton_tol is a run setting, .*; use --newton-tol 1e-8")
-# Run length (issue 20, defect 7): a whole number of steps, at most --max-steps.
+# Run length: a whole number of steps, at most --max-steps.
 noether_cli_test(NAME too_many_steps EXIT_CODE 2 ARGS run double-pendulum --h 1e-9 --t 2
                  STDERR "${usage}the run would take t_end / h = 2e\\+09 steps .t_end = 2, h = 1e-09., more than the limit of 10000000 .--max-steps.: choose h >= 2e-07, or raise --max-steps if so many steps are meant\n$")
 noether_cli_test(NAME h_subnormal EXIT_CODE 2 ARGS run double-pendulum --h 1e-320
@@ -153,11 +153,11 @@ noether_cli_test(NAME bricard_refused EXIT_CODE 1 WRITES_OUTPUT OUT_FILES "motio
 noether_cli_test(NAME newton_iteration_limit EXIT_CODE 1 WRITES_OUTPUT
                  ARGS run double-pendulum --newton-max-iterations 1
                  STDERR "${usage}Newton failed at step 1 " STDOUT "newton_max_iterations +1\n.*ok +false\n")
-# A non-finite initial state is the stepper's refusal, with both files (issue 20, defect 5).
+# A non-finite initial state is the stepper's refusal, with both files.
 noether_cli_test(NAME nonfinite_initial_state EXIT_CODE 1 WRITES_OUTPUT ARGS run top --set density=1e300 --set omega_p=1e14 --threads 1
                  SUMMARY "\"status\": \"failed\",.*\"failure\": {\n    \"cause\": \"refused\","
                  STDERR "${usage}livens-em: state.p is not finite at top.phi.x .inf.\n$")
-# The memory guard takes the tightest limit (issue 20, defect 8): here ulimit -v of 3 GB. Not in
+# The memory guard takes the tightest limit: here ulimit -v of 3 GB. Not in
 # a sanitizer tree: AddressSanitizer reserves terabytes of address space for its shadow memory at
 # start, which ulimit -v forbids (the program dies before main). The guard's own test,
 # test_memory_budget.cpp, lowers the limit inside the process and runs there too.
@@ -167,8 +167,7 @@ if(NOT NOETHER_SANITIZE)
 endif()
 # A file-size limit (ulimit -f, 512-byte blocks: 150 KB) makes the kernel fail the time series'
 # third flush of 64 KiB part-way with EFBIG, the same path as a full disk's ENOSPC: the two whole
-# flushes stay, renamed timeseries.csv, and summary.json says failed with the reason (issue 20,
-# defect 2).
+# flushes stay, renamed timeseries.csv, and summary.json says failed with the reason.
 noether_cli_test(NAME write_fails_in_time_series EXIT_CODE 1 WRITES_OUTPUT PREFIX "trap '' XFSZ && ulimit -f 300"
                  ARGS run double-pendulum --t 20 --threads 1
                  SUMMARY "\"status\": \"failed\",.*\"error\": \"writing '[^']*timeseries.csv.partial' failed: File too large\",\n  \"failure\": {\n    \"cause\": \"output\","
@@ -191,7 +190,7 @@ noether_cli_test(NAME stepper_refusal EXIT_CODE 1 WRITES_OUTPUT OUT_FILES "motio
                  STDERR "${usage}ggl-vi needs a constant invertible mass matrix, but inertia 'rod1.inertia' is singular .rank 6 of 12.; use livens-em")
 
 # Scene files (docs/scenes.md). `noether export S > s.json && noether run s.json` runs to the bits
-# of `noether run S`, for every scenario at its defaults (the check of issue 19).
+# of `noether run S`, for every scenario at its defaults.
 set(scene_bits -DPROGRAM=$<TARGET_FILE:noether_cli> -P ${PROJECT_SOURCE_DIR}/tests/apps/check_scene_export.cmake)
 foreach(scenario singular-mass-spring spring-pendulum double-pendulum constrained-particles double-well
                  damped-oscillator top double-fourbar rod-chain3d chain2d chain3d nfourbar grid2d bricard)
@@ -223,7 +222,7 @@ noether_cli_test(NAME scene_set_is_refused EXIT_CODE 2
                  ARGS run ${PROJECT_SOURCE_DIR}/examples/scenes/pendulum.json --set m=2
                  STDERR "${usage}--set m=2: a scene file has no parameters to set; edit .*pendulum.json")
 noether_cli_test(NAME export_unknown_scenario EXIT_CODE 2 ARGS export nope STDERR "${usage}unknown scenario 'nope'")
-# Defect 6 of issue 20: parameters out of their range are refused before anything is built.
+# Parameters out of their range are refused before anything is built.
 foreach(case "spring-pendulum|m=-1|m|> 0|-1" "spring-pendulum|l0=-1|l0|> 0|-1" "double-pendulum|l1=-1|l1|> 0|-1"
              "double-pendulum|m1=0|m1|> 0|0" "double-fourbar|l=-1|l|> 0|-1" "rod-chain3d|l=-1|l|> 0|-1"
              "top|radius=0|radius|> 0|0" "damped-oscillator|zeta=1|zeta|in .-1, 1.|1")

@@ -1,4 +1,4 @@
-/// final_state.json (issue 19): the last good state of a run, named by its labels, read back to
+/// final_state.json: the last good state of a run, named by its labels, read back to
 /// the bits of the row that closes timeseries.csv, for completed and failed runs; and the
 /// summary's wall-clock split into setup, stepping and closing.
 #include <cstdlib>

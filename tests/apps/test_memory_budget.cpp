@@ -1,6 +1,6 @@
-/// The memory guard takes the tightest of the limits the process lives under (issue 20, defect 8:
-/// under `ulimit -v 3000000` chain2d n = 600000 passed the guard, which read MemAvailable only,
-/// and died with std::bad_alloc).
+/// The memory guard takes the tightest of the limits the process lives under (a guard that read
+/// MemAvailable only would pass chain2d n = 600000 under `ulimit -v 3000000`, which then dies with
+/// std::bad_alloc).
 #include <sys/resource.h>
 
 #include <filesystem>

@@ -47,7 +47,7 @@ TEST_CASE("replace writes the whole file under its name and leaves no temporary 
 }
 
 TEST_CASE("a disk that fills up while the summary is written: the old file stays whole, the reason is named") {
-  // The failure of issue 20, defect 1 (exit 0 and an empty summary.json): the disk fills after 10
+  // The failure to guard against (exit 0 and an empty summary.json): the disk fills after 10
   // bytes of the new file, so the kernel takes those and then refuses with ENOSPC.
   TempDir dir("out_full_replace");
   FailingFileCalls calls;
@@ -92,7 +92,7 @@ TEST_CASE("fsync and close failures (a full disk found late) are reported too, a
 }
 
 TEST_CASE("a symlink in the output directory is replaced, never written through") {
-  // Issue 20, defect 4: summary.json a symlink to another file, which the run overwrote.
+  // summary.json a symlink to another file, which a run must not overwrite.
   TempDir dir("out_symlink");
   fs::create_directories(dir.path / "out");
   std::ofstream(dir.path / "victim") << "precious\n";
@@ -131,7 +131,7 @@ TEST_CASE("a staged file is written under its staging name and renamed by commit
 }
 
 TEST_CASE("a flush cut short by a full disk leaves the file at its last whole flush, never a torn record") {
-  // Issue 20, defect 2: a torn last row without newline. The disk fills 2 bytes into the second
+  // No torn last row without newline: the disk fills 2 bytes into the second
   // flush; the file is cut back to the first.
   TempDir dir("out_torn");
   FailingFileCalls calls;
@@ -181,7 +181,7 @@ TEST_CASE("an output directory that cannot be made or opened is named with the r
   std::ofstream(dir.path / "a-file") << "x";
   CHECK(output_error([&] { OutputDirectory out(dir.path / "a-file" / "out"); })
             .starts_with("cannot create the output directory '" + (dir.path / "a-file" / "out").string() + "' ("));
-  // A dangling symlink was "(File exists)": it names the missing target instead.
+  // A dangling symlink is not "(File exists)": the message names the missing target.
   fs::create_symlink(dir.path / "nowhere", dir.path / "link");
   CHECK(output_error([&] { OutputDirectory out(dir.path / "link"); }) ==
         "cannot create the output directory '" + (dir.path / "link").string() + "' (a symlink to '" +

@@ -1,4 +1,4 @@
-/// docs/output.md documents every field of every output file (issue 19): each key of summary.json
+/// docs/output.md documents every field of every output file: each key of summary.json
 /// (of a completed and of a failed run) and of final_state.json, each fixed column of
 /// timeseries.csv and each array of the VTK drawings appears there as `name`.
 #include <filesystem>

@@ -1,4 +1,4 @@
-/// A run's output directory never claims more than happened (issue 20): summary.json says
+/// A run's output directory never claims more than happened: summary.json says
 /// "running" from the start and completed, failed or interrupted at the end; the time series is
 /// timeseries.csv.partial while the run goes on; a full disk, a refusal or a signal leaves both
 /// files consistent; symlinks are never written through.
@@ -105,8 +105,8 @@ void check_interrupted(const fs::path& dir, const RunResult& r, int signal) {
 }  // namespace
 
 TEST_CASE("a run marks itself running from the start, and an interruption leaves its own files, whole") {
-  // Issue 20, defect 3: an interrupted run left the previous run's summary ("double-fourbar",
-  // ok) beside its own rows. Here the previous run's files are replaced from the start.
+  // An interrupted run must not leave the previous run's summary ("double-fourbar", ok) beside
+  // its own rows: the previous run's files are replaced from the start.
   TempDir dir("outputs_running");
   RunOptions previous = options_for("double-fourbar", dir.path);
   previous.t_end = 0.1;
@@ -180,9 +180,9 @@ TEST_CASE("an interruption before the first step leaves the initial state") {
 }
 
 TEST_CASE("a disk that fills up while the final summary is written: an error with the reason, no summary that lies") {
-  // Issue 20, defect 1: exit 0 with an empty summary.json. The running summary is written (one
-  // write), then the disk is full (ENOSPC) for the final one; the running summary is removed,
-  // since the run no longer runs, and the result carries the error.
+  // Never exit 0 with an empty summary.json. The running summary is written (one write), then
+  // the disk is full (ENOSPC) for the final one; the running summary is removed, since the run
+  // no longer runs, and the result carries the error.
   TempDir dir("outputs_summary_full");
   FailingFileCalls calls;
   calls.target = "summary.json";
@@ -203,8 +203,8 @@ TEST_CASE("a disk that fills up while the final summary is written: an error wit
 }
 
 TEST_CASE("a disk that fills up while the time series is written: whole rows stay, the summary says why") {
-  // Issue 20, defect 2: rc 1 without errno, a torn last row, no summary. The disk fills after
-  // 100 kB of rows (the run writes about 500 kB); the run stops at the failed write.
+  // The error names errno's reason, the rows stay whole and the summary is written. The disk fills
+  // after 100 kB of rows (the run writes about 500 kB); the run stops at the failed write.
   TempDir dir("outputs_rows_full");
   FailingFileCalls calls;
   calls.target = "timeseries.csv.partial";
@@ -248,7 +248,7 @@ TEST_CASE("a running summary that cannot be written stops the run before it star
 }
 
 TEST_CASE("a run replaces symlinks in its output directory and never writes through them") {
-  // Issue 20, defect 4.
+  // Symlinks in the output directory are replaced, never written through.
   TempDir dir("outputs_symlinks");
   fs::create_directories(dir.path / "out");
   std::ofstream(dir.path / "victim") << "precious\n";
@@ -264,7 +264,7 @@ TEST_CASE("a run replaces symlinks in its output directory and never writes thro
 }
 
 TEST_CASE("a non-finite initial state is the stepper's refusal: status failed, both files written") {
-  // Issue 20, defect 5: reported as a usage error, with no summary.
+  // A non-finite initial state is the stepper's refusal, not a usage error without a summary.
   TempDir dir("outputs_nonfinite");
   RunOptions options = options_for("top", dir.path);
   options.overrides = {{"density", 1e300}, {"omega_p", 1e14}};  // p = M v overflows

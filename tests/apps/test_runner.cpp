@@ -410,8 +410,9 @@ TEST_CASE("bad run options are rejected with std::invalid_argument naming the va
 }
 
 TEST_CASE("the run length is a whole number of steps h, at most max_steps: never a different end time") {
-  // Issue 20, defect 7: --h 1 --t 0.6 ran to t = 1 and --h 1 --t 0.4 ran 0 steps, both ok;
-  // --h 1e-9 --t 2 started 2e9 steps without a word; --h 1e-320 contradicted itself.
+  // Refused with a reason, never run to another end time: --h 1 with --t 0.6 or 0.4 (not a whole
+  // number of steps; rounded, they would run to t = 1 or take 0 steps), --h 1e-9 --t 2 (2e9 steps,
+  // over --max-steps), --h 1e-320 (infinitely many).
   const auto message = [](double h, double t_end, std::optional<int> max_steps = {}) -> std::string {
     RunOptions options;
     options.scenario = "double-pendulum";
@@ -437,7 +438,7 @@ TEST_CASE("the run length is a whole number of steps h, at most max_steps: never
   CHECK(message(1e-320, 1.0).starts_with("the run would take t_end / h = inf steps (t_end = 1, h = 1e-320), "));
   CHECK(message(0.001, 2.0, 1999).starts_with("the run would take t_end / h = 2000 steps"));
   // An h far larger than t_end: t_end / h is within the rounding of 0 steps, but 0 steps reach t = 0,
-  // not t_end (the reliability table's --h 1e300 --t 0.03 completed with t_reached 0).
+  // not t_end (the reliability table's case --h 1e300 --t 0.03 must not complete with t_reached 0).
   CHECK(message(1e300, 0.03) == "the end time is not a whole number of steps: t_end / h = 3e-302 (t_end = 0.03, "
                                 "h = 1e+300); choose t_end = 0 or 1e+300 (0 or 1 steps), or an h that divides t_end");
   CHECK(message(1e10, 1.0).starts_with("the end time is not a whole number of steps: t_end / h = 1e-10 "));

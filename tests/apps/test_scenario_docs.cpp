@@ -1,4 +1,4 @@
-/// docs/scenarios.md documents every scenario's parameters (issue 19, item 4): its table "Every
+/// docs/scenarios.md documents every scenario's parameters: its table "Every
 /// parameter" is the one the scenario registry gives, name, default, range and meaning, so that
 /// the page cannot fall behind the source. When a parameter changes, the test prints the table to
 /// paste.

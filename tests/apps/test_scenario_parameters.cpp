@@ -44,8 +44,8 @@ TEST_CASE("a refusal shows the value as given, every digit") {
 }
 
 TEST_CASE("every scenario refuses a subnormal mass, length, stiffness or damping by name") {
-  // Found by the reliability table (cli/denormal_mass): constrained-particles --set m1=1e-320 was in
-  // its range (> 0), and Newton failed at step 2 with no word of the mass.
+  // The reliability table's case cli/denormal_mass: constrained-particles --set m1=1e-320 is > 0,
+  // yet without this check Newton fails at step 2 with no word of the mass.
   int magnitudes = 0;
   for (const Scenario& s : scenarios())
     for (const ScenarioParameter& p : s.parameters) {
@@ -68,8 +68,8 @@ TEST_CASE("every scenario refuses a subnormal mass, length, stiffness or damping
 }
 
 TEST_CASE("a run checks the scenario's parameters before its run settings") {
-  // docs/reliability.md: double-well --set a=-1 --t 0.03 was refused because 0.03 is not a whole
-  // number of steps of 0.05, not because of the parameter, the more basic error.
+  // docs/reliability.md: double-well --set a=-1 --t 0.03 is refused for the parameter, the more
+  // basic error, not because 0.03 is not a whole number of steps of 0.05.
   RunOptions options;
   options.scenario = "double-well";
   options.overrides = {{"a", -1.0}};

@@ -237,7 +237,7 @@ TEST_CASE("invalid JSON is refused with its line and column") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(load_scene("no/such/scene.json"),
                        "cannot read the scene file 'no/such/scene.json' (No such file or directory)", std::invalid_argument);
-  // A directory opens as a stream that reads nothing: it was "line 1, column 1: not valid JSON".
+  // A directory opens as a stream that reads nothing, which would say "line 1, column 1: not valid JSON".
   CHECK_THROWS_WITH_AS(load_scene(NOETHER_SOURCE_DIR "/examples/scenes"),
                        (std::string("cannot read the scene file '") + NOETHER_SOURCE_DIR "/examples/scenes': it is a directory").c_str(),
                        std::invalid_argument);
@@ -306,8 +306,8 @@ TEST_CASE("a run whose initial values cannot be projected onto the constraints f
 
 TEST_CASE("a run whose constraints have no common solution is refused, not run with an equation dropped") {
   // The bar (1 m) pinned at both ends to points 10 m apart: at the initial values G has a dependent
-  // row, which was dropped as redundant; the projection then stretched d1 to 9.5 and the run
-  // completed, ok, with max|g| = 49.5 (found by scripts/reliability_table.py).
+  // row; dropped as redundant, the projection would stretch d1 to 9.5 and the run complete, ok,
+  // with max|g| = 49.5 (scripts/reliability_table.py's case).
   nlohmann::json document = example("pendulum");
   document["joints"].push_back(
       {{"name", "pin2"}, {"type", "revolute_planar"}, {"point_a", {10.0, 0.0}}, {"body_b", "bar"}, {"point_b", {0.5, 0.0}}});

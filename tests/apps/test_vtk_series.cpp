@@ -1,4 +1,4 @@
-/// The VTK time series of a run (issue 19): what it lists after a failure, a previous run's files,
+/// The VTK time series of a run: what it lists after a failure, a previous run's files,
 /// --vtk off, the subdirectory that is never reached through a symlink. The files themselves are
 /// read back by VTK in tests/apps/check_vtk_output.py.
 #include <filesystem>

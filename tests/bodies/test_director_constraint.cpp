@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <noether/bodies/director_constraint.hpp>
-#include "random_bodies.hpp"
+#include "support/random_bodies.hpp"
 #include "support/finite_differences.hpp"
 
 using namespace noether;

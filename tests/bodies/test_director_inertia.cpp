@@ -13,7 +13,7 @@
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/engine/measures.hpp>
-#include "random_bodies.hpp"
+#include "support/random_bodies.hpp"
 
 using namespace noether;
 using noether::testing::random_rigid_body;

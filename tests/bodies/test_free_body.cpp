@@ -10,7 +10,7 @@
 #include <noether/bodies/body_state.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/engine/measures.hpp>
-#include "random_bodies.hpp"
+#include "support/random_bodies.hpp"
 #include <noether/steppers/livens_em.hpp>
 
 using namespace noether;

@@ -16,6 +16,8 @@
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
+#include "support/run_and_measure.hpp"
+
 using namespace noether;
 
 namespace {
@@ -67,19 +69,18 @@ Run run(const std::string& stepper_name, double h, double t_end) {
   const BodyRef body = mechanism.add_rigid_body("hlw", hlw_body(), {}, {Eigen::Vector3d::Zero(), omega0});
   const System& system = mechanism.system();
   const std::unique_ptr<Stepper> stepper = find_stepper(stepper_name).make(system, StepperOptions{});
-  State state = mechanism.initial_state();
-  stepper->initialize(state);
-  const double E0 = stepper->conserved_energy(state);
-  const Eigen::Vector3d J0 = momenta(system, state.q, state.v).angular;
+  const State initial = mechanism.initial_state();
+  const Eigen::Vector3d J0 = momenta(system, initial.q, initial.v).angular;
   CHECK((J0 - initial_body_momentum()).norm() <= 1e-15);  // the spatial angular momentum is R0 m0 = m0
   Run r;
   const int steps = static_cast<int>(std::lround(t_end / h));
-  for (int n = 0; n < steps; ++n) {
-    stepper->step(state, h);
-    r.energy_drift = std::max(r.energy_drift, std::abs(stepper->conserved_energy(state) - E0) / std::abs(E0));
-    r.angular_momentum_drift =
-        std::max(r.angular_momentum_drift, (momenta(system, state.q, state.v).angular - J0).norm());
-  }
+  const testing::RunMeasures measures =
+      testing::run_and_measure(*stepper, system, initial, h, steps, [&](const State&, const State& after, Stepper&) {
+        r.angular_momentum_drift =
+            std::max(r.angular_momentum_drift, (momenta(system, after.q, after.v).angular - J0).norm());
+      });
+  r.energy_drift = measures.energy_change_max / std::abs(measures.energy_initial);
+  const State& state = measures.final_state;
   r.rotation_error =
       (rotation(system, body, state.q) - reference_rotation(t_end, 100 * steps)).cwiseAbs().maxCoeff();
   MESSAGE(stepper_name, " h = ", h, ": energy drift ", r.energy_drift, ", |J - J0| ", r.angular_momentum_drift,

@@ -6,7 +6,7 @@
 #include <noether/bodies/director_constraint.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/joint_library.hpp>
-#include "joints/test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 #include <noether/engine/exact_form.hpp>
 #include <noether/joints/function_potential.hpp>
 

@@ -129,8 +129,8 @@ TEST_CASE("as y -> x the Gonzalez gradient tends to the midpoint gradient, its J
 }
 
 TEST_CASE("near the cut-off the Gonzalez gradient stays accurate (no rounding blow-up)") {
-  // Regression: with a cut-off at |w| ~ 1e-14 the correction at |w| = 1e-12 was pure rounding,
-  // 1e-4 in the gradient and 1e8 in its Jacobian.
+  // With a cut-off at |w| ~ 1e-14 the correction at |w| = 1e-12 would be pure rounding, 1e-4 in
+  // the gradient and 1e8 in its Jacobian.
   const TestFunction f(4, 21);
   const Vector x = testing::random_vector(4, 22, 1.0);
   const Vector direction = testing::random_vector(4, 23, 1.0).normalized();

@@ -2,7 +2,7 @@
 
 #include <Eigen/Geometry>
 
-#include "force_checks.hpp"
+#include "support/force_checks.hpp"
 #include <noether/joints/applied_loads.hpp>
 
 using namespace noether;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "force_checks.hpp"
+#include "support/force_checks.hpp"
 #include <noether/joints/point_damper.hpp>
 
 using namespace noether;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "force_checks.hpp"
+#include "support/force_checks.hpp"
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/point_spring.hpp>
 

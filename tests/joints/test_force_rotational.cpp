@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "force_checks.hpp"
+#include "support/force_checks.hpp"
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/rotational_spring_damper.hpp>
 

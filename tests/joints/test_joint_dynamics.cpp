@@ -10,7 +10,7 @@
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/joint_library.hpp>
 #include <noether/steppers/livens_em.hpp>
-#include "test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 
 using namespace noether;
 using namespace noether::joint_testing;

@@ -2,7 +2,7 @@
 #include <limits>
 
 #include <noether/joints/joint_library.hpp>
-#include "test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 
 using namespace noether;
 using namespace noether::joint_testing;

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include <noether/joints/joint_library.hpp>
-#include "test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 
 using namespace noether;
 using namespace noether::joint_testing;

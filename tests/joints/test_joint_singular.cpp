@@ -2,7 +2,7 @@
 /// with the bodies' orthonormality constraints, loses rank (the reference
 /// configurations of the same joints have full rank: test_joint_spatial.cpp, test_joint_planar.cpp).
 #include <noether/joints/joint_library.hpp>
-#include "test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 
 using namespace noether;
 using namespace noether::joint_testing;

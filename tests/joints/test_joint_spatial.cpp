@@ -2,7 +2,7 @@
 /// g = 0, the ones it forbids do not, and stacked with the bodies' orthonormality constraints the
 /// joint removes exactly the expected degrees of freedom (see check_invariants).
 #include <noether/joints/joint_library.hpp>
-#include "test_joint_support.hpp"
+#include "support/joint_checks.hpp"
 
 using namespace noether;
 using namespace noether::joint_testing;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "force_checks.hpp"
+#include "support/force_checks.hpp"
 #include <noether/joints/polynomial_potential.hpp>
 
 using namespace noether;

@@ -142,7 +142,7 @@ struct CaseList {
 /// A state edit that changes nothing.
 void no_change(State&) {}
 
-/// User callbacks (issue 20, defects 10 and 13).
+/// User callbacks of the wrong size or NaN, and elements that must be named in errors.
 void callback_cases(const CaseList& add) {
   add("function_constraint_wrong_size", "FunctionConstraint declaring 2 equations whose value() returns 1 entry; livens-em steps",
       [] { return step_plane(*plane_mass_with(std::make_shared<FunctionConstraint>("circle", kFirstBlock, 2, circle(2))), "livens-em"); });

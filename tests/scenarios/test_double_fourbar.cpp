@@ -11,10 +11,10 @@
 #include <string>
 
 #include <noether/apps/scenarios/double_fourbar.hpp>
-#include "scenario_support.hpp"
+#include "support/run_and_measure.hpp"
 
 using namespace noether;
-using namespace noether::scenario_testing;
+using namespace noether::testing;
 
 namespace {
 
@@ -60,7 +60,7 @@ Passage pass(const Model& model, const std::string& stepper_name, double h, doub
   const System& system = *model.system;
   Passage result;
   bool first = true;
-  integrate(model, stepper_name, h, t_end, [&](const State& before, const State& after, const Stepper& stepper) {
+  run_and_measure(model, stepper_name, h, t_end, [&](const State& before, const State& after, const Stepper& stepper) {
     if (first) result.energy0 = stepper.conserved_energy(before);
     first = false;
     const auto theta0 = grounded_angles(system, before.q), theta1 = grounded_angles(system, after.q);
@@ -126,7 +126,7 @@ TEST_CASE("damped double-fourbar: the energy lost in each step is the work of th
     const double h = 0.01;
     double worst = 0.0, total_loss = 0.0, energy0 = 0.0;
     bool first = true;
-    integrate(model, stepper_name, h, 10.0, [&](const State& before, const State& after, const Stepper& stepper) {
+    run_and_measure(model, stepper_name, h, 10.0, [&](const State& before, const State& after, const Stepper& stepper) {
       const double e0 = stepper.conserved_energy(before), e1 = stepper.conserved_energy(after);
       if (first) energy0 = e0;
       first = false;

@@ -14,10 +14,10 @@
 #include <noether/engine/measures.hpp>
 #include <noether/joints/revolute.hpp>
 #include <noether/joints/spherical.hpp>
-#include "scenario_support.hpp"
+#include "support/run_and_measure.hpp"
 
 using namespace noether;
-using namespace noether::scenario_testing;
+using namespace noether::testing;
 
 namespace {
 
@@ -69,7 +69,7 @@ TEST_CASE("free 3D chain: livens-em, em-ggl and lobatto4 conserve linear and ang
     double max_turn = 0;  // the largest angle between body 3's axis d1 and its initial direction
     bool first = true;
     const int steps = 500;
-    integrate(model, stepper_name, 0.01, steps * 0.01,
+    run_and_measure(model, stepper_name, 0.01, steps * 0.01,
               [&](const State& before, const State& after, const Stepper& stepper) {
                 if (first) energy0 = stepper.conserved_energy(before);
                 first = false;

@@ -8,10 +8,10 @@
 #include <string>
 
 #include <noether/apps/scenarios/rod_chain3d.hpp>
-#include "scenario_support.hpp"
+#include "support/run_and_measure.hpp"
 
 using namespace noether;
-using namespace noether::scenario_testing;
+using namespace noether::testing;
 
 namespace {
 
@@ -41,7 +41,7 @@ TEST_CASE("rod-chain3d: livens-em conserves the energy of the slender-rod chain 
   const std::vector<Index> rods = rod_offsets(system);
   double energy0 = 0, energy_drift = 0, max_g = 0, max_axis_along_gauge = 0, tip_y_min = 0, tip_y_max = 0;
   bool first = true;
-  integrate(model, "livens-em", 0.01, 5.0, [&](const State& before, const State& after, const Stepper& stepper) {
+  run_and_measure(model, "livens-em", 0.01, 5.0, [&](const State& before, const State& after, const Stepper& stepper) {
     if (first) energy0 = stepper.conserved_energy(before);
     first = false;
     energy_drift = std::max(energy_drift, std::abs(stepper.conserved_energy(after) - energy0));
@@ -80,8 +80,8 @@ TEST_CASE("rod-chain3d: the spin gauge is workless: gauges d1.e2 = 0 and d1.e1 =
   const Model a = build_rod_chain3d(e2_gauge), b = build_rod_chain3d(e1_gauge);
   const std::vector<Index> rods = rod_offsets(*a.system);
   Vector final_a, final_b;
-  integrate(a, "livens-em", 0.01, 1.0, [&](const State&, const State& after, const Stepper&) { final_a = after.q; });
-  integrate(b, "livens-em", 0.01, 1.0, [&](const State&, const State& after, const Stepper&) { final_b = after.q; });
+  run_and_measure(a, "livens-em", 0.01, 1.0, [&](const State&, const State& after, const Stepper&) { final_a = after.q; });
+  run_and_measure(b, "livens-em", 0.01, 1.0, [&](const State&, const State& after, const Stepper&) { final_b = after.q; });
   double massive_difference = 0, massless_difference = 0;
   for (Index offset : rods) {
     massive_difference = std::max({massive_difference, max_abs(final_a.segment(offset, 3) - final_b.segment(offset, 3)),

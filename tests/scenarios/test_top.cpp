@@ -9,10 +9,10 @@
 
 #include <noether/apps/scenarios/top.hpp>
 #include <noether/engine/measures.hpp>
-#include "scenario_support.hpp"
+#include "support/run_and_measure.hpp"
 
 using namespace noether;
-using namespace noether::scenario_testing;
+using namespace noether::testing;
 
 namespace {
 
@@ -22,7 +22,7 @@ double height_error(const std::string& stepper, double h, double t_end) {
   const Model model = build_gyroscopic_top(paper);
   const double height = steady_precession_height(paper);
   double worst = 0.0;
-  integrate(model, stepper, h, t_end, [&](const State&, const State& after, const Stepper&) {
+  run_and_measure(model, stepper, h, t_end, [&](const State&, const State& after, const Stepper&) {
     worst = std::max(worst, std::abs(model.probes.front().position(after)(2) - height));
   });
   return worst;
@@ -34,7 +34,7 @@ double final_height_error(const std::string& stepper, double h, double t) {
   const GyroscopicTopParameters paper;
   const Model model = build_gyroscopic_top(paper);
   double last = 0.0;
-  integrate(model, stepper, h, t, [&](const State&, const State& after, const Stepper&) {
+  run_and_measure(model, stepper, h, t, [&](const State&, const State& after, const Stepper&) {
     last = std::abs(model.probes.front().position(after)(2) - steady_precession_height(paper));
   });
   return last;
@@ -105,7 +105,7 @@ TEST_CASE("top with livens-em and em-ggl: energy and the vertical angular moment
     CAPTURE(stepper_name);
     double energy0 = 0, momentum0 = 0, energy_drift = 0, momentum_drift = 0;
     bool first = true;
-    integrate(model, stepper_name, 0.002, 2.0, [&](const State& before, const State& after, const Stepper& stepper) {
+    run_and_measure(model, stepper_name, 0.002, 2.0, [&](const State& before, const State& after, const Stepper& stepper) {
       if (first) {
         energy0 = stepper.conserved_energy(before);
         momentum0 = momenta(system, before.q, before.v).angular(2);

@@ -1,4 +1,4 @@
-/// The rule for initial values (solvers/initial_values.hpp), on the cases of issue 20, defect 12:
+/// The rule for initial values (solvers/initial_values.hpp), on these cases:
 /// positions off the constraints by 1e-3 and by 1, non-orthonormal directors, velocities violating
 /// G v = 0 by 3. Every stepper refuses them at initialize, naming the equation and its residual;
 /// project_initial_state moves them onto the constraints and reports the correction; a state on the

@@ -545,8 +545,8 @@ TEST_CASE("a constraint that contradicts another: initialize refuses the state, 
 TEST_CASE("an element that barely moves under a non-zero force keeps an accurate discrete gradient") {
   // A bead in the well V1(x) = 3 - cos(x + 1/2) (Gonzalez: general nonlinearity), held at x* = 0
   // by the linear V2(x) = -sin(1/2) x and creeping with v0 = 1e-10: q1 - q0 ~ 1e-12 while
-  // DV1 = sin(1/2). Regression: the Gonzalez correction formed at such |w| was rounding noise,
-  // ~eps V1 / |w| = 4e-4 in the force, and Newton did not converge (engine/gonzalez.hpp now
+  // DV1 = sin(1/2). The Gonzalez correction formed at such |w| would be rounding noise,
+  // ~eps V1 / |w| = 4e-4 in the force, and Newton would not converge (engine/gonzalez.hpp
   // drops the correction below |w| ~ 1e-6).
   System system;
   const BlockId b = system.add_block("bead", {"x"});

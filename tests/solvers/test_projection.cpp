@@ -264,7 +264,7 @@ TEST_CASE("a singular configuration gives the same clear error (mass-spring gap 
     Vector q_copy = q;
     CHECK_THROWS_WITH_AS(project_positions(*model.system, q_copy, options),
                          doctest::Contains("singular (column 0: constraint 'interconnection' row 0"), ProjectionError);
-    // G v = 0 holds for every v here; the rank is checked all the same (before, it was not).
+    // G v = 0 holds for every v here; the rank is checked all the same.
     Vector v_copy = v;
     CHECK_THROWS_WITH_AS(project_velocities(*model.system, q, v_copy, options),
                          doctest::Contains("singular (column 0: constraint 'interconnection' row 0"), ProjectionError);

@@ -1,8 +1,8 @@
-/// User callbacks that return a vector or matrix of the wrong size (issue 20, defect 10): each is
-/// an error naming the element, the callback, the size returned and the size expected, whether the
-/// element is evaluated directly or by a stepper, never a read past the end of a buffer (before
-/// the check, a FunctionConstraint returning one entry for two equations was a heap-buffer-overflow
-/// read under AddressSanitizer).
+/// User callbacks that return a vector or matrix of the wrong size: each is an error naming the
+/// element, the callback, the size returned and the size expected, whether the element is
+/// evaluated directly or by a stepper, never a read past the end of a buffer (without the check, a
+/// FunctionConstraint returning one entry for two equations is a heap-buffer-overflow read under
+/// AddressSanitizer).
 #include <functional>
 #include <memory>
 #include <string>

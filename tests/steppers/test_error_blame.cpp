@@ -1,4 +1,4 @@
-/// Errors that name the element at fault (issue 20, defect 13): a duplicated joint is reported as
+/// Errors that name the element at fault: a duplicated joint is reported as
 /// dependent constraint equations, a potential that returns NaN by its name, an empty system and
 /// an indefinite mass matrix are refused with what is wrong, the same way by every stepper.
 #include <cmath>

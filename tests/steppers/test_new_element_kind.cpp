@@ -12,8 +12,9 @@
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/stepper_registry.hpp>
-#include "joints/force_checks.hpp"
-#include "joints/test_joint_support.hpp"
+#include "support/force_checks.hpp"
+#include "support/joint_checks.hpp"
+#include "support/run_and_measure.hpp"
 
 using namespace noether;
 
@@ -74,18 +75,8 @@ struct Outcome {
 Outcome run(const std::string& stepper_name, double radius, int steps) {
   Pendulum pendulum(radius);
   auto stepper = find_stepper(stepper_name).make(pendulum.system, StepperOptions{});
-  State state = pendulum.initial;
-  stepper->initialize(state);
-  double energy0 = stepper->conserved_energy(state);  // sem-vi: NaN until its first step sets it
-  Outcome outcome;
-  double h = 0.01;
-  for (int n = 0; n < steps; ++n) {
-    h = stepper->step(state, h).step_size;  // sem-vi: its steps' size; the others: 0.01
-    if (std::isnan(energy0)) energy0 = stepper->conserved_energy(state);
-    outcome.energy_change = std::max(outcome.energy_change, std::abs(stepper->conserved_energy(state) - energy0));
-  }
-  outcome.distance = (state.q - Vector(Eigen::Vector3d(0.1, 0.2, 1.0))).norm();
-  return outcome;
+  const testing::RunMeasures measures = testing::run_and_measure(*stepper, pendulum.system, pendulum.initial, 0.01, steps);
+  return {(measures.final_state.q - Vector(Eigen::Vector3d(0.1, 0.2, 1.0))).norm(), measures.energy_change_max};
 }
 
 }  // namespace

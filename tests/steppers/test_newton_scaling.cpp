@@ -32,9 +32,9 @@ Vector final_configuration(const std::string& stepper_name, double mass, int ste
 }  // namespace
 
 TEST_CASE("a double pendulum of 1e-7 kg converges at order 2 down to errors of 1e-9 with the default Newton options") {
-  // The motion does not depend on the mass (gravity is the only force). With the former absolute
-  // tolerance of 1e-10 on max|R|, at h = T/6400 the first step's residual h m g ~ 8e-11 already
-  // met it: the pendulum never moved. Reference: livens-em at T/102400 (error about 2e-11).
+  // The motion does not depend on the mass (gravity is the only force). An absolute tolerance of
+  // 1e-10 on max|R| would fail here: at h = T/6400 the first step's residual h m g ~ 8e-11 already
+  // meets it, and the pendulum would never move. Reference: livens-em at T/102400 (error about 2e-11).
   constexpr double kTiny = 1e-7;
   const Vector reference = final_configuration("livens-em", kTiny, 102400);
   // The 1 kg pendulum's reference agrees to the rounding accumulated over 102 400 steps (9e-12
@@ -65,9 +65,9 @@ TEST_CASE("double pendulums of 1e-7, 1 and 1e3 kg take the same steps with the d
 }
 
 TEST_CASE("em-ggl passes both singular crossings of nfourbar n = 40 at h = 7.8125e-5 with the default tolerance") {
-  // With the former absolute tolerance it failed at the first crossing (t = 0.7215; with 1e-9 at
-  // the second, t = 1.244): max|R| sat at 1.5e-10 ... 6.6e-10 there, the rounding floor of rows
-  // that carry constraint impulses of the large multipliers near the crossing.
+  // An absolute tolerance of 1e-10 on max|R| fails at the first crossing (t = 0.7215; 1e-9 at the
+  // second, t = 1.244): max|R| sits at 1.5e-10 ... 6.6e-10 there, the rounding floor of rows that
+  // carry constraint impulses of the large multipliers near the crossing.
   RunOptions options;
   options.scenario = "nfourbar";
   options.stepper = "em-ggl";
