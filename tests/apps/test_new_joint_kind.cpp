@@ -83,6 +83,10 @@ TEST_CASE("a registered joint kind is read, written back, built and refused like
   CHECK(scene_json(parse_scene(text, "again.json")) == text);
   const Model model = build_model(scene.model);
   CHECK(model.system->num_multipliers() == 1);
+  ModelDescription without_offset = scene.model;  // a description written in C++ checks its numbers
+  without_offset.joints[0].numbers.clear();
+  CHECK_THROWS_WITH_AS(build_model(without_offset), "joints[0]: a plane joint takes the numbers offset, got 0",
+                       ModelDescriptionError);
 
   const nlohmann::json document = nlohmann::json::parse(kSlope);
   nlohmann::json no_axis = document, axis_b = document, no_offset = document;
