@@ -2,7 +2,7 @@
 /// The names scene files give to kinds (docs/scenes.md), shared by the reader (scene_reader.cpp)
 /// and the writer (scene_writer.cpp): each table lists the names in the order of the alternatives
 /// of the variant, or the values of the enum, it stands for, so that a kind and its name are
-/// stated once.
+/// stated once. Joint kinds name themselves (JointKind::name, apps/model/joint_kinds.hpp).
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -17,10 +17,6 @@ namespace noether::scene_names {
 /// BodyDescription's alternatives.
 inline constexpr std::array<std::string_view, 5> kBodyTypes{"rigid", "planar", "point_mass", "spherical_point_mass",
                                                             "coordinates"};
-/// JointType's values.
-inline constexpr std::array<std::string_view, 11> kJointTypes{
-    "spherical", "revolute",      "universal",       "cylindrical",      "prismatic",   "fixed",
-    "distance",  "perpendicular", "revolute_planar", "prismatic_planar", "fixed_planar"};
 /// ConstraintDescription's alternatives.
 inline constexpr std::array<std::string_view, 2> kConstraintTypes{"quadratic", "distance_power"};
 /// ForceDescription's alternatives.
@@ -47,7 +43,6 @@ static_assert(kConstraintTypes.size() == std::variant_size_v<ConstraintDescripti
 static_assert(kForceTypes.size() == std::variant_size_v<ForceDescription>);
 static_assert(kProfileTypes.size() == std::variant_size_v<TimeProfile>);
 static_assert(kProbeTypes.size() == std::variant_size_v<ProbeDescription>);
-static_assert(kJointTypes.size() == static_cast<std::size_t>(JointType::fixed_planar) + 1);
 
 /// The names of kDerivativeKinds, in their order.
 inline std::array<std::string_view, kDerivativeKinds.size()> derivative_names() {

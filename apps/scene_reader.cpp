@@ -1,7 +1,9 @@
 /// Reading scene files (scene_file.hpp): every key of docs/scenes.md into a Scene, each error at
-/// its JSON path. The names of kinds are scene_names.hpp's, which the writer shares.
+/// its JSON path. The names of kinds are scene_names.hpp's, which the writer shares; a joint's
+/// keys are its kind's descriptor's (apps/model/joint_kinds.hpp).
 #include <noether/apps/scene_file.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -105,32 +107,47 @@ MassMatrixDescription read_inertia_entry(JsonObject& o) {
           o.matrix("matrix", "M, rows")};
 }
 
-/// One side of a joint: body_x (absent: the ground), point_x and, as the type needs, axis_x, normal_x.
-JointSide read_side(JsonObject& o, char side, bool point, bool axis, bool normal) {
+/// An attachment datum a joint kind's side takes: absent, optional or required.
+Vector read_datum(JsonObject& o, const std::string& key, Takes takes, const std::string& meaning) {
+  if (takes == Takes::no) return {};
+  return takes == Takes::optional ? o.vector_or_empty(key) : o.vector(key, meaning);
+}
+
+/// One side of a joint: body_x (absent for side A: the ground) and the point_x, axis_x, normal_x
+/// its kind takes.
+JointSide read_side(JsonObject& o, char side, const JointSideData& takes) {
   const std::string s(1, side);
   JointSide j;
   if (side == 'a') j.body = o.text_or("body_a", "");
   else j.body = o.text("body_b", "the body of side B");
-  if (point) j.point = o.vector_or_empty("point_" + s);
-  if (axis) j.axis = o.vector("axis_" + s, "the joint axis of side " + s);
-  if (normal) j.normal = o.vector("normal_" + s, "the frame's second direction on side " + s);
+  j.point = read_datum(o, "point_" + s, takes.point, "the joint point of side " + s);
+  j.axis = read_datum(o, "axis_" + s, takes.axis, "the joint axis of side " + s);
+  j.normal = read_datum(o, "normal_" + s, takes.normal, "the frame's second direction on side " + s);
   return j;
 }
 
+ParameterRange range_of(NumberSign sign) {
+  switch (sign) {
+    case NumberSign::positive: return kPositive;
+    case NumberSign::nonnegative: return kNonnegative;
+    case NumberSign::any: break;
+  }
+  return ParameterRange::any();
+}
+
+/// A joint of any of joint_kinds::all(), its keys as its descriptor lists them.
 JointDescription read_joint(JsonObject& o) {
   JointDescription j;
   j.name = o.text("name", "the joint's name");
-  const std::string type = o.choice("type", kJointTypes);
+  const std::vector<const JointKind*> kinds = joint_kinds::all();
+  std::vector<std::string_view> names;
+  for (const JointKind* kind : kinds) names.push_back(kind->name);
+  const std::string type = o.choice("type", names);
   o.describe_as("a joint of type " + type);
-  j.type = value_named<JointType>(kJointTypes, type);
-  const bool point = j.type != JointType::perpendicular;
-  const bool frame = j.type == JointType::prismatic || j.type == JointType::fixed;
-  const bool axis = frame || j.type == JointType::revolute || j.type == JointType::universal ||
-                    j.type == JointType::cylindrical || j.type == JointType::perpendicular ||
-                    j.type == JointType::prismatic_planar || j.type == JointType::fixed_planar;
-  j.a = read_side(o, 'a', point, axis, frame);
-  j.b = read_side(o, 'b', point, axis, frame);
-  if (j.type == JointType::distance) j.length = o.number("length", "the distance kept", kPositive);
+  j.kind = kinds[static_cast<std::size_t>(std::find(names.begin(), names.end(), type) - names.begin())];
+  j.a = read_side(o, 'a', j.kind->a);
+  j.b = read_side(o, 'b', j.kind->b);
+  for (const JointNumber& n : j.kind->numbers) j.numbers.push_back(o.number(n.key, n.meaning, range_of(n.sign)));
   return j;
 }
 

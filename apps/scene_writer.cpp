@@ -1,8 +1,10 @@
 /// Writing scene files (scene_file.hpp): a Scene as the JSON that reads back into the same bits,
-/// the names of kinds from scene_names.hpp, which the reader shares.
+/// the names of kinds from scene_names.hpp, which the reader shares, and a joint's keys from its
+/// kind's descriptor (apps/model/joint_kinds.hpp).
 #include <noether/apps/scene_file.hpp>
 
 #include <algorithm>
+#include <tuple>
 #include <type_traits>
 
 #include <nlohmann/json.hpp>
@@ -72,16 +74,17 @@ Json body_json(const BodyDescription& body) {
   return j;
 }
 
+/// The keys of the joint's kind (joint_kinds.hpp), in its order; a datum not given is left out.
 Json joint_json(const JointDescription& d) {
-  Json j{{"name", d.name}, {"type", name_in(kJointTypes, d.type)}};
-  for (const auto& [side, s] : {std::pair{"a", &d.a}, std::pair{"b", &d.b}}) {
+  Json j{{"name", d.name}, {"type", d.kind->name}};
+  for (const auto& [side, s, takes] : {std::tuple{"a", &d.a, d.kind->a}, std::tuple{"b", &d.b, d.kind->b}}) {
     const std::string suffix = std::string("_") + side;
     if (!s->body.empty()) j["body" + suffix] = s->body;
-    put(j, ("point" + suffix).c_str(), s->point);
-    put(j, ("axis" + suffix).c_str(), s->axis);
-    put(j, ("normal" + suffix).c_str(), s->normal);
+    if (takes.point != Takes::no) put(j, ("point" + suffix).c_str(), s->point);
+    if (takes.axis != Takes::no) put(j, ("axis" + suffix).c_str(), s->axis);
+    if (takes.normal != Takes::no) put(j, ("normal" + suffix).c_str(), s->normal);
   }
-  if (d.type == JointType::distance) j["length"] = d.length;
+  for (std::size_t i = 0; i < d.kind->numbers.size(); ++i) j[std::string(d.kind->numbers[i].key)] = d.numbers.at(i);
   return j;
 }
 

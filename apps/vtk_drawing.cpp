@@ -111,11 +111,11 @@ void VtkDrawing::add_joints(const ModelDescription& description) {
     const JointDescription& joint = description.joints[i];
     const auto b = bodies_.find(joint.b.body);
     const bool drawable = b != bodies_.end() && (joint.a.body.empty() || bodies_.contains(joint.a.body));
-    if (!drawable || joint.type == JointType::perpendicular) continue;
+    if (!drawable || joint.kind->b.point == Takes::no) continue;  // a joint without a point: nothing to draw
     const Index dimension = b->second.kinematics.dimension();
     const Index point_b = add_point(point_on(joint.b.body, joint.b.point, dimension));
     add_vertex(point_b, VtkCellKind::joint_point, i);
-    if (joint.type == JointType::distance)
+    if (joint.kind->drawn_as_segment)
       add_line(add_point(point_on(joint.a.body, joint.a.point, dimension)), point_b, VtkCellKind::joint_segment, i);
   }
 }

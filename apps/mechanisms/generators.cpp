@@ -27,10 +27,10 @@ RigidBodyProperties spatial_bar(const BarProperties& bar) {
 Vector planar_point(double x, double y) { return Vector(Eigen::Vector2d(x, y)); }
 Vector spatial_point(double x, double y, double z) { return Vector(Eigen::Vector3d(x, y, z)); }
 
-/// A joint of `type` between body a (empty: the ground) and body b at the given points and axes.
-JointDescription joint(std::string name, JointType type, std::string a, Vector point_a, std::string b, Vector point_b,
+/// A joint of `kind` between body a (empty: the ground) and body b at the given points and axes.
+JointDescription joint(std::string name, const JointKind* kind, std::string a, Vector point_a, std::string b, Vector point_b,
                        Vector axis_a = {}, Vector axis_b = {}) {
-  return {std::move(name), type, {std::move(a), std::move(point_a), std::move(axis_a), {}},
+  return {std::move(name), kind, {std::move(a), std::move(point_a), std::move(axis_a), {}},
           {std::move(b), std::move(point_b), std::move(axis_b), {}}};
 }
 
@@ -57,8 +57,8 @@ ModelDescription chain2d_description(Index n, const BarProperties& bars) {
   for (Index i = 0; i < n; ++i) {
     const std::string name = "bar" + std::to_string(i);
     d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, 0.0, 0.0}, {}});
-    if (i == 0) d.joints.push_back(joint("pivot", JointType::revolute_planar, "", planar_point(0, 0), name, left));
-    else d.joints.push_back(joint("joint" + std::to_string(i), JointType::revolute_planar, "bar" + std::to_string(i - 1), right, name, left));
+    if (i == 0) d.joints.push_back(joint("pivot", &joint_kinds::revolute_planar, "", planar_point(0, 0), name, left));
+    else d.joints.push_back(joint("joint" + std::to_string(i), &joint_kinds::revolute_planar, "bar" + std::to_string(i - 1), right, name, left));
   }
   d.forces.push_back(gravity(2, bars));
   return d;
@@ -85,8 +85,8 @@ ModelDescription chain3d_description(Index n, ChainJoint joint_kind, double tip_
     const std::string joint_name = i == 0 ? "pivot" : "joint" + std::to_string(i);
     const Vector point_a = i == 0 ? spatial_point(0, 0, 0) : right;
     const Vector axis = (i % 2 == 0) ? Vector(y_axis) : Vector(z_axis);
-    if (spherical) d.joints.push_back(joint(joint_name, JointType::spherical, previous, point_a, name, left));
-    else d.joints.push_back(joint(joint_name, JointType::revolute, previous, point_a, name, left, axis, axis));
+    if (spherical) d.joints.push_back(joint(joint_name, &joint_kinds::spherical, previous, point_a, name, left));
+    else d.joints.push_back(joint(joint_name, &joint_kinds::revolute, previous, point_a, name, left, axis, axis));
   }
   d.forces.push_back(gravity(3, bars));
   return d;
@@ -104,16 +104,16 @@ ModelDescription bar_lattice_description(Index columns, Index rows, double top_s
       const double vx = (j - 0.5) * top_speed;  // centre of a vertical in the shear motion
       d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {i * l, (j - 0.5) * l, M_PI / 2}, {vx, 0.0, omega}});
       if (j == 1)
-        d.joints.push_back(joint(lattice_name("ground", i, j), JointType::revolute_planar, "", planar_point(i * l, 0), name, bottom));
+        d.joints.push_back(joint(lattice_name("ground", i, j), &joint_kinds::revolute_planar, "", planar_point(i * l, 0), name, bottom));
       else
-        d.joints.push_back(joint(lattice_name("stack", i, j), JointType::revolute_planar, lattice_name("v", i, j - 1), top,
+        d.joints.push_back(joint(lattice_name("stack", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j - 1), top,
                                  name, bottom));
     }
     for (Index i = 0; i < columns; ++i) {
       const std::string name = lattice_name("h", i, j);
       d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, j * l, 0.0}, {j * top_speed, 0.0, 0.0}});
-      d.joints.push_back(joint(lattice_name("left", i, j), JointType::revolute_planar, lattice_name("v", i, j), top, name, bottom));
-      d.joints.push_back(joint(lattice_name("right", i, j), JointType::revolute_planar, lattice_name("v", i + 1, j), top, name, top));
+      d.joints.push_back(joint(lattice_name("left", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j), top, name, bottom));
+      d.joints.push_back(joint(lattice_name("right", i, j), &joint_kinds::revolute_planar, lattice_name("v", i + 1, j), top, name, top));
     }
   }
   d.forces.push_back(gravity(2, bars));

@@ -13,7 +13,6 @@
 #include <noether/joints/applied_loads.hpp>
 #include <noether/joints/distance_power_constraint.hpp>
 #include <noether/joints/gravity.hpp>
-#include <noether/joints/joint_library.hpp>
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
 #include <noether/joints/polynomial_potential.hpp>
@@ -199,41 +198,20 @@ class Builder {
 
   // ---- joints and constraints ------------------------------------------------------------
 
+  /// The joint by its kind's constructor (joint_kinds.hpp), the bodies resolved and the points defaulted.
   std::shared_ptr<Constraint> make_joint(const JointDescription& j) const {
+    if (j.kind == nullptr) throw FieldError("type", "the joint has no kind");
     const BodyRef& b = attachable(j.b.body, "body_b");
-    const bool ground = j.a.body.empty();
-    const BodyRef* a = ground ? nullptr : &attachable(j.a.body, "body_a");
-    const Index dim = b.kinematics.dimension();
-    const Vector p_a = or_origin(j.a.point, dim), p_b = or_origin(j.b.point, dim);
-    const JointFrame f_a{p_a, j.a.axis, j.a.normal}, f_b{p_b, j.b.axis, j.b.normal};
-    // The families by their attachment data: points; points and axes; joint frames.
-    const auto points = [&](auto to_ground, auto between) {
-      return ground ? to_ground(j.name, p_a, b, p_b) : between(j.name, *a, p_a, b, p_b);
-    };
-    const auto axes = [&](auto to_ground, auto between) {
-      return ground ? to_ground(j.name, p_a, j.a.axis, b, p_b, j.b.axis) : between(j.name, *a, p_a, j.a.axis, b, p_b, j.b.axis);
-    };
-    const auto frames = [&](auto to_ground, auto between) {
-      return ground ? to_ground(j.name, f_a, b, f_b) : between(j.name, *a, f_a, b, f_b);
-    };
-    switch (j.type) {
-      case JointType::spherical: return points(make_spherical_to_ground, make_spherical);
-      case JointType::revolute_planar: return points(make_revolute_planar_to_ground, make_revolute_planar);
-      case JointType::revolute: return axes(make_revolute_to_ground, make_revolute);
-      case JointType::universal: return axes(make_universal_to_ground, make_universal);
-      case JointType::cylindrical: return axes(make_cylindrical_to_ground, make_cylindrical);
-      case JointType::prismatic_planar: return axes(make_prismatic_planar_to_ground, make_prismatic_planar);
-      case JointType::fixed_planar: return axes(make_fixed_planar_to_ground, make_fixed_planar);
-      case JointType::prismatic: return frames(make_prismatic_to_ground, make_prismatic);
-      case JointType::fixed: return frames(make_fixed_to_ground, make_fixed);
-      case JointType::distance:
-        return ground ? make_distance_to_ground(j.name, p_a, b, p_b, j.length)
-                      : make_distance(j.name, *a, p_a, b, p_b, j.length);
-      case JointType::perpendicular:
-        return ground ? make_perpendicular_to_ground(j.name, j.a.axis, b, j.b.axis)
-                      : make_perpendicular(j.name, *a, j.a.axis, b, j.b.axis);
+    const BodyRef* a = j.a.body.empty() ? nullptr : &attachable(j.a.body, "body_a");
+    if (j.numbers.size() != j.kind->numbers.size()) {
+      std::string keys;
+      for (const JointNumber& n : j.kind->numbers) keys += (keys.empty() ? "" : ", ") + std::string(n.key);
+      throw std::invalid_argument("a " + std::string(j.kind->name) + " joint takes " +
+                                  (keys.empty() ? "no numbers" : "the numbers " + keys) + ", got " +
+                                  std::to_string(j.numbers.size()));
     }
-    throw std::invalid_argument("joint '" + j.name + "': unknown joint type");
+    const Index dim = b.kinematics.dimension();
+    return j.kind->make({j.name, a, b, or_origin(j.a.point, dim), or_origin(j.b.point, dim), j.a, j.b, j.numbers});
   }
 
   void add_constraint(const QuadraticConstraintDescription& c) {

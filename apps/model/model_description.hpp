@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 
 #include <noether/apps/model/conserved_momenta.hpp>
+#include <noether/apps/model/joint_kinds.hpp>
 #include <noether/bodies/body_properties.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/engine/discrete_gradients.hpp>
@@ -78,35 +79,13 @@ struct MassMatrixDescription {
 
 // ---- joints and constraints ----------------------------------------------------------------
 
-/// The joint families of joints/joint_library.hpp.
-enum class JointType {
-  spherical,
-  revolute,
-  universal,
-  cylindrical,
-  prismatic,
-  fixed,
-  distance,
-  perpendicular,
-  revolute_planar,
-  prismatic_planar,
-  fixed_planar
-};
-
-/// One side of a joint: a body (empty: the ground) and the attachment data its family reads:
-/// point (all but perpendicular), axis (revolute, universal, cylindrical, perpendicular, the planar
-/// prismatic and fixed joints; the frame axis of prismatic and fixed), normal (the frame of
-/// prismatic and fixed: JointFrame{point, axis, normal}).
-struct JointSide {
-  std::string body;
-  Vector point, axis, normal;
-};
-
+/// A joint of a library kind (joint_kinds::revolute, ...) or a registered one (joint_kinds.hpp): its
+/// kind says which attachment data its sides take and which numbers follow them.
 struct JointDescription {
   std::string name;
-  JointType type = JointType::spherical;
+  const JointKind* kind = &joint_kinds::spherical;
   JointSide a, b;
-  double length = 0.0;  ///< distance joints only
+  std::vector<double> numbers = {};  ///< one per kind->numbers, in their order (distance: the length)
 };
 
 /// g_k(q) = c_k + l_k.q + 1/2 q^T H_k q on the listed bodies' coordinates (QuadraticJoint).

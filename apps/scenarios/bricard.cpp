@@ -44,12 +44,12 @@ ModelDescription describe(const ParameterValues& p) {
     d.bodies.push_back(RigidBodyDescription{numbered("rod", i + 1), rod, {0.5 * (joint[i] + joint[i + 1]), frames[i]}, {}});
   }
   const auto local = [&](std::size_t i, const Eigen::Vector3d& world) { return Vector(frames[i].transpose() * world); };
-  d.joints.push_back({"J1", JointType::revolute, {"", Vector(joint[0]), Vector(axis[0]), {}},
+  d.joints.push_back({"J1", &joint_kinds::revolute, {"", Vector(joint[0]), Vector(axis[0]), {}},
                       {"rod1", start, local(0, axis[0]), {}}});
   for (std::size_t j = 1; j < 5; ++j)
-    d.joints.push_back({numbered("J", j + 1), JointType::revolute, {numbered("rod", j), end, local(j - 1, axis[j]), {}},
+    d.joints.push_back({numbered("J", j + 1), &joint_kinds::revolute, {numbered("rod", j), end, local(j - 1, axis[j]), {}},
                         {numbered("rod", j + 1), start, local(j, axis[j]), {}}});
-  d.joints.push_back({"J6", JointType::revolute, {"", Vector(joint[5]), Vector(axis[5]), {}},
+  d.joints.push_back({"J6", &joint_kinds::revolute, {"", Vector(joint[5]), Vector(axis[5]), {}},
                       {"rod5", end, local(4, axis[5]), {}}});
   d.forces.push_back(GravityDescription{{}, Vector(Eigen::Vector3d(0, -g, 0))});
   d.probes.push_back(PointProbeDescription{"P4", "rod3", end});

@@ -15,7 +15,7 @@ namespace {
 Vector planar(double x, double y) { return Vector(Eigen::Vector2d(x, y)); }
 
 JointDescription revolute(std::string name, std::string a, Vector point_a, std::string b, Vector point_b) {
-  return {std::move(name), JointType::revolute_planar, {std::move(a), std::move(point_a), {}, {}},
+  return {std::move(name), &joint_kinds::revolute_planar, {std::move(a), std::move(point_a), {}, {}},
           {std::move(b), std::move(point_b), {}, {}}};
 }
 

@@ -18,8 +18,8 @@ ModelDescription describe(const ParameterValues& p) {
   const Vector v2 = v1 + planar(l2 * w2 * std::cos(a2), l2 * w2 * std::sin(a2));
   ModelDescription d;
   d.bodies = {PointMassDescription{"mass1", p.at("m1"), x1, v1}, PointMassDescription{"mass2", p.at("m2"), x2, v2}};
-  JointDescription rod1{"rod1", JointType::distance, {"", planar(0, 0), {}, {}}, {"mass1", {}, {}, {}}, l1};
-  JointDescription rod2{"rod2", JointType::distance, {"mass1", {}, {}, {}}, {"mass2", {}, {}, {}}, l2};
+  JointDescription rod1{"rod1", &joint_kinds::distance, {"", planar(0, 0), {}, {}}, {"mass1", {}, {}, {}}, {l1}};
+  JointDescription rod2{"rod2", &joint_kinds::distance, {"mass1", {}, {}, {}}, {"mass2", {}, {}, {}}, {l2}};
   d.joints = {rod1, rod2};
   d.forces = {GravityDescription{{}, planar(0, -p.at("gravity"))}};
   return d;

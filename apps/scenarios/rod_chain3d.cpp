@@ -45,12 +45,12 @@ ModelDescription rod_chain3d_description(const RodChainParameters& p) {
     const Eigen::Vector3d centre = (k - 0.5) * l * R.col(2);
     d.bodies.push_back(RigidBodyDescription{name, rod, {centre, R}, {chain_rate.cross(centre), rod_rate}});
     if (k == 1)
-      d.joints.push_back({"hang", JointType::spherical, {"", Vector::Zero(3), {}, {}}, {name, top_end, {}, {}}});
+      d.joints.push_back({"hang", &joint_kinds::spherical, {"", Vector::Zero(3), {}, {}}, {name, top_end, {}, {}}});
     else
-      d.joints.push_back({"joint" + std::to_string(k - 1), JointType::spherical, {previous, bottom_end, {}, {}},
+      d.joints.push_back({"joint" + std::to_string(k - 1), &joint_kinds::spherical, {previous, bottom_end, {}, {}},
                           {name, top_end, {}, {}}});
     // The spin gauge d1 . n = 0.
-    d.joints.push_back({name + ".gauge", JointType::perpendicular, {"", {}, vec3(n), {}}, {name, {}, Vector::Unit(3, 0), {}}});
+    d.joints.push_back({name + ".gauge", &joint_kinds::perpendicular, {"", {}, vec3(n), {}}, {name, {}, Vector::Unit(3, 0), {}}});
     previous = name;
   }
   d.forces.push_back(GravityDescription{{}, vec3(Eigen::Vector3d(0, 0, -p.gravity))});

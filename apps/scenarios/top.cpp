@@ -45,7 +45,7 @@ ModelDescription gyroscopic_top_description(const GyroscopicTopParameters& p) {
 
   ModelDescription d;
   d.bodies = {RigidBodyDescription{"top", properties, {centre, R0}, {omega0.cross(centre), omega0}}};
-  d.joints = {JointDescription{"tip", JointType::spherical, {"", Vector::Zero(3), {}, {}},
+  d.joints = {JointDescription{"tip", &joint_kinds::spherical, {"", Vector::Zero(3), {}, {}},
                                {"top", Vector(Eigen::Vector3d(0, 0, -l)), {}, {}}}};
   d.forces = {GravityDescription{{}, Vector(Eigen::Vector3d(0, 0, -p.gravity))}};
   d.probes = {PointProbeDescription{"com", "top", Vector::Zero(3)}};
