@@ -12,18 +12,10 @@
 
 using namespace noether;
 using namespace noether::joint_testing;
+using noether::testing::random_matrix_with_zeros;
 using noether::testing::random_vector;
 
 namespace {
-
-/// A random rows x cols matrix with every third entry exactly zero.
-Matrix sparse_matrix(Index rows, Index cols, unsigned seed) {
-  Matrix A = Eigen::Map<const Matrix>(random_vector(rows * cols, seed).data(), rows, cols);
-  for (Index j = 0; j < cols; ++j)
-    for (Index i = 0; i < rows; ++i)
-      if ((i + 2 * j) % 3 == 0) A(i, j) = 0.0;
-  return A;
-}
 
 std::vector<std::shared_ptr<const Constraint>> constraints_of_degree_two() {
   const BodyRef a = body(0, BodyKind::director3d, "A"), b = body(1, BodyKind::director3d, "B");
@@ -47,12 +39,12 @@ double relative_error(const Matrix& value, const Matrix& reference) {
 }  // namespace
 
 TEST_CASE("sparse entries: products and sums equal those of the dense matrix") {
-  const Matrix A = sparse_matrix(5, 7, 11);
+  const Matrix A = random_matrix_with_zeros(5, 7, 11);
   const ConstantMatrix entries(A);
   CHECK(entries.entries().size() == static_cast<std::size_t>((A.array() != 0.0).count()));
   const Vector x = random_vector(7, 12), y = random_vector(5, 13);
   const Vector r0 = random_vector(5, 14), c0 = random_vector(7, 15);
-  const Matrix K0 = sparse_matrix(5, 7, 16);
+  const Matrix K0 = random_matrix_with_zeros(5, 7, 16);
 
   Vector r = r0, c = c0;
   Matrix K = K0;
@@ -67,10 +59,10 @@ TEST_CASE("sparse entries: products and sums equal those of the dense matrix") {
 TEST_CASE("a quadratic form evaluates f, Df, Df u, Df^T lambda, the Hessian contraction and H_k u from its parts") {
   const Index n = 5, m = 3;
   const Vector c = random_vector(m, 30);
-  const Matrix L = sparse_matrix(m, n, 31);
+  const Matrix L = random_matrix_with_zeros(m, n, 31);
   std::vector<Matrix> H;
   for (Index k = 0; k < m; ++k) {
-    const Matrix A = sparse_matrix(n, n, 32 + static_cast<unsigned>(k));
+    const Matrix A = random_matrix_with_zeros(n, n, 32 + static_cast<unsigned>(k));
     H.push_back(k == 1 ? Matrix() : Matrix(A + A.transpose()));  // H_1 = 0
   }
   const QuadraticForm form("test form", c, L, H);
@@ -177,7 +169,7 @@ TEST_CASE("user functions declared quadratic are read into a form at constructio
 
 TEST_CASE("the arena keeps equal arrays once: alike elements share their forms, others do not") {
   Arena arena;
-  const ConstantMatrix A(sparse_matrix(5, 7, 21)), B(sparse_matrix(5, 7, 22));
+  const ConstantMatrix A(random_matrix_with_zeros(5, 7, 21)), B(random_matrix_with_zeros(5, 7, 22));
   const SparseEntries a1 = arena.copy(A), a2 = arena.copy(A), b = arena.copy(B);
   CHECK(a1.entries().data() == a2.entries().data());
   CHECK(a1.entries().data() != b.entries().data());

@@ -9,31 +9,23 @@
 #include "support/finite_differences.hpp"
 
 using namespace noether;
+using noether::testing::random_matrix_with_zeros;
 using noether::testing::random_vector;
 
 namespace {
-
-/// A random rows x cols matrix with every third entry exactly zero.
-Matrix sparse_matrix(Index rows, Index cols, unsigned seed) {
-  Matrix A = Eigen::Map<const Matrix>(random_vector(rows * cols, seed).data(), rows, cols);
-  for (Index j = 0; j < cols; ++j)
-    for (Index i = 0; i < rows; ++i)
-      if ((i + 2 * j) % 3 == 0) A(i, j) = 0.0;
-  return A;
-}
 
 constexpr Index n = 5, m = 3;
 
 /// c, L and H_k (H_1 = 0) of a random form of m functions of n coordinates.
 struct FormParts {
   Vector c = random_vector(m, 30);
-  Matrix L = sparse_matrix(m, n, 31);
+  Matrix L = random_matrix_with_zeros(m, n, 31);
   std::vector<Matrix> H = hessians();
 
   static std::vector<Matrix> hessians() {
     std::vector<Matrix> hessians;
     for (Index k = 0; k < m; ++k) {
-      const Matrix A = sparse_matrix(n, n, 32 + static_cast<unsigned>(k));
+      const Matrix A = random_matrix_with_zeros(n, n, 32 + static_cast<unsigned>(k));
       hessians.push_back(k == 1 ? Matrix(Matrix::Zero(n, n)) : Matrix(A + A.transpose()));
     }
     return hessians;

@@ -28,4 +28,12 @@ Vector random_vector(Index n, unsigned seed, double scale) {
   return v;
 }
 
+Matrix random_matrix_with_zeros(Index rows, Index cols, unsigned seed) {
+  Matrix A = Eigen::Map<const Matrix>(random_vector(rows * cols, seed).data(), rows, cols);
+  for (Index j = 0; j < cols; ++j)
+    for (Index i = 0; i < rows; ++i)
+      if ((i + 2 * j) % 3 == 0) A(i, j) = 0.0;
+  return A;
+}
+
 }  // namespace noether::testing

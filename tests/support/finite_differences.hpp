@@ -12,5 +12,8 @@ Matrix central_difference_jacobian(const std::function<Vector(const Vector&)>& f
 Vector central_difference_gradient(const std::function<double(const Vector&)>& f, const Vector& x, double step = 1e-6);
 /// A reproducible pseudo-random vector with entries in [-scale, scale].
 Vector random_vector(Index n, unsigned seed, double scale = 1.0);
+/// A reproducible pseudo-random rows x cols matrix, entries in [-1, 1], with every third entry
+/// ((i + 2 j) % 3 == 0) exactly zero: a dense matrix that stored sparsely skips entries.
+Matrix random_matrix_with_zeros(Index rows, Index cols, unsigned seed);
 
 }  // namespace noether::testing
