@@ -14,6 +14,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/scheme_assembly.hpp>
+#include <noether/solvers/bordered_solver.hpp>
 #include <noether/steppers/scheme_contract.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
 #include <noether/steppers/step_predictor.hpp>
@@ -34,13 +35,19 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
-  Index border_size() const override { return kBorder; }
   /// A bordered scheme's next_state reads the sums of the last evaluation.
   bool reads_last_evaluation() const override { return bordered; }
-  BorderView border() const override {
-    return {{column_.data(), static_cast<std::size_t>(column_.size())},
-            {row_.data(), static_cast<std::size_t>(row_.size())},
-            corner_};
+  /// How Newton solves with the tangent: a bordered scheme's A with the border of the last
+  /// evaluation with the matrix (solvers/bordered_solver.hpp), this object's for its lifetime;
+  /// A alone otherwise.
+  TangentSolverFactory tangent_solver() const {
+    if constexpr (bordered)
+      return bordered_tangent([this] {
+        return BorderView{{column_.data(), static_cast<std::size_t>(column_.size())},
+                          {row_.data(), static_cast<std::size_t>(row_.size())},
+                          corner_};
+      });
+    return {};
   }
 
   /// Without the matrix, once the solve has evaluated it, the scale and floor are those of that
@@ -183,7 +190,7 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
-                                             StepEquations::kBorder)) {
+                                             equations_->tangent_solver())) {
   check_stepper_options(options);
 }
 
