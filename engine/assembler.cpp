@@ -143,39 +143,39 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
   constant_scatter_.shrink_to_fit();
 }
 
-Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int border_sums)
+Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int global_sums)
     : plan_(std::move(plan)),
       values_(static_cast<std::size_t>(plan_.pattern().nnz()), 0.0),  // slots no unit writes stay 0
       mixed_constants_(plan_.mixed_slots_.size()),
-      border_sums_(border_sums),
-      visit_sums_(static_cast<std::size_t>(plan_.num_units() * border_sums)),
+      global_sums_(global_sums),
+      visit_sums_(static_cast<std::size_t>(plan_.num_units() * global_sums)),
       empty_scratch_{std::vector<double>(static_cast<std::size_t>(3 * plan_.max_residual_size_ + plan_.max_matrix_size_)),
                      std::vector<double>(static_cast<std::size_t>(workspace_size)),
-                     std::vector<double>(static_cast<std::size_t>(border_sums > 0 ? plan_.max_residual_size_ : 0)),
-                     std::vector<double>(static_cast<std::size_t>(border_sums > 0 ? plan_.max_residual_size_ : 0)),
-                     std::vector<double>(static_cast<std::size_t>(border_sums))},
+                     std::vector<double>(static_cast<std::size_t>(global_sums > 0 ? plan_.max_residual_size_ : 0)),
+                     std::vector<double>(static_cast<std::size_t>(global_sums > 0 ? plan_.max_residual_size_ : 0)),
+                     std::vector<double>(static_cast<std::size_t>(global_sums))},
       scratch_(empty_scratch_) {
-  if (border_sums < 0) throw std::invalid_argument("an assembler's border sums must be >= 0, got " + std::to_string(border_sums));
+  if (global_sums < 0) throw std::invalid_argument("an assembler's global sums must be >= 0, got " + std::to_string(global_sums));
 }
 
-void Assembler::scatter_border(std::size_t k, const UnitScratch& scratch, BorderOutput& border, bool with_matrix) {
-  std::copy(scratch.border_sums.begin(), scratch.border_sums.end(),
-            visit_sums_.begin() + static_cast<std::ptrdiff_t>(k) * border_sums_);
+void Assembler::scatter_global_terms(std::size_t k, const UnitScratch& scratch, GlobalTermsOutput& global, bool with_matrix) {
+  std::copy(scratch.global_sums.begin(), scratch.global_sums.end(),
+            visit_sums_.begin() + static_cast<std::ptrdiff_t>(k) * global_sums_);
   if (!with_matrix) return;
   const AssemblyPlan::Visit& visit = plan_.visits_[k];
   const Index* rows = plan_.residual_rows_.data() + visit.residual_begin;
   const Index size = plan_.visits_[k + 1].residual_begin - visit.residual_begin;
   for (Index i = 0; i < size; ++i) {
-    border.column(rows[i]) += scratch.border_column[static_cast<std::size_t>(i)];
-    border.row(rows[i]) += scratch.border_row[static_cast<std::size_t>(i)];
+    global.column(rows[i]) += scratch.global_column[static_cast<std::size_t>(i)];
+    global.row(rows[i]) += scratch.global_row[static_cast<std::size_t>(i)];
   }
 }
 
-void Assembler::reduce_border_sums(BorderOutput& border) const {
-  std::fill(border.sums.begin(), border.sums.end(), 0.0);
+void Assembler::reduce_global_sums(GlobalTermsOutput& global) const {
+  std::fill(global.sums.begin(), global.sums.end(), 0.0);
   for (std::size_t k = 0; k + 1 < plan_.visits_.size(); ++k)
-    for (std::size_t j = 0; j < border.sums.size(); ++j)
-      border.sums[j] += visit_sums_[k * border.sums.size() + j];
+    for (std::size_t j = 0; j < global.sums.size(); ++j)
+      global.sums[j] += visit_sums_[k * global.sums.size() + j];
 }
 
 void Assembler::scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, VectorRef* scale,

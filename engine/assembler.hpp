@@ -63,12 +63,12 @@ struct BlockShape {
   Index cols = 0;
 };
 
-/// Where a unit writes its part of a bordered system's border (Assembler with border sums): a
-/// bordered system has one unknown s beyond the sparse ones and one row phi beyond their rows;
-/// each unit writes the column dR/ds of its local rows and the row dphi/dx of its local unknowns
+/// Where a unit writes its part of the terms of a global unknown (Assembler with global sums): a
+/// system with one unknown s beyond the sparse ones, on which every row may depend, and one
+/// equation phi beyond their rows, a sum over the units; each unit writes the column dR/ds of its local rows and the row dphi/dx of its local unknowns
 /// (both the local residual's size, zeroed; read with the matrix only), and adds to the scalar
 /// sums its scheme defines (phi, dphi/ds, ...; zeroed, always read).
-struct UnitBorder {
+struct UnitGlobalTerms {
   double* column = nullptr;
   double* row = nullptr;
   std::span<double> sums = {};
@@ -80,10 +80,10 @@ class UnitOutput {
  public:
   UnitOutput(double* residual, double* scale, double* floor, Index size, double* matrix,
              std::span<const BlockShape> blocks, bool with_matrix, std::span<double> workspace,
-             UnitBorder border = {})
+             UnitGlobalTerms global = {})
       : residual_(residual, size), scale_(scale, size), floor_(floor, size), matrix_(matrix), blocks_(blocks),
-        with_matrix_(with_matrix), workspace_(workspace), border_column_(border.column, border.column ? size : 0),
-        border_row_(border.row, border.row ? size : 0), border_sums_(border.sums) {}
+        with_matrix_(with_matrix), workspace_(workspace), global_column_(global.column, global.column ? size : 0),
+        global_row_(global.row, global.row ? size : 0), global_sums_(global.sums) {}
 
   Eigen::Map<Vector>& residual() { return residual_; }
   /// The magnitude of the terms that make up each local residual entry (>= 0, same size), for a
@@ -103,11 +103,11 @@ class UnitOutput {
   /// The calling thread's workspace (Assembler's workspace_size doubles): scratch for the unit's
   /// evaluation, with nothing carried from one unit to the next.
   std::span<double> workspace() const { return workspace_; }
-  /// Bordered assemblies only (UnitBorder; empty otherwise): d(local residual)/ds, dphi/d(local
-  /// unknowns), and the unit's part of each border sum.
-  Eigen::Map<Vector>& border_column() { return border_column_; }
-  Eigen::Map<Vector>& border_row() { return border_row_; }
-  std::span<double> border_sums() const { return border_sums_; }
+  /// Assemblies with global sums only (UnitGlobalTerms; empty otherwise): d(local residual)/ds, dphi/d(local
+  /// unknowns), and the unit's part of each global sum.
+  Eigen::Map<Vector>& global_column() { return global_column_; }
+  Eigen::Map<Vector>& global_row() { return global_row_; }
+  std::span<double> global_sums() const { return global_sums_; }
 
  private:
   Eigen::Map<Vector> residual_, scale_, floor_;
@@ -115,14 +115,14 @@ class UnitOutput {
   std::span<const BlockShape> blocks_;
   bool with_matrix_;
   std::span<double> workspace_;
-  Eigen::Map<Vector> border_column_, border_row_;
-  std::span<double> border_sums_;
+  Eigen::Map<Vector> global_column_, global_row_;
+  std::span<double> global_sums_;
 };
 
-/// The border of a bordered assembly (Assembler::assemble with a border): the units' columns and
+/// The global unknown's terms of an assembly (Assembler::assemble with them): the units' columns and
 /// rows summed into column and row (n each, written only with the matrix) and their sums, each
 /// added up over the units in the schedule's order (so bitwise the same for any thread count).
-struct BorderOutput {
+struct GlobalTermsOutput {
   VectorRef column;
   VectorRef row;
   std::span<double> sums;
@@ -189,11 +189,11 @@ class AssemblyPlan {
 };
 
 /// A unit's local residual and matrix, written by its evaluation, then scattered, and the
-/// workspace of its evaluation (with its border, for a bordered assembler); one per thread.
+/// workspace of its evaluation (with its global terms, for an assembler with global sums); one per thread.
 /// `outputs` holds, for a unit of `size` local rows, its residual, scale and floor (size each) and
 /// then its local matrix, one after the other, so that one fill zeroes the three vectors.
 struct UnitScratch {
-  std::vector<double> outputs, workspace, border_column, border_row, border_sums;
+  std::vector<double> outputs, workspace, global_column, global_row, global_sums;
   double* residual() { return outputs.data(); }
   double* scale(Index size) { return outputs.data() + size; }
   double* floor(Index size) { return outputs.data() + 2 * size; }
@@ -208,9 +208,9 @@ struct UnitScratch {
 class Assembler {
  public:
   /// workspace_size: doubles of each thread's workspace (UnitOutput::workspace), allocated once.
-  /// border_sums > 0 makes a bordered assembler: every unit gets a UnitBorder with that many sums
-  /// (and must then be assembled with a BorderOutput).
-  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0, int border_sums = 0);
+  /// global_sums > 0 makes an assembler of a global unknown: every unit gets a UnitGlobalTerms with that many sums
+  /// (and must then be assembled with a GlobalTermsOutput).
+  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0, int global_sums = 0);
 
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }
@@ -232,13 +232,13 @@ class Assembler {
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
                 bool with_matrix);
-  /// The same for a bordered assembler, with the border (BorderOutput): border.sums (border_sums
-  /// entries) is overwritten always, border.column and border.row when with_matrix. Every unit is
-  /// then evaluated with the matrix when with_matrix, its constant blocks included (the border
-  /// may vary where the blocks do not); only varying blocks are scattered, as always.
+  /// The same for an assembler with global sums, with the global terms (GlobalTermsOutput): global.sums (global_sums
+  /// entries) is overwritten always, global.column and global.row when with_matrix. Every unit is
+  /// then evaluated with the matrix when with_matrix, its constant blocks included (the global
+  /// terms may vary where the blocks do not); only varying blocks are scattered, as always.
   template <class Eval>
   void assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
-                bool with_matrix, BorderOutput& border);
+                bool with_matrix, GlobalTermsOutput& global);
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
@@ -271,7 +271,7 @@ class Assembler {
   /// `scale` is not null; see assemble.
   template <class Eval>
   void assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                     VectorRef* floor, bool with_matrix, BorderOutput* border = nullptr);
+                     VectorRef* floor, bool with_matrix, GlobalTermsOutput* global = nullptr);
   /// Output of the unit at visiting position k into scratch (zeroed; the matrix only when with_matrix).
   UnitOutput output_of(std::size_t k, bool with_matrix, UnitScratch& scratch) const;
   /// Adds the local residual and (when with_matrix) writes the entries of varying blocks of the
@@ -280,11 +280,11 @@ class Assembler {
   /// *scale and *floor (see assemble).
   void scatter(std::size_t k, const UnitScratch& scratch, VectorRef residual, VectorRef* scale, VectorRef* floor,
                bool with_matrix);
-  /// The border part of scatter: the unit's column and row into border (when with_matrix), its
+  /// The global terms' part of scatter: the unit's column and row into global (when with_matrix), its
   /// sums into visit_sums_ (added up in visiting order after the pass).
-  void scatter_border(std::size_t k, const UnitScratch& scratch, BorderOutput& border, bool with_matrix);
-  /// border.sums = the units' sums added up in visiting order.
-  void reduce_border_sums(BorderOutput& border) const;
+  void scatter_global_terms(std::size_t k, const UnitScratch& scratch, GlobalTermsOutput& global, bool with_matrix);
+  /// global.sums = the units' sums added up in visiting order.
+  void reduce_global_sums(GlobalTermsOutput& global) const;
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -298,8 +298,8 @@ class Assembler {
   std::vector<double> values_;           ///< the matrix, pattern order
   std::vector<double> mixed_constants_;  ///< constant part of plan_.mixed_slots_
   bool constants_written_ = false;       ///< values_ holds the current constant blocks
-  int border_sums_ = 0;                  ///< sums per unit of a bordered assembler (0: not bordered)
-  std::vector<double> visit_sums_;       ///< border_sums_ per visiting position
+  int global_sums_ = 0;                  ///< sums per unit (0: no global unknown)
+  std::vector<double> visit_sums_;       ///< global_sums_ per visiting position
   UnitScratch empty_scratch_;            ///< sized for the largest unit, copied for each thread
   tbb::enumerable_thread_specific<UnitScratch> scratch_;
 };
@@ -332,15 +332,15 @@ inline UnitOutput Assembler::output_of(std::size_t k, bool with_matrix, UnitScra
   if (with_matrix) std::fill_n(scratch.outputs.begin() + 3 * size, visit.matrix_size, 0.0);
   const std::span<const BlockShape> blocks(plan_.block_shapes_.data() + visit.block_begin,
                                            static_cast<std::size_t>(next.block_begin - visit.block_begin));
-  UnitBorder border;
-  if (border_sums_ > 0) {
-    std::fill_n(scratch.border_column.begin(), size, 0.0);
-    std::fill_n(scratch.border_row.begin(), size, 0.0);
-    std::fill(scratch.border_sums.begin(), scratch.border_sums.end(), 0.0);
-    border = {scratch.border_column.data(), scratch.border_row.data(), scratch.border_sums};
+  UnitGlobalTerms global;
+  if (global_sums_ > 0) {
+    std::fill_n(scratch.global_column.begin(), size, 0.0);
+    std::fill_n(scratch.global_row.begin(), size, 0.0);
+    std::fill(scratch.global_sums.begin(), scratch.global_sums.end(), 0.0);
+    global = {scratch.global_column.data(), scratch.global_row.data(), scratch.global_sums};
   }
   return UnitOutput(scratch.residual(), scratch.scale(size), scratch.floor(size), size, scratch.matrix(size),
-                    blocks, with_matrix, scratch.workspace, border);
+                    blocks, with_matrix, scratch.workspace, global);
 }
 
 template <class Eval>
@@ -373,19 +373,19 @@ void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, 
 
 template <class Eval>
 void Assembler::assemble(Eval&& eval, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
-                         bool with_matrix, BorderOutput& border) {
-  assemble_onto(&start, eval, residual, &scale, &floor, with_matrix, &border);
+                         bool with_matrix, GlobalTermsOutput& global) {
+  assemble_onto(&start, eval, residual, &scale, &floor, with_matrix, &global);
 }
 
 template <class Eval>
 void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef residual, VectorRef* scale,
-                              VectorRef* floor, bool with_matrix, BorderOutput* border) {
-  if ((border != nullptr) != (border_sums_ > 0))
-    throw std::logic_error(border_sums_ > 0 ? "a bordered assembler needs a BorderOutput"
-                                            : "a BorderOutput given to an assembler without border sums");
-  if (border && border->sums.size() != static_cast<std::size_t>(border_sums_))
-    throw std::invalid_argument("the border holds " + std::to_string(border->sums.size()) + " sums, the assembler " +
-                                std::to_string(border_sums_));
+                              VectorRef* floor, bool with_matrix, GlobalTermsOutput* global) {
+  if ((global != nullptr) != (global_sums_ > 0))
+    throw std::logic_error(global_sums_ > 0 ? "an assembler with global sums needs a GlobalTermsOutput"
+                                            : "a GlobalTermsOutput given to an assembler without global sums");
+  if (global && global->sums.size() != static_cast<std::size_t>(global_sums_))
+    throw std::invalid_argument("the global terms hold " + std::to_string(global->sums.size()) + " sums, the assembler " +
+                                std::to_string(global_sums_));
   if (with_matrix && !constants_written_) write_constants(eval);
   for_each_index_range(residual.size(), [&](Index begin, Index end) {
     const Index size = end - begin;
@@ -393,19 +393,19 @@ void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef
     else residual.segment(begin, size).setZero();
     if (scale) scale->segment(begin, size) = residual.segment(begin, size).cwiseAbs();
     if (floor) floor->segment(begin, size).setZero();
-    if (border && with_matrix) {
-      border->column.segment(begin, size).setZero();
-      border->row.segment(begin, size).setZero();
+    if (global && with_matrix) {
+      global->column.segment(begin, size).setZero();
+      global->row.segment(begin, size).setZero();
     }
   });
   for_each_visit([&](std::size_t k, UnitScratch& scratch) {
-    const bool unit_matrix = with_matrix && (plan_.visits_[k].matrix_varies || border);
+    const bool unit_matrix = with_matrix && (plan_.visits_[k].matrix_varies || global);
     UnitOutput out = output_of(k, unit_matrix, scratch);
     eval(plan_.visits_[k].unit, out);
     scatter(k, scratch, residual, scale, floor, unit_matrix && plan_.visits_[k].matrix_varies);
-    if (border) scatter_border(k, scratch, *border, unit_matrix);
+    if (global) scatter_global_terms(k, scratch, *global, unit_matrix);
   });
-  if (border) reduce_border_sums(*border);
+  if (global) reduce_global_sums(*global);
 }
 
 template <class Eval>

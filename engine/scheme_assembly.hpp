@@ -36,8 +36,8 @@ constexpr bool is_field_list<std::array<FieldKind, F>> = F > 0;
 ///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
 ///                                                       and for PotentialTerm, ConstraintTerm,
 ///                                                       DissipationTerm, LoadTerm: R and dR/dx
-/// A scheme with a global unknown s beyond its fields (an assembly with border sums) has kernels that
-/// also write border_column (dR/ds), border_row (dphi/dx) and the sums (TermOutput::border_sum).
+/// A scheme with a global unknown s beyond its fields (an assembly with global sums) has kernels that
+/// also write global_column (dR/ds), global_row (dphi/dx) and the sums (TermOutput::global_sum).
 template <class S>
 concept AssemblyScheme =
     is_field_list<std::remove_cvref_t<decltype(S::fields)>> && SchemeCount<decltype(S::workspace_slots)> &&
@@ -62,12 +62,12 @@ class SchemeAssembly {
  public:
   using Iterate = typename Scheme::Iterate;
 
-  /// Plans the scheme's terms on `system` (both must outlive this); border_sums > 0 for a scheme
+  /// Plans the scheme's terms on `system` (both must outlive this); global_sums > 0 for a scheme
   /// with a global unknown, whose kernels add up that many sums (TermLayout).
-  SchemeAssembly(const System& system, const Scheme& scheme, int border_sums = 0)
+  SchemeAssembly(const System& system, const Scheme& scheme, int global_sums = 0)
       : scheme_(scheme),
         layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
-                Scheme::workspace_slots, border_sums) {
+                Scheme::workspace_slots, global_sums) {
     static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
                                           "every element kind (engine/scheme_assembly.hpp)");
   }
@@ -93,11 +93,11 @@ class SchemeAssembly {
   void assemble_residual(const Iterate& it, ConstVectorRef start, VectorRef residual) {
     layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, false);
   }
-  /// The same for a scheme with a global unknown, with its border (Assembler::assemble).
+  /// The same for a scheme with a global unknown, with its global terms (Assembler::assemble).
   void assemble(const Iterate& it, ConstVectorRef start, VectorRef residual, VectorRef scale, VectorRef floor,
-                bool with_matrix, BorderOutput& border) {
+                bool with_matrix, GlobalTermsOutput& global) {
     layout_.assembler().assemble([&](Index u, UnitOutput& out) { evaluate(u, it, out); }, start, residual, scale,
-                                 floor, with_matrix, border);
+                                 floor, with_matrix, global);
   }
 
   /// The element whose residual in Newton row `row` at `it` has the largest magnitude ("" when no

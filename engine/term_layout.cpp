@@ -60,9 +60,9 @@ Structure structure_of(Pattern pattern, const Element& e, TermKind kind) {
 }  // namespace
 
 TermLayout::TermLayout(const System& system, std::vector<FieldKind> fields,
-                       const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int border_sums)
+                       const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums)
     : system_(system), fields_(std::move(fields)), position_(body_wise_positions(system, fields_)),
-      natural_(position_.size()), assembler_(make_assembler(shapes, workspace_slots, border_sums)) {
+      natural_(position_.size()), assembler_(make_assembler(shapes, workspace_slots, global_sums)) {
   for (std::size_t i = 0; i < position_.size(); ++i) natural_[static_cast<std::size_t>(position_[i])] = static_cast<Index>(i);
 }
 
@@ -169,7 +169,7 @@ UnitLayout TermLayout::unit_layout(const TermRef& ref, const TermShape& shape, c
 /// them, engine/assembly_schedule.hpp, so that the terms and the elements' data are read in
 /// sequence), their runs and shapes, and the assembly plan.
 Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots,
-                                     int border_sums) {
+                                     int global_sums) {
   if (fields_.empty() || fields_.size() > static_cast<std::size_t>(kMaxFields) || workspace_slots < 0)
     throw std::invalid_argument("a scheme needs 1 to " + std::to_string(kMaxFields) + " fields, got " +
                                 std::to_string(fields_.size()) + ", and no negative workspace");
@@ -209,7 +209,7 @@ Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>
     terms_.push_back(p.ref);
     units.push_back(unit_layout(p.ref, *p.shape, p.placed));
   }
-  return Assembler(AssemblyPlan(size(), units), workspace_slots * slot_size_, border_sums);
+  return Assembler(AssemblyPlan(size(), units), workspace_slots * slot_size_, global_sums);
 }
 
 }  // namespace noether

@@ -210,13 +210,13 @@ class TermOutput {
   bool with_matrix() const { return out_.with_matrix(); }
 
   /// Schemes with a global unknown s (one beyond the fields) and a global row phi (one beyond
-  /// their rows), whose Newton system is bordered (solvers/bordered_solver.hpp):
+  /// their rows), a sum over the terms:
   /// d R(field)/ds of the term's rows of field f (zeroed; read with the matrix only),
-  Eigen::Map<Vector> border_column(int field) { return rows_of(out_.border_column(), field); }
+  Eigen::Map<Vector> global_column(int field) { return rows_of(out_.global_column(), field); }
   /// d phi/d x(field) of the term's unknowns of field f (zeroed; read with the matrix only),
-  Eigen::Map<Vector> border_row(int field) { return rows_of(out_.border_row(), field); }
-  /// and the term's part of the scheme's border sum k (zeroed; always read): phi, dphi/ds, ...
-  double& border_sum(int k) { return out_.border_sums()[static_cast<std::size_t>(k)]; }
+  Eigen::Map<Vector> global_row(int field) { return rows_of(out_.global_row(), field); }
+  /// and the term's part of the scheme's global sum k (zeroed; always read): phi, dphi/ds, ...
+  double& global_sum(int k) { return out_.global_sums()[static_cast<std::size_t>(k)]; }
 
  private:
   Eigen::Map<Vector> rows_of(Eigen::Map<Vector>& local, int field) const {
@@ -236,13 +236,13 @@ class TermLayout {
  public:
   /// fields: the scheme's fields in natural order. shapes: per kind, one shape per element of the
   /// system's list of that kind (shapes[TermKind]); `workspace_slots`: buffers per thread;
-  /// `border_sums` > 0 for a scheme with one global unknown beyond its fields (a bordered system,
-  /// TermOutput::border_column): the scalar sums its kernels add up.
+  /// `global_sums` > 0 for a scheme with one global unknown beyond its fields
+  /// (TermOutput::global_column): the scalar sums its kernels add up.
   /// Throws std::invalid_argument for no fields or more than kMaxFields, a shape that names a field
   /// the scheme does not have, a multiplier field for an element that is not a constraint, or a
   /// block outside its fields.
   TermLayout(const System& system, std::vector<FieldKind> fields,
-             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int border_sums = 0);
+             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0);
 
   const System& system() const { return system_; }
   std::span<const TermRef> terms() const { return terms_; }
@@ -293,7 +293,7 @@ class TermLayout {
   static std::vector<PlacedView> placed_of(const System& system, TermKind kind);
   Index add_shape(const TermShape& shape, TermKind kind, const std::string& owner);
   void copy_forms();
-  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int border_sums);
+  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums);
   UnitLayout unit_layout(const TermRef& ref, const TermShape& shape, const PlacedView& placed) const;
 
   const System& system_;

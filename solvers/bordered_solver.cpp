@@ -6,7 +6,6 @@
 #include <string>
 
 #include <noether/engine/format.hpp>
-#include <noether/solvers/condition_estimate.hpp>
 
 namespace noether {
 namespace {
@@ -23,36 +22,29 @@ double dot(std::span<const double> a, std::span<const double> b) {
 
 }  // namespace
 
-BorderedLinearSolver::BorderedLinearSolver(std::unique_ptr<LinearSolver> sparse, const CscPattern& pattern,
-                                           Index border)
-    : sparse_(std::move(sparse)), pattern_(pattern), border_(border) {
-  if (border != 0 && border != 1)
-    throw std::invalid_argument("a Newton tangent takes 0 or 1 unknowns beyond its sparse pattern, got " +
-                                std::to_string(border));
-  if (!sparse_) throw std::invalid_argument("BorderedLinearSolver: no sparse solver");
+BorderedTangentSolver::BorderedTangentSolver(std::unique_ptr<LinearSolver> sparse, const CscPattern& pattern,
+                                             std::function<BorderView()> border)
+    : sparse_(std::move(sparse)), pattern_(pattern), border_(std::move(border)) {
+  if (!sparse_) throw std::invalid_argument("BorderedTangentSolver: no sparse solver");
+  if (!border_) throw std::invalid_argument("BorderedTangentSolver: no border");
   sparse_->analyze_pattern(pattern_);
   const auto n = static_cast<std::size_t>(pattern_.n);
   work_.resize(n);
-  if (border_ == 1) {
-    column_.resize(n);
-    row_.resize(n);
-    z_.resize(n);
-  }
+  column_.resize(n);
+  row_.resize(n);
+  z_.resize(n);
 }
 
-FactorizationStatus BorderedLinearSolver::factorize(std::span<const double> values, const BorderView& border,
-                                                    bool with_norm) {
+FactorizationStatus BorderedTangentSolver::factorize(std::span<const double> matrix, bool with_norm) {
   factorized_ = false;
-  norm_ = with_norm ? norm1(values, border) : std::numeric_limits<double>::quiet_NaN();
-  FactorizationStatus status = sparse_->factorize(values);
-  if (!status.ok || border_ == 0) {
-    factorized_ = status.ok;
-    return status;
-  }
+  const BorderView border = border_();
   if (border.column.size() != column_.size() || border.row.size() != row_.size())
-    throw std::invalid_argument("BorderedLinearSolver: the border holds " + std::to_string(border.column.size()) +
+    throw std::invalid_argument("BorderedTangentSolver: the border holds " + std::to_string(border.column.size()) +
                                 " and " + std::to_string(border.row.size()) + " entries, the tangent " +
                                 std::to_string(pattern_.n) + " rows");
+  norm_ = with_norm ? norm1(matrix, border) : std::numeric_limits<double>::quiet_NaN();
+  FactorizationStatus status = sparse_->factorize(matrix);
+  if (!status.ok) return status;
   std::copy(border.column.begin(), border.column.end(), column_.begin());
   std::copy(border.row.begin(), border.row.end(), row_.begin());
   sparse_->solve(column_, z_);
@@ -68,22 +60,20 @@ FactorizationStatus BorderedLinearSolver::factorize(std::span<const double> valu
   return {};
 }
 
-void BorderedLinearSolver::solve(std::span<const double> rhs, std::span<double> x) {
+void BorderedTangentSolver::solve(std::span<const double> rhs, std::span<double> x) {
   check_solve_sizes("bordered tangent", size(), rhs, x);
   if (!factorized_) throw LinearSolverError("bordered tangent: solve called without a successful factorization");
   const auto n = static_cast<std::size_t>(pattern_.n);
-  if (border_ == 0) return sparse_->solve(rhs, x);
   sparse_->solve(rhs.first(n), x.first(n));  // y
   const double s = (rhs[n] - dot(row_, x.first(n))) / sigma_;
   for (std::size_t i = 0; i < n; ++i) x[i] -= z_[i] * s;
   x[n] = s;
 }
 
-void BorderedLinearSolver::solve_transposed(std::span<const double> rhs, std::span<double> x) {
+void BorderedTangentSolver::solve_transposed(std::span<const double> rhs, std::span<double> x) {
   check_solve_sizes("bordered tangent", size(), rhs, x);
   if (!factorized_) throw LinearSolverError("bordered tangent: solve called without a successful factorization");
   const auto n = static_cast<std::size_t>(pattern_.n);
-  if (border_ == 0) return sparse_->solve_transposed(rhs, x);
   // T^T = [A^T c; b^T d]: w = (t - z.f) / sigma (b^T A^{-T} = z^T), u = A^{-T} (f - c w).
   const double w = (rhs[n] - dot(z_, rhs.first(n))) / sigma_;
   for (std::size_t i = 0; i < n; ++i) work_[i] = rhs[i] - row_[i] * w;
@@ -91,43 +81,34 @@ void BorderedLinearSolver::solve_transposed(std::span<const double> rhs, std::sp
   x[n] = w;
 }
 
-void BorderedLinearSolver::forget_factorization() {
+void BorderedTangentSolver::forget_factorization() {
   sparse_->forget_factorization();
   factorized_ = false;
 }
 
-double BorderedLinearSolver::norm1(std::span<const double> values, const BorderView& border) const {
+double BorderedTangentSolver::norm1(std::span<const double> values, const BorderView& border) const {
   double largest = 0.0;
   for (Index j = 0; j < pattern_.n; ++j) {
-    double column = border_ == 1 ? std::abs(border.row[static_cast<std::size_t>(j)]) : 0.0;
+    double column = std::abs(border.row[static_cast<std::size_t>(j)]);
     for (Index k = pattern_.column_starts[static_cast<std::size_t>(j)];
          k < pattern_.column_starts[static_cast<std::size_t>(j) + 1]; ++k)
       column += std::abs(values[static_cast<std::size_t>(k)]);
     largest = std::max(largest, column);
   }
-  if (border_ == 1) {
-    double column = std::abs(border.corner);
-    for (double b : border.column) column += std::abs(b);
-    largest = std::max(largest, column);
-  }
-  return largest;
+  double column = std::abs(border.corner);
+  for (double b : border.column) column += std::abs(b);
+  return std::max(largest, column);
 }
 
-double BorderedLinearSolver::condition_estimate() {
+double BorderedTangentSolver::factored_norm1() const {
   if (!factorized_) throw LinearSolverError("bordered tangent: condition_estimate called without a factorization");
-  Vector out(size());
-  const auto span = [](auto& v) { return std::span<double>(v.data(), static_cast<std::size_t>(v.size())); };
-  const double inverse = estimate_inverse_norm1(
-      size(),
-      [&](VectorRef x) {
-        solve(span(x), span(out));
-        x = out;
-      },
-      [&](VectorRef x) {
-        solve_transposed(span(x), span(out));
-        x = out;
-      });
-  return norm_ * inverse;
+  return norm_;
+}
+
+TangentSolverFactory bordered_tangent(std::function<BorderView()> border) {
+  return [border = std::move(border)](std::unique_ptr<LinearSolver> sparse, const CscPattern& pattern) {
+    return std::make_unique<BorderedTangentSolver>(std::move(sparse), pattern, border);
+  };
 }
 
 }  // namespace noether

@@ -142,15 +142,27 @@ std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const Ne
   return solver;
 }
 
+/// make_tangent's solver, or the pattern's matrix itself when make_tangent is unset; throws
+/// std::invalid_argument for a factory that makes none.
+std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverKind kind,
+                                                   const NewtonOptions& options, const TangentSolverFactory& make_tangent) {
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(kind, options);
+  if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
+  std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
+  if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
+  return tangent;
+}
+
 }  // namespace
 
-NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options, Index border)
+NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
+                           const TangentSolverFactory& make_tangent)
     : options_(options),
-      tangent_(make_sparse_solver(kind, options_), pattern, border),
-      residual_(tangent_.size()),
-      scale_(tangent_.size()),
-      floor_(tangent_.size()),
-      increment_(tangent_.size()) {}
+      tangent_(make_tangent_solver(pattern, kind, options_, make_tangent)),
+      residual_(tangent_->size()),
+      scale_(tangent_->size()),
+      floor_(tangent_->size()),
+      increment_(tangent_->size()) {}
 
 void NewtonSolver::fail(NewtonSystem& system, const std::string& context, std::string reason,
                         const NewtonReport& report, NewtonError::Cause cause) const {
@@ -167,7 +179,7 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
                              bool estimate_condition) {
   FactorizationStatus status;
   timed(report.timings.factorization,
-        [&] { status = tangent_.factorize(system.matrix(), system.border(), estimate_condition); });
+        [&] { status = tangent_->factorize(system.matrix(), estimate_condition); });
   ++report.factorizations;
   has_factorization_ = status.ok;
   if (status.ok) return;
@@ -194,16 +206,14 @@ bool NewtonSolver::increment_is_small(double increment_norm, ConstVectorRef x) c
 }
 
 void NewtonSolver::forget_factorization() {
-  tangent_.forget_factorization();
+  tangent_->forget_factorization();
   has_factorization_ = false;
   quadratic_constant_ = std::numeric_limits<double>::quiet_NaN();
 }
 
-void NewtonSolver::check_fits(const NewtonSystem& system, ConstVectorRef x) const {
-  if (system.border_size() != tangent_.border() || x.size() != tangent_.size())
-    throw std::invalid_argument("NewtonSolver: made for " + std::to_string(tangent_.size()) + " unknowns (" +
-                                std::to_string(tangent_.border()) + " beyond the pattern), given a system with " +
-                                std::to_string(system.border_size()) + " beyond it and x of " +
+void NewtonSolver::check_fits(ConstVectorRef x) const {
+  if (x.size() != tangent_->size())
+    throw std::invalid_argument("NewtonSolver: made for " + std::to_string(tangent_->size()) + " unknowns, given x of " +
                                 std::to_string(x.size()));
 }
 
@@ -224,7 +234,7 @@ bool NewtonSolver::predicts_refactorization(double scaled) const {
 
 double NewtonSolver::solve_increment(NewtonSystem& system, const std::string& context, NewtonReport& report) {
   timed(report.timings.solve, [&] {
-    tangent_.solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
+    tangent_->solve(std::span<const double>(residual_.data(), static_cast<std::size_t>(residual_.size())),
                    std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
   });
   ++report.iterations;
@@ -236,7 +246,7 @@ double NewtonSolver::solve_increment(NewtonSystem& system, const std::string& co
 
 NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::string& context,
                                  bool estimate_condition) {
-  check_fits(system, x);
+  check_fits(x);
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
   const auto evaluate = [&](bool with_matrix) {
@@ -255,7 +265,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       if (!matrix_is_current) evaluate(true);
       factorize(system, context, report, true);
     }
-    report.condition_estimate = tangent_.condition_estimate();
+    report.condition_estimate = tangent_->condition_estimate();
   };
   double best_of_second_half = std::numeric_limits<double>::infinity();
   for (;;) {

@@ -9,23 +9,19 @@
 #include <vector>
 
 #include <noether/engine/sparse_pattern.hpp>
-#include <noether/solvers/bordered_solver.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
+#include <noether/solvers/tangent_solver.hpp>
 
 namespace noether {
 
-/// A square nonlinear system R(x) = 0 whose tangent dR/dx has a fixed sparsity pattern, possibly
-/// bordered by one global unknown: x = (x_A, s) and R = (R_A, phi) with the tangent
-/// [A b; c^T d], A = dR_A/dx_A on the pattern, b = dR_A/ds, c = dphi/dx_A, d = dphi/ds
-/// (solvers/bordered_solver.hpp). n below is pattern().n + border_size().
+/// A square nonlinear system R(x) = 0 of n unknowns whose matrix A = dR/dx has a fixed sparsity
+/// pattern. NewtonSolver solves with its tangent through a TangentSolver: A itself by default
+/// (n = pattern().n), or a system built around A with the unknowns it adds (n = the
+/// TangentSolver's size(); sem-vi's step size borders A: solvers/bordered_solver.hpp).
 class NewtonSystem {
  public:
   virtual ~NewtonSystem() = default;
   virtual const CscPattern& pattern() const = 0;
-  /// Unknowns beyond the pattern's: 0 (the default), or 1 for a bordered system.
-  virtual Index border_size() const { return 0; }
-  /// b, c (pattern().n each) and d at the x of the last evaluate with_matrix; bordered systems only.
-  virtual BorderView border() const { return {}; }
   /// Overwrites residual with R(x) (n); scale (n, >= 0) with the magnitude of the terms that make
   /// up each row of R at x (row i can be computed no closer to 0 than a few rounding errors of
   /// scale_i); floor (n, >= 0) with the rounding floor of each row where its terms may all vanish
@@ -41,8 +37,8 @@ class NewtonSystem {
   virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
-  /// Whether the caller reads what the last evaluate computed at Newton's solution (a bordered
-  /// step's sums): Newton then evaluates every x it returns; otherwise it may return an update
+  /// Whether the caller reads what the last evaluate computed at Newton's solution (sem-vi's
+  /// sums of its global row): Newton then evaluates every x it returns; otherwise it may return an update
   /// it did not evaluate (NewtonOptions).
   virtual bool reads_last_evaluation() const { return false; }
   /// Which part of the system gives a non-finite residual or matrix entry at the x of the last
@@ -185,16 +181,18 @@ class NewtonError : public std::runtime_error {
 /// met by a residual of exactly 0: Newton would run to its iteration limit at the rounding floor.)
 void check_newton_options(const NewtonOptions& options);
 
-/// Owns the linear solver for one pattern (analyzed once at construction) and runs Newton.
+/// Owns the tangent solver for one pattern (analyzed once at construction) and runs Newton.
 class NewtonSolver {
  public:
-  /// border: the systems' unknowns beyond the pattern (NewtonSystem::border_size, 0 or 1).
-  /// Throws std::invalid_argument for options check_newton_options refuses, or another border.
-  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options, Index border = 0);
+  /// make_tangent: makes the tangent solver from the sparse solver of `kind` (or of
+  /// options.linear_solver_factory); unset, the tangent is the pattern's matrix itself
+  /// (SparseTangentSolver). Throws std::invalid_argument for options check_newton_options refuses.
+  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
+               const TangentSolverFactory& make_tangent = {});
 
-  /// Solves R(x) = 0 starting from x (overwritten with the solution; pattern().n + border
+  /// Solves R(x) = 0 starting from x (overwritten with the solution; the tangent solver's size()
   /// entries). context names the step ("step 812, t = 8.12") in a NewtonError; x is left at the
-  /// last iterate on failure. Throws std::invalid_argument for a system of another border.
+  /// last iterate on failure. Throws std::invalid_argument for x of another size.
   /// estimate_condition: also estimate the 1-norm condition number of the tangent factored last
   /// (NewtonReport::condition_estimate): ||T||_1 at every factorization of the solve, and Higham's
   /// estimate of ||T^{-1}||_1 at its end, up to 6 solves with T and 4 with T^T; a solve that
@@ -202,7 +200,7 @@ class NewtonSolver {
   NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context, bool estimate_condition = false);
 
   const NewtonOptions& options() const { return options_; }
-  LinearSolverKind solver_kind() const { return tangent_.kind(); }
+  LinearSolverKind solver_kind() const { return tangent_->kind(); }
   /// Drops the factorization kept between solves (modified Newton's, KLU's pivot sequence) and the
   /// last quadratic constant, so that the next solve runs as a new solver's first one, with the
   /// same iterates, factorizations and evaluations (LinearSolver::forget_factorization).
@@ -211,8 +209,8 @@ class NewtonSolver {
  private:
   /// Factorizes system.matrix() (counted and timed in report); fails the solve when it cannot.
   void factorize(NewtonSystem& system, const std::string& context, NewtonReport& report, bool estimate_condition);
-  /// Throws std::invalid_argument unless the system has this solver's border and x its size.
-  void check_fits(const NewtonSystem& system, ConstVectorRef x) const;
+  /// Throws std::invalid_argument unless x has the tangent's size.
+  void check_fits(ConstVectorRef x) const;
   /// Whether the iteration refactorizes at an iterate of scaled residual `scaled`, reached at the
   /// contraction rate `rate` after `iterations` updates (NewtonOptions: full or modified Newton).
   bool refactorizes(double scaled, double rate, int iterations) const;
@@ -231,7 +229,7 @@ class NewtonSolver {
                          const NewtonReport& report, NewtonError::Cause cause) const;
 
   NewtonOptions options_;
-  BorderedLinearSolver tangent_;
+  std::unique_ptr<TangentSolver> tangent_;
   /// Whether the solve of `report`, out of iterations, ended stalled (NewtonOptions), given the
   /// best r among the iterates of its second half.
   bool stalled(const NewtonReport& report, double best_of_second_half) const;

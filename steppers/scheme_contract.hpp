@@ -30,13 +30,13 @@ namespace noether {
 ///   double conserved_energy(const State&) const;
 ///   std::string row_label(int field, Index i) const; what row i of a field balances
 /// and no member named as a trait (warm_start, conserves_energy, adaptive_step, estimates_condition,
-/// rejects_solutions, border_sums): a trait is declared in traits, where its name and type are checked.
+/// rejects_solutions, global_sums): a trait is declared in traits, where its name and type are checked.
 template <class S>
 concept SchemeDeclarations =
     std::same_as<decltype(S::name), const std::string_view> && std::same_as<decltype(S::traits), const SchemeTraits> &&
-    (S::traits.order >= 1) && (S::traits.border_sums >= 0) &&
+    (S::traits.order >= 1) && (S::traits.global_sums >= 0) &&
     !requires { S::warm_start; } && !requires { S::conserves_energy; } && !requires { S::adaptive_step; } &&
-    !requires { S::estimates_condition; } && !requires { S::rejects_solutions; } && !requires { S::border_sums; } &&
+    !requires { S::estimates_condition; } && !requires { S::rejects_solutions; } && !requires { S::global_sums; } &&
     std::constructible_from<S, const System&, const StepperOptions&> &&
     std::default_initializable<typename S::Data> &&
     requires {
@@ -47,7 +47,7 @@ concept SchemeDeclarations =
       static_cast<std::string (S::*)(int, Index) const>(&S::row_label);
     };
 
-/// A scheme with one global unknown s beyond its fields (traits.border_sums > 0) has x = (fields, s)
+/// A scheme with one global unknown s beyond its fields (traits.global_sums > 0) has x = (fields, s)
 /// in natural order (one entry more) and provides
 ///   GlobalEquation global_equation(const StepInput&, double s, std::span<const double> sums) const;
 ///                                    s's row from the sums its kernels added up
@@ -59,14 +59,14 @@ concept SchemeDeclarations =
 /// An adaptive step (traits.adaptive_step) is the global unknown s.
 template <class S>
 concept SchemeGlobalUnknown =
-    (S::traits.border_sums > 0 &&
+    (S::traits.global_sums > 0 &&
      requires {
        static_cast<GlobalEquation (S::*)(const StepInput&, double, std::span<const double>) const>(&S::global_equation);
        static_cast<std::string (S::*)() const>(&S::global_label);
        static_cast<State (S::*)(const StepInput&, ConstVectorRef, const SchemeAssembly<S>&, std::span<const double>)
                        const>(&S::next_state);
      }) ||
-    (S::traits.border_sums == 0 && !S::traits.adaptive_step && !requires { &S::global_equation; } &&
+    (S::traits.global_sums == 0 && !S::traits.adaptive_step && !requires { &S::global_equation; } &&
      !requires { &S::global_label; } &&
      requires {
        static_cast<State (S::*)(const StepInput&, ConstVectorRef, const SchemeAssembly<S>&) const>(&S::next_state);

@@ -19,10 +19,10 @@ struct StepInput {
   double h;
 };
 
-/// The row of a scheme's global unknown s (schemes with border sums, engine/scheme_assembly.hpp):
+/// The row of a scheme's global unknown s (schemes with global sums, engine/scheme_assembly.hpp):
 /// phi = value, dphi/ds = derivative, the magnitude of its terms and its rounding floor (Newton's
 /// stopping test, solvers/newton.hpp); assembled_row: dphi/dx is the row the kernels wrote
-/// (TermOutput::border_row), else 0.
+/// (TermOutput::global_row), else 0.
 struct GlobalEquation {
   double value = 0.0, derivative = 0.0, scale = 0.0, floor = 0.0;
   bool assembled_row = true;
@@ -42,7 +42,7 @@ struct SchemeTraits {
   std::span<const SchemeParameter> parameters = {};
   /// Newton starts from v1 and lambda extrapolated from the last steps (steppers/step_predictor.hpp).
   bool warm_start = false;
-  /// The scheme chooses the step size (its global unknown s, so border_sums > 0): h is Newton's
+  /// The scheme chooses the step size (its global unknown s, so global_sums > 0): h is Newton's
   /// first guess, next_state sets t (Stepper::step); Newton starts from the solution of the same
   /// equations with the row of s replaced by s = h (the step of the guessed size).
   bool adaptive_step = false;
@@ -52,10 +52,11 @@ struct SchemeTraits {
   /// The scheme provides rejection(in, x): why a converged x cannot be taken ("" when it can); the
   /// step then fails as a Newton failure, and is refined.
   bool rejects_solutions = false;
-  /// The scalars its kernels add up (TermOutput::border_sum) for one global unknown s beyond its
-  /// fields; 0 for none. With s, the Newton system is bordered (solvers/bordered_solver.hpp) and the
-  /// scheme provides global_equation, global_label and next_state with the sums.
-  int border_sums = 0;
+  /// The scalars its kernels add up (TermOutput::global_sum) for one global unknown s beyond its
+  /// fields; 0 for none. With s, Newton solves with A bordered by s's column and row
+  /// (solvers/bordered_solver.hpp) and the scheme provides global_equation, global_label and
+  /// next_state with the sums.
+  int global_sums = 0;
 };
 
 /// Defined in steppers/scheme_stepper_impl.hpp, which a scheme's source file includes to

@@ -14,6 +14,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/scheme_assembly.hpp>
+#include <noether/solvers/bordered_solver.hpp>
 #include <noether/steppers/scheme_contract.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
 #include <noether/steppers/step_predictor.hpp>
@@ -25,36 +26,42 @@ namespace noether {
 template <class Scheme>
 class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
  public:
-  static constexpr bool bordered = Scheme::traits.border_sums > 0;
-  static constexpr Index kBorder = bordered ? 1 : 0;
+  static constexpr bool has_global_unknown = Scheme::traits.global_sums > 0;
+  static constexpr Index kGlobalUnknowns = has_global_unknown ? 1 : 0;
 
   StepEquations(const System& system, const Scheme& scheme)
-      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.border_sums), column_(bordered ? pattern().n : 0),
-        row_(bordered ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.border_sums)) {}
+      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums), column_(has_global_unknown ? pattern().n : 0),
+        row_(has_global_unknown ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.global_sums)) {}
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
-  Index border_size() const override { return kBorder; }
-  /// A bordered scheme's next_state reads the sums of the last evaluation.
-  bool reads_last_evaluation() const override { return bordered; }
-  BorderView border() const override {
-    return {{column_.data(), static_cast<std::size_t>(column_.size())},
-            {row_.data(), static_cast<std::size_t>(row_.size())},
-            corner_};
+  /// A scheme with a global unknown reads the sums of the last evaluation in next_state.
+  bool reads_last_evaluation() const override { return has_global_unknown; }
+  /// How Newton solves with the tangent: with a global unknown, A bordered by its column, the global
+  /// row and dphi/ds of the last evaluation with the matrix (solvers/bordered_solver.hpp; it reads
+  /// them from this object, which outlives the NewtonSolver); A alone otherwise.
+  TangentSolverFactory tangent_solver() const {
+    if constexpr (has_global_unknown)
+      return bordered_tangent([this] {
+        return BorderView{{column_.data(), static_cast<std::size_t>(column_.size())},
+                          {row_.data(), static_cast<std::size_t>(row_.size())},
+                          corner_};
+      });
+    return {};
   }
 
   /// Without the matrix, once the solve has evaluated it, the scale and floor are those of that
   /// last evaluation with the matrix (NewtonSystem::evaluate): the residual alone is assembled
   /// (what it saves: docs/notebook.md, "The scale of a chord iterate").
-  /// Bordered schemes assemble all three every time.
+  /// Schemes with a global unknown assemble all three every time.
   void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
     const Index n = pattern().n;
     assembly_.layout().to_natural_order(x.head(n), natural_x_.head(n));
-    if constexpr (bordered) {
+    if constexpr (has_global_unknown) {
       natural_x_(n) = x(n);
-      BorderOutput border{column_, row_, sums_};
+      GlobalTermsOutput terms{column_, row_, sums_};
       assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual.head(n), scale.head(n),
-                         floor.head(n), with_matrix, border);
+                         floor.head(n), with_matrix, terms);
       const GlobalEquation global = fixed_size_ ? GlobalEquation{x(n) - input_->h, 1.0, std::abs(input_->h), 0.0, false}
                                                 : scheme_.global_equation(*input_, x(n), sums_);
       residual(n) = global.value;
@@ -77,7 +84,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   }
 
   std::string describe_row(Index row) const override {
-    if constexpr (bordered)
+    if constexpr (has_global_unknown)
       if (row == pattern().n) return scheme_.global_label();
     const auto [field, index] = assembly_.layout().field_of(assembly_.layout().natural_index(row));
     std::string label = scheme_.row_label(field, index);
@@ -104,7 +111,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   }
 
   /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the
-  /// solution; left at the start on failure). fixed_size (bordered schemes): with the row of the
+  /// solution; left at the start on failure). fixed_size (schemes with a global unknown): with the row of the
   /// global unknown s replaced by s = h.
   NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
     fixed_size_ = fixed_size;
@@ -122,13 +129,13 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     scheme_.add_step_rows(*input_, natural_rows_);
     step_rows_.resize(n);
     assembly_.layout().to_newton_order(natural_rows_, step_rows_);
-    natural_x_.resize(n + kBorder);
-    Vector newton_x(n + kBorder);
+    natural_x_.resize(n + kGlobalUnknowns);
+    Vector newton_x(n + kGlobalUnknowns);
     assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
-    if constexpr (bordered) newton_x(n) = x(n);
+    if constexpr (has_global_unknown) newton_x(n) = x(n);
     const NewtonReport report = newton.solve(*this, newton_x, context(state, h), estimate_condition);
     assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
-    if constexpr (bordered) x(n) = newton_x(n);
+    if constexpr (has_global_unknown) x(n) = newton_x(n);
     return report;
   }
 
@@ -140,7 +147,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
   StepPredictor& predictor() { return predictor_; }
   const StepPredictor& predictor() const { return predictor_; }
-  /// The border sums at the last x evaluated: Newton's solution after a solve.
+  /// The global sums at the last x evaluated: Newton's solution after a solve.
   std::span<const double> sums() const { return sums_; }
 
  private:
@@ -152,15 +159,15 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector natural_rows_;  ///< the step rows in natural order, as the scheme writes them
   Vector step_rows_;     ///< the same in Newton order
   Vector natural_x_;  ///< the last evaluated x, natural order
-  /// The scale and floor of the solve's last evaluation with the matrix (Newton order; unbordered
-  /// schemes), once it has made one.
+  /// The scale and floor of the solve's last evaluation with the matrix (Newton order; schemes
+  /// without a global unknown), once it has made one.
   Vector matrix_scale_, matrix_floor_;
   bool has_matrix_scale_ = false;
   StepPredictor predictor_;
   bool fixed_size_ = false;   ///< the row of s is s = h (solve)
-  Vector column_, row_;       ///< the border b = dR/ds and c = dphi/dx (Newton order; bordered schemes)
+  Vector column_, row_;       ///< b = dR/ds and c = dphi/dx (Newton order; with a global unknown)
   double corner_ = 0.0;       ///< dphi/ds
-  std::vector<double> sums_;  ///< the border sums of the last evaluation
+  std::vector<double> sums_;  ///< the global sums of the last evaluation
 };
 
 /// The substep tried last: where a refinement that ran out of depth failed.
@@ -183,7 +190,7 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
-                                             StepEquations::kBorder)) {
+                                             equations_->tangent_solver())) {
   check_stepper_options(options);
 }
 
@@ -203,7 +210,7 @@ const SchemeTraits& SchemeStepper<Scheme>::traits() {
                                             "initial_guess, conserved_energy and row_label, and no trait outside "
                                             "its traits (steppers/scheme_contract.hpp)");
   static_assert(SchemeGlobalUnknown<Scheme>, "a scheme's next_state, and global_equation and global_label exactly "
-                                             "when traits.border_sums > 0 (steppers/scheme_contract.hpp)");
+                                             "when traits.global_sums > 0 (steppers/scheme_contract.hpp)");
   static_assert(SchemeRejection<Scheme>, "a scheme's rejection(const StepInput&, ConstVectorRef) exactly when "
                                          "traits.rejects_solutions (steppers/scheme_contract.hpp)");
   return Scheme::traits;
@@ -286,7 +293,7 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
     if (!reason.empty()) throw NewtonError::rejected_solution(StepEquations::context(state, h), reason, report.history);
   }
   State after = [&] {
-    if constexpr (StepEquations::bordered)
+    if constexpr (StepEquations::has_global_unknown)
       return scheme_->next_state(input, x, equations_->assembly(), equations_->sums());
     else
       return scheme_->next_state(input, x, equations_->assembly());

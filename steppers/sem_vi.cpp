@@ -14,8 +14,8 @@
 namespace noether {
 
 /// The equations of sem_vi.hpp, as kernels: x = (dq, v1, mu, nu, h), rows (R_q, R_p, R_g, R_nu,
-/// R_E). Each kernel writes its rows and blocks, its column dR/dh (TermOutput::border_column) and
-/// its part of R_E: the sums below and the row dR_E/d dq (TermOutput::border_row).
+/// R_E). Each kernel writes its rows and blocks, its column dR/dh (TermOutput::global_column) and
+/// its part of R_E: the sums below and the row dR_E/d dq (TermOutput::global_row).
 struct SymplecticEnergyMomentumScheme {
   static constexpr std::string_view name = "sem-vi";
   enum Field { dq, v1, mu, nu };
@@ -32,7 +32,7 @@ struct SymplecticEnergyMomentumScheme {
                                        .adaptive_step = true,
                                        .estimates_condition = true,
                                        .rejects_solutions = true,
-                                       .border_sums = sum_count};
+                                       .global_sums = sum_count};
   enum Slot { q0_slot, q1_slot, dq_slot, v1_slot, mid_slot, velocity_slot, force_slot, jacobian_slot,
               workspace_slots };
 
@@ -190,15 +190,15 @@ void SymplecticEnergyMomentumScheme::evaluate(const InertiaTerm& t, const Iterat
   }
   const double rounding = largest * rounding_velocity(q1, h);
   for (int field : {dq, v1}) out.floor(field).setConstant(rounding);
-  out.border_sum(energy) += kinetic;
-  out.border_sum(energy_rate) -= 2.0 * kinetic / h;
-  out.border_sum(energy_scale) += std::abs(kinetic);
-  out.border_sum(energy_floor) += rounding * dq_local.cwiseAbs().maxCoeff() / std::abs(h);
+  out.global_sum(energy) += kinetic;
+  out.global_sum(energy_rate) -= 2.0 * kinetic / h;
+  out.global_sum(energy_scale) += std::abs(kinetic);
+  out.global_sum(energy_floor) += rounding * dq_local.cwiseAbs().maxCoeff() / std::abs(h);
   if (!out.with_matrix()) return;
   M->add_to(1.0 / h, out.block(dq, dq));
   M->add_to(-1.0 / h, out.block(v1, dq));
   M->add_to(1.0, out.block(v1, v1));
-  auto column_q = out.border_column(dq), column_p = out.border_column(v1), row = out.border_row(dq);
+  auto column_q = out.global_column(dq), column_p = out.global_column(v1), row = out.global_row(dq);
   for (const Nonzero& e : M->entries()) {
     const double Mv_h = e.value * dq_local(e.col) / (h * h);
     column_q(e.row) -= Mv_h;
@@ -233,10 +233,10 @@ void SymplecticEnergyMomentumScheme::evaluate_general_inertia(const InertiaTerm&
   const double rounding = M1.cwiseAbs().maxCoeff() * rounding_velocity(q1, h);
   for (int field : {dq, v1}) out.floor(field).setConstant(rounding);
   const double kinetic = inertia.kinetic_energy(q_mid, v), rate = -v.dot(T_v) / h;
-  out.border_sum(energy) += kinetic;
-  out.border_sum(energy_rate) += rate;
-  out.border_sum(energy_scale) += std::abs(kinetic);
-  out.border_sum(energy_floor) += rounding * v.cwiseAbs().maxCoeff();
+  out.global_sum(energy) += kinetic;
+  out.global_sum(energy_rate) += rate;
+  out.global_sum(energy_scale) += std::abs(kinetic);
+  out.global_sum(energy_floor) += rounding * v.cwiseAbs().maxCoeff();
   if (!out.with_matrix()) return;
   Matrix H = Matrix::Zero(2 * n, 2 * n), H1 = Matrix::Zero(2 * n, 2 * n);
   inertia.add_kinetic_hessian(q_mid, v, 1.0, H);
@@ -248,9 +248,9 @@ void SymplecticEnergyMomentumScheme::evaluate_general_inertia(const InertiaTerm&
   out.block(v1, dq) += H1.bottomLeftCorner(n, n) - 0.5 * h * d_T_q - d_T_v;
   out.block(v1, v1) += H1.bottomRightCorner(n, n);
   const Vector common = -0.5 * T_q + 0.5 * (H_qv * v), inertial = H_vv * v / h;
-  out.border_column(dq) += common - inertial;
-  out.border_column(v1) += common + inertial;
-  out.border_row(dq) += 0.5 * T_q + T_v / h;
+  out.global_column(dq) += common - inertial;
+  out.global_column(v1) += common + inertial;
+  out.global_row(dq) += 0.5 * T_q + T_v / h;
 }
 
 /// R_q += h/2 DV(q_mid), R_p += h/2 DV(q_mid); blocks h/4 D^2 V (none for linear V); dR/dh =
@@ -263,17 +263,17 @@ void SymplecticEnergyMomentumScheme::evaluate(const PotentialTerm& t, const Iter
   out.residual(dq) += 0.5 * h * gradient;
   out.residual(v1) += 0.5 * h * gradient;
   const double V = potential.energy(q_mid);
-  out.border_sum(energy) += V;
-  out.border_sum(energy_scale) += std::abs(V);
-  out.border_sum(energy_floor) += kRoundingError * gradient.cwiseAbs().sum() * coordinate_size(q_mid);
+  out.global_sum(energy) += V;
+  out.global_sum(energy_scale) += std::abs(V);
+  out.global_sum(energy_floor) += kRoundingError * gradient.cwiseAbs().sum() * coordinate_size(q_mid);
   if (!out.with_matrix()) return;
   if (potential.nonlinearity() != Nonlinearity::linear) {
     potential.add_hessian(q_mid, 0.25 * h, out.block(dq, dq));
     potential.add_hessian(q_mid, 0.25 * h, out.block(v1, dq));
   }
-  out.border_column(dq) += 0.5 * gradient;
-  out.border_column(v1) += 0.5 * gradient;
-  out.border_row(dq) += 0.5 * gradient;
+  out.global_column(dq) += 0.5 * gradient;
+  out.global_column(v1) += 0.5 * gradient;
+  out.global_row(dq) += 0.5 * gradient;
 }
 
 /// F = -C(q) v: R_q += 1/2 C(q_mid) dq, R_p += 1/2 C(q_mid) dq; blocks 1/2 C + 1/4 d(C dq)/dq;
@@ -287,20 +287,20 @@ void SymplecticEnergyMomentumScheme::evaluate(const DissipationTerm& t, const It
   out.residual(dq) += 0.5 * Cdq;
   out.residual(v1) += 0.5 * Cdq;
   const double power = dq_local.dot(Cdq) / h;  // -W: what the dampers take out of the step
-  out.border_sum(energy) += 0.5 * power;
-  out.border_sum(energy_rate) -= 0.5 * power / h;
-  out.border_sum(energy_scale) += 0.5 * std::abs(power);
-  out.border_sum(work) -= power;
+  out.global_sum(energy) += 0.5 * power;
+  out.global_sum(energy_rate) -= 0.5 * power / h;
+  out.global_sum(energy_scale) += 0.5 * std::abs(power);
+  out.global_sum(work) -= power;
   if (!out.with_matrix()) return;
   for (int field : {dq, v1}) {
     damper.add_damping_matrix(q_mid, 0.5, out.block(field, dq));
     damper.add_damping_force_q_jacobian(q_mid, dq_local, 0.25, out.block(field, dq));
   }
-  out.border_row(dq) += Cdq / h;
+  out.global_row(dq) += Cdq / h;
   if (!damper.has_constant_damping()) {
     Matrix K = Matrix::Zero(t.size(), t.size());
     damper.add_damping_force_q_jacobian(q_mid, dq_local, 1.0, K);
-    out.border_row(dq) += K.transpose() * dq_local / (4.0 * h);
+    out.global_row(dq) += K.transpose() * dq_local / (4.0 * h);
   }
 }
 
@@ -314,18 +314,18 @@ void SymplecticEnergyMomentumScheme::evaluate(const LoadTerm& t, const Iterate& 
   out.residual(dq) -= 0.5 * h * f;
   out.residual(v1) -= 0.5 * h * f;
   const double W = f.dot(dq_local);
-  out.border_sum(energy) -= 0.5 * W;
-  out.border_sum(energy_scale) += 0.5 * std::abs(W);
-  out.border_sum(work) += W;
+  out.global_sum(energy) -= 0.5 * W;
+  out.global_sum(energy_scale) += 0.5 * std::abs(W);
+  out.global_sum(work) += W;
   if (!out.with_matrix()) return;
   for (int field : {dq, v1}) load.add_generalized_force_q_jacobian(t_mid, q_mid, -0.25 * h, out.block(field, dq));
-  out.border_column(dq) -= 0.5 * f;
-  out.border_column(v1) -= 0.5 * f;
-  out.border_row(dq) -= 0.5 * f;
+  out.global_column(dq) -= 0.5 * f;
+  out.global_column(v1) -= 0.5 * f;
+  out.global_row(dq) -= 0.5 * f;
   if (load.depends_on_configuration()) {
     Matrix K = Matrix::Zero(t.size(), t.size());
     load.add_generalized_force_q_jacobian(t_mid, q_mid, 1.0, K);
-    out.border_row(dq) -= 0.25 * K.transpose() * dq_local;
+    out.global_row(dq) -= 0.25 * K.transpose() * dq_local;
   }
 }
 

@@ -83,9 +83,10 @@ TEST_CASE("the bordered solve by block elimination equals a dense solve of [[A, 
   const Eigen::FullPivLU<Matrix> dense(T);
   for (LinearSolverKind kind : {LinearSolverKind::klu, LinearSolverKind::umfpack, LinearSolverKind::eigen}) {
     CAPTURE(to_string(kind));
-    BorderedLinearSolver tangent(make_linear_solver(kind), s.pattern, 1);
+    BorderedTangentSolver tangent(make_linear_solver(kind), s.pattern,
+                                  [&] { return BorderView{as_span(b), as_span(c), d}; });
     CHECK(tangent.size() == n + 1);
-    REQUIRE(tangent.factorize(s.values, {as_span(b), as_span(c), d}, true).ok);
+    REQUIRE(tangent.factorize(s.values, true).ok);
     Vector x(n + 1);
     tangent.solve(as_span(rhs), as_span(x));
     const Vector expected = dense.solve(rhs);
@@ -110,11 +111,16 @@ TEST_CASE("a bordered tangent whose Schur complement vanishes is a failed factor
   const Vector c = testing::random_vector(s.pattern.n, 11);
   const Eigen::FullPivLU<Matrix> lu{Matrix(A)};
   const double d = c.dot(lu.solve(b));  // sigma = d - c.A^{-1} b = 0: [c^T d] depends on [A b]
-  BorderedLinearSolver tangent(make_linear_solver(LinearSolverKind::klu), s.pattern, 1);
-  const FactorizationStatus status = tangent.factorize(s.values, {as_span(b), as_span(c), d}, false);
+  BorderedTangentSolver tangent(make_linear_solver(LinearSolverKind::klu), s.pattern,
+                                [&] { return BorderView{as_span(b), as_span(c), d}; });
+  const FactorizationStatus status = tangent.factorize(s.values, false);
   CHECK_FALSE(status.ok);
   CHECK(status.message.find("Schur complement") != std::string::npos);
-  CHECK_THROWS_AS(BorderedLinearSolver(make_linear_solver(LinearSolverKind::klu), s.pattern, 2), std::invalid_argument);
+  CHECK_THROWS_AS(BorderedTangentSolver(make_linear_solver(LinearSolverKind::klu), s.pattern, {}), std::invalid_argument);
+  const Vector short_column = b.head(s.pattern.n - 1);
+  BorderedTangentSolver mismatched(make_linear_solver(LinearSolverKind::klu), s.pattern,
+                                   [&] { return BorderView{as_span(short_column), as_span(c), d}; });
+  CHECK_THROWS_AS(mismatched.factorize(s.values, false), std::invalid_argument);
 }
 
 namespace {
@@ -129,8 +135,8 @@ class BorderedToy final : public NewtonSystem {
     pattern_.row_indices = {0, 1, 0, 1};
   }
   const CscPattern& pattern() const override { return pattern_; }
-  Index border_size() const override { return 1; }
-  BorderView border() const override { return {column_, row_, corner_}; }
+  /// b, c and d at the x of the last evaluate with_matrix.
+  BorderView border() const { return {column_, row_, corner_}; }
   void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
     const double s = x(2);
     residual(0) = x(0) - s * x(1) - 1.0;
@@ -158,7 +164,7 @@ class BorderedToy final : public NewtonSystem {
 
 TEST_CASE("Newton solves a bordered system quadratically and estimates the tangent's condition") {
   BorderedToy toy;
-  NewtonSolver newton(toy.pattern(), LinearSolverKind::klu, NewtonOptions{}, 1);
+  NewtonSolver newton(toy.pattern(), LinearSolverKind::klu, NewtonOptions{}, bordered_tangent([&toy] { return toy.border(); }));
   Vector x = Vector::Zero(3);
   x(2) = 0.5;
   const NewtonReport report = newton.solve(toy, x, "toy", true);

@@ -100,3 +100,27 @@ TEST_CASE("Newton: linear_solver_factory supplies the linear solver, analysed on
   CHECK_THROWS_WITH_AS(NewtonSolver(system.pattern(), LinearSolverKind::umfpack, empty),
                        "NewtonSolver: linear_solver_factory returned no solver", std::invalid_argument);
 }
+
+TEST_CASE("Newton: a TangentSolverFactory supplies the tangent solver around the sparse one") {
+  LinearSaddle system;
+  int made = 0;
+  const TangentSolverFactory make_tangent = [&](std::unique_ptr<LinearSolver> sparse, const CscPattern& pattern) {
+    ++made;
+    CHECK(sparse->kind() == LinearSolverKind::klu);  // the kind Newton was asked for
+    return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
+  };
+  NewtonSolver newton(system.pattern(), LinearSolverKind::klu, NewtonOptions{}, make_tangent);
+  CHECK(made == 1);
+  Vector x = Vector::Zero(3);
+  newton.solve(system, x, "linear saddle");
+  CHECK((x - Eigen::Vector3d(1.0, 2.0, 3.0)).cwiseAbs().maxCoeff() <= 1e-14);
+  Vector wrong = Vector::Zero(4);
+  CHECK_THROWS_WITH_AS(newton.solve(system, wrong, "linear saddle"), "NewtonSolver: made for 3 unknowns, given x of 4",
+                       std::invalid_argument);
+
+  const TangentSolverFactory none = [](std::unique_ptr<LinearSolver>, const CscPattern&) {
+    return std::unique_ptr<TangentSolver>();
+  };
+  CHECK_THROWS_WITH_AS(NewtonSolver(system.pattern(), LinearSolverKind::klu, NewtonOptions{}, none),
+                       "NewtonSolver: the tangent solver factory returned no solver", std::invalid_argument);
+}

@@ -24,7 +24,7 @@ struct ContractScheme {
   static constexpr SchemeTraits traits{.order = 2};
   std::string rejection(const StepInput& in, ConstVectorRef x) const;
 #elif defined(NOETHER_VIOLATION_global_unknown_without_equation)
-  static constexpr SchemeTraits traits{.order = 2, .border_sums = 1};
+  static constexpr SchemeTraits traits{.order = 2, .global_sums = 1};
 #else
   static constexpr SchemeTraits traits{.order = 2};
 #endif
