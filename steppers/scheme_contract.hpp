@@ -30,13 +30,15 @@ namespace noether {
 ///   double conserved_energy(const State&) const;
 ///   std::string row_label(int field, Index i) const; what row i of a field balances
 /// and no member named as a trait (warm_start, conserves_energy, adaptive_step, estimates_condition,
-/// rejects_solutions, global_sums): a trait is declared in traits, where its name and type are checked.
+/// rejects_solutions, global_sums, or border_sums, the global sums' other name): a trait is declared
+/// in traits, where its name and type are checked, and a member of that name would be ignored.
 template <class S>
 concept SchemeDeclarations =
     std::same_as<decltype(S::name), const std::string_view> && std::same_as<decltype(S::traits), const SchemeTraits> &&
     (S::traits.order >= 1) && (S::traits.global_sums >= 0) &&
     !requires { S::warm_start; } && !requires { S::conserves_energy; } && !requires { S::adaptive_step; } &&
     !requires { S::estimates_condition; } && !requires { S::rejects_solutions; } && !requires { S::global_sums; } &&
+    !requires { S::border_sums; } &&
     std::constructible_from<S, const System&, const StepperOptions&> &&
     std::default_initializable<typename S::Data> &&
     requires {
