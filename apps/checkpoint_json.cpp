@@ -241,16 +241,16 @@ ConstraintViolation read_violation(const Fields& f) {
   return {static_cast<Index>(f.whole("row", -1)), f.number("residual"), f.number("tolerance"), f.number("largest")};
 }
 
-/// The RunResult's totals and maxima (continue_progress copies the same fields).
-Json progress_json(const RunResult& r) {
+/// The statistics and the wall-clock time up to the checkpoint.
+Json progress_json(const RunStatistics& r, double wall_seconds) {
   Json refinements = Json::array();
-  for (const RunResult::RefinedStep& s : r.refinements)
+  for (const RunStatistics::RefinedStep& s : r.refinements)
     refinements.push_back({{"step", s.step}, {"t", exact(s.t)}, {"substeps", s.substeps},
                            {"smallest_substep", exact(s.smallest_substep)}});
   Json drifts = Json::array();
   for (const auto& [name, drift] : r.invariant_drifts) drifts.push_back({{"name", name}, {"drift", exact(drift)}});
   Json momenta = Json::array();
-  for (const RunResult::ConservedMomentum& c : r.conserved_momenta)
+  for (const RunStatistics::ConservedMomentum& c : r.conserved_momenta)
     momenta.push_back({{"name", c.name}, {"initial", exact(c.initial)}, {"final", exact(c.final)}, {"drift", exact(c.drift)}});
   const InitialProjection& p = r.initial_projection;
   return {{"steps", r.steps},
@@ -263,10 +263,11 @@ Json progress_json(const RunResult& r) {
           {"newton_factorizations_total", r.newton_factorizations_total},
           {"newton_stalled_steps", r.newton_stalled_steps},
           {"newton_stalled_residual_max", exact(r.newton_stalled_residual_max)},
-          {"newton_evaluations_total", count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
+          {"newton_evaluations_total",
+           count_or_null(r.newton_evaluations, &RunStatistics::NewtonEvaluations::residuals)},
           {"newton_matrix_evaluations_total",
-           count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
-          {"wall_seconds", exact(r.wall_seconds)},
+           count_or_null(r.newton_evaluations, &RunStatistics::NewtonEvaluations::with_matrix)},
+          {"wall_seconds", exact(wall_seconds)},
           {"phase_seconds", {exact(r.phase_seconds.assembly), exact(r.phase_seconds.factorization), exact(r.phase_seconds.solve)}},
           {"refined_steps", r.refined_steps},
           {"refinements", refinements},
@@ -289,15 +290,15 @@ Json progress_json(const RunResult& r) {
 
 /// The evaluation counts saved by count_or_null: none in version 1, which did not save them, nor
 /// where a run resumed from one saved null; else two whole numbers >= 0.
-std::optional<RunResult::NewtonEvaluations> read_evaluations(const Fields& f, std::int64_t version) {
+std::optional<RunStatistics::NewtonEvaluations> read_evaluations(const Fields& f, std::int64_t version) {
   if (version < 2 || f.at("newton_evaluations_total").is_null()) return std::nullopt;
-  return RunResult::NewtonEvaluations{f.whole("newton_evaluations_total", 0),
+  return RunStatistics::NewtonEvaluations{f.whole("newton_evaluations_total", 0),
                                       f.whole("newton_matrix_evaluations_total", 0)};
 }
 
 /// version: the checkpoint's format version (1 saved no evaluation counts).
-RunResult read_progress(const Fields& f, std::int64_t version) {
-  RunResult r;
+RunStatistics read_progress(const Fields& f, std::int64_t version) {
+  RunStatistics r;
   r.steps = f.whole("steps", 0);
   r.t_reached = f.number("t_reached");
   r.step_size_min = f.number("step_size_min");
@@ -311,7 +312,6 @@ RunResult read_progress(const Fields& f, std::int64_t version) {
     r.newton_stalled_steps = f.whole("newton_stalled_steps", 0);
     r.newton_stalled_residual_max = f.number("newton_stalled_residual_max");
   }
-  r.wall_seconds = f.number("wall_seconds");
   const Vector phases = f.vector("phase_seconds", 3);
   r.phase_seconds = {phases(0), phases(1), phases(2)};
   r.refined_steps = f.whole("refined_steps", 0);
@@ -406,7 +406,7 @@ std::string checkpoint_json(const Checkpoint& c) {
   append_key(out, "stepper_history");
   append_history(out, c.stepper_history);
   append_key(out, "progress");
-  out += progress_json(c.progress).dump();
+  out += progress_json(c.progress, c.wall_seconds).dump();
   append_key(out, "recorder");
   out += recorder_json(c.recorder).dump();
   append_key(out, "timeseries_length");
@@ -431,6 +431,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));
     c.progress = read_progress(f.object("progress"), version);
+    c.wall_seconds = f.object("progress").number("wall_seconds");
     c.recorder = read_recorder(f.object("recorder"));
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
     if (c.progress.steps != c.state.step)

@@ -75,12 +75,12 @@ TEST_CASE("em-ggl passes both singular crossings of nfourbar n = 40 at h = 7.812
   options.t_end = 1.3;
   options.threads = 1;
   options.overrides = {{"n", 40}};
-  const RunResult r = run(options);
-  MESSAGE("steps ", r.steps, ", refined ", r.refined_steps, ", max |g| ", r.constraint_max_abs,
-          ", max energy increment ", r.energy_max_abs_increment, " of ", r.energy_initial);
-  REQUIRE(r.ok);
-  CHECK(r.steps == 16640);
-  CHECK(r.refined_steps == 0);
-  CHECK(r.constraint_max_abs <= 1e-10);
-  CHECK(r.energy_max_abs_increment <= 1e-10 * std::abs(r.energy_initial));
+  const RunOutcome r = run(options);
+  MESSAGE("steps ", r.statistics.steps, ", refined ", r.statistics.refined_steps, ", max |g| ", r.statistics.constraint_max_abs,
+          ", max energy increment ", r.statistics.energy_max_abs_increment, " of ", r.statistics.energy_initial);
+  REQUIRE(r.ok());
+  CHECK(r.statistics.steps == 16640);
+  CHECK(r.statistics.refined_steps == 0);
+  CHECK(r.statistics.constraint_max_abs <= 1e-10);
+  CHECK(r.statistics.energy_max_abs_increment <= 1e-10 * std::abs(r.statistics.energy_initial));
 }
