@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/json_reader.hpp>
+#include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_file.hpp>
 #include <noether/apps/summary_json.hpp>
 
@@ -136,6 +137,9 @@ class Fields {
   std::string path_;
 };
 
+/// The checkpoint key of the run setting `name` (RunSetting::checkpoint_key).
+std::string option_key(std::string_view name) { return std::string(run_setting(name).checkpoint_key); }
+
 Json options_json(const RunOptions& options) {
   Json source;
   if (options.scene) {
@@ -147,22 +151,23 @@ Json options_json(const RunOptions& options) {
   }
   Json scheme = Json::object();
   for (const auto& [key, value] : options.scheme_parameters) scheme[key] = exact(value);
-  return {{"source", source},
-          {"stepper", *options.stepper},
-          {"solver", to_string(*options.solver)},
-          {"h", exact(*options.h)},
-          {"t_end", exact(*options.t_end)},
-          {"max_steps", *options.max_steps},
-          {"newton_tolerance", exact(*options.newton_tolerance)},
-          {"newton_max_iterations", *options.newton_max_iterations},
-          {"newton_modified", *options.newton_modified},
-          {"newton_refresh_contraction", exact(*options.newton_refresh_contraction)},
-          {"max_refinement_depth", *options.max_refinement_depth},
-          {"redundant", redundancy_name(*options.redundancy)},
-          {"scheme_parameters", scheme},
-          {"threads", options.threads},
-          {"output_every", options.output_every},
-          {"checkpoint_every", options.checkpoint_every}};
+  Json j = {{"source", source}};
+  j[option_key("stepper")] = *options.stepper;
+  j[option_key("solver")] = to_string(*options.solver);
+  j[option_key("h")] = exact(*options.h);
+  j[option_key("t_end")] = exact(*options.t_end);
+  j[option_key("max_steps")] = *options.max_steps;
+  j[option_key("newton_tolerance")] = exact(*options.newton_tolerance);
+  j[option_key("newton_max_iterations")] = *options.newton_max_iterations;
+  j[option_key("newton_method")] = *options.newton_modified;
+  j[option_key("newton_refresh")] = exact(*options.newton_refresh_contraction);
+  j[option_key("refine_depth")] = *options.max_refinement_depth;
+  j[option_key("redundant")] = redundancy_name(*options.redundancy);
+  j[option_key("stepper_parameters")] = scheme;
+  j[option_key("threads")] = options.threads;
+  j[option_key("every")] = options.output_every;
+  j[option_key("checkpoint_every")] = options.checkpoint_every;
+  return j;
 }
 
 ParameterValues read_values(const Fields& fields, std::string_view key) {
@@ -183,24 +188,24 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
     options.scenario = source.text("scenario");
     options.overrides = read_values(source, "parameters");
   }
-  options.stepper = f.text("stepper");
-  options.solver = parse_linear_solver_kind(f.text("solver"));
-  if (!options.solver) throw JsonInputError(f.path("solver"), "is not a solver: klu, umfpack or eigen");
-  options.h = f.number("h");
-  options.t_end = f.number("t_end");
-  options.max_steps = static_cast<int>(f.whole("max_steps", 1));
-  options.newton_tolerance = f.number("newton_tolerance");
-  options.newton_max_iterations = static_cast<int>(f.whole("newton_max_iterations", 1));
-  options.newton_modified = f.boolean("newton_modified");
-  options.newton_refresh_contraction = f.number("newton_refresh_contraction");
-  options.max_refinement_depth = static_cast<int>(f.whole("max_refinement_depth", 0));
-  const std::string redundant = f.text("redundant");
-  if (redundant != "drop" && redundant != "refuse") throw JsonInputError(f.path("redundant"), "expects drop or refuse");
+  options.stepper = f.text(option_key("stepper"));
+  options.solver = parse_linear_solver_kind(f.text(option_key("solver")));
+  if (!options.solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
+  options.h = f.number(option_key("h"));
+  options.t_end = f.number(option_key("t_end"));
+  options.max_steps = static_cast<int>(f.whole(option_key("max_steps"), 1));
+  options.newton_tolerance = f.number(option_key("newton_tolerance"));
+  options.newton_max_iterations = static_cast<int>(f.whole(option_key("newton_max_iterations"), 1));
+  options.newton_modified = f.boolean(option_key("newton_method"));
+  options.newton_refresh_contraction = f.number(option_key("newton_refresh"));
+  options.max_refinement_depth = static_cast<int>(f.whole(option_key("refine_depth"), 0));
+  const std::string redundant = f.text(option_key("redundant"));
+  if (redundant != "drop" && redundant != "refuse") throw JsonInputError(f.path(option_key("redundant")), "expects drop or refuse");
   options.redundancy = redundant == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
-  for (const auto& [key, value] : read_values(f, "scheme_parameters")) options.scheme_parameters[key] = value;
-  options.threads = static_cast<int>(f.whole("threads", 1));
-  options.output_every = static_cast<int>(f.whole("output_every", 1));
-  options.checkpoint_every = static_cast<int>(f.whole("checkpoint_every", 1));
+  for (const auto& [name, value] : read_values(f, option_key("stepper_parameters"))) options.scheme_parameters[name] = value;
+  options.threads = static_cast<int>(f.whole(option_key("threads"), 1));
+  options.output_every = static_cast<int>(f.whole(option_key("every"), 1));
+  options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));
   return options;
 }
 

@@ -1,6 +1,7 @@
 #include <noether/apps/summary_json.hpp>
 
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/run_settings.hpp>
 
 namespace noether {
 namespace {
@@ -18,6 +19,9 @@ Json refinements_json(const RunStatistics& statistics) {
 /// The file's name, or null when there is none.
 Json file_or_null(const std::string& file) { return file.empty() ? Json() : Json(file); }
 
+/// The summary key of the run setting `name` (RunSetting::summary_key).
+std::string summary_key(std::string_view name) { return std::string(run_setting(name).summary_key); }
+
 /// The status, the files, the scenario and the run settings of the plan.
 void add_plan(Json& j, const RunOutcome& o) {
   const RunConfiguration& run = o.plan.configuration;
@@ -26,17 +30,17 @@ void add_plan(Json& j, const RunOutcome& o) {
   j["motion"] = file_or_null(o.files.motion);
   j["final_state"] = file_or_null(o.files.final_state);
   j["scenario"] = o.plan.scenario;
-  j["stepper"] = run.stepper;
-  j["solver"] = to_string(run.solver);
-  j["h"] = run.h;
-  j["t_end"] = run.t_end;
-  j["newton_method"] = newton_method_name(run.newton);
-  j["newton_tolerance"] = run.newton.residual_tolerance;
-  j["newton_max_iterations"] = run.newton.max_iterations;
-  j["newton_refresh_contraction"] = run.newton.refresh_contraction;
-  j["max_refinement_depth"] = run.max_refinement_depth;
-  j["redundant"] = redundancy_name(run.redundancy);
-  j["scheme_parameters"] = resolved_scheme_parameters(run);
+  j[summary_key("stepper")] = run.stepper;
+  j[summary_key("solver")] = to_string(run.solver);
+  j[summary_key("h")] = run.h;
+  j[summary_key("t_end")] = run.t_end;
+  j[summary_key("newton_method")] = newton_method_name(run.newton);
+  j[summary_key("newton_tolerance")] = run.newton.residual_tolerance;
+  j[summary_key("newton_max_iterations")] = run.newton.max_iterations;
+  j[summary_key("newton_refresh")] = run.newton.refresh_contraction;
+  j[summary_key("refine_depth")] = run.max_refinement_depth;
+  j[summary_key("redundant")] = redundancy_name(run.redundancy);
+  j[summary_key("stepper_parameters")] = resolved_scheme_parameters(run);
 }
 
 /// The step and Newton totals and maxima, and the wall-clock times.
@@ -123,7 +127,7 @@ Json summary_json(const RunOutcome& o) {
   if (const auto* scene = std::get_if<SceneSource>(&o.plan.source)) j["scene"] = scene->path.string();
   j["initial_projection"] = initial_projection_json(o.statistics);
   add_drifts(j, o.statistics);
-  j["threads"] = o.plan.threads;
+  j[summary_key("threads")] = o.plan.threads;
   const NewtonTimings& phases = o.statistics.phase_seconds;
   j["phase_seconds"] = {
       {"assembly", phases.assembly}, {"factorization", phases.factorization}, {"solve", phases.solve}};

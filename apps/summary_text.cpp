@@ -4,9 +4,11 @@
 #include <iomanip>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/run_settings.hpp>
 
 namespace noether {
 namespace {
@@ -15,13 +17,13 @@ class AlignedLines {
  public:
   explicit AlignedLines(std::ostream& out) : out_(out) {}
   template <class Value>
-  void line(const char* key, const Value& value) {
+  void line(std::string_view key, const Value& value) {
     std::ostringstream text;
     text << std::left << std::setw(33) << key << std::setprecision(12) << std::boolalpha << value << '\n';
     out_ << text.str();
   }
   /// NaN marks a quantity the run never computed.
-  void line(const char* key, double value) {
+  void line(std::string_view key, double value) {
     if (std::isnan(value))
       line(key, "not computed");
     else
@@ -36,16 +38,17 @@ class AlignedLines {
 void print_plan(AlignedLines& lines, const RunPlan& plan) {
   lines.line("scenario", plan.scenario);
   const RunConfiguration& run = plan.configuration;
-  lines.line("stepper", run.stepper);
-  for (const auto& [name, value] : resolved_scheme_parameters(run)) lines.line(name.c_str(), value);
-  lines.line("solver", to_string(run.solver));
-  lines.line("threads", plan.threads);
-  lines.line("h", run.h);
-  lines.line("t_end", run.t_end);
-  lines.line("newton_method", newton_method_name(run.newton));
-  lines.line("newton_tolerance", run.newton.residual_tolerance);
-  lines.line("newton_max_iterations", run.newton.max_iterations);
-  lines.line("newton_refresh_contraction", run.newton.refresh_contraction);
+  const auto key = [](std::string_view name) { return run_setting(name).summary_key; };
+  lines.line(key("stepper"), run.stepper);
+  for (const auto& [name, value] : resolved_scheme_parameters(run)) lines.line(name, value);
+  lines.line(key("solver"), to_string(run.solver));
+  lines.line(key("threads"), plan.threads);
+  lines.line(key("h"), run.h);
+  lines.line(key("t_end"), run.t_end);
+  lines.line(key("newton_method"), newton_method_name(run.newton));
+  lines.line(key("newton_tolerance"), run.newton.residual_tolerance);
+  lines.line(key("newton_max_iterations"), run.newton.max_iterations);
+  lines.line(key("newton_refresh"), run.newton.refresh_contraction);
 }
 
 /// The step and Newton totals and maxima, and the times.
@@ -79,9 +82,9 @@ void print_measures(AlignedLines& lines, const RunStatistics& s, const std::vect
   lines.line("energy_max_abs_increment", s.energy_max_abs_increment);
   lines.line("constraint_max_abs", s.constraint_max_abs);
   lines.line("velocity_constraint_max_abs", s.velocity_constraint_max_abs);
-  for (const auto& [name, drift] : s.invariant_drifts) lines.line((name + "_drift").c_str(), drift);
+  for (const auto& [name, drift] : s.invariant_drifts) lines.line(name + "_drift", drift);
   for (const RunStatistics::ConservedMomentum& c : s.conserved_momenta)
-    lines.line((c.name + "_drift").c_str(), c.drift);
+    lines.line(c.name + "_drift", c.drift);
   if (s.initial_projection.projected()) {
     lines.line("initial_position_correction", s.initial_projection.position_correction);
     lines.line("initial_velocity_correction", s.initial_projection.velocity_correction);
