@@ -200,9 +200,11 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   options.newton_refresh_contraction = f.number(option_key("newton_refresh"));
   options.max_refinement_depth = static_cast<int>(f.whole(option_key("refine_depth"), 0));
   const std::string redundant = f.text(option_key("redundant"));
-  if (redundant != "drop" && redundant != "refuse") throw JsonInputError(f.path(option_key("redundant")), "expects drop or refuse");
+  if (redundant != "drop" && redundant != "refuse")
+    throw JsonInputError(f.path(option_key("redundant")), "expects drop or refuse");
   options.redundancy = redundant == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
-  for (const auto& [name, value] : read_values(f, option_key("stepper_parameters"))) options.scheme_parameters[name] = value;
+  for (const auto& [name, value] : read_values(f, option_key("stepper_parameters")))
+    options.scheme_parameters[name] = value;
   options.threads = static_cast<int>(f.whole(option_key("threads"), 1));
   options.output_every = static_cast<int>(f.whole(option_key("every"), 1));
   options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));

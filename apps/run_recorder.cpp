@@ -74,13 +74,13 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
   };
   keep(s.step_size_min, report.step_size, std::less<>());
   keep(s.step_size_max, report.step_size, std::greater<>());
-  if (!std::isnan(report.condition_estimate)) keep(s.condition_estimate_max, report.condition_estimate, std::greater<>());
+  if (!std::isnan(report.condition_estimate))
+    keep(s.condition_estimate_max, report.condition_estimate, std::greater<>());
   if (std::isnan(s.energy_initial)) {
     // A scheme whose energy its first step defines (sem-vi): the energy starts there.
     s.energy_initial = energy;
   } else {
-    s.energy_max_abs_increment =
-        std::max(s.energy_max_abs_increment, std::abs(energy - s.energy_final));
+    s.energy_max_abs_increment = std::max(s.energy_max_abs_increment, std::abs(energy - s.energy_final));
   }
   s.energy_final = energy;
   measure(state, energy, report.step_size, report.condition_estimate);

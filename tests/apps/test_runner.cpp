@@ -480,20 +480,21 @@ TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end, an
   options.stepper = "sem-vi";
   options.threads = 1;
   const RunOutcome r = run(options);
-  MESSAGE("double-well, sem-vi: ", r.statistics.steps, " steps to t = ", r.statistics.t_reached, ", h from ", r.statistics.step_size_min, " to ",
-          r.statistics.step_size_max, ", condition up to ", r.statistics.condition_estimate_max, ", energy ", r.statistics.energy_initial,
-          " max increment ", r.statistics.energy_max_abs_increment);
+  const RunStatistics& stats = r.statistics;
+  MESSAGE("double-well, sem-vi: ", stats.steps, " steps to t = ", stats.t_reached, ", h from ", stats.step_size_min, " to ",
+          stats.step_size_max, ", condition up to ", stats.condition_estimate_max, ", energy ", stats.energy_initial,
+          " max increment ", stats.energy_max_abs_increment);
   REQUIRE(r.ok());
-  CHECK(r.statistics.t_reached >= 20.0);
-  CHECK(r.statistics.t_reached < 20.0 + r.statistics.step_size_max);
-  CHECK(r.statistics.step_size_min > 0.0);
-  CHECK(r.statistics.step_size_max == 0.05);  // the first step, of the h asked; the others are shorter on this orbit
-  CHECK(r.statistics.condition_estimate_max > 1.0);
+  CHECK(stats.t_reached >= 20.0);
+  CHECK(stats.t_reached < 20.0 + stats.step_size_max);
+  CHECK(stats.step_size_min > 0.0);
+  CHECK(stats.step_size_max == 0.05);  // the first step, of the h asked; the others are shorter on this orbit
+  CHECK(stats.condition_estimate_max > 1.0);
   // The discrete energy starts with the first step, which sets it; it is then conserved.
-  CHECK(std::isfinite(r.statistics.energy_initial));
-  CHECK(r.statistics.energy_max_abs_increment <= 1e-12);
+  CHECK(std::isfinite(stats.energy_initial));
+  CHECK(stats.energy_max_abs_increment <= 1e-12);
   const auto rows = read_csv(dir.path / "timeseries.csv");
-  REQUIRE(rows.size() == static_cast<std::size_t>(r.statistics.steps) + 2);
+  REQUIRE(rows.size() == static_cast<std::size_t>(stats.steps) + 2);
   const std::vector<std::string>& header = rows.front();
   CHECK(header[header.size() - 2] == "h");
   CHECK(header.back() == "condition");
@@ -507,8 +508,8 @@ TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end, an
     CHECK(std::stod(rows[k].back()) > 1.0);
   }
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
-  CHECK(j["t_reached"].get<double>() == r.statistics.t_reached);
-  CHECK(j["condition_estimate_max"].get<double>() == r.statistics.condition_estimate_max);
+  CHECK(j["t_reached"].get<double>() == stats.t_reached);
+  CHECK(j["condition_estimate_max"].get<double>() == stats.condition_estimate_max);
   CHECK(j["h"].get<double>() == 0.05);  // the run's h: the first step's size
 }
 

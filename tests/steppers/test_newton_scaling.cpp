@@ -76,11 +76,12 @@ TEST_CASE("em-ggl passes both singular crossings of nfourbar n = 40 at h = 7.812
   options.threads = 1;
   options.overrides = {{"n", 40}};
   const RunOutcome r = run(options);
-  MESSAGE("steps ", r.statistics.steps, ", refined ", r.statistics.refined_steps, ", max |g| ", r.statistics.constraint_max_abs,
-          ", max energy increment ", r.statistics.energy_max_abs_increment, " of ", r.statistics.energy_initial);
+  const RunStatistics& stats = r.statistics;
+  MESSAGE("steps ", stats.steps, ", refined ", stats.refined_steps, ", max |g| ", stats.constraint_max_abs,
+          ", max energy increment ", stats.energy_max_abs_increment, " of ", stats.energy_initial);
   REQUIRE(r.ok());
-  CHECK(r.statistics.steps == 16640);
-  CHECK(r.statistics.refined_steps == 0);
-  CHECK(r.statistics.constraint_max_abs <= 1e-10);
-  CHECK(r.statistics.energy_max_abs_increment <= 1e-10 * std::abs(r.statistics.energy_initial));
+  CHECK(stats.steps == 16640);
+  CHECK(stats.refined_steps == 0);
+  CHECK(stats.constraint_max_abs <= 1e-10);
+  CHECK(stats.energy_max_abs_increment <= 1e-10 * std::abs(stats.energy_initial));
 }
