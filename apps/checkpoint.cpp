@@ -64,16 +64,16 @@ void check_timeseries(const std::filesystem::path& directory, std::uint64_t leng
 
 }  // namespace
 
-RunOptions rerun_options(const RunResult& result, const RunOptions& options) {
+RunOptions rerun_options(const RunPlan& plan, const RunOptions& options) {
   RunOptions rerun;
-  if (const auto* scene = std::get_if<SceneSource>(&result.plan.source)) {
+  if (const auto* scene = std::get_if<SceneSource>(&plan.source)) {
     rerun.scene = *scene;
   } else {
-    const auto& scenario = std::get<ScenarioSource>(result.plan.source);
+    const auto& scenario = std::get<ScenarioSource>(plan.source);
     rerun.scenario = scenario.name;
     rerun.overrides = scenario.parameters;
   }
-  const RunConfiguration& c = result.plan.configuration;
+  const RunConfiguration& c = plan.configuration;
   rerun.stepper = c.stepper;
   rerun.solver = c.solver;
   rerun.h = c.h;
@@ -126,48 +126,20 @@ void check_resumable(const Checkpoint& checkpoint, const Model& model, const Sys
                  " conserved momenta, the model declares " + std::to_string(model.conserved_momenta.names().size()));
 }
 
-CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunResult& result, RunOutputs& outputs)
-    : options_(rerun_options(result, options)),
-      result_(result),
+CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs& outputs)
+    : options_(rerun_options(plan, options)),
       outputs_(outputs),
-      seconds_before_(options.resume ? options.resume->progress.wall_seconds : 0.0),
+      seconds_before_(options.resume ? options.resume->wall_seconds : 0.0),
       start_(std::chrono::steady_clock::now()) {}
 
 void CheckpointWriter::after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder) {
   if (state.step % options_.checkpoint_every != 0) return;
-  Checkpoint checkpoint{options_, state, next_h, stepper.checkpoint(), result_, recorder.continuation(), 0};
-  checkpoint.progress.wall_seconds =
+  const double wall_seconds =
       seconds_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  Checkpoint checkpoint{options_,    state, next_h, stepper.checkpoint(), recorder.statistics(), wall_seconds,
+                        recorder.continuation(), 0};
   checkpoint.timeseries_length = outputs_.sync_timeseries();
   outputs_.replace_file(Checkpoint::kFileName, checkpoint_json(checkpoint));
-}
-
-void continue_progress(const RunResult& saved, RunResult& result) {
-  result.steps = saved.steps;
-  result.t_reached = saved.t_reached;
-  result.step_size_min = saved.step_size_min;
-  result.step_size_max = saved.step_size_max;
-  result.condition_estimate_max = saved.condition_estimate_max;
-  result.newton_iterations_total = saved.newton_iterations_total;
-  result.newton_iterations_max = saved.newton_iterations_max;
-  result.newton_factorizations_total = saved.newton_factorizations_total;
-  result.newton_stalled_steps = saved.newton_stalled_steps;
-  result.newton_stalled_residual_max = saved.newton_stalled_residual_max;
-  result.newton_evaluations = saved.newton_evaluations;
-  result.wall_seconds = saved.wall_seconds;
-  result.phase_seconds = saved.phase_seconds;
-  result.refined_steps = saved.refined_steps;
-  result.refinements = saved.refinements;
-  result.smallest_substep = saved.smallest_substep;
-  result.initial_projection = saved.initial_projection;
-  result.initial_projection_note = saved.initial_projection_note;
-  result.energy_initial = saved.energy_initial;
-  result.energy_final = saved.energy_final;
-  result.energy_max_abs_increment = saved.energy_max_abs_increment;
-  result.constraint_max_abs = saved.constraint_max_abs;
-  result.velocity_constraint_max_abs = saved.velocity_constraint_max_abs;
-  result.invariant_drifts = saved.invariant_drifts;
-  result.conserved_momenta = saved.conserved_momenta;
 }
 
 }  // namespace noether

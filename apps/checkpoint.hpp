@@ -42,8 +42,10 @@ struct Checkpoint {
   double next_h = 0.0;
   /// What the stepper keeps between steps (Stepper::history).
   StepperHistory stepper_history;
-  /// The run's totals and maxima up to the state (continue_progress copies them).
-  RunResult progress;
+  /// The run's statistics up to the state (RunRecorder::resume continues from them).
+  RunStatistics progress;
+  /// The wall-clock time of the run up to the state, the earlier runs' included (a resumed run).
+  double wall_seconds = 0.0;
   RunRecorder::Continuation recorder;
   /// The bytes of the time series up to and including the state's row, synced before the file
   /// was written; a resumed run cuts the time series back to them and appends.
@@ -51,8 +53,8 @@ struct Checkpoint {
 };
 
 /// The options that run the same run again: options' threads, output_every and checkpoint_every,
-/// the model's source and every setting of result.plan.configuration.
-RunOptions rerun_options(const RunResult& result, const RunOptions& options);
+/// the model's source and every setting of plan.configuration.
+RunOptions rerun_options(const RunPlan& plan, const RunOptions& options);
 
 /// The checkpoint as JSON. Every double is written so that it reads back bitwise: a finite one
 /// as a JSON number of the shortest decimal that rounds back to it (nlohmann::json's output),
@@ -82,23 +84,19 @@ void check_resumable(const Checkpoint& checkpoint, const Model& model, const Sys
 /// checkpoint or this one, each with the rows it counts on the disk.
 class CheckpointWriter {
  public:
-  /// options, result and outputs must outlive the writer.
-  CheckpointWriter(const RunOptions& options, const RunResult& result, RunOutputs& outputs);
+  /// outputs must outlive the writer.
+  CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs& outputs);
   /// After the step that reached `state`, when the run goes on: writes the checkpoint when the
-  /// step's number is a multiple of the interval. next_h: the h the next step gets. Drops the
+  /// step's number is a multiple of the interval, with the statistics recorder gathered up to
+  /// it. next_h: the h the next step gets. Drops the
   /// stepper's factorization (Stepper::checkpoint). Throws OutputError when a file cannot be written.
   void after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder);
 
  private:
   RunOptions options_;
-  const RunResult& result_;
   RunOutputs& outputs_;
   double seconds_before_ = 0.0;  ///< the wall time of the earlier runs (a resumed run)
   std::chrono::steady_clock::time_point start_;
 };
-
-/// Copies into `result` the totals and maxima a checkpoint saves (steps, t_reached, Newton totals,
-/// step sizes, energies, constraint maxima, drifts, refinements, the initial projection, timings).
-void continue_progress(const RunResult& saved, RunResult& result);
 
 }  // namespace noether

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/json_reader.hpp>
+#include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_file.hpp>
 #include <noether/apps/summary_json.hpp>
 
@@ -136,6 +137,9 @@ class Fields {
   std::string path_;
 };
 
+/// The checkpoint key of the run setting `name` (RunSetting::checkpoint_key).
+std::string option_key(std::string_view name) { return std::string(run_setting(name).checkpoint_key); }
+
 Json options_json(const RunOptions& options) {
   Json source;
   if (options.scene) {
@@ -147,22 +151,23 @@ Json options_json(const RunOptions& options) {
   }
   Json scheme = Json::object();
   for (const auto& [key, value] : options.scheme_parameters) scheme[key] = exact(value);
-  return {{"source", source},
-          {"stepper", *options.stepper},
-          {"solver", to_string(*options.solver)},
-          {"h", exact(*options.h)},
-          {"t_end", exact(*options.t_end)},
-          {"max_steps", *options.max_steps},
-          {"newton_tolerance", exact(*options.newton_tolerance)},
-          {"newton_max_iterations", *options.newton_max_iterations},
-          {"newton_modified", *options.newton_modified},
-          {"newton_refresh_contraction", exact(*options.newton_refresh_contraction)},
-          {"max_refinement_depth", *options.max_refinement_depth},
-          {"redundant", redundancy_name(*options.redundancy)},
-          {"scheme_parameters", scheme},
-          {"threads", options.threads},
-          {"output_every", options.output_every},
-          {"checkpoint_every", options.checkpoint_every}};
+  Json j = {{"source", source}};
+  j[option_key("stepper")] = *options.stepper;
+  j[option_key("solver")] = to_string(*options.solver);
+  j[option_key("h")] = exact(*options.h);
+  j[option_key("t_end")] = exact(*options.t_end);
+  j[option_key("max_steps")] = *options.max_steps;
+  j[option_key("newton_tolerance")] = exact(*options.newton_tolerance);
+  j[option_key("newton_max_iterations")] = *options.newton_max_iterations;
+  j[option_key("newton_method")] = *options.newton_modified;
+  j[option_key("newton_refresh")] = exact(*options.newton_refresh_contraction);
+  j[option_key("refine_depth")] = *options.max_refinement_depth;
+  j[option_key("redundant")] = redundancy_name(*options.redundancy);
+  j[option_key("stepper_parameters")] = scheme;
+  j[option_key("threads")] = options.threads;
+  j[option_key("every")] = options.output_every;
+  j[option_key("checkpoint_every")] = options.checkpoint_every;
+  return j;
 }
 
 ParameterValues read_values(const Fields& fields, std::string_view key) {
@@ -183,24 +188,26 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
     options.scenario = source.text("scenario");
     options.overrides = read_values(source, "parameters");
   }
-  options.stepper = f.text("stepper");
-  options.solver = parse_linear_solver_kind(f.text("solver"));
-  if (!options.solver) throw JsonInputError(f.path("solver"), "is not a solver: klu, umfpack or eigen");
-  options.h = f.number("h");
-  options.t_end = f.number("t_end");
-  options.max_steps = static_cast<int>(f.whole("max_steps", 1));
-  options.newton_tolerance = f.number("newton_tolerance");
-  options.newton_max_iterations = static_cast<int>(f.whole("newton_max_iterations", 1));
-  options.newton_modified = f.boolean("newton_modified");
-  options.newton_refresh_contraction = f.number("newton_refresh_contraction");
-  options.max_refinement_depth = static_cast<int>(f.whole("max_refinement_depth", 0));
-  const std::string redundant = f.text("redundant");
-  if (redundant != "drop" && redundant != "refuse") throw JsonInputError(f.path("redundant"), "expects drop or refuse");
+  options.stepper = f.text(option_key("stepper"));
+  options.solver = parse_linear_solver_kind(f.text(option_key("solver")));
+  if (!options.solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
+  options.h = f.number(option_key("h"));
+  options.t_end = f.number(option_key("t_end"));
+  options.max_steps = static_cast<int>(f.whole(option_key("max_steps"), 1));
+  options.newton_tolerance = f.number(option_key("newton_tolerance"));
+  options.newton_max_iterations = static_cast<int>(f.whole(option_key("newton_max_iterations"), 1));
+  options.newton_modified = f.boolean(option_key("newton_method"));
+  options.newton_refresh_contraction = f.number(option_key("newton_refresh"));
+  options.max_refinement_depth = static_cast<int>(f.whole(option_key("refine_depth"), 0));
+  const std::string redundant = f.text(option_key("redundant"));
+  if (redundant != "drop" && redundant != "refuse")
+    throw JsonInputError(f.path(option_key("redundant")), "expects drop or refuse");
   options.redundancy = redundant == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
-  for (const auto& [key, value] : read_values(f, "scheme_parameters")) options.scheme_parameters[key] = value;
-  options.threads = static_cast<int>(f.whole("threads", 1));
-  options.output_every = static_cast<int>(f.whole("output_every", 1));
-  options.checkpoint_every = static_cast<int>(f.whole("checkpoint_every", 1));
+  for (const auto& [name, value] : read_values(f, option_key("stepper_parameters")))
+    options.scheme_parameters[name] = value;
+  options.threads = static_cast<int>(f.whole(option_key("threads"), 1));
+  options.output_every = static_cast<int>(f.whole(option_key("every"), 1));
+  options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));
   return options;
 }
 
@@ -241,16 +248,16 @@ ConstraintViolation read_violation(const Fields& f) {
   return {static_cast<Index>(f.whole("row", -1)), f.number("residual"), f.number("tolerance"), f.number("largest")};
 }
 
-/// The RunResult's totals and maxima (continue_progress copies the same fields).
-Json progress_json(const RunResult& r) {
+/// The statistics and the wall-clock time up to the checkpoint.
+Json progress_json(const RunStatistics& r, double wall_seconds) {
   Json refinements = Json::array();
-  for (const RunResult::RefinedStep& s : r.refinements)
+  for (const RunStatistics::RefinedStep& s : r.refinements)
     refinements.push_back({{"step", s.step}, {"t", exact(s.t)}, {"substeps", s.substeps},
                            {"smallest_substep", exact(s.smallest_substep)}});
   Json drifts = Json::array();
   for (const auto& [name, drift] : r.invariant_drifts) drifts.push_back({{"name", name}, {"drift", exact(drift)}});
   Json momenta = Json::array();
-  for (const RunResult::ConservedMomentum& c : r.conserved_momenta)
+  for (const RunStatistics::ConservedMomentum& c : r.conserved_momenta)
     momenta.push_back({{"name", c.name}, {"initial", exact(c.initial)}, {"final", exact(c.final)}, {"drift", exact(c.drift)}});
   const InitialProjection& p = r.initial_projection;
   return {{"steps", r.steps},
@@ -263,10 +270,11 @@ Json progress_json(const RunResult& r) {
           {"newton_factorizations_total", r.newton_factorizations_total},
           {"newton_stalled_steps", r.newton_stalled_steps},
           {"newton_stalled_residual_max", exact(r.newton_stalled_residual_max)},
-          {"newton_evaluations_total", count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
+          {"newton_evaluations_total",
+           count_or_null(r.newton_evaluations, &RunStatistics::NewtonEvaluations::residuals)},
           {"newton_matrix_evaluations_total",
-           count_or_null(r.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
-          {"wall_seconds", exact(r.wall_seconds)},
+           count_or_null(r.newton_evaluations, &RunStatistics::NewtonEvaluations::with_matrix)},
+          {"wall_seconds", exact(wall_seconds)},
           {"phase_seconds", {exact(r.phase_seconds.assembly), exact(r.phase_seconds.factorization), exact(r.phase_seconds.solve)}},
           {"refined_steps", r.refined_steps},
           {"refinements", refinements},
@@ -289,15 +297,15 @@ Json progress_json(const RunResult& r) {
 
 /// The evaluation counts saved by count_or_null: none in version 1, which did not save them, nor
 /// where a run resumed from one saved null; else two whole numbers >= 0.
-std::optional<RunResult::NewtonEvaluations> read_evaluations(const Fields& f, std::int64_t version) {
+std::optional<RunStatistics::NewtonEvaluations> read_evaluations(const Fields& f, std::int64_t version) {
   if (version < 2 || f.at("newton_evaluations_total").is_null()) return std::nullopt;
-  return RunResult::NewtonEvaluations{f.whole("newton_evaluations_total", 0),
+  return RunStatistics::NewtonEvaluations{f.whole("newton_evaluations_total", 0),
                                       f.whole("newton_matrix_evaluations_total", 0)};
 }
 
 /// version: the checkpoint's format version (1 saved no evaluation counts).
-RunResult read_progress(const Fields& f, std::int64_t version) {
-  RunResult r;
+RunStatistics read_progress(const Fields& f, std::int64_t version) {
+  RunStatistics r;
   r.steps = f.whole("steps", 0);
   r.t_reached = f.number("t_reached");
   r.step_size_min = f.number("step_size_min");
@@ -311,7 +319,6 @@ RunResult read_progress(const Fields& f, std::int64_t version) {
     r.newton_stalled_steps = f.whole("newton_stalled_steps", 0);
     r.newton_stalled_residual_max = f.number("newton_stalled_residual_max");
   }
-  r.wall_seconds = f.number("wall_seconds");
   const Vector phases = f.vector("phase_seconds", 3);
   r.phase_seconds = {phases(0), phases(1), phases(2)};
   r.refined_steps = f.whole("refined_steps", 0);
@@ -406,7 +413,7 @@ std::string checkpoint_json(const Checkpoint& c) {
   append_key(out, "stepper_history");
   append_history(out, c.stepper_history);
   append_key(out, "progress");
-  out += progress_json(c.progress).dump();
+  out += progress_json(c.progress, c.wall_seconds).dump();
   append_key(out, "recorder");
   out += recorder_json(c.recorder).dump();
   append_key(out, "timeseries_length");
@@ -431,6 +438,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));
     c.progress = read_progress(f.object("progress"), version);
+    c.wall_seconds = f.object("progress").number("wall_seconds");
     c.recorder = read_recorder(f.object("recorder"));
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
     if (c.progress.steps != c.state.step)

@@ -1,6 +1,6 @@
 #pragma once
 /// Where a run's model comes from: a built-in scenario with its resolved parameters, or a scene file.
-/// A run carries it (RunResult::source), so that what records a run (a checkpoint, say) can rebuild
+/// A run carries it (RunPlan::source), so that what records a run (a checkpoint, say) can rebuild
 /// the same model: build_model(describe(source)) gives it, bitwise.
 #include <filesystem>
 #include <memory>

@@ -77,12 +77,14 @@ int run_and_report(RunOptions options) {
   options.progress = isatty(STDOUT_FILENO) != 0;
   const InterruptSignals signals;
   options.interrupt = &signals.requested();
-  const RunResult result = run(options);
-  if (!result.initial_projection_note.empty()) std::cerr << "noether: warning: " << result.initial_projection_note << '\n';
-  print_summary(std::cout, result);
-  if (result.ok) return 0;
-  const bool interrupted = result.status == RunStatus::interrupted;
-  return report_error(result.error, interrupted ? exit_signal_base + result.interrupt_signal : exit_run_failed);
+  const RunOutcome outcome = run(options);
+  const std::string& note = outcome.statistics.initial_projection_note;
+  if (!note.empty()) std::cerr << "noether: warning: " << note << '\n';
+  print_summary(std::cout, outcome);
+  if (outcome.ok()) return 0;
+  const RunEnding& ending = outcome.ending;
+  const bool interrupted = ending.status == RunStatus::interrupted;
+  return report_error(ending.error, interrupted ? exit_signal_base + ending.interrupt_signal : exit_run_failed);
 }
 
 int run_command(const RunArguments& arguments) { return run_and_report(to_run_options(arguments)); }

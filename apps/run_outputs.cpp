@@ -10,19 +10,19 @@ constexpr const char* kSummaryFileName = "summary.json";
 
 }  // namespace
 
-RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result)
-    : directory_(directory, calls), result_(result) {
-  result_.timeseries_file = TimeseriesCsv::kPartialFileName;
-  write_summary();
+RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running)
+    : directory_(directory, calls) {
+  files_.timeseries = TimeseriesCsv::kPartialFileName;
+  write_summary(running);
   // A previous run's files must not sit beside this run's summary.
   for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName}) directory_.remove(name);
 }
 
-RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running,
                        std::uint64_t timeseries_length)
-    : directory_(directory, calls), result_(result), resumed_length_(timeseries_length) {
-  result_.timeseries_file = TimeseriesCsv::kPartialFileName;
-  write_summary();
+    : directory_(directory, calls), resumed_length_(timeseries_length) {
+  files_.timeseries = TimeseriesCsv::kPartialFileName;
+  write_summary(running);
   // The rows under the name read_checkpoint checked: the partial file when it is a file (a run
   // killed, or one whose closing rename failed), else timeseries.csv (a run that closed it).
   if (directory_.holds_file(TimeseriesCsv::kPartialFileName))
@@ -41,19 +41,23 @@ VtkSeries& RunOutputs::open_motion(VtkDrawing drawing) { return motion_.emplace(
 
 void RunOutputs::write_final_state(const System& system, const State& state, std::span<const Probe> probes) {
   directory_.replace(kFinalStateFileName, final_state_json(system, state, probes));
-  result_.final_state_file = kFinalStateFileName;
+  files_.final_state = kFinalStateFileName;
 }
 
-void RunOutputs::write_summary() { directory_.replace(kSummaryFileName, summary_json(result_).dump(2) + '\n'); }
+void RunOutputs::write_summary(RunOutcome outcome) {
+  outcome.files = files_;
+  directory_.replace(kSummaryFileName, summary_json(outcome).dump(2) + '\n');
+}
 
-void RunOutputs::close_files() {
-  if (files_closed_) return;
+std::vector<std::string> RunOutputs::close_files() {
+  std::vector<std::string> failures;
+  if (files_closed_) return failures;
   files_closed_ = true;
   if (timeseries_) {
     try {
       timeseries_->commit();
     } catch (const OutputError& e) {
-      result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+      failures.emplace_back(e.what());
       // The rows that reached the file are whole (StagedFile): they go under the final name
       // when that is still possible, as after any other failure.
       try {
@@ -61,32 +65,34 @@ void RunOutputs::close_files() {
       } catch (const OutputError&) {
       }
     }
-    result_.timeseries_file = timeseries_->file_name();
+    files_.timeseries = timeseries_->file_name();
   } else {
-    result_.timeseries_file.clear();
+    files_.timeseries.clear();
   }
   if (motion_) {
     try {
       motion_->commit();
-      result_.motion_file = VtkSeries::kCollectionName;
+      files_.motion = VtkSeries::kCollectionName;
     } catch (const OutputError& e) {
-      result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+      failures.emplace_back(e.what());
     }
   }
+  return failures;
 }
 
-void RunOutputs::finish() {
-  close_files();
+std::optional<std::string> RunOutputs::write_final_summary(const RunOutcome& outcome) {
   try {
-    write_summary();
+    write_summary(outcome);
+    return std::nullopt;
   } catch (const OutputError& e) {
-    result_.fail(FailureCause::output, e.what(), result_.steps, result_.t_reached);
+    std::string message = e.what();
     try {
       directory_.remove(kSummaryFileName);
-      result_.error += "; removed " + (directory_.path() / kSummaryFileName).string() + ", which said the run was running";
+      message += "; removed " + (directory_.path() / kSummaryFileName).string() + ", which said the run was running";
     } catch (const OutputError& removal) {
-      result_.error += std::string("; ") + removal.what();
+      message += std::string("; ") + removal.what();
     }
+    return message;
   }
 }
 

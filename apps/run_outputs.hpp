@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/runner.hpp>
@@ -17,16 +19,19 @@ namespace noether {
 
 class RunOutputs {
  public:
-  /// Opens (creates, locks) the directory, writes result's summary with status running and then
-  /// removes a previous run's timeseries.csv, motion.pvd and final_state.json. Throws OutputError when the directory or the summary
-  /// cannot be written: the files in the directory are then as they were. result must outlive
-  /// this object.
-  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result);
+  /// Opens (creates, locks) the directory, writes the summary of `running` (status running, with
+  /// this directory's files) and then removes a previous run's timeseries.csv, motion.pvd and
+  /// final_state.json. Throws OutputError when the directory or the summary cannot be written: the
+  /// files in the directory are then as they were.
+  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running);
   /// For a resumed run: as above, but the time series is continued after its first
   /// `timeseries_length` bytes (a checkpoint's), from timeseries.csv.partial, or from
   /// timeseries.csv renamed so when the run that wrote it closed it (the other one is removed).
-  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, RunResult& result,
+  RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running,
              std::uint64_t timeseries_length);
+
+  /// The files written so far, by name.
+  const OutputFiles& files() const { return files_; }
 
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
@@ -38,16 +43,16 @@ class RunOutputs {
   void write_final_state(const System& system, const State& state, std::span<const Probe> probes);
 
   /// Closes the data files: renames the time series timeseries.csv and writes motion.pvd (after
-  /// syncing the drawings). A failure turns the result into failed (cause output, the reason in
-  /// error); the rows the file holds, whole ones only, are still renamed when possible (else they
-  /// stay under timeseries.csv.partial, as the summary says). Never throws OutputError; does
-  /// nothing the second time.
-  void close_files();
+  /// syncing the drawings). Returns the message of each file that could not be closed, in order
+  /// (each fails the run, cause output); the rows the time series holds, whole ones only, are still
+  /// renamed when possible (else they stay under timeseries.csv.partial, as files() says). Never
+  /// throws OutputError; does nothing the second time.
+  std::vector<std::string> close_files();
 
-  /// close_files, then writes the final summary. When even the summary cannot be written,
-  /// summary.json is removed, so that no file says the run goes on. Never throws OutputError (the
-  /// result carries it).
-  void finish();
+  /// Writes the final summary of `outcome` (its files: files()), after close_files. When it cannot
+  /// be written, summary.json is removed, so that no file says the run goes on, and the message
+  /// says both (it fails the run, cause output). Never throws OutputError.
+  std::optional<std::string> write_final_summary(const RunOutcome& outcome);
 
   /// The time series on the disk (fsync) up to its last row; its length in bytes.
   std::uint64_t sync_timeseries() { return timeseries_->sync(); }
@@ -55,10 +60,11 @@ class RunOutputs {
   void replace_file(std::string_view name, std::string_view contents) const { directory_.replace(name, contents); }
 
  private:
-  void write_summary();
+  /// summary.json of outcome with files_ as its files.
+  void write_summary(RunOutcome outcome);
 
   OutputDirectory directory_;
-  RunResult& result_;
+  OutputFiles files_;
   std::optional<TimeseriesCsv> timeseries_;
   std::optional<VtkSeries> motion_;
   bool files_closed_ = false;

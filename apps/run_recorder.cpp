@@ -12,36 +12,40 @@
 
 namespace noether {
 
-RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result)
+RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps)
     : system_(*model.system),
       invariants_(model.invariants),
       conserved_momenta_(model.conserved_momenta),
-      result_(result),
       output_every_(options.output_every),
       initial_t_(model.initial.t),
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
-  result_.momenta_about = conserved_momenta_.about;
-  for (const std::string& name : conserved_momenta_.names()) result_.conserved_momenta.push_back({name});
+  statistics_.momenta_about = conserved_momenta_.about;
+  for (const std::string& name : conserved_momenta_.names()) statistics_.conserved_momenta.push_back({name});
   if (options.progress) progress_.emplace(std::cout, total_steps);
 }
 
+void RunRecorder::record_projection(const InitialProjection& projection, std::string note) {
+  statistics_.initial_projection = projection;
+  statistics_.initial_projection_note = std::move(note);
+}
+
 void RunRecorder::record_initial(const State& state, double energy) {
-  result_.energy_initial = result_.energy_final = energy;
-  result_.energy_max_abs_increment = 0.0;
-  result_.constraint_max_abs = result_.velocity_constraint_max_abs = 0.0;
-  result_.invariant_drifts.clear();
+  statistics_.energy_initial = statistics_.energy_final = energy;
+  statistics_.energy_max_abs_increment = 0.0;
+  statistics_.constraint_max_abs = statistics_.velocity_constraint_max_abs = 0.0;
+  statistics_.invariant_drifts.clear();
   invariants_initial_.clear();
   for (const Invariant& invariant : invariants_) {
     invariants_initial_.push_back(invariant.value(state));
-    result_.invariant_drifts.emplace_back(invariant.name, 0.0);
+    statistics_.invariant_drifts.emplace_back(invariant.name, 0.0);
   }
-  if (!result_.conserved_momenta.empty()) {
+  if (!statistics_.conserved_momenta.empty()) {
     const std::vector<double> values =
         conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
     for (std::size_t i = 0; i < values.size(); ++i) {
-      result_.conserved_momenta[i].initial = values[i];
-      result_.conserved_momenta[i].drift = 0.0;
+      statistics_.conserved_momenta[i].initial = values[i];
+      statistics_.conserved_momenta[i].drift = 0.0;
     }
   }
   measure(state, energy, not_computed, not_computed);
@@ -50,36 +54,37 @@ void RunRecorder::record_initial(const State& state, double energy) {
 
 void RunRecorder::record_step(const State& state, double energy, const StepReport& report) {
   record_refinement(state, report.step_size, report);
-  result_.newton_iterations_total += report.iterations;
-  result_.newton_factorizations_total += report.factorizations;
+  RunStatistics& s = statistics_;
+  s.newton_iterations_total += report.iterations;
+  s.newton_factorizations_total += report.factorizations;
   if (report.stalled_residual > 0.0) {
-    ++result_.newton_stalled_steps;
-    result_.newton_stalled_residual_max = std::max(result_.newton_stalled_residual_max, report.stalled_residual);
+    ++s.newton_stalled_steps;
+    s.newton_stalled_residual_max = std::max(s.newton_stalled_residual_max, report.stalled_residual);
   }
-  if (result_.newton_evaluations) {
-    result_.newton_evaluations->residuals += report.evaluations;
-    result_.newton_evaluations->with_matrix += report.matrix_evaluations;
+  if (s.newton_evaluations) {
+    s.newton_evaluations->residuals += report.evaluations;
+    s.newton_evaluations->with_matrix += report.matrix_evaluations;
   }
-  result_.phase_seconds.assembly += report.timings.assembly;
-  result_.phase_seconds.factorization += report.timings.factorization;
-  result_.phase_seconds.solve += report.timings.solve;
-  result_.newton_iterations_max = std::max(result_.newton_iterations_max, report.iterations);
+  s.phase_seconds.assembly += report.timings.assembly;
+  s.phase_seconds.factorization += report.timings.factorization;
+  s.phase_seconds.solve += report.timings.solve;
+  s.newton_iterations_max = std::max(s.newton_iterations_max, report.iterations);
   const auto keep = [](double& kept, double value, auto better) {
     if (std::isnan(kept) || better(value, kept)) kept = value;
   };
-  keep(result_.step_size_min, report.step_size, std::less<>());
-  keep(result_.step_size_max, report.step_size, std::greater<>());
-  if (!std::isnan(report.condition_estimate)) keep(result_.condition_estimate_max, report.condition_estimate, std::greater<>());
-  if (std::isnan(result_.energy_initial)) {
+  keep(s.step_size_min, report.step_size, std::less<>());
+  keep(s.step_size_max, report.step_size, std::greater<>());
+  if (!std::isnan(report.condition_estimate))
+    keep(s.condition_estimate_max, report.condition_estimate, std::greater<>());
+  if (std::isnan(s.energy_initial)) {
     // A scheme whose energy its first step defines (sem-vi): the energy starts there.
-    result_.energy_initial = energy;
+    s.energy_initial = energy;
   } else {
-    result_.energy_max_abs_increment =
-        std::max(result_.energy_max_abs_increment, std::abs(energy - result_.energy_final));
+    s.energy_max_abs_increment = std::max(s.energy_max_abs_increment, std::abs(energy - s.energy_final));
   }
-  result_.energy_final = energy;
+  s.energy_final = energy;
   measure(state, energy, report.step_size, report.condition_estimate);
-  result_.steps = state.step;
+  s.steps = state.step;
   if (progress_) progress_->update(state.step, state.t, report.iterations);
 }
 
@@ -88,12 +93,12 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
   // so its step counts as refined by its own refinements, not by taking more than one substep.
   const bool refined = report.refinements > 0;
   const double smallest = refined ? report.smallest_substep : std::abs(h);
-  result_.smallest_substep =
-      std::min(std::isnan(result_.smallest_substep) ? smallest : result_.smallest_substep, smallest);
+  statistics_.smallest_substep =
+      std::min(std::isnan(statistics_.smallest_substep) ? smallest : statistics_.smallest_substep, smallest);
   if (!refined) return;
-  ++result_.refined_steps;
-  if (result_.refinements.size() < RunResult::kMaxListedRefinements)
-    result_.refinements.push_back({state.step, state.t - h, report.substeps, report.smallest_substep});
+  ++statistics_.refined_steps;
+  if (statistics_.refinements.size() < RunStatistics::kMaxListedRefinements)
+    statistics_.refinements.push_back({state.step, state.t - h, report.substeps, report.smallest_substep});
 }
 
 void RunRecorder::record_last_good() {
@@ -109,8 +114,9 @@ void RunRecorder::write_outputs(const State& state, double energy, double h, dou
   last_row_step_ = state.step;
 }
 
-void RunRecorder::fail(FailureCause cause, const std::string& message) {
-  result_.fail(cause, message, started_ ? result_.steps + 1 : 0, started_ ? result_.t_reached : initial_t_);
+std::pair<std::int64_t, double> RunRecorder::unfinished_step() const {
+  if (!started_) return {0, initial_t_};
+  return {statistics_.steps + 1, statistics_.t_reached};
 }
 
 void RunRecorder::finish() {
@@ -121,7 +127,9 @@ RunRecorder::Continuation RunRecorder::continuation() const {
   return {invariants_initial_, energy_last_, step_size_last_, condition_last_, last_row_step_};
 }
 
-void RunRecorder::resume(const State& state, const Continuation& continuation) {
+void RunRecorder::resume(const State& state, const RunStatistics& saved, const Continuation& continuation) {
+  statistics_ = saved;
+  statistics_.momenta_about = conserved_momenta_.about;  // the model's, which a checkpoint does not save
   invariants_initial_ = continuation.invariants_initial;
   energy_last_ = continuation.energy_last;
   step_size_last_ = continuation.step_size_last;
@@ -133,11 +141,11 @@ void RunRecorder::resume(const State& state, const Continuation& continuation) {
 }
 
 void RunRecorder::measure_momenta(const State& state) {
-  if (result_.conserved_momenta.empty()) return;
+  if (statistics_.conserved_momenta.empty()) return;
   const std::vector<double> values =
       conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
   for (std::size_t i = 0; i < values.size(); ++i) {
-    RunResult::ConservedMomentum& c = result_.conserved_momenta[i];
+    RunStatistics::ConservedMomentum& c = statistics_.conserved_momenta[i];
     c.final = values[i];
     c.drift = std::max(c.drift, std::abs(values[i] - c.initial));
   }
@@ -158,11 +166,11 @@ void RunRecorder::require_finite_measures(const State& state, double energy) {
 void RunRecorder::measure(const State& state, double energy, double h, double condition) {
   calc_constraint_values(system_, state.q, g_);
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
-  result_.constraint_max_abs = std::max(result_.constraint_max_abs, max_abs(g_));
-  result_.velocity_constraint_max_abs = std::max(result_.velocity_constraint_max_abs, max_abs(gv_));
+  statistics_.constraint_max_abs = std::max(statistics_.constraint_max_abs, max_abs(g_));
+  statistics_.velocity_constraint_max_abs = std::max(statistics_.velocity_constraint_max_abs, max_abs(gv_));
   require_finite_measures(state, energy);
   for (std::size_t i = 0; i < invariants_.size(); ++i) {
-    double& drift = result_.invariant_drifts[i].second;
+    double& drift = statistics_.invariant_drifts[i].second;
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
   }
   measure_momenta(state);
@@ -171,7 +179,7 @@ void RunRecorder::measure(const State& state, double energy, double h, double co
   step_size_last_ = h;
   condition_last_ = condition;
   last_good_ = state;
-  result_.t_reached = state.t;
+  statistics_.t_reached = state.t;
 }
 
 }  // namespace noether

@@ -2,6 +2,8 @@
 /// What a run observes at every state: the summary maxima, the time-series rows, the progress line.
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include <noether/apps/progress_line.hpp>
 #include <noether/apps/runner.hpp>
@@ -11,19 +13,24 @@
 
 namespace noether {
 
-/// Accumulates into a RunResult (steps, Newton iterations and factorizations, energies, constraint maxima) and, as
-/// options ask, writes timeseries.csv rows and vtk step files of steps 0, output_every, ... and draws progress.
-/// Keeps a copy of the last state recorded whole: the last good state after any failure.
+/// Gathers and owns the run's statistics (steps, Newton iterations and factorizations, energies,
+/// constraint maxima, drifts) and, as options ask, writes timeseries.csv rows and vtk step files of
+/// steps 0, output_every, ... and draws progress. Keeps a copy of the last state recorded whole:
+/// the last good state after any failure.
 class RunRecorder {
  public:
-  /// result must outlive the recorder.
-  RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps, RunResult& result);
+  RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps);
+
+  /// What the recorder has gathered so far.
+  const RunStatistics& statistics() const { return statistics_; }
 
   /// From now on the rows go to csv, which must outlive the recorder.
   void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
   /// From now on the same states are drawn into series, which must outlive the recorder.
   void draw_motion_to(VtkSeries& series) { vtk_ = &series; }
 
+  /// What the projection of the initial values onto the constraints did, and its description.
+  void record_projection(const InitialProjection& projection, std::string note);
   /// The initialized state at step 0 and the stepper's conserved energy there.
   void record_initial(const State& state, double energy);
   /// A completed step: the new state, its conserved energy and the step's Newton report.
@@ -32,14 +39,15 @@ class RunRecorder {
   /// unless they were written already or no state was recorded.
   void record_last_good();
   /// The last state recorded whole (its measures finite, its row written when due): steps and
-  /// t_reached of the result; nullptr before the initial state was.
+  /// t_reached of the statistics; nullptr before the initial state was.
   const State* last_good() const { return started_ ? &last_good_ : nullptr; }
-  /// result.fail for `cause` at the step after the last one recorded (0 when none was), from its time.
-  void fail(FailureCause cause, const std::string& message);
+  /// The step after the last one recorded (0 when none was) and the time it starts from: where a
+  /// failure stops the run (RunEnding::fail).
+  std::pair<std::int64_t, double> unfinished_step() const;
   /// Ends the progress line.
   void finish();
 
-  /// What the recorder keeps between states beyond the RunResult: a checkpoint saves it.
+  /// What the recorder keeps between states beyond the statistics: a checkpoint saves it.
   struct Continuation {
     std::vector<Vector> invariants_initial;  ///< each invariant's value at step 0
     double energy_last = 0.0;                ///< the conserved energy at the last state
@@ -48,9 +56,10 @@ class RunRecorder {
   };
   Continuation continuation() const;
   /// Continues from a checkpoint's state as if record_initial and record_step had recorded the
-  /// states up to it (the result holds their totals and maxima, continue_progress): nothing is
-  /// measured or written for state itself. continuation holds one value per invariant of the model.
-  void resume(const State& state, const Continuation& continuation);
+  /// states up to it, whose totals and maxima are `saved`: nothing is measured or written for
+  /// state itself. continuation holds one value per invariant of the model, saved one conserved
+  /// momentum per momentum the model declares.
+  void resume(const State& state, const RunStatistics& saved, const Continuation& continuation);
 
  private:
   /// Updates the constraint maxima at state and writes its row when one is due; h and condition:
@@ -71,7 +80,7 @@ class RunRecorder {
   const std::vector<Invariant>& invariants_;
   const ConservedMomenta& conserved_momenta_;
   std::vector<Vector> invariants_initial_;
-  RunResult& result_;
+  RunStatistics statistics_;
   int output_every_;
   double initial_t_;
   bool started_ = false;      ///< the initial state was recorded

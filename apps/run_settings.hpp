@@ -5,10 +5,14 @@
 /// reader, check_run_configuration and docs/cli.md (tests/apps/test_run_settings.cpp) read a
 /// setting's range from its row, so that `export` writes only what `run` accepts.
 ///
+/// The writers (scene_writer.cpp, checkpoint_json.cpp, summary_json.cpp, summary_text.cpp) and the
+/// readers of scene files and checkpoints take each setting's key from its row, by the setting's
+/// name, in an order of their own: a key renamed in its row is renamed in every file.
+///
 /// Adding a setting: a field in RunOptions (runner.hpp) and RunConfiguration (run_configuration.hpp),
-/// one row in run_settings.cpp (its apply function converts the option's text), and its key in the
-/// writers the row names (scene_writer.cpp, checkpoint_json.cpp, summary_json.cpp); the tests
-/// check each key the row names against those files and docs/cli.md.
+/// one row in run_settings.cpp (its apply function converts the option's text), and one line in
+/// each reader and writer of a file the row gives a key for; the tests check each key the row
+/// names against those files and docs/cli.md.
 #include <span>
 #include <string>
 #include <string_view>

@@ -112,8 +112,8 @@ struct PreparedStepper {
   const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
 };
 
-/// The moments that divide a run's wall-clock time (RunResult::setup_seconds ...): its start, the
-/// start of the step loop and its end (the same moment when the loop was never reached).
+/// The moments that divide a run's wall-clock time (RunTimes): its start, the start of the step
+/// loop and its end (the same moment when the loop was never reached).
 class RunClock {
  public:
   using Clock = std::chrono::steady_clock;
@@ -126,14 +126,11 @@ class RunClock {
     closing_ = Clock::now();
     if (!stepped_) stepping_ = closing_;
   }
-  /// The three parts and their sum into result, ending now.
-  void split(RunResult& result) const {
+  /// The three parts and their sum, ending now.
+  RunTimes split() const {
     const Clock::time_point end = Clock::now();
     const auto seconds = [](Clock::duration d) { return std::chrono::duration<double>(d).count(); };
-    result.setup_seconds = seconds(stepping_ - start_);
-    result.stepping_seconds = seconds(closing_ - stepping_);
-    result.closing_seconds = seconds(end - closing_);
-    result.wall_seconds = seconds(end - start_);
+    return {seconds(stepping_ - start_), seconds(closing_ - stepping_), seconds(end - closing_), seconds(end - start_)};
   }
 
  private:
@@ -163,10 +160,9 @@ std::string step_limit_message(const Stepper& stepper, const State& state, const
 /// step_count times by h, or, for an adaptive stepper, until t >= t_end with the last step's size
 /// as the next first guess; stops early when an interruption is asked for. On a NewtonError
 /// state is the last good one. Writes a checkpoint after the steps checkpoints asks for (none
-/// after the last).
-void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorder, State& state, RunResult& result,
-               RunClock& clock, CheckpointWriter* checkpoints) {
-  const RunConfiguration& run = result.plan.configuration;
+/// after the last). Returns the signal that interrupted it, 0 when it completed.
+int integrate(Stepper& stepper, const RunOptions& options, const RunConfiguration& run, RunRecorder& recorder,
+              State& state, RunClock& clock, CheckpointWriter* checkpoints) {
   double h = run.h;
   if (options.resume) {
     h = options.resume->next_h;
@@ -178,10 +174,10 @@ void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorde
   const std::int64_t steps = step_count(run);
   const bool adaptive = stepper.adaptive_step_size();
   const std::int64_t limit = kAdaptiveStepLimit * std::max<std::int64_t>(steps, 1);
-  std::int64_t n = result.steps;  // the steps completed: 0, or the checkpoint's
+  std::int64_t n = recorder.statistics().steps;  // the steps completed: 0, or the checkpoint's
   const auto going_on = [&] { return adaptive ? state.t < run.t_end : n < steps; };
   while (going_on()) {
-    if (const int signal = interrupt_requested(options)) return result.interrupt(signal);
+    if (const int signal = interrupt_requested(options)) return signal;
     if (adaptive && n >= limit) throw StepLimitReached(step_limit_message(stepper, state, run, h));
     const StepReport report = stepper.step(state, h);
     ++n;
@@ -189,67 +185,120 @@ void integrate(Stepper& stepper, const RunOptions& options, RunRecorder& recorde
     recorder.record_step(state, stepper.conserved_energy(state), report);
     if (checkpoints && going_on()) checkpoints->after_step(state, h, stepper, recorder);
   }
-  result.complete();
+  return 0;
 }
 
 /// The time series, and the drawings when options ask, of the run into outputs.
 void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
-                  const RunOptions& options, const RunResult& result, RunRecorder& recorder) {
+                  const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
-                                                 find_stepper(result.plan.configuration.stepper).reports_condition));
+                                                 find_stepper(plan.configuration.stepper).reports_condition));
   // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
   if (options.write_motion && !options.resume)
     recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
 }
 
-/// Runs integrate, writing rows and drawings to outputs when given. Whatever stops the run becomes
-/// its status: the stepper's refusal, made or thrown as std::invalid_argument by initialize or a
+/// The model a run steps and what it steps it with, made before its outputs are opened.
+struct RunModel {
+  const ModelDescription& description;
+  const Model& model;
+  PreparedStepper& prepared;
+};
+
+/// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
+/// model's initial state projected onto the constraints (stepped: the system the stepper steps).
+void start_recording(const RunModel& m, const RunOptions& options, RunRecorder& recorder, State& state) {
+  if (options.resume) {
+    recorder.resume(state, options.resume->progress, options.resume->recorder);
+    return;
+  }
+  const System& stepped = m.prepared.system(m.model);
+  const InitialProjection projection = project_initial_state(stepped, state);
+  recorder.record_projection(projection, describe(stepped, projection));
+  if (m.prepared.reduced) require_dropped_equations_met(m.model, state);
+}
+
+/// Opens the outputs, starts recording and integrates; how the run ended. Whatever stops it becomes
+/// its ending: the stepper's refusal, made or thrown as std::invalid_argument by initialize or a
 /// step (a state not finite, a setting a step cannot take); a Newton failure; an output error; any
-/// other exception. After a failure or an interruption the last good state closes the time series
-/// and the drawings; it is the final state in any case.
-void integrate_recording_failure(const ModelDescription& description, const Model& model, PreparedStepper& prepared,
-                                 const RunOptions& options, RunOutputs* outputs, RunResult& result, RunClock& clock) {
-  RunRecorder recorder(model, options, step_count(result.plan.configuration), result);
-  State state = options.resume ? options.resume->state : model.initial;
+/// other exception.
+RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& options, const RunPlan& plan,
+                                      RunOutputs* outputs, RunRecorder& recorder, State& state, RunClock& clock) {
+  RunEnding ending;
+  const auto fail = [&](FailureCause cause, const std::string& message) {
+    const auto [step, t] = recorder.unfinished_step();
+    ending.fail(cause, message, step, t);
+  };
   try {
     std::optional<CheckpointWriter> checkpoints;
     if (outputs) {
-      open_outputs(*outputs, description, model, options, result, recorder);
-      if (options.checkpoint_every > 0) checkpoints.emplace(options, result, *outputs);
+      open_outputs(*outputs, m.description, m.model, options, plan, recorder);
+      if (options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
     }
-    if (prepared.refusal) throw *prepared.refusal;
-    if (options.resume) {
-      continue_progress(options.resume->progress, result);
-      recorder.resume(state, options.resume->recorder);
+    if (m.prepared.refusal) throw *m.prepared.refusal;
+    start_recording(m, options, recorder, state);
+    const int signal = integrate(*m.prepared.stepper, options, plan.configuration, recorder, state, clock,
+                                 checkpoints ? &*checkpoints : nullptr);
+    if (signal) {
+      ending.interrupt(signal, recorder.statistics().steps, recorder.statistics().t_reached);
     } else {
-      const System& stepped = prepared.system(model);
-      result.initial_projection = project_initial_state(stepped, state);
-      result.initial_projection_note = describe(stepped, result.initial_projection);
-      if (prepared.reduced) require_dropped_equations_met(model, state);
+      ending.complete();
     }
-    integrate(*prepared.stepper, options, recorder, state, result, clock, checkpoints ? &*checkpoints : nullptr);
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
-    recorder.fail(FailureCause::newton, e.what());
+    fail(FailureCause::newton, e.what());
   } catch (const ProjectionError& e) {
-    recorder.fail(FailureCause::refused,
-                  std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());
+    fail(FailureCause::refused,
+         std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());
   } catch (const std::invalid_argument& e) {
-    recorder.fail(FailureCause::refused, e.what());
+    fail(FailureCause::refused, e.what());
   } catch (const OutputError& e) {
-    recorder.fail(FailureCause::output, e.what());
+    fail(FailureCause::output, e.what());
   } catch (const std::bad_alloc&) {
-    recorder.fail(FailureCause::error, "out of memory (std::bad_alloc): choose a smaller model or free memory");
+    fail(FailureCause::error, "out of memory (std::bad_alloc): choose a smaller model or free memory");
   } catch (const std::exception& e) {
-    recorder.fail(FailureCause::error, e.what());
+    fail(FailureCause::error, e.what());
   }
-  clock.start_closing();
+  return ending;
+}
+
+/// After a failure or an interruption the last good state closes the time series and the drawings;
+/// it is the final state in any case (final_state.json). An output error fails the run.
+void close_recording(const RunModel& m, RunOutputs* outputs, RunRecorder& recorder, RunEnding& ending) {
   try {
-    if (result.status != RunStatus::completed && result.failure_cause != FailureCause::output) recorder.record_last_good();
-    if (outputs && recorder.last_good()) outputs->write_final_state(prepared.system(model), *recorder.last_good(), model.probes);
+    if (ending.status != RunStatus::completed && ending.failure.cause != FailureCause::output)
+      recorder.record_last_good();
+    if (outputs && recorder.last_good())
+      outputs->write_final_state(m.prepared.system(m.model), *recorder.last_good(), m.model.probes);
   } catch (const OutputError& e) {
-    recorder.fail(FailureCause::output, e.what());
+    const auto [step, t] = recorder.unfinished_step();
+    ending.fail(FailureCause::output, e.what(), step, t);
   }
   recorder.finish();
+}
+
+/// Opens the run's output directory into `outputs` (summary.json says running, of `running`);
+/// leaves it empty without options.output_dir.
+void open_directory(const RunOptions& options, const RunOutcome& running, std::optional<RunOutputs>& outputs) {
+  const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
+  if (options.resume)
+    outputs.emplace(*options.output_dir, calls, running, options.resume->timeseries_length);
+  else if (options.output_dir)
+    outputs.emplace(*options.output_dir, calls, running);
+}
+
+/// Closes the outputs' data files, then the run's outcome with its times, and its final summary
+/// written; a file that cannot be written fails the run (cause output, at the last step completed).
+RunOutcome finish(RunOutcome outcome, RunOutputs* outputs, const RunClock& clock) {
+  const auto fail = [&outcome](const std::string& message) {
+    outcome.ending.fail(FailureCause::output, message, outcome.statistics.steps, outcome.statistics.t_reached);
+  };
+  if (outputs)
+    for (const std::string& message : outputs->close_files()) fail(message);
+  outcome.times = clock.split();
+  if (!outputs) return outcome;
+  outcome.files = outputs->files();
+  if (const std::optional<std::string> message = outputs->write_final_summary(outcome)) fail(*message);
+  return outcome;
 }
 
 }  // namespace
@@ -275,30 +324,29 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   return c;
 }
 
-RunResult run(const RunOptions& options) {
+RunOutcome run(const RunOptions& options) {
   RunClock clock;
-  const RunPlan plan = plan_run(options);
+  RunOutcome outcome;
+  outcome.plan = plan_run(options);
+  const RunPlan& plan = outcome.plan;
   const ModelDescription description = describe(plan.source);
   const Model model = build_model(description);
   const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
                                          static_cast<std::size_t>(plan.threads));
   PreparedStepper prepared(model, plan.configuration);
-  RunResult result;
-  result.plan = plan;
-  result.dropped_equations = prepared.dropped_equations;
+  outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
   std::optional<RunOutputs> outputs;
-  const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
-  if (options.resume)
-    outputs.emplace(*options.output_dir, calls, result, options.resume->timeseries_length);
-  else if (options.output_dir)
-    outputs.emplace(*options.output_dir, calls, result);
-  integrate_recording_failure(description, model, prepared, options, outputs ? &*outputs : nullptr, result, clock);
-  if (outputs) outputs->close_files();
-  clock.split(result);
-  if (outputs) outputs->finish();
-  return result;
+  open_directory(options, outcome, outputs);
+  RunRecorder recorder(model, options, step_count(plan.configuration));
+  State state = options.resume ? options.resume->state : model.initial;
+  const RunModel m{description, model, prepared};
+  outcome.ending = integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, recorder, state, clock);
+  clock.start_closing();
+  close_recording(m, outputs ? &*outputs : nullptr, recorder, outcome.ending);
+  outcome.statistics = recorder.statistics();
+  return finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
 }
 
 std::string_view to_string(RunStatus status) {
@@ -322,27 +370,20 @@ std::string_view to_string(FailureCause cause) {
   return "";
 }
 
-void RunResult::complete() {
-  status = RunStatus::completed;
-  ok = true;
-}
+void RunEnding::complete() { status = RunStatus::completed; }
 
-void RunResult::fail(FailureCause cause, const std::string& message, std::int64_t step, double t) {
-  ok = false;
+void RunEnding::fail(FailureCause cause, const std::string& message, std::int64_t step, double t) {
   if (status == RunStatus::failed) {
     error += "; then " + message;
     return;
   }
   error = error.empty() ? message : error + "; then " + message;  // an interruption's message stays first
   status = RunStatus::failed;
-  failure_cause = cause;
-  failed_step = step;
-  failed_t = t;
+  failure = {cause, step, t};
 }
 
-void RunResult::interrupt(int signal) {
+void RunEnding::interrupt(int signal, std::int64_t steps, double t_reached) {
   status = RunStatus::interrupted;
-  ok = false;
   interrupt_signal = signal;
   error = "interrupted by " + signal_name(signal) + " after step " + std::to_string(steps) + " (t = " +
           format_number(t_reached) + "); the outputs hold the run up to there";

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <noether/apps/model_source.hpp>
 #include <noether/apps/output_directory.hpp>
@@ -102,14 +104,11 @@ struct RunPlan {
   int threads = 0;             ///< the bound on the worker threads
 };
 
-/// What a run did. Maxima run over every state reached, the initial one included. Quantities
-/// that were never computed (the stepper refused the system) are NaN.
-struct RunResult {
-  /// The plan the run carried out.
-  RunPlan plan;
-  /// running until the run ends; ok is true exactly when the status is completed.
-  RunStatus status = RunStatus::running;
-  std::int64_t steps = 0;  ///< steps completed (and recorded)
+/// What a run measured over the states it reached, the initial one included: RunRecorder gathers
+/// it and owns it; a checkpoint saves it. Quantities never computed (the stepper refused the
+/// system) are NaN.
+struct RunStatistics {
+  std::int64_t steps = 0;           ///< steps completed (and recorded)
   double t_reached = not_computed;  ///< the time of the last state completed
   /// The smallest and largest step taken (StepReport::step_size): h for a fixed-step run.
   double step_size_min = not_computed, step_size_max = not_computed;
@@ -134,13 +133,6 @@ struct RunResult {
   };
   /// None (not counted) for a run resumed from a checkpoint of format version 1, which did not save them.
   std::optional<NewtonEvaluations> newton_evaluations = NewtonEvaluations{};
-  /// The run's wall-clock time in three parts (docs/output.md): setup_seconds from the start of run()
-  /// to the first step (building the model, making the stepper with its pattern analysis, opening
-  /// the outputs, projecting and initializing the initial state, recording it); stepping_seconds,
-  /// the step loop with the rows and drawings it writes; closing_seconds, from the end of the loop
-  /// to the final summary (the last good state's row, final_state.json, closing the time series
-  /// and motion.pvd). wall_seconds is their sum, the time to the final summary.
-  double setup_seconds = 0.0, stepping_seconds = 0.0, closing_seconds = 0.0, wall_seconds = 0.0;
   /// Summed over all steps: Newton's time in assembly, numeric factorization and solves.
   NewtonTimings phase_seconds;
   /// A step of the run's grid whose Newton failed and that was taken as substeps instead.
@@ -156,24 +148,6 @@ struct RunResult {
   std::int64_t refined_steps = 0;
   std::vector<RefinedStep> refinements;
   double smallest_substep = not_computed;
-  /// When the run failed: why, and the step it could not complete (0: it failed at its initial
-  /// state) with the time that step started from, the last state completed, whose row closes
-  /// timeseries.csv; when the outputs could not be closed after the last step: steps and
-  /// t_reached. failed_step is -1 and failed_t NaN otherwise.
-  FailureCause failure_cause = FailureCause::none;
-  std::int64_t failed_step = -1;
-  double failed_t = not_computed;
-  /// When interrupted: the signal that asked (SIGINT, SIGTERM); 0 otherwise.
-  int interrupt_signal = 0;
-  /// The time series' file name in the output directory (TimeseriesCsv): timeseries.csv.partial
-  /// while the run goes on or when it could not be closed, timeseries.csv after; empty without one.
-  std::string timeseries_file;
-  /// motion.pvd once it is written (VtkSeries); final_state.json once it is written (the last
-  /// good state); empty before, and when not written.
-  std::string motion_file, final_state_file;
-  /// The constraint equations dropped from the step equations because they depend on the others
-  /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
-  std::vector<std::string> dropped_equations;
   /// What the projection of the initial values onto the constraints did (solvers/initial_values.hpp),
   /// and its description ("" when the initial values met the constraints).
   InitialProjection initial_projection;
@@ -184,10 +158,6 @@ struct RunResult {
   double energy_max_abs_increment = not_computed;
   /// max over states of max|g(q)| and of max|G(q) v|.
   double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
-  bool ok = false;
-  /// When !ok: why, as one line (the NewtonError, refusal or output error message; the
-  /// interruption's signal, step and time).
-  std::string error;
   /// Each of the model's invariants with its largest change over the states reached (Invariant).
   std::vector<std::pair<std::string, double>> invariant_drifts;
   /// A momentum component the model declares conserved (Model::conserved_momenta): its value at
@@ -198,14 +168,72 @@ struct RunResult {
   };
   std::vector<ConservedMomentum> conserved_momenta;
   Eigen::Vector3d momenta_about = Eigen::Vector3d::Zero();  ///< the point J is taken about
+};
 
-  /// status completed, ok.
+/// The run's wall-clock time in three parts (docs/output.md), measured by the run itself:
+/// setup_seconds from the start of run() to the first step (building the model, making the stepper
+/// with its pattern analysis, opening the outputs, projecting and initializing the initial state,
+/// recording it); stepping_seconds, the step loop with the rows and drawings it writes;
+/// closing_seconds, from the end of the loop to the final summary (the last good state's row,
+/// final_state.json, closing the time series and motion.pvd). wall_seconds is their sum.
+struct RunTimes {
+  double setup_seconds = 0.0, stepping_seconds = 0.0, closing_seconds = 0.0, wall_seconds = 0.0;
+};
+
+/// The files of the output directory a run wrote, by name (RunOutputs); empty: none.
+struct OutputFiles {
+  /// The time series (TimeseriesCsv): timeseries.csv.partial while the run goes on or when it
+  /// could not be closed, timeseries.csv after.
+  std::string timeseries;
+  /// motion.pvd once it is written (VtkSeries); final_state.json once it is written (the last
+  /// good state).
+  std::string motion, final_state;
+};
+
+/// How a run ended: running until it does; then completed, failed (why, and the step it could not
+/// complete) or interrupted (by which signal). Changed only by its three transitions.
+struct RunEnding {
+  RunStatus status = RunStatus::running;
+  /// When failed: why, and the step it could not complete (0: it failed at its initial state) with
+  /// the time that step started from, the last state completed, whose row closes timeseries.csv;
+  /// when the outputs could not be closed after the last step: steps and t_reached. step is -1
+  /// and t NaN otherwise.
+  struct Failure {
+    FailureCause cause = FailureCause::none;
+    std::int64_t step = -1;
+    double t = not_computed;
+  };
+  Failure failure;
+  /// When interrupted: the signal that asked (SIGINT, SIGTERM); 0 otherwise.
+  int interrupt_signal = 0;
+  /// Unless completed: why, as one line (the NewtonError, refusal or output error message; the
+  /// interruption's signal, step and time).
+  std::string error;
+
+  /// status completed.
   void complete();
   /// status failed for `cause` at `step` from `t`, with `message` as error; when the run had
   /// failed already, the message is added to the first failure's, which stays.
   void fail(FailureCause cause, const std::string& message, std::int64_t step, double t);
-  /// status interrupted by `signal` after the last step completed.
-  void interrupt(int signal);
+  /// status interrupted by `signal` after `steps` steps, at t_reached.
+  void interrupt(int signal, std::int64_t steps, double t_reached);
+};
+
+/// What run() returns: the plan it carried out, the statistics its recorder gathered, its times,
+/// the files it wrote, the equations it dropped and how it ended. Each part is made by one object
+/// and copied here once the run is over.
+struct RunOutcome {
+  RunPlan plan;
+  RunStatistics statistics;
+  RunTimes times;
+  OutputFiles files;
+  /// The constraint equations dropped from the step equations because they depend on the others
+  /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
+  std::vector<std::string> dropped_equations;
+  RunEnding ending;
+
+  /// Whether the run completed.
+  bool ok() const { return ending.status == RunStatus::completed; }
 };
 
 /// default_run_configuration of options.scenario with the run settings options gives; throws
@@ -224,10 +252,10 @@ RunConfiguration resolve_run_configuration(const RunOptions& options);
 /// output_every < 1; a model too large for the memory), naming the value and what is accepted;
 /// OutputError when the output directory or the running summary cannot be written.
 /// The initial values are projected onto the constraints first (project_initial_state;
-/// result.initial_projection); a failed projection fails the run (cause refused).
+/// RunStatistics::initial_projection); a failed projection fails the run (cause refused).
 /// An adaptive stepper (StepperInfo::adaptive_step_size) starts with h, gets the size of its last
 /// step as its next first guess, and runs until its first state at or past t_end (t_reached); a
 /// run that takes more than kAdaptiveStepLimit times step_count steps before fails (cause error).
-RunResult run(const RunOptions& options);
+RunOutcome run(const RunOptions& options);
 
 }  // namespace noether

@@ -345,16 +345,17 @@ RunConfiguration read_run(JsonObject& o) {
   RunConfiguration run;
   std::vector<std::string_view> stepper_names;
   for (const StepperInfo& s : steppers()) stepper_names.push_back(s.name);
-  run.stepper = o.choice("stepper", stepper_names, run.stepper);
-  if (o.has("stepper_parameters")) {
-    JsonObject p = o.object("stepper_parameters", "stepper " + run.stepper);
+  run.stepper = o.choice(key_of(run_setting("stepper")), stepper_names, run.stepper);
+  const std::string_view parameters = key_of(run_setting("stepper_parameters"));
+  if (o.has(parameters)) {
+    JsonObject p = o.object(parameters, "stepper " + run.stepper);
     for (const SchemeParameter& declared : find_stepper(run.stepper).parameters)
       if (p.has(declared.name)) run.scheme_parameters[std::string(declared.name)] = p.number(declared.name, declared.meaning);
     p.finish();
   }
   run.solver = *parse_linear_solver_kind(read_choice(o, "solver", to_string(run.solver)));
-  run.h = o.number("h", "the time step", run_setting("h").values.range);
-  run.t_end = o.number("t_end", "the end time", run_setting("t_end").values.range);
+  run.h = o.number(key_of(run_setting("h")), "the time step", run_setting("h").values.range);
+  run.t_end = o.number(key_of(run_setting("t_end")), "the end time", run_setting("t_end").values.range);
   run.max_steps = read_whole(o, "max_steps", run.max_steps);
   if (o.has("newton")) {
     JsonObject newton = o.object("newton", "Newton's settings");
@@ -401,8 +402,9 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   if (root.has("output")) {
     JsonObject output = root.object("output", "the output settings");
     scene.output_every = read_whole(output, "every", 1);
-    scene.output_vtk = output.boolean_or("vtk", true);
-    if (output.has("directory")) scene.output_directory = output.text("directory", "the output directory");
+    scene.output_vtk = output.boolean_or(key_of(run_setting("vtk")), true);
+    const std::string_view directory = key_of(run_setting("output_directory"));
+    if (output.has(directory)) scene.output_directory = output.text(directory, "the output directory");
     output.finish();
   }
   root.finish();

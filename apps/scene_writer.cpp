@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_names.hpp>
 
 namespace noether {
@@ -198,24 +199,36 @@ Json conserved_momenta_json(const ConservedMomenta& c) {
   return {{"linear", axes_json(c.linear)}, {"angular", axes_json(c.angular)}, {"about", vector_json(c.about)}};
 }
 
-Json run_json(const RunConfiguration& run) {
-  Json j{{"stepper", run.stepper}};
+/// root[the scene key of the run setting `name`] = value (RunSetting::scene_key, a JSON pointer).
+void put_setting(Json& root, std::string_view name, Json value) {
+  root[Json::json_pointer(std::string(run_setting(name).scene_key))] = std::move(value);
+}
+
+/// The run settings into root's "run" object, each under its scene key.
+void write_run(Json& root, const RunConfiguration& run) {
+  put_setting(root, "stepper", run.stepper);
   if (!run.scheme_parameters.empty()) {
-    j["stepper_parameters"] = Json::object();
-    for (const auto& [name, value] : run.scheme_parameters) j["stepper_parameters"][name] = value;
+    Json parameters = Json::object();
+    for (const auto& [name, value] : run.scheme_parameters) parameters[name] = value;
+    put_setting(root, "stepper_parameters", std::move(parameters));
   }
-  j.update({{"solver", std::string(to_string(run.solver))},
-            {"h", run.h},
-            {"t_end", run.t_end},
-            {"max_steps", run.max_steps},
-            {"newton",
-             {{"method", std::string(newton_method_name(run.newton))},
-              {"tolerance", run.newton.residual_tolerance},
-              {"max_iterations", run.newton.max_iterations},
-              {"refresh", run.newton.refresh_contraction}}},
-            {"refine_depth", run.max_refinement_depth},
-            {"redundant", std::string(redundancy_name(run.redundancy))}});
-  return j;
+  put_setting(root, "solver", std::string(to_string(run.solver)));
+  put_setting(root, "h", run.h);
+  put_setting(root, "t_end", run.t_end);
+  put_setting(root, "max_steps", run.max_steps);
+  put_setting(root, "newton_method", std::string(newton_method_name(run.newton)));
+  put_setting(root, "newton_tolerance", run.newton.residual_tolerance);
+  put_setting(root, "newton_max_iterations", run.newton.max_iterations);
+  put_setting(root, "newton_refresh", run.newton.refresh_contraction);
+  put_setting(root, "refine_depth", run.max_refinement_depth);
+  put_setting(root, "redundant", std::string(redundancy_name(run.redundancy)));
+}
+
+/// The output settings into root's "output" object, each under its scene key.
+void write_output(Json& root, const Scene& scene) {
+  put_setting(root, "every", scene.output_every);
+  put_setting(root, "vtk", scene.output_vtk);
+  if (scene.output_directory) put_setting(root, "output_directory", scene.output_directory->string());
 }
 
 bool is_flat(const Json& j) {
@@ -271,10 +284,8 @@ std::string scene_json(const Scene& scene) {
   write_list(root, "probes", m.probes, probe_json);
   write_list(root, "invariants", m.invariants, invariant_json);
   if (!m.conserved_momenta.empty()) root["conserved_momenta"] = conserved_momenta_json(m.conserved_momenta);
-  root["run"] = run_json(scene.run);
-  Json output{{"every", scene.output_every}, {"vtk", scene.output_vtk}};
-  if (scene.output_directory) output["directory"] = scene.output_directory->string();
-  root["output"] = output;
+  write_run(root, scene.run);
+  write_output(root, scene);
   std::string text;
   write_pretty(root, 0, text);
   return text + "\n";

@@ -1,102 +1,136 @@
 #include <noether/apps/summary_json.hpp>
 
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/run_settings.hpp>
 
 namespace noether {
 namespace {
 
-/// The refined steps listed in the result, each as {step, t, substeps, smallest_substep}.
-nlohmann::ordered_json refinements_json(const RunResult& result) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const RunResult::RefinedStep& r : result.refinements)
+using Json = nlohmann::ordered_json;
+
+/// The refined steps listed in the statistics, each as {step, t, substeps, smallest_substep}.
+Json refinements_json(const RunStatistics& statistics) {
+  Json list = Json::array();
+  for (const RunStatistics::RefinedStep& r : statistics.refinements)
     list.push_back({{"step", r.step}, {"t", r.t}, {"substeps", r.substeps}, {"smallest_substep", r.smallest_substep}});
   return list;
 }
 
 /// The file's name, or null when there is none.
-nlohmann::ordered_json file_or_null(const std::string& file) {
-  return file.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(file);
+Json file_or_null(const std::string& file) { return file.empty() ? Json() : Json(file); }
+
+/// The summary key of the run setting `name` (RunSetting::summary_key).
+std::string summary_key(std::string_view name) { return std::string(run_setting(name).summary_key); }
+
+/// The status, the files, the scenario and the run settings of the plan.
+void add_plan(Json& j, const RunOutcome& o) {
+  const RunConfiguration& run = o.plan.configuration;
+  j["status"] = to_string(o.ending.status);
+  j["timeseries"] = file_or_null(o.files.timeseries);
+  j["motion"] = file_or_null(o.files.motion);
+  j["final_state"] = file_or_null(o.files.final_state);
+  j["scenario"] = o.plan.scenario;
+  j[summary_key("stepper")] = run.stepper;
+  j[summary_key("solver")] = to_string(run.solver);
+  j[summary_key("h")] = run.h;
+  j[summary_key("t_end")] = run.t_end;
+  j[summary_key("newton_method")] = newton_method_name(run.newton);
+  j[summary_key("newton_tolerance")] = run.newton.residual_tolerance;
+  j[summary_key("newton_max_iterations")] = run.newton.max_iterations;
+  j[summary_key("newton_refresh")] = run.newton.refresh_contraction;
+  j[summary_key("refine_depth")] = run.max_refinement_depth;
+  j[summary_key("redundant")] = redundancy_name(run.redundancy);
+  j[summary_key("stepper_parameters")] = resolved_scheme_parameters(run);
+}
+
+/// The step and Newton totals and maxima, and the wall-clock times.
+void add_steps(Json& j, const RunStatistics& s, const RunTimes& times) {
+  j["steps"] = s.steps;
+  j["t_reached"] = s.t_reached;
+  j["step_size_min"] = s.step_size_min;
+  j["step_size_max"] = s.step_size_max;
+  j["condition_estimate_max"] = s.condition_estimate_max;
+  j["newton_iterations_total"] = s.newton_iterations_total;
+  j["newton_iterations_max"] = s.newton_iterations_max;
+  j["newton_factorizations_total"] = s.newton_factorizations_total;
+  j["newton_stalled_steps"] = s.newton_stalled_steps;
+  j["newton_stalled_residual_max"] = s.newton_stalled_residual_max;
+  j["newton_evaluations_total"] = count_or_null(s.newton_evaluations, &RunStatistics::NewtonEvaluations::residuals);
+  j["newton_matrix_evaluations_total"] =
+      count_or_null(s.newton_evaluations, &RunStatistics::NewtonEvaluations::with_matrix);
+  j["setup_seconds"] = times.setup_seconds;
+  j["stepping_seconds"] = times.stepping_seconds;
+  j["closing_seconds"] = times.closing_seconds;
+  j["wall_seconds"] = times.wall_seconds;
+}
+
+/// The energies, the constraint maxima, the refinements and the dropped equations.
+void add_measures(Json& j, const RunOutcome& o) {
+  const RunStatistics& s = o.statistics;
+  j["energy_initial"] = s.energy_initial;
+  j["energy_final"] = s.energy_final;
+  j["energy_max_abs_increment"] = s.energy_max_abs_increment;
+  j["constraint_max_abs"] = s.constraint_max_abs;
+  j["velocity_constraint_max_abs"] = s.velocity_constraint_max_abs;
+  j["refined_steps"] = s.refined_steps;
+  j["smallest_substep"] = s.smallest_substep;
+  j["refinements"] = refinements_json(s);
+  j["dropped_equations"] = o.dropped_equations;
+}
+
+/// ok, and unless the run completed how it ended: error, failure, interrupted_by.
+void add_ending(Json& j, const RunOutcome& o) {
+  const RunEnding& e = o.ending;
+  j["ok"] = o.ok();
+  if (!o.ok()) j["error"] = e.error;
+  if (e.status == RunStatus::failed)
+    j["failure"] = {{"cause", to_string(e.failure.cause)}, {"step", e.failure.step}, {"t", e.failure.t}};
+  if (e.status == RunStatus::interrupted) j["interrupted_by"] = signal_name(e.interrupt_signal);
+}
+
+Json initial_projection_json(const RunStatistics& s) {
+  const InitialProjection& projection = s.initial_projection;
+  return {{"projected", projection.projected()},
+          {"position_violation", projection.positions.largest},
+          {"position_correction", projection.position_correction},
+          {"velocity_violation", projection.velocities.largest},
+          {"velocity_correction", projection.velocity_correction},
+          {"note", s.initial_projection_note}};
+}
+
+/// The invariants' drifts and the conserved momenta ({} when the model declares none).
+void add_drifts(Json& j, const RunStatistics& s) {
+  j["invariant_drifts"] = Json::object();
+  for (const auto& [name, drift] : s.invariant_drifts) j["invariant_drifts"][name] = drift;
+  j["conserved_momenta"] = Json::object();
+  if (s.conserved_momenta.empty()) return;
+  const Eigen::Vector3d& o = s.momenta_about;
+  j["conserved_momenta"]["about"] = {o.x(), o.y(), o.z()};
+  for (const RunStatistics::ConservedMomentum& c : s.conserved_momenta)
+    j["conserved_momenta"][c.name] = {{"initial", c.initial}, {"final", c.final}, {"drift", c.drift}};
 }
 
 }  // namespace
 
-nlohmann::ordered_json count_or_null(const std::optional<RunResult::NewtonEvaluations>& counts,
-                                     std::int64_t RunResult::NewtonEvaluations::*count) {
-  return counts ? nlohmann::ordered_json((*counts).*count) : nlohmann::ordered_json();
+Json count_or_null(const std::optional<RunStatistics::NewtonEvaluations>& counts,
+                   std::int64_t RunStatistics::NewtonEvaluations::*count) {
+  return counts ? Json((*counts).*count) : Json();
 }
 
-nlohmann::ordered_json summary_json(const RunResult& result) {
-  const RunConfiguration& run = result.plan.configuration;
-  nlohmann::ordered_json j = {{"status", to_string(result.status)},
-                              {"timeseries", file_or_null(result.timeseries_file)},
-                              {"motion", file_or_null(result.motion_file)},
-                              {"final_state", file_or_null(result.final_state_file)},
-                              {"scenario", result.plan.scenario},
-                              {"stepper", run.stepper},
-                              {"solver", to_string(run.solver)},
-                              {"h", run.h},
-                              {"t_end", run.t_end},
-                              {"newton_method", newton_method_name(run.newton)},
-                              {"newton_tolerance", run.newton.residual_tolerance},
-                              {"newton_max_iterations", run.newton.max_iterations},
-                              {"newton_refresh_contraction", run.newton.refresh_contraction},
-                              {"max_refinement_depth", run.max_refinement_depth},
-                              {"redundant", redundancy_name(run.redundancy)},
-                              {"scheme_parameters", resolved_scheme_parameters(run)},
-                              {"steps", result.steps},
-                              {"t_reached", result.t_reached},
-                              {"step_size_min", result.step_size_min},
-                              {"step_size_max", result.step_size_max},
-                              {"condition_estimate_max", result.condition_estimate_max},
-                              {"newton_iterations_total", result.newton_iterations_total},
-                              {"newton_iterations_max", result.newton_iterations_max},
-                              {"newton_factorizations_total", result.newton_factorizations_total},
-                              {"newton_stalled_steps", result.newton_stalled_steps},
-                              {"newton_stalled_residual_max", result.newton_stalled_residual_max},
-                              {"newton_evaluations_total",
-                               count_or_null(result.newton_evaluations, &RunResult::NewtonEvaluations::residuals)},
-                              {"newton_matrix_evaluations_total",
-                               count_or_null(result.newton_evaluations, &RunResult::NewtonEvaluations::with_matrix)},
-                              {"setup_seconds", result.setup_seconds},
-                              {"stepping_seconds", result.stepping_seconds},
-                              {"closing_seconds", result.closing_seconds},
-                              {"wall_seconds", result.wall_seconds},
-                              {"energy_initial", result.energy_initial},
-                              {"energy_final", result.energy_final},
-                              {"energy_max_abs_increment", result.energy_max_abs_increment},
-                              {"constraint_max_abs", result.constraint_max_abs},
-                              {"velocity_constraint_max_abs", result.velocity_constraint_max_abs},
-                              {"refined_steps", result.refined_steps},
-                              {"smallest_substep", result.smallest_substep},
-                              {"refinements", refinements_json(result)},
-                              {"dropped_equations", result.dropped_equations},
-                              {"ok", result.ok}};
-  if (!result.ok) j["error"] = result.error;
-  if (result.status == RunStatus::failed)
-    j["failure"] = {{"cause", to_string(result.failure_cause)}, {"step", result.failed_step}, {"t", result.failed_t}};
-  if (result.status == RunStatus::interrupted) j["interrupted_by"] = signal_name(result.interrupt_signal);
-  j["parameters"] = result.plan.parameters;
-  if (const auto* scene = std::get_if<SceneSource>(&result.plan.source)) j["scene"] = scene->path.string();
-  const InitialProjection& projection = result.initial_projection;
-  j["initial_projection"] = {{"projected", projection.projected()},
-                             {"position_violation", projection.positions.largest},
-                             {"position_correction", projection.position_correction},
-                             {"velocity_violation", projection.velocities.largest},
-                             {"velocity_correction", projection.velocity_correction},
-                             {"note", result.initial_projection_note}};
-  j["invariant_drifts"] = nlohmann::ordered_json::object();
-  for (const auto& [name, drift] : result.invariant_drifts) j["invariant_drifts"][name] = drift;
-  j["conserved_momenta"] = nlohmann::ordered_json::object();
-  if (!result.conserved_momenta.empty()) {
-    const Eigen::Vector3d& o = result.momenta_about;
-    j["conserved_momenta"]["about"] = {o.x(), o.y(), o.z()};
-    for (const RunResult::ConservedMomentum& c : result.conserved_momenta)
-      j["conserved_momenta"][c.name] = {{"initial", c.initial}, {"final", c.final}, {"drift", c.drift}};
-  }
-  j["threads"] = result.plan.threads;
-  j["phase_seconds"] = {{"assembly", result.phase_seconds.assembly},
-                        {"factorization", result.phase_seconds.factorization},
-                        {"solve", result.phase_seconds.solve}};
+Json summary_json(const RunOutcome& o) {
+  Json j = Json::object();
+  add_plan(j, o);
+  add_steps(j, o.statistics, o.times);
+  add_measures(j, o);
+  add_ending(j, o);
+  j["parameters"] = o.plan.parameters;
+  if (const auto* scene = std::get_if<SceneSource>(&o.plan.source)) j["scene"] = scene->path.string();
+  j["initial_projection"] = initial_projection_json(o.statistics);
+  add_drifts(j, o.statistics);
+  j[summary_key("threads")] = o.plan.threads;
+  const NewtonTimings& phases = o.statistics.phase_seconds;
+  j["phase_seconds"] = {
+      {"assembly", phases.assembly}, {"factorization", phases.factorization}, {"solve", phases.solve}};
   return j;
 }
 

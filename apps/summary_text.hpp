@@ -7,6 +7,6 @@
 namespace noether {
 
 /// Keys as in summary.json; error only when the run failed.
-void print_summary(std::ostream& out, const RunResult& result);
+void print_summary(std::ostream& out, const RunOutcome& outcome);
 
 }  // namespace noether

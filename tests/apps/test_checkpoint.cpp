@@ -61,12 +61,12 @@ RunOptions scenario_options(const fs::path& out) {
 
 /// Resumes the run in `copy` (a copy of a completed run's directory) from `checkpoint`; checks that
 /// it completes with the rows of the run never stopped, whose directory is `reference`.
-RunResult resume_copy(const Checkpoint& checkpoint, const fs::path& copy, const fs::path& reference) {
+RunOutcome resume_copy(const Checkpoint& checkpoint, const fs::path& copy, const fs::path& reference) {
   RunOptions resumed = checkpoint.options;
   resumed.output_dir = copy;
   resumed.resume = &checkpoint;
-  const RunResult result = run(resumed);
-  CHECK(result.ok);
+  const RunOutcome result = run(resumed);
+  CHECK(result.ok());
   CHECK(read_file(copy / "timeseries.csv") == read_file(reference / "timeseries.csv"));
   return result;
 }
@@ -74,38 +74,37 @@ RunResult resume_copy(const Checkpoint& checkpoint, const fs::path& copy, const 
 /// Runs options to completion, then resumes a copy of its directory from its last checkpoint
 /// (the time series cut back to it) and checks that the resumed run writes the same bytes.
 void check_resume_in_process(const RunOptions& options, const fs::path& work) {
-  const RunResult reference = run(options);
-  REQUIRE(reference.ok);
+  const RunOutcome reference = run(options);
+  REQUIRE(reference.ok());
   const fs::path copy = work / "resumed";
   fs::copy(*options.output_dir, copy);
   const Checkpoint checkpoint =
       parse_checkpoint(read_file(copy / Checkpoint::kFileName), (copy / Checkpoint::kFileName).string());
   CHECK(checkpoint.state.step > 0);
-  CHECK(checkpoint.state.step < reference.steps);
-  const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
-  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
-  REQUIRE(result.newton_evaluations);
-  REQUIRE(reference.newton_evaluations);
-  CHECK(result.newton_evaluations->residuals == reference.newton_evaluations->residuals);
-  CHECK(result.newton_evaluations->with_matrix == reference.newton_evaluations->with_matrix);
-  CHECK(same_bits(result.energy_max_abs_increment, reference.energy_max_abs_increment));
-  CHECK(same_bits(result.constraint_max_abs, reference.constraint_max_abs));
+  CHECK(checkpoint.state.step < reference.statistics.steps);
+  const RunOutcome result = resume_copy(checkpoint, copy, *options.output_dir);
+  CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
+  REQUIRE(result.statistics.newton_evaluations);
+  REQUIRE(reference.statistics.newton_evaluations);
+  CHECK(result.statistics.newton_evaluations->residuals == reference.statistics.newton_evaluations->residuals);
+  CHECK(result.statistics.newton_evaluations->with_matrix == reference.statistics.newton_evaluations->with_matrix);
+  CHECK(same_bits(result.statistics.energy_max_abs_increment, reference.statistics.energy_max_abs_increment));
+  CHECK(same_bits(result.statistics.constraint_max_abs, reference.statistics.constraint_max_abs));
 }
 
 }  // namespace
 
 TEST_CASE("a checkpoint reads back every double bitwise") {
   std::mt19937_64 bits(20);
-  RunResult result;
-  result.plan.source = ScenarioSource{"double-pendulum", {{"m1", 0.1}, {"l1", 1.3}}};
-  result.plan.configuration.h = 0.1;
-  result.plan.configuration.t_end = 1.0;
+  RunPlan plan;
+  plan.source = ScenarioSource{"double-pendulum", {{"m1", 0.1}, {"l1", 1.3}}};
+  plan.configuration.h = 0.1;
+  plan.configuration.t_end = 1.0;
   RunOptions options;
   options.checkpoint_every = 7;
   Checkpoint written;
-  written.options = rerun_options(result, options);
+  written.options = rerun_options(plan, options);
   written.next_h = 0.1 * 3;
-  written.progress = result;
   written.timeseries_length = 12345;
   written.state.step = 3;
   written.state.t = 0.30000000000000004;
@@ -115,7 +114,7 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.state.lambda = awkward_values(7, bits);
   written.stepper_history.put("predictor.v0", awkward_values(40, bits));
   written.progress.steps = 3;
-  written.progress.newton_evaluations = RunResult::NewtonEvaluations{1234, 567};
+  written.progress.newton_evaluations = RunStatistics::NewtonEvaluations{1234, 567};
   written.progress.energy_initial = not_computed;
   written.progress.condition_estimate_max = std::numeric_limits<double>::infinity();
   written.recorder.invariants_initial = {awkward_values(3, bits)};
@@ -168,10 +167,10 @@ TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the 
 TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations not counted") {
   const TempDir work("checkpoint_version_1");
   const RunOptions options = scenario_options(work.path / "run");
-  const RunResult reference = run(options);
-  REQUIRE(reference.ok);
-  REQUIRE(reference.newton_evaluations);
-  CHECK(reference.newton_evaluations->residuals >= reference.newton_iterations_total);
+  const RunOutcome reference = run(options);
+  REQUIRE(reference.ok());
+  REQUIRE(reference.statistics.newton_evaluations);
+  CHECK(reference.statistics.newton_evaluations->residuals >= reference.statistics.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
   // Version 1 had no evaluation counts: version 3's file with its version set back to 1 is one.
@@ -181,9 +180,9 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   text.replace(text.find(version_3), version_3.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations);
-  const RunResult result = resume_copy(checkpoint, copy, *options.output_dir);
-  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
-  CHECK(!result.newton_evaluations);  // the evaluations before the checkpoint are unknown
+  const RunOutcome result = resume_copy(checkpoint, copy, *options.output_dir);
+  CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
+  CHECK(!result.statistics.newton_evaluations);  // the evaluations before the checkpoint are unknown
   const auto summary = nlohmann::json::parse(read_file(copy / "summary.json"));
   CHECK(summary.at("newton_evaluations_total").is_null());
   CHECK(summary.at("newton_matrix_evaluations_total").is_null());
@@ -196,7 +195,7 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
 TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which versions 1 and 2 read as none") {
   const TempDir work("checkpoint_stalled");
   const RunOptions options = scenario_options(work.path / "run");
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   std::string text = read_file(*options.output_dir / Checkpoint::kFileName);
   const std::string none = "\"newton_stalled_steps\":0,\"newton_stalled_residual_max\":0.0,";
   REQUIRE(text.find(none) != std::string::npos);  // the run had none: give it some, as a run that had
@@ -204,10 +203,11 @@ TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which ve
   const Checkpoint version_3 = parse_checkpoint(text, "version-3 checkpoint");
   CHECK(version_3.progress.newton_stalled_steps == 2);
   CHECK(version_3.progress.newton_stalled_residual_max == 3.5e-12);
-  RunResult resumed;
-  continue_progress(version_3.progress, resumed);
-  CHECK(resumed.newton_stalled_steps == 2);
-  CHECK(resumed.newton_stalled_residual_max == 3.5e-12);
+  const fs::path copy = work.path / "resumed";
+  fs::copy(*options.output_dir, copy);
+  const RunOutcome resumed = resume_copy(version_3, copy, *options.output_dir);
+  CHECK(resumed.statistics.newton_stalled_steps == 2);  // the checkpoint's; the steps after it stalled none
+  CHECK(resumed.statistics.newton_stalled_residual_max == 3.5e-12);
   text.replace(text.find("\"version\":3,"), 12, "\"version\":2,");
   const Checkpoint version_2 = parse_checkpoint(text, "version-2 checkpoint");
   CHECK(version_2.progress.newton_stalled_steps == 0);  // a version-2 noether failed such steps
@@ -283,28 +283,28 @@ class InterruptingFileCalls : public FileCalls {
 /// checks the result against the run never stopped. Returns the step it was stopped after.
 std::int64_t check_stop_and_resume(RunOptions options, const fs::path& work, int fsyncs, bool at_next_write) {
   options.output_dir = work / "reference";
-  const RunResult reference = run(options);
-  REQUIRE(reference.ok);
+  const RunOutcome reference = run(options);
+  REQUIRE(reference.ok());
   std::atomic<int> flag{0};
   const InterruptingFileCalls calls(flag, fsyncs, at_next_write);
   options.output_dir = work / "stopped";
   options.interrupt = &flag;
   options.file_calls = &calls;
-  const RunResult stopped = run(options);
-  REQUIRE(stopped.status == RunStatus::interrupted);
+  const RunOutcome stopped = run(options);
+  REQUIRE(stopped.ending.status == RunStatus::interrupted);
   const Checkpoint checkpoint = read_checkpoint(work / "stopped");
   RunOptions resumed = checkpoint.options;
   resumed.output_dir = work / "stopped";
   resumed.resume = &checkpoint;
-  const RunResult result = run(resumed);
-  CHECK(result.ok);
+  const RunOutcome result = run(resumed);
+  CHECK(result.ok());
   const bool same_rows = read_file(work / "stopped" / "timeseries.csv") == read_file(work / "reference" / "timeseries.csv");
   CHECK(same_rows);
-  CHECK(result.newton_iterations_total == reference.newton_iterations_total);
-  CHECK(result.newton_factorizations_total == reference.newton_factorizations_total);
-  CHECK(same_bits(result.energy_final, reference.energy_final));
-  CHECK(same_bits(result.velocity_constraint_max_abs, reference.velocity_constraint_max_abs));
-  return stopped.steps;
+  CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
+  CHECK(result.statistics.newton_factorizations_total == reference.statistics.newton_factorizations_total);
+  CHECK(same_bits(result.statistics.energy_final, reference.statistics.energy_final));
+  CHECK(same_bits(result.statistics.velocity_constraint_max_abs, reference.statistics.velocity_constraint_max_abs));
+  return stopped.statistics.steps;
 }
 
 }  // namespace

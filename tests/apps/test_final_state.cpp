@@ -36,14 +36,14 @@ std::vector<std::vector<std::string>> cells_of(const fs::path& file) {
 /// final_state.json in dir holds the state of the last row of timeseries.csv, bit for bit (both
 /// written with 17 significant digits), the run's steps and t_reached, and a multiplier per
 /// constraint row.
-void check_final_state_closes_the_rows(const fs::path& dir, const RunResult& r) {
+void check_final_state_closes_the_rows(const fs::path& dir, const RunOutcome& r) {
   const nlohmann::json state = nlohmann::json::parse(read_file(dir / "final_state.json"));
   const std::vector<std::vector<std::string>> rows = cells_of(dir / "timeseries.csv");
   const std::vector<std::string>& header = rows.front();
   const std::vector<std::string>& last = rows.back();
-  CHECK(state["step"] == r.steps);
-  CHECK(state["t"].get<double>() == r.t_reached);
-  CHECK(std::strtod(last.at(0).c_str(), nullptr) == r.t_reached);
+  CHECK(state["step"] == r.statistics.steps);
+  CHECK(state["t"].get<double>() == r.statistics.t_reached);
+  CHECK(std::strtod(last.at(0).c_str(), nullptr) == r.statistics.t_reached);
   std::size_t coordinates = 0, multipliers = 0;
   for (std::size_t c = 0; c < header.size(); ++c) {
     if (header[c].starts_with("q:")) {
@@ -66,14 +66,15 @@ void check_final_state_closes_the_rows(const fs::path& dir, const RunResult& r) 
 }
 
 /// setup + stepping + closing = wall, each part >= 0, in the result and in summary.json.
-void check_times_add_up(const RunResult& r, const nlohmann::json& summary) {
-  for (const double part : {r.setup_seconds, r.stepping_seconds, r.closing_seconds}) CHECK(part >= 0.0);
-  CHECK(r.setup_seconds + r.stepping_seconds + r.closing_seconds == doctest::Approx(r.wall_seconds).epsilon(1e-12));
+void check_times_add_up(const RunOutcome& r, const nlohmann::json& summary) {
+  const RunTimes& t = r.times;
+  for (const double part : {t.setup_seconds, t.stepping_seconds, t.closing_seconds}) CHECK(part >= 0.0);
+  CHECK(t.setup_seconds + t.stepping_seconds + t.closing_seconds == doctest::Approx(t.wall_seconds).epsilon(1e-12));
   if (summary.is_null()) return;
-  const std::vector<std::pair<const char*, double>> fields{{"setup_seconds", r.setup_seconds},
-                                                           {"stepping_seconds", r.stepping_seconds},
-                                                           {"closing_seconds", r.closing_seconds},
-                                                           {"wall_seconds", r.wall_seconds}};
+  const std::vector<std::pair<const char*, double>> fields{{"setup_seconds", t.setup_seconds},
+                                                           {"stepping_seconds", t.stepping_seconds},
+                                                           {"closing_seconds", t.closing_seconds},
+                                                           {"wall_seconds", t.wall_seconds}};
   for (const auto& [key, value] : fields) CHECK(summary[key].get<double>() == value);
 }
 
@@ -84,9 +85,9 @@ TEST_CASE("a completed run's final_state.json is the state of its last row, with
   RunOptions options = options_for("double-fourbar", dir.path);
   options.t_end = 0.5;
   options.output_every = 7;  // step 500 is no multiple of 7: the final state has no row of the grid
-  const RunResult r = run(options);
-  REQUIRE(r.ok);
-  CHECK(r.steps == 500);
+  const RunOutcome r = run(options);
+  REQUIRE(r.ok());
+  CHECK(r.statistics.steps == 500);
   const nlohmann::json state = nlohmann::json::parse(read_file(dir.path / "final_state.json"));
   CHECK(state["step"] == 500);
   CHECK(state["q"].contains("B1.phi.x"));
@@ -94,7 +95,7 @@ TEST_CASE("a completed run's final_state.json is the state of its last row, with
   CHECK(state["probes"]["B0"].size() == 2);
   CHECK(nlohmann::json::parse(read_file(dir.path / "summary.json"))["final_state"] == "final_state.json");
   // The rows are steps 0, 7, ..., 497: the final state's row is not among them.
-  CHECK(std::strtod(cells_of(dir.path / "timeseries.csv").back().at(0).c_str(), nullptr) < r.t_reached);
+  CHECK(std::strtod(cells_of(dir.path / "timeseries.csv").back().at(0).c_str(), nullptr) < r.statistics.t_reached);
 }
 
 TEST_CASE("a failed run's final_state.json is its last good state, the one that closes timeseries.csv") {
@@ -106,10 +107,10 @@ TEST_CASE("a failed run's final_state.json is its last good state, the one that 
   options.h = 2e-3;
   options.max_refinement_depth = 0;
   options.output_every = 1000;
-  const RunResult r = run(options);
-  REQUIRE(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::newton);
-  CHECK(r.steps == 4501);
+  const RunOutcome r = run(options);
+  REQUIRE(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::newton);
+  CHECK(r.statistics.steps == 4501);
   check_final_state_closes_the_rows(dir.path, r);
   check_times_add_up(r, nlohmann::json::parse(read_file(dir.path / "summary.json")));
 }
@@ -118,12 +119,12 @@ TEST_CASE("a run that fails at its initial state writes no final state, and says
   TempDir dir("final_state_refused");
   RunOptions options = options_for("rod-chain3d", dir.path);
   options.stepper = "ggl-vi";  // refuses the singular mass matrix before step 0
-  const RunResult r = run(options);
-  REQUIRE(r.status == RunStatus::failed);
+  const RunOutcome r = run(options);
+  REQUIRE(r.ending.status == RunStatus::failed);
   CHECK_FALSE(fs::exists(dir.path / "final_state.json"));
   const nlohmann::json summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(summary["final_state"].is_null());
-  CHECK(r.stepping_seconds == 0.0);  // the loop was never reached
+  CHECK(r.times.stepping_seconds == 0.0);  // the loop was never reached
   check_times_add_up(r, summary);
 }
 
@@ -132,9 +133,9 @@ TEST_CASE("the wall-clock time of a run is its setup, its stepping and its closi
   RunOptions options = options_for("chain2d", dir.path);
   options.overrides = {{"n", 50.0}};
   options.t_end = 0.2;
-  const RunResult r = run(options);
-  REQUIRE(r.ok);
-  CHECK(r.stepping_seconds > 0.0);
+  const RunOutcome r = run(options);
+  REQUIRE(r.ok());
+  CHECK(r.times.stepping_seconds > 0.0);
   check_times_add_up(r, nlohmann::json::parse(read_file(dir.path / "summary.json")));
   check_final_state_closes_the_rows(dir.path, r);
   options.output_dir.reset();

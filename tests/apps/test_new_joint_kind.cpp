@@ -110,7 +110,7 @@ TEST_CASE("a registered joint kind runs from a scene file: a point sliding on an
   options.scene = SceneSource{"slope.json", std::make_shared<const Scene>(parse_scene(kSlope, "slope.json"))};
   options.output_dir = dir.path;
   options.threads = 1;
-  CHECK(run(options).ok);
+  CHECK(run(options).ok());
   const auto summary = nlohmann::json::parse(testing::read_file(dir.path / "summary.json"));
   CHECK(summary["steps"] == 100);
   // Newton stops at its scaled residual 1e-13 (2.2e-13 measured for |g|); a scheme that lost the

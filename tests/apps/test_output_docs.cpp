@@ -49,11 +49,11 @@ TEST_CASE("docs/output.md names every field of every output file") {
   options.threads = 1;
   options.t_end = 0.05;
   options.output_dir = completed.path;
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   options.scenario = "double-pendulum";
   options.newton_max_iterations = 1;  // fails at step 1, after its initial state
   options.output_dir = failed.path;
-  REQUIRE(run(options).status == RunStatus::failed);
+  REQUIRE(run(options).ending.status == RunStatus::failed);
   std::set<std::string> fields = fields_of(completed.path);
   fields.merge(fields_of(failed.path));
   CHECK(fields.contains("failure"));

@@ -77,27 +77,27 @@ RunOptions long_run(const fs::path& dir) {
 }
 
 /// Checks dir after an interruption by `signal` of the long run: the summary says so, and
-/// timeseries.csv holds steps 0 to result.steps of chain2d, whole.
-void check_interrupted(const fs::path& dir, const RunResult& r, int signal) {
-  CHECK(r.status == RunStatus::interrupted);
-  CHECK_FALSE(r.ok);
-  CHECK(r.interrupt_signal == signal);
-  CHECK(r.error.starts_with("interrupted by " + signal_name(signal) + " after step " + std::to_string(r.steps)));
+/// timeseries.csv holds steps 0 to result.statistics.steps of chain2d, whole.
+void check_interrupted(const fs::path& dir, const RunOutcome& r, int signal) {
+  CHECK(r.ending.status == RunStatus::interrupted);
+  CHECK_FALSE(r.ok());
+  CHECK(r.ending.interrupt_signal == signal);
+  CHECK(r.ending.error.starts_with("interrupted by " + signal_name(signal) + " after step " + std::to_string(r.statistics.steps)));
   const nlohmann::json j = summary_in(dir);
   CHECK(j["status"] == "interrupted");
   CHECK(j["interrupted_by"] == signal_name(signal));
   CHECK(j["scenario"] == "chain2d");
-  CHECK(j["steps"] == r.steps);
+  CHECK(j["steps"] == r.statistics.steps);
   CHECK(j["timeseries"] == "timeseries.csv");
   CHECK(j["ok"] == false);
-  CHECK(j["t_reached"].get<double>() == r.t_reached);
+  CHECK(j["t_reached"].get<double>() == r.statistics.t_reached);
   CHECK(entry_names(dir) == kAllFiles);
   const std::vector<std::string> rows = lines_of(dir / "timeseries.csv");
-  CHECK(count_of(read_file(dir / "motion.pvd"), "<DataSet ") == r.steps + 1);  // a drawing per row
+  CHECK(count_of(read_file(dir / "motion.pvd"), "<DataSet ") == r.statistics.steps + 1);  // a drawing per row
   const nlohmann::json final_state = nlohmann::json::parse(read_file(dir / "final_state.json"));
-  CHECK(final_state["step"] == r.steps);
-  CHECK(final_state["t"].get<double>() == r.t_reached);
-  CHECK(rows.size() == static_cast<std::size_t>(r.steps) + 2);  // header, steps 0 .. steps
+  CHECK(final_state["step"] == r.statistics.steps);
+  CHECK(final_state["t"].get<double>() == r.statistics.t_reached);
+  CHECK(rows.size() == static_cast<std::size_t>(r.statistics.steps) + 2);  // header, steps 0 .. steps
   CHECK(rows.front().starts_with("t,q:bar0."));
   check_whole_rows(dir / "timeseries.csv");
 }
@@ -110,7 +110,7 @@ TEST_CASE("a run marks itself running from the start, and an interruption leaves
   TempDir dir("outputs_running");
   RunOptions previous = options_for("double-fourbar", dir.path);
   previous.t_end = 0.1;
-  REQUIRE(run(previous).ok);
+  REQUIRE(run(previous).ok());
   REQUIRE(summary_in(dir.path)["status"] == "completed");
 
   std::atomic<int> interrupt{0};
@@ -121,7 +121,7 @@ TEST_CASE("a run marks itself running from the start, and an interruption leaves
     during = wait_for_running(dir.path);
     interrupt = SIGINT;
   });
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   watcher.join();
 
   const nlohmann::json running = nlohmann::json::parse(during.first);
@@ -134,7 +134,7 @@ TEST_CASE("a run marks itself running from the start, and an interruption leaves
   std::erase(during.second, "vtk");
   CHECK(during.second == std::vector<std::string>{"summary.json", "timeseries.csv.partial"});
   check_interrupted(dir.path, r, SIGINT);
-  CHECK(r.steps < 1'000'000);
+  CHECK(r.statistics.steps < 1'000'000);
 }
 
 TEST_CASE("SIGTERM, caught by InterruptSignals, ends the run after its step with the files closed") {
@@ -146,7 +146,7 @@ TEST_CASE("SIGTERM, caught by InterruptSignals, ends the run after its step with
     wait_for_running(dir.path);
     kill(getpid(), SIGTERM);  // to the process, as `kill PID` sends it
   });
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   watcher.join();
   check_interrupted(dir.path, r, SIGTERM);
 }
@@ -171,10 +171,10 @@ TEST_CASE("an interruption before the first step leaves the initial state") {
   RunOptions options = options_for("double-pendulum", dir.path);
   options.output_every = 10;
   options.interrupt = &interrupt;
-  const RunResult r = run(options);
-  CHECK(r.status == RunStatus::interrupted);
-  CHECK(r.steps == 0);
-  CHECK(r.t_reached == 0.0);
+  const RunOutcome r = run(options);
+  CHECK(r.ending.status == RunStatus::interrupted);
+  CHECK(r.statistics.steps == 0);
+  CHECK(r.statistics.t_reached == 0.0);
   CHECK(lines_of(dir.path / "timeseries.csv").size() == 2);
   CHECK(summary_in(dir.path)["status"] == "interrupted");
 }
@@ -189,14 +189,14 @@ TEST_CASE("a disk that fills up while the final summary is written: an error wit
   calls.writes = 1;
   RunOptions options = options_for("double-pendulum", dir.path);
   options.file_calls = &calls;
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   CHECK(calls.injected);
-  CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::output);
-  CHECK_FALSE(r.ok);
-  CHECK(r.steps == 100);  // the steps were all taken; their summary could not be written
+  CHECK(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::output);
+  CHECK_FALSE(r.ok());
+  CHECK(r.statistics.steps == 100);  // the steps were all taken; their summary could not be written
   const fs::path summary = dir.path / "summary.json";
-  CHECK(r.error == "writing '" + summary.string() + "' failed: No space left on device; removed " + summary.string() +
+  CHECK(r.ending.error == "writing '" + summary.string() + "' failed: No space left on device; removed " + summary.string() +
                        ", which said the run was running");
   CHECK(entry_names(dir.path) == std::vector<std::string>{"final_state.json", "motion.pvd", "timeseries.csv", "vtk"});
   CHECK(lines_of(dir.path / "timeseries.csv").size() == 102);
@@ -212,28 +212,28 @@ TEST_CASE("a disk that fills up while the time series is written: whole rows sta
   RunOptions options = options_for("double-pendulum", dir.path);
   options.t_end = 20.0;
   options.file_calls = &calls;
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   CHECK(calls.injected);
-  CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::output);
-  CHECK(r.error == "writing '" + (dir.path / "timeseries.csv.partial").string() + "' failed: No space left on device");
-  CHECK(r.failed_step == r.steps + 1);
-  CHECK(r.steps < 2000);
+  CHECK(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::output);
+  CHECK(r.ending.error == "writing '" + (dir.path / "timeseries.csv.partial").string() + "' failed: No space left on device");
+  CHECK(r.ending.failure.step == r.statistics.steps + 1);
+  CHECK(r.statistics.steps < 2000);
   const nlohmann::json j = summary_in(dir.path);
   CHECK(j["status"] == "failed");
-  CHECK(j["error"] == r.error);
+  CHECK(j["error"] == r.ending.error);
   CHECK(j["failure"]["cause"] == "output");
-  CHECK(j["failure"]["step"] == r.failed_step);
+  CHECK(j["failure"]["step"] == r.ending.failure.step);
   CHECK(j["timeseries"] == "timeseries.csv");
   CHECK(entry_names(dir.path) == kAllFiles);
   check_whole_rows(dir.path / "timeseries.csv");
   CHECK(fs::file_size(dir.path / "timeseries.csv") <= 100'000);
-  CHECK(lines_of(dir.path / "timeseries.csv").size() <= static_cast<std::size_t>(r.steps) + 1);
+  CHECK(lines_of(dir.path / "timeseries.csv").size() <= static_cast<std::size_t>(r.statistics.steps) + 1);
 }
 
 TEST_CASE("a running summary that cannot be written stops the run before it starts, the old files untouched") {
   TempDir dir("outputs_start_full");
-  REQUIRE(run(options_for("double-pendulum", dir.path)).ok);
+  REQUIRE(run(options_for("double-pendulum", dir.path)).ok());
   const std::string old_summary = read_file(dir.path / "summary.json");
   const std::string old_rows = read_file(dir.path / "timeseries.csv");
   FailingFileCalls calls;
@@ -256,7 +256,7 @@ TEST_CASE("a run replaces symlinks in its output directory and never writes thro
     fs::create_symlink(dir.path / "victim", dir.path / "out" / name);
   RunOptions options = options_for("double-pendulum", dir.path / "out");
   options.t_end = 0.02;
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   CHECK(read_file(dir.path / "victim") == "precious\n");
   CHECK(entry_names(dir.path / "out") == kAllFiles);
   for (const char* name : {"summary.json", "timeseries.csv"}) CHECK(fs::is_regular_file(fs::symlink_status(dir.path / "out" / name)));
@@ -268,12 +268,12 @@ TEST_CASE("a non-finite initial state is the stepper's refusal: status failed, b
   TempDir dir("outputs_nonfinite");
   RunOptions options = options_for("top", dir.path);
   options.overrides = {{"density", 1e300}, {"omega_p", 1e14}};  // p = M v overflows
-  const RunResult r = run(options);
-  CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::refused);
-  CHECK(r.error == "livens-em: state.p is not finite at top.phi.x (inf)");
-  CHECK(r.failed_step == 1);
-  CHECK(r.failed_t == 0.0);
+  const RunOutcome r = run(options);
+  CHECK(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::refused);
+  CHECK(r.ending.error == "livens-em: state.p is not finite at top.phi.x (inf)");
+  CHECK(r.ending.failure.step == 1);
+  CHECK(r.ending.failure.t == 0.0);
   const nlohmann::json j = summary_in(dir.path);
   CHECK(j["status"] == "failed");
   CHECK(j["failure"]["cause"] == "refused");
@@ -284,10 +284,10 @@ TEST_CASE("a stepper that refuses the system before step 0 fails at step 0, with
   TempDir dir("outputs_refusal");
   RunOptions options = options_for("rod-chain3d", dir.path);
   options.stepper = "ggl-vi";  // rod-chain3d's mass matrix is singular
-  const RunResult r = run(options);
-  CHECK(r.failure_cause == FailureCause::refused);
-  CHECK(r.failed_step == 0);
-  CHECK(r.steps == 0);
+  const RunOutcome r = run(options);
+  CHECK(r.ending.failure.cause == FailureCause::refused);
+  CHECK(r.ending.failure.step == 0);
+  CHECK(r.statistics.steps == 0);
   const nlohmann::json j = summary_in(dir.path);
   CHECK(j["failure"]["step"] == 0);
   CHECK(j["t_reached"].is_null());

@@ -191,7 +191,7 @@ TEST_CASE("summary.json, checkpoint.json and an exported scene hold every key th
   a.settings = {{"stepper", "evi"}, {"h", "0.01"}, {"t_end", "0.02"}, {"checkpoint_every", "1"},
                 {"threads", "1"}, {"vtk", "off"}, {"output_directory", dir.path.string()}};
   a.assignments = {"S=3"};
-  REQUIRE(run(to_run_options(a)).ok);
+  REQUIRE(run(to_run_options(a)).ok());
   const nlohmann::json summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   const nlohmann::json checkpoint = nlohmann::json::parse(read_file(dir.path / Checkpoint::kFileName))["options"];
   a.settings.erase("checkpoint_every");

@@ -64,8 +64,7 @@ TEST_CASE("the run counts its steps with a stalled Newton solve and keeps the la
   const Model model = scenario.build(resolve_parameters(scenario, {}));
   RunOptions options;
   options.scenario = "double-pendulum";
-  RunResult result;
-  RunRecorder recorder(model, options, 3, result);
+  RunRecorder recorder(model, options, 3);
   State state = model.initial;
   recorder.record_initial(state, 0.0);
   for (const double stalled : {2e-12, 0.0, 5e-13}) {
@@ -76,40 +75,41 @@ TEST_CASE("the run counts its steps with a stalled Newton solve and keeps the la
     state.t += 0.01;
     recorder.record_step(state, 0.0, report);
   }
-  CHECK(result.newton_stalled_steps == 2);
-  CHECK(result.newton_stalled_residual_max == 2e-12);
+  CHECK(recorder.statistics().newton_stalled_steps == 2);
+  CHECK(recorder.statistics().newton_stalled_residual_max == 2e-12);
 }
 
 TEST_CASE("the runner integrates each small scenario with livens-em and writes consistent outputs") {
   for (const std::string scenario : {"singular-mass-spring", "spring-pendulum", "double-pendulum"}) {
     CAPTURE(scenario);
     TempDir dir(scenario);
-    const RunResult r = run(options_for(scenario, dir.path));
-    MESSAGE(scenario, ": steps ", r.steps, ", Newton iterations ", r.newton_iterations_total, " (max ",
-            r.newton_iterations_max, "), max energy increment ", r.energy_max_abs_increment, ", max |g| ",
-            r.constraint_max_abs);
-    REQUIRE(r.ok);
-    CHECK(r.error.empty());
+    const RunOutcome r = run(options_for(scenario, dir.path));
+    const RunStatistics& s = r.statistics;
+    MESSAGE(scenario, ": steps ", s.steps, ", Newton iterations ", s.newton_iterations_total, " (max ",
+            s.newton_iterations_max, "), max energy increment ", s.energy_max_abs_increment, ", max |g| ",
+            s.constraint_max_abs);
+    REQUIRE(r.ok());
+    CHECK(r.ending.error.empty());
     const RunConfiguration& run_settings = r.plan.configuration;
-    CHECK(r.steps == std::llround(run_settings.t_end / run_settings.h));
-    CHECK(r.newton_iterations_total >= r.steps);
-    CHECK(r.newton_iterations_max <= r.newton_iterations_total);
+    CHECK(s.steps == std::llround(run_settings.t_end / run_settings.h));
+    CHECK(s.newton_iterations_total >= s.steps);
+    CHECK(s.newton_iterations_max <= s.newton_iterations_total);
     // livens-em conserves its energy to the Newton tolerance;
     // the increments observed are 2e-15 to 2e-13.
-    CHECK(r.energy_max_abs_increment <= 1e-11);
-    CHECK(std::abs(r.energy_final - r.energy_initial) <= static_cast<double>(r.steps) * r.energy_max_abs_increment);
-    CHECK(r.constraint_max_abs <= 1e-10);
-    CHECK(r.wall_seconds > 0.0);
+    CHECK(s.energy_max_abs_increment <= 1e-11);
+    CHECK(std::abs(s.energy_final - s.energy_initial) <= static_cast<double>(s.steps) * s.energy_max_abs_increment);
+    CHECK(s.constraint_max_abs <= 1e-10);
+    CHECK(r.times.wall_seconds > 0.0);
 
     const auto rows = read_csv(dir.path / "timeseries.csv");
-    REQUIRE(rows.size() == static_cast<std::size_t>(r.steps) + 2);
+    REQUIRE(rows.size() == static_cast<std::size_t>(s.steps) + 2);
     CHECK(rows.front() == header_of(scenario));
     for (const auto& row : rows) CHECK(row.size() == rows.front().size());
     CHECK(rows[1][0] == "0");
     CHECK(std::abs(std::stod(rows.back()[0]) - run_settings.t_end) <= 1e-12 * run_settings.t_end);
     const auto energy_column = static_cast<std::size_t>(
         std::find(rows.front().begin(), rows.front().end(), "energy") - rows.front().begin());
-    CHECK(std::strtod(rows.back()[energy_column].c_str(), nullptr) == r.energy_final);  // 17 digits read back exactly
+    CHECK(std::strtod(rows.back()[energy_column].c_str(), nullptr) == s.energy_final);  // 17 digits read back exactly
   }
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   RunOptions options = options_for("spring-pendulum", dir.path);
   options.t_end = 0.1;
   options.threads = 1;
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
@@ -155,24 +155,24 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["redundant"] == "drop");
   CHECK(j["dropped_equations"].empty());
   CHECK(j["steps"] == 10);
-  CHECK(j["newton_factorizations_total"] == r.newton_factorizations_total);
+  CHECK(j["newton_factorizations_total"] == r.statistics.newton_factorizations_total);
   CHECK(j["newton_stalled_steps"] == 0);  // no step of this run ends near a singular configuration
   CHECK(j["newton_stalled_residual_max"] == 0.0);
-  CHECK(r.newton_factorizations_total >= r.steps);
-  CHECK(r.newton_factorizations_total <= r.newton_iterations_total);
+  CHECK(r.statistics.newton_factorizations_total >= r.statistics.steps);
+  CHECK(r.statistics.newton_factorizations_total <= r.statistics.newton_iterations_total);
   // Every step evaluates its first iterate and every update but possibly its last; each
   // factorization needs the matrix of its iterate.
-  REQUIRE(r.newton_evaluations);
-  const RunResult::NewtonEvaluations& evaluations = *r.newton_evaluations;
+  REQUIRE(r.statistics.newton_evaluations);
+  const RunStatistics::NewtonEvaluations& evaluations = *r.statistics.newton_evaluations;
   CHECK(j["newton_evaluations_total"] == evaluations.residuals);
   CHECK(j["newton_matrix_evaluations_total"] == evaluations.with_matrix);
-  CHECK(evaluations.residuals >= r.newton_iterations_total);
-  CHECK(evaluations.residuals >= r.steps);
-  CHECK(evaluations.with_matrix >= r.newton_factorizations_total);
+  CHECK(evaluations.residuals >= r.statistics.newton_iterations_total);
+  CHECK(evaluations.residuals >= r.statistics.steps);
+  CHECK(evaluations.with_matrix >= r.statistics.newton_factorizations_total);
   CHECK(evaluations.with_matrix <= evaluations.residuals);
   CHECK(j["threads"] == 1);
   CHECK(j["ok"] == true);
-  CHECK(j["energy_final"].get<double>() == r.energy_final);
+  CHECK(j["energy_final"].get<double>() == r.statistics.energy_final);
   CHECK(j["parameters"]["EA"].get<double>() == 300.0);
   for (const char* run_setting : {"h", "t_end", "newton_tol"}) CHECK_FALSE(j["parameters"].contains(run_setting));
 }
@@ -200,43 +200,43 @@ TEST_CASE("the run settings override the scenario's run defaults, and --set over
   options.newton_tolerance = 1e-11;
   options.newton_max_iterations = 12;
   options.overrides = {{"m2", 2.0}};
-  const RunResult r = run(options);
-  CHECK(r.ok);
+  const RunOutcome r = run(options);
+  CHECK(r.ok());
   CHECK(r.plan.configuration.stepper == "em-ggl");
   CHECK(r.plan.configuration.solver == LinearSolverKind::umfpack);
   CHECK(r.plan.configuration.h == 0.05);
-  CHECK(r.steps == 10);
+  CHECK(r.statistics.steps == 10);
   CHECK(r.plan.configuration.newton.residual_tolerance == 1e-11);
   CHECK(r.plan.configuration.newton.max_iterations == 12);
-  CHECK(r.newton_iterations_max <= 12);
+  CHECK(r.statistics.newton_iterations_max <= 12);
   CHECK(r.plan.parameters.at("m2") == 2.0);
 }
 
 TEST_CASE("modified Newton (newton_modified) runs the same steps with fewer factorizations, as the summary says") {
   TempDir dir("runner_modified");
   RunOptions options = options_for("double-pendulum", dir.path);
-  const RunResult full = run(options);
+  const RunOutcome full = run(options);
   options.newton_modified = true;
   options.newton_refresh_contraction = 0.5;
-  const RunResult modified = run(options);
-  MESSAGE("double-pendulum: factorizations ", full.newton_factorizations_total, " -> ",
-          modified.newton_factorizations_total, ", iterations ", full.newton_iterations_total, " -> ",
-          modified.newton_iterations_total);
-  REQUIRE(full.ok);
-  REQUIRE(modified.ok);
+  const RunOutcome modified = run(options);
+  MESSAGE("double-pendulum: factorizations ", full.statistics.newton_factorizations_total, " -> ",
+          modified.statistics.newton_factorizations_total, ", iterations ", full.statistics.newton_iterations_total, " -> ",
+          modified.statistics.newton_iterations_total);
+  REQUIRE(full.ok());
+  REQUIRE(modified.ok());
   CHECK(modified.plan.configuration.newton.modified);
   CHECK(modified.plan.configuration.newton.refresh_contraction == 0.5);
-  CHECK(modified.steps == full.steps);
-  CHECK(modified.newton_factorizations_total < full.newton_factorizations_total);
+  CHECK(modified.statistics.steps == full.statistics.steps);
+  CHECK(modified.statistics.newton_factorizations_total < full.statistics.newton_factorizations_total);
   // Modified Newton stops as soon as every row meets 1e-13 of the magnitude of its terms (2 p0,
   // (2/h) M dq, h m g and the constraint impulse: about 2 m |v| each, below 40 in all with
   // |v| <= 6), so |R| <= 4e-12 per row, and the energy error of a step is v_mid.R over 4 rows:
   // at most about 1e-10 (5.9e-12 measured).
-  CHECK(modified.energy_max_abs_increment <= 1e-10);
+  CHECK(modified.statistics.energy_max_abs_increment <= 1e-10);
   const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["newton_method"] == "modified");
   CHECK(j["newton_refresh_contraction"].get<double>() == 0.5);
-  CHECK(j["newton_factorizations_total"] == modified.newton_factorizations_total);
+  CHECK(j["newton_factorizations_total"] == modified.statistics.newton_factorizations_total);
 }
 
 TEST_CASE("every scenario starts on its constraints: the program needs no projection of initial values") {
@@ -246,10 +246,10 @@ TEST_CASE("every scenario starts on its constraints: the program needs no projec
     options.scenario = scenario.name;
     options.t_end = 0.0;
     options.threads = 1;
-    const RunResult r = run(options);
-    REQUIRE(r.ok);
-    CHECK(r.constraint_max_abs <= 1e-15);  // observed: 0 to 1.4e-16
-    CHECK(r.velocity_constraint_max_abs <= 1e-15);
+    const RunOutcome r = run(options);
+    REQUIRE(r.ok());
+    CHECK(r.statistics.constraint_max_abs <= 1e-15);  // observed: 0 to 1.4e-16
+    CHECK(r.statistics.velocity_constraint_max_abs <= 1e-15);
   }
 }
 
@@ -257,8 +257,8 @@ TEST_CASE("output_every writes steps 0, N, 2N, ... to timeseries.csv") {
   TempDir dir("runner_every");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.output_every = 7;
-  const RunResult r = run(options);
-  REQUIRE(r.steps == 100);
+  const RunOutcome r = run(options);
+  REQUIRE(r.statistics.steps == 100);
   const auto rows = read_csv(dir.path / "timeseries.csv");
   REQUIRE(rows.size() == 1 + 15);  // header + steps 0, 7, ..., 98
   CHECK(std::stod(rows.back()[0]) == doctest::Approx(0.98).epsilon(1e-12));
@@ -271,11 +271,11 @@ TEST_CASE("a composition's substeps are not refinements: refined_steps counts th
   options.stepper = "livens-em4";
   options.h = h;
   options.t_end = 1.0;
-  const RunResult plain = run(options);
-  REQUIRE(plain.ok);
-  CHECK(plain.refined_steps == 0);
-  CHECK(plain.refinements.empty());
-  CHECK(plain.smallest_substep == h);  // nothing refined: h, as for a single-step scheme
+  const RunOutcome plain = run(options);
+  REQUIRE(plain.ok());
+  CHECK(plain.statistics.refined_steps == 0);
+  CHECK(plain.statistics.refinements.empty());
+  CHECK(plain.statistics.smallest_substep == h);  // nothing refined: h, as for a single-step scheme
   const auto j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["refined_steps"] == 0);
   CHECK(j["refinements"].empty());
@@ -283,34 +283,34 @@ TEST_CASE("a composition's substeps are not refinements: refined_steps counts th
   // Four iterations are too few for some large substeps (found by trying limits; the REQUIREs
   // below fail should that change): those are split, the others not.
   options.newton_max_iterations = 4;
-  const RunResult limited = run(options);
-  REQUIRE(limited.ok);
-  REQUIRE(limited.refined_steps >= 1);
-  CHECK(limited.refined_steps < limited.steps);
+  const RunOutcome limited = run(options);
+  REQUIRE(limited.ok());
+  REQUIRE(limited.statistics.refined_steps >= 1);
+  CHECK(limited.statistics.refined_steps < limited.statistics.steps);
   // Each refined step took its ten half-substeps and at least one more; a split substep is at most
   // half of the composition's smallest, |gamma_1| h / 2.
   const double smallest_fraction = std::abs(suzuki_coefficients(5).front()) / 2.0;
-  for (const RunResult::RefinedStep& step : limited.refinements) {
+  for (const RunStatistics::RefinedStep& step : limited.statistics.refinements) {
     CHECK(step.substeps > 10);
     CHECK(step.smallest_substep <= 0.5 * smallest_fraction * h);
   }
-  CHECK(limited.smallest_substep <= 0.5 * smallest_fraction * h);
+  CHECK(limited.statistics.smallest_substep <= 0.5 * smallest_fraction * h);
 }
 
 TEST_CASE("a Newton failure ends the run with ok = false and keeps what was computed") {
   TempDir dir("runner_newton");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.newton_max_iterations = 1;  // a step needs 2 or 3: Newton hits its iteration limit
-  const RunResult r = run(options);
-  CHECK_FALSE(r.ok);
-  CHECK(r.error.find("Newton failed") != std::string::npos);
-  CHECK(r.steps == 0);
-  CHECK(std::isfinite(r.energy_initial));
+  const RunOutcome r = run(options);
+  CHECK_FALSE(r.ok());
+  CHECK(r.ending.error.find("Newton failed") != std::string::npos);
+  CHECK(r.statistics.steps == 0);
+  CHECK(std::isfinite(r.statistics.energy_initial));
   const auto rows = read_csv(dir.path / "timeseries.csv");
   CHECK(rows.size() == 2);  // header and the initial state
   const nlohmann::json j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["ok"] == false);
-  CHECK(j["error"] == r.error);
+  CHECK(j["error"] == r.ending.error);
   CHECK(j["steps"] == 0);
 }
 
@@ -318,10 +318,10 @@ TEST_CASE("a stepper refusal ends the run with ok = false and still writes the s
   TempDir dir("runner_refusal");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.solver = LinearSolverKind::cholmod;
-  const RunResult r = run(options);
-  CHECK_FALSE(r.ok);
-  CHECK(r.error.find("CHOLMOD") != std::string::npos);
-  CHECK(std::isnan(r.energy_initial));
+  const RunOutcome r = run(options);
+  CHECK_FALSE(r.ok());
+  CHECK(r.ending.error.find("CHOLMOD") != std::string::npos);
+  CHECK(std::isnan(r.statistics.energy_initial));
   const nlohmann::json j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(j["ok"] == false);
   CHECK(j["energy_initial"].is_null());
@@ -334,10 +334,10 @@ TEST_CASE("timeseries.csv is byte-identical for 1 and 2 threads") {
     TempDir one(scenario + "_1"), two(scenario + "_2");
     RunOptions options = options_for(scenario, one.path);
     options.threads = 1;
-    REQUIRE(run(options).ok);
+    REQUIRE(run(options).ok());
     options.output_dir = two.path;
     options.threads = 2;
-    REQUIRE(run(options).ok);
+    REQUIRE(run(options).ok());
     const std::string csv_one = read_file(one.path / "timeseries.csv");
     CHECK(csv_one.size() > 1000);
     CHECK(csv_one == read_file(two.path / "timeseries.csv"));
@@ -451,9 +451,9 @@ TEST_CASE("the run length is a whole number of steps h, at most max_steps: never
   options.h = 0.1;
   options.t_end = 0.3;
   options.threads = 1;
-  const RunResult r = run(options);
-  CHECK(r.steps == 3);
-  CHECK(r.t_reached == doctest::Approx(0.3).epsilon(1e-15));
+  const RunOutcome r = run(options);
+  CHECK(r.statistics.steps == 3);
+  CHECK(r.statistics.t_reached == doctest::Approx(0.3).epsilon(1e-15));
 }
 
 TEST_CASE("an output directory that cannot be made is an error naming it and the option") {
@@ -479,21 +479,22 @@ TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end, an
   RunOptions options = options_for("double-well", dir.path);
   options.stepper = "sem-vi";
   options.threads = 1;
-  const RunResult r = run(options);
-  MESSAGE("double-well, sem-vi: ", r.steps, " steps to t = ", r.t_reached, ", h from ", r.step_size_min, " to ",
-          r.step_size_max, ", condition up to ", r.condition_estimate_max, ", energy ", r.energy_initial,
-          " max increment ", r.energy_max_abs_increment);
-  REQUIRE(r.ok);
-  CHECK(r.t_reached >= 20.0);
-  CHECK(r.t_reached < 20.0 + r.step_size_max);
-  CHECK(r.step_size_min > 0.0);
-  CHECK(r.step_size_max == 0.05);  // the first step, of the h asked; the others are shorter on this orbit
-  CHECK(r.condition_estimate_max > 1.0);
+  const RunOutcome r = run(options);
+  const RunStatistics& stats = r.statistics;
+  MESSAGE("double-well, sem-vi: ", stats.steps, " steps to t = ", stats.t_reached, ", h from ", stats.step_size_min, " to ",
+          stats.step_size_max, ", condition up to ", stats.condition_estimate_max, ", energy ", stats.energy_initial,
+          " max increment ", stats.energy_max_abs_increment);
+  REQUIRE(r.ok());
+  CHECK(stats.t_reached >= 20.0);
+  CHECK(stats.t_reached < 20.0 + stats.step_size_max);
+  CHECK(stats.step_size_min > 0.0);
+  CHECK(stats.step_size_max == 0.05);  // the first step, of the h asked; the others are shorter on this orbit
+  CHECK(stats.condition_estimate_max > 1.0);
   // The discrete energy starts with the first step, which sets it; it is then conserved.
-  CHECK(std::isfinite(r.energy_initial));
-  CHECK(r.energy_max_abs_increment <= 1e-12);
+  CHECK(std::isfinite(stats.energy_initial));
+  CHECK(stats.energy_max_abs_increment <= 1e-12);
   const auto rows = read_csv(dir.path / "timeseries.csv");
-  REQUIRE(rows.size() == static_cast<std::size_t>(r.steps) + 2);
+  REQUIRE(rows.size() == static_cast<std::size_t>(stats.steps) + 2);
   const std::vector<std::string>& header = rows.front();
   CHECK(header[header.size() - 2] == "h");
   CHECK(header.back() == "condition");
@@ -507,8 +508,8 @@ TEST_CASE("an adaptive run (sem-vi) ends at its first state at or past t_end, an
     CHECK(std::stod(rows[k].back()) > 1.0);
   }
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
-  CHECK(j["t_reached"].get<double>() == r.t_reached);
-  CHECK(j["condition_estimate_max"].get<double>() == r.condition_estimate_max);
+  CHECK(j["t_reached"].get<double>() == stats.t_reached);
+  CHECK(j["condition_estimate_max"].get<double>() == stats.condition_estimate_max);
   CHECK(j["h"].get<double>() == 0.05);  // the run's h: the first step's size
 }
 
@@ -516,12 +517,12 @@ TEST_CASE("a fixed-step run records h in every row and reports no condition esti
   TempDir dir("runner_fixed_h");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.t_end = 0.1;
-  const RunResult r = run(options);
-  REQUIRE(r.ok);
-  CHECK(r.step_size_min == 0.01);
-  CHECK(r.step_size_max == 0.01);
-  CHECK(std::isnan(r.condition_estimate_max));
-  CHECK(std::abs(r.t_reached - 0.1) <= 1e-15);
+  const RunOutcome r = run(options);
+  REQUIRE(r.ok());
+  CHECK(r.statistics.step_size_min == 0.01);
+  CHECK(r.statistics.step_size_max == 0.01);
+  CHECK(std::isnan(r.statistics.condition_estimate_max));
+  CHECK(std::abs(r.statistics.t_reached - 0.1) <= 1e-15);
   const auto rows = read_csv(dir.path / "timeseries.csv");
   CHECK(rows.front().back() == "h");
   for (std::size_t k = 2; k < rows.size(); ++k) CHECK(rows[k].back() == "0.01");
@@ -535,15 +536,15 @@ TEST_CASE("an adaptive run whose steps shrink without reaching t_end stops after
   options.overrides = {{"zeta", -0.9}};  // an amplified oscillation: sem-vi's step shrinks as the energy grows
   options.h = 0.5;
   options.t_end = 8.0;
-  const RunResult r = run(options);
-  MESSAGE(r.error);
-  CHECK_FALSE(r.ok);
-  CHECK(r.steps == kAdaptiveStepLimit * 16);
-  CHECK(r.t_reached < 8.0);
-  CHECK(r.error.find("sem-vi took 1600 steps (100 times t_end / h) and reached only t = ") != std::string::npos);
-  CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::error);
-  CHECK(r.failed_step == r.steps + 1);  // the step it did not take
+  const RunOutcome r = run(options);
+  MESSAGE(r.ending.error);
+  CHECK_FALSE(r.ok());
+  CHECK(r.statistics.steps == kAdaptiveStepLimit * 16);
+  CHECK(r.statistics.t_reached < 8.0);
+  CHECK(r.ending.error.find("sem-vi took 1600 steps (100 times t_end / h) and reached only t = ") != std::string::npos);
+  CHECK(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::error);
+  CHECK(r.ending.failure.step == r.statistics.steps + 1);  // the step it did not take
 }
 
 TEST_CASE("a state whose constraint residual overflows fails the run instead of completing it") {
@@ -555,11 +556,11 @@ TEST_CASE("a state whose constraint residual overflows fails the run instead of 
   options.overrides = {{"omega_p", 1e200}};
   options.t_end = 0.004;
   options.threads = 1;
-  const RunResult r = run(options);
-  CHECK(r.status == RunStatus::failed);
-  CHECK(r.failure_cause == FailureCause::newton);
-  CHECK(r.failed_step == 1);
-  CHECK(r.steps == 0);
-  CHECK(r.error.find("Newton failed at step 1 (t = 0 -> 0.002)") == 0);
-  CHECK(r.error.find("beyond the range of double precision") != std::string::npos);
+  const RunOutcome r = run(options);
+  CHECK(r.ending.status == RunStatus::failed);
+  CHECK(r.ending.failure.cause == FailureCause::newton);
+  CHECK(r.ending.failure.step == 1);
+  CHECK(r.statistics.steps == 0);
+  CHECK(r.ending.error.find("Newton failed at step 1 (t = 0 -> 0.002)") == 0);
+  CHECK(r.ending.error.find("beyond the range of double precision") != std::string::npos);
 }

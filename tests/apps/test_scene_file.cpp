@@ -121,15 +121,15 @@ TEST_CASE("a scene with every element kind loads, round-trips and runs") {
   options.scene = SceneSource{"every-kind.json", std::make_shared<const Scene>(scene)};
   options.output_dir = dir.path;
   options.threads = 1;
-  const RunResult r = run(options);
-  CHECK(r.ok);
-  CHECK(r.error.empty());
-  CHECK_FALSE(r.initial_projection.projected());
-  CHECK(r.steps == 10);
-  CHECK(r.constraint_max_abs <= 1e-12);
-  REQUIRE(r.invariant_drifts.size() == 2);
-  CHECK(r.invariant_drifts[1].first == "L");
-  CHECK(r.invariant_drifts[1].second == 0.0);  // the welded body keeps its (zero) angular momentum
+  const RunOutcome r = run(options);
+  CHECK(r.ok());
+  CHECK(r.ending.error.empty());
+  CHECK_FALSE(r.statistics.initial_projection.projected());
+  CHECK(r.statistics.steps == 10);
+  CHECK(r.statistics.constraint_max_abs <= 1e-12);
+  REQUIRE(r.statistics.invariant_drifts.size() == 2);
+  CHECK(r.statistics.invariant_drifts[1].first == "L");
+  CHECK(r.statistics.invariant_drifts[1].second == 0.0);  // the welded body keeps its (zero) angular momentum
   const auto summary = nlohmann::json::parse(testing::read_file(dir.path / "summary.json"));
   CHECK(summary["scenario"] == "every-kind");
   CHECK(summary["scene"] == "every-kind.json");
@@ -297,11 +297,11 @@ TEST_CASE("a run whose initial values cannot be projected onto the constraints f
   RunOptions options;
   options.scene = SceneSource{"tethered.json", std::make_shared<const Scene>(parse_scene(document.dump(), "tethered.json"))};
   options.threads = 1;
-  const RunResult r = run(options);
-  CHECK_FALSE(r.ok);
-  CHECK(r.steps == 0);
-  CHECK(r.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
-  CHECK(r.error.find("constraint '") != std::string::npos);
+  const RunOutcome r = run(options);
+  CHECK_FALSE(r.ok());
+  CHECK(r.statistics.steps == 0);
+  CHECK(r.ending.error.find("the initial values are off the constraints and cannot be projected onto them: position projection") == 0);
+  CHECK(r.ending.error.find("constraint '") != std::string::npos);
 }
 
 TEST_CASE("a run whose constraints have no common solution is refused, not run with an equation dropped") {
@@ -315,11 +315,11 @@ TEST_CASE("a run whose constraints have no common solution is refused, not run w
   options.scene = SceneSource{"pinned_twice.json", std::make_shared<const Scene>(parse_scene(document.dump(), "pinned_twice.json"))};
   options.threads = 1;
   options.t_end = 0.03;
-  const RunResult r = run(options);
-  CHECK_FALSE(r.ok);
-  CHECK(r.failure_cause == FailureCause::refused);
-  CHECK(r.steps == 0);
-  CAPTURE(r.error);
-  CHECK(r.error.starts_with("the projected initial positions violate constraint 'bar.orthonormality' row 0, dropped as "
+  const RunOutcome r = run(options);
+  CHECK_FALSE(r.ok());
+  CHECK(r.ending.failure.cause == FailureCause::refused);
+  CHECK(r.statistics.steps == 0);
+  CAPTURE(r.ending.error);
+  CHECK(r.ending.error.starts_with("the projected initial positions violate constraint 'bar.orthonormality' row 0, dropped as "
                             "dependent on the others, by 49.5"));
 }

@@ -31,10 +31,10 @@ TEST_CASE("a run draws the rows' states into vtk/ and lists them in motion.pvd, 
   RunOptions options = options_for("double-pendulum", dir.path);
   options.t_end = 0.2;
   options.output_every = 5;
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   CHECK(entry_names(dir.path / "vtk").size() == 5);
   options.t_end = 0.1;  // a shorter run into the same directory: steps 0, 5, 10
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   CHECK(entry_names(dir.path / "vtk") ==
         std::vector<std::string>{"step_00000000.vtp", "step_00000005.vtp", "step_00000010.vtp"});
   CHECK(listed_files(dir.path) ==
@@ -46,9 +46,9 @@ TEST_CASE("--vtk off writes no drawings, and a previous run's motion.pvd does no
   TempDir dir("vtk_off");
   RunOptions options = options_for("double-pendulum", dir.path);
   options.t_end = 0.1;
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   options.write_motion = false;
-  REQUIRE(run(options).ok);
+  REQUIRE(run(options).ok());
   CHECK(entry_names(dir.path) == std::vector<std::string>{"final_state.json", "summary.json", "timeseries.csv", "vtk"});
   CHECK(nlohmann::json::parse(read_file(dir.path / "summary.json"))["motion"].is_null());
 }
@@ -61,11 +61,11 @@ TEST_CASE("a drawing that cannot be written fails the run, and motion.pvd lists 
   RunOptions options = options_for("double-pendulum", dir.path);
   options.t_end = 0.1;
   options.file_calls = &calls;
-  const RunResult r = run(options);
+  const RunOutcome r = run(options);
   CHECK(calls.injected);
-  CHECK(r.failure_cause == FailureCause::output);
-  CHECK(r.error == "writing '" + (dir.path / "vtk" / "step_00000003.vtp").string() + "' failed: No space left on device");
-  CHECK(r.steps == 2);
+  CHECK(r.ending.failure.cause == FailureCause::output);
+  CHECK(r.ending.error == "writing '" + (dir.path / "vtk" / "step_00000003.vtp").string() + "' failed: No space left on device");
+  CHECK(r.statistics.steps == 2);
   CHECK(listed_files(dir.path) ==
         std::vector<std::string>{"vtk/step_00000000.vtp", "vtk/step_00000001.vtp", "vtk/step_00000002.vtp"});
   CHECK(entry_names(dir.path / "vtk").size() == 3);  // no temporary file left

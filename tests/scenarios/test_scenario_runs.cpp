@@ -47,9 +47,9 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
     options.t_end = c.t_end;
     options.threads = 1;
     options.output_dir = dir.path;
-    const RunResult r = run(options);
-    CHECK(r.ok);
-    CHECK(r.constraint_max_abs <= 1e-10);
+    const RunOutcome r = run(options);
+    CHECK(r.ok());
+    CHECK(r.statistics.constraint_max_abs <= 1e-10);
     const auto summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
     CHECK(summary["scenario"] == c.scenario);
     CHECK(summary["stepper"] == c.stepper);
@@ -68,9 +68,9 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
   options.scenario = "rod-chain3d";
   options.stepper = "ggl-vi";
   options.output_dir = dir.path;
-  const RunResult r = run(options);
-  CHECK_FALSE(r.ok);
-  CHECK(r.steps == 0);
+  const RunOutcome r = run(options);
+  CHECK_FALSE(r.ok());
+  CHECK(r.statistics.steps == 0);
   const auto summary = nlohmann::json::parse(read_file(dir.path / "summary.json"));
   CHECK(summary["ok"] == false);
   CHECK(summary["error"].get<std::string>().find("inertia 'rod1.inertia' is singular (rank 6 of 12); use livens-em") !=

@@ -133,15 +133,15 @@ TEST_CASE("bricard runs 10 s with livens-em and em-ggl: energy conserved, the dr
     options.scenario = "bricard";
     options.stepper = stepper;
     options.threads = 1;
-    const RunResult result = run(options);
-    CHECK(result.ok);
-    CHECK(result.steps == 1000);
+    const RunOutcome result = run(options);
+    CHECK(result.ok());
+    CHECK(result.statistics.steps == 1000);
     REQUIRE(result.dropped_equations.size() == 1);
     MESSAGE(result.dropped_equations.front());
     CHECK(result.dropped_equations.front().find("constraint 'J") == 0);
     // Newton tolerance 1e-10 on the momentum balance; measured 1.4e-14 (rounding) of |E| = 29.4.
-    CHECK(result.energy_max_abs_increment <= 1e-10);
-    CHECK(result.constraint_max_abs <= 1e-10);  // every equation, the dropped one included
+    CHECK(result.statistics.energy_max_abs_increment <= 1e-10);
+    CHECK(result.statistics.constraint_max_abs <= 1e-10);  // every equation, the dropped one included
   }
 }
 
@@ -150,9 +150,9 @@ TEST_CASE("--redundant refuse: a structurally redundant mechanism is refused, na
   options.scenario = "bricard";
   options.redundancy = RunConfiguration::Redundancy::refuse;
   options.threads = 1;
-  const RunResult result = run(options);
-  CHECK_FALSE(result.ok);
-  CHECK(result.error.find("1 constraint equations depend on the others along the motion: constraint 'J") == 0);
-  CHECK(result.error.find("run with --redundant drop") != std::string::npos);
-  CHECK(result.steps == 0);
+  const RunOutcome result = run(options);
+  CHECK_FALSE(result.ok());
+  CHECK(result.ending.error.find("1 constraint equations depend on the others along the motion: constraint 'J") == 0);
+  CHECK(result.ending.error.find("run with --redundant drop") != std::string::npos);
+  CHECK(result.statistics.steps == 0);
 }

@@ -19,7 +19,7 @@ using namespace noether;
 
 namespace {
 
-RunResult run_scenario(const std::string& scenario, const std::string& stepper, double h, double t_end,
+RunOutcome run_scenario(const std::string& scenario, const std::string& stepper, double h, double t_end,
                        ParameterValues overrides = {}, std::optional<int> depth = std::nullopt) {
   RunOptions options;
   options.scenario = scenario;
@@ -98,13 +98,13 @@ TEST_CASE("ggl-vi runs the double four-bar through its singular configurations a
     for (double damping : {0.0, 0.5}) {
       CAPTURE(h);
       CAPTURE(damping);
-      const RunResult result = run_scenario("double-fourbar", "ggl-vi", h, 10.0, {{"damping", damping}});
-      MESSAGE("h = ", h, ", damping = ", damping, ": ", result.refined_steps, " steps refined, smallest substep ",
-              result.smallest_substep);
-      CHECK(result.ok);
-      CHECK(result.steps == std::llround(10.0 / h));
-      CHECK(result.constraint_max_abs <= 1e-9);
-      CHECK(result.refined_steps == static_cast<std::int64_t>(result.refinements.size()));
+      const RunOutcome result = run_scenario("double-fourbar", "ggl-vi", h, 10.0, {{"damping", damping}});
+      MESSAGE("h = ", h, ", damping = ", damping, ": ", result.statistics.refined_steps, " steps refined, smallest substep ",
+              result.statistics.smallest_substep);
+      CHECK(result.ok());
+      CHECK(result.statistics.steps == std::llround(10.0 / h));
+      CHECK(result.statistics.constraint_max_abs <= 1e-9);
+      CHECK(result.statistics.refined_steps == static_cast<std::int64_t>(result.statistics.refinements.size()));
     }
 }
 
@@ -112,19 +112,19 @@ TEST_CASE("ggl-vi runs the double four-bar through its singular configurations a
 TEST_CASE("ggl-vi runs nfourbar n = 40 for 20 s at h = 1e-3 and 5e-4" * doctest::test_suite("long")) {
   for (double h : {1e-3, 5e-4}) {
     CAPTURE(h);
-    const RunResult result = run_scenario("nfourbar", "ggl-vi", h, 20.0, {{"n", 40}});
-    MESSAGE("h = ", h, ": ", result.refined_steps, " steps refined, smallest substep ", result.smallest_substep);
-    CHECK(result.ok);
-    CHECK(result.steps == std::llround(20.0 / h));
-    CHECK(result.constraint_max_abs <= 1e-9);
+    const RunOutcome result = run_scenario("nfourbar", "ggl-vi", h, 20.0, {{"n", 40}});
+    MESSAGE("h = ", h, ": ", result.statistics.refined_steps, " steps refined, smallest substep ", result.statistics.smallest_substep);
+    CHECK(result.ok());
+    CHECK(result.statistics.steps == std::llround(20.0 / h));
+    CHECK(result.statistics.constraint_max_abs <= 1e-9);
   }
 }
 
 TEST_CASE("without refinement the same runs fail where the step equations have no solution") {
-  const RunResult result = run_scenario("double-fourbar", "ggl-vi", 2e-3, 10.0, {}, 0);
-  CHECK_FALSE(result.ok);
-  CHECK(result.failed_step > 0);
-  CHECK(result.refined_steps == 0);
+  const RunOutcome result = run_scenario("double-fourbar", "ggl-vi", 2e-3, 10.0, {}, 0);
+  CHECK_FALSE(result.ok());
+  CHECK(result.ending.failure.step > 0);
+  CHECK(result.statistics.refined_steps == 0);
 }
 
 TEST_CASE("a refined livens-em step keeps the energy the scheme conserves") {
@@ -157,11 +157,11 @@ TEST_CASE("a run that fails after refining reports where, and its time series en
   options.threads = 1;
   options.output_every = 7;
   options.output_dir = dir.path;
-  const RunResult result = run(options);
-  CHECK_FALSE(result.ok);
-  CHECK(result.failed_step == 1);
-  CHECK(result.failed_t == 0.0);
-  CHECK(result.error.find("Newton failed at step 1 (t = 0 -> 0.01), refined 3 times, in its substep from t = 0 by h = "
+  const RunOutcome result = run(options);
+  CHECK_FALSE(result.ok());
+  CHECK(result.ending.failure.step == 1);
+  CHECK(result.ending.failure.t == 0.0);
+  CHECK(result.ending.error.find("Newton failed at step 1 (t = 0 -> 0.01), refined 3 times, in its substep from t = 0 by h = "
                           "0.00125") == 0);
   std::ifstream csv(dir.path / "timeseries.csv");
   std::string line, last;
