@@ -12,9 +12,9 @@
 namespace noether {
 namespace {
 
-/// The run settings that were scenario parameters before they got their own options: the key
-/// `--set` took and the setting (run_settings()) whose option to use instead.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 3> former_parameters{
+/// Run settings a user may take for scenario parameters: the key given to `--set` and the setting
+/// (run_settings()) whose option to use instead, so that `--set h=0.01` is refused with `--h 0.01`.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 3> settings_mistaken_for_parameters{
     {{"h", "h"}, {"t_end", "t_end"}, {"newton_tol", "newton_tolerance"}}};
 
 }  // namespace
@@ -24,7 +24,7 @@ std::pair<std::string, double> parse_assignment(const Scenario& scenario, const 
   if (equals == std::string::npos || equals == 0)
     throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got '" + text + "'");
   const std::string key = text.substr(0, equals), value = text.substr(equals + 1);
-  for (const auto& [parameter, setting] : former_parameters)
+  for (const auto& [parameter, setting] : settings_mistaken_for_parameters)
     if (key == parameter)
       throw std::invalid_argument("--set " + text + ": " + key + " is a run setting, not a scenario parameter; use " +
                                   std::string(run_setting(setting).flag) + " " + value);
