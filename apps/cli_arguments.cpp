@@ -106,7 +106,7 @@ RunOptions to_run_options(const RunArguments& arguments) {
   if (!is_scene_file_name(arguments.scenario)) options.scenario = arguments.scenario;
   for (const RunSetting& setting : run_settings())
     if (const std::optional<std::string>& text = arguments.given(setting.name); text && setting.apply)
-      setting.apply(*text, options);
+      setting.apply(setting, *text, options);
   if (is_scene_file_name(arguments.scenario)) {
     apply_scene(arguments, options);
     return options;

@@ -42,31 +42,31 @@ std::string backquoted(std::string_view text) {
 void add_integration_settings(std::vector<RunSetting>& table, const RunConfiguration& defaults) {
   table.push_back({"stepper", "--stepper", "NAME", "/run/stepper", "stepper", "stepper", kText, true,
                    "stepper name (noether list; default " + defaults.stepper + ")", "the stepper (`noether list`)",
-                   backquoted(defaults.stepper), [](const std::string& text, RunOptions& o) { o.stepper = text; }});
+                   backquoted(defaults.stepper), [](const RunSetting&, const std::string& text, RunOptions& o) { o.stepper = text; }});
   table.push_back({"h", "--h", "H", "/run/h", "h", "h", number(ParameterRange::positive()), true,
                    "time step (default: the scenario's)",
                    "time step, > 0; for `sem-vi` (adaptive) the size of the first step, from which its energy balance "
                    "chooses the others",
                    "the scenario's ([scenarios.md](scenarios.md))",
-                   [](const std::string& text, RunOptions& o) { o.h = parse_number("--h", text); }});
+                   [](const RunSetting& self, const std::string& text, RunOptions& o) { o.h = parse_number(std::string(self.flag), text); }});
   table.push_back({"t_end", "--t", "T", "/run/t_end", "t_end", "t_end", number(ParameterRange::nonnegative()), true,
                    "end time, a whole number of steps (default: the scenario's)",
                    "end time, >= 0, a whole number of steps H (below); an adaptive run ends at its first state at or "
                    "past T (`t_reached`)",
-                   "the scenario's", [](const std::string& text, RunOptions& o) { o.t_end = parse_number("--t", text); }});
+                   "the scenario's", [](const RunSetting& self, const std::string& text, RunOptions& o) { o.t_end = parse_number(std::string(self.flag), text); }});
   table.push_back({"max_steps", "--max-steps", "N", "/run/max_steps", "max_steps", "", whole(1, kLargestInt), true,
                    "the most steps the run may take, a guard against a mistyped --h or --t (default " +
                        std::to_string(defaults.max_steps) + ")",
                    "the most steps the run may take: a guard against a mistyped `--h` or `--t`; raise it for a run "
                    "meant to be longer",
-                   std::to_string(defaults.max_steps), [](const std::string& text, RunOptions& o) {
-                     o.max_steps = parse_whole_setting(run_setting("max_steps"), text);
+                   std::to_string(defaults.max_steps), [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.max_steps = parse_whole_setting(self, text);
                    }});
   table.push_back({"solver", "--solver", "", "/run/solver", "solver", "solver", choice({"klu", "umfpack", "eigen"}), true,
                    "linear solver of the Newton matrices: klu, umfpack, eigen (default " +
                        std::string(to_string(defaults.solver)) + ")",
                    "linear solver of the Newton matrices", backquoted(to_string(defaults.solver)),
-                   [](const std::string& text, RunOptions& o) { o.solver = parse_solver(text); }});
+                   [](const RunSetting&, const std::string& text, RunOptions& o) { o.solver = parse_solver(text); }});
 }
 
 /// Newton's tolerance, iteration limit, method and refresh contraction.
@@ -77,15 +77,15 @@ void add_newton_settings(std::vector<RunSetting>& table, const NewtonOptions& de
                        format_number(defaults.residual_tolerance) + "; docs/architecture.md, Newton)",
                    "Newton's tolerance on the scaled residual max_i \\|R_i\\| / scale_i (docs/architecture.md, Newton), "
                    "in (0, 1e-3], a normal number (not below 2.2250738585072014e-308)",
-                   format_number(defaults.residual_tolerance), [](const std::string& text, RunOptions& o) {
-                     o.newton_tolerance = parse_number("--newton-tol", text);
+                   format_number(defaults.residual_tolerance), [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.newton_tolerance = parse_number(std::string(self.flag), text);
                    }});
   table.push_back({"newton_max_iterations", "--newton-max-iterations", "N", "/run/newton/max_iterations",
                    "newton_max_iterations", "newton_max_iterations", whole(1, 1000), true,
                    "Newton iterations per step at most (default " + std::to_string(defaults.max_iterations) + ")",
                    "Newton iterations (linear solves) per step at most, 1 to 1000; a step that needs more fails the run",
-                   std::to_string(defaults.max_iterations), [](const std::string& text, RunOptions& o) {
-                     o.newton_max_iterations = parse_whole_setting(run_setting("newton_max_iterations"), text);
+                   std::to_string(defaults.max_iterations), [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.newton_max_iterations = parse_whole_setting(self, text);
                    }});
   table.push_back({"newton_method", "--newton", "", "/run/newton/method", "newton_modified", "newton_method",
                    choice({"full", "modified"}), true,
@@ -93,7 +93,10 @@ void add_newton_settings(std::vector<RunSetting>& table, const NewtonOptions& de
                    "full Newton refactorizes the Newton matrix at each iteration until max\\|R\\| meets the tolerance "
                    "(the confirming iterations after that reuse it); modified Newton keeps the last factorization, "
                    "also across steps, while each iteration reduces max\\|R\\| by the refresh factor",
-                   "`full`", [](const std::string& text, RunOptions& o) { o.newton_modified = parse_newton_method(text); }});
+                   "`full`", [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     require_choice(self, text);
+                     o.newton_modified = text == "modified";
+                   }});
   table.push_back({"newton_refresh", "--newton-refresh", "C", "/run/newton/refresh", "newton_refresh_contraction",
                    "newton_refresh_contraction", number(newton_refresh_range()), true,
                    "with --newton modified: refactorize when an iteration leaves the scaled residual above this "
@@ -101,11 +104,11 @@ void add_newton_settings(std::vector<RunSetting>& table, const NewtonOptions& de
                        format_number(defaults.refresh_contraction) + ")",
                    "with `--newton modified` only: refactorize when an iteration leaves max\\|R\\| above C times the "
                    "previous one, 0 < C < 1, a normal number (not below 2.2250738585072014e-308, as in scene files)",
-                   format_number(defaults.refresh_contraction), [](const std::string& text, RunOptions& o) {
+                   format_number(defaults.refresh_contraction), [](const RunSetting& self, const std::string& text, RunOptions& o) {
                      if (!o.newton_modified.value_or(false))
-                       throw std::invalid_argument("--newton-refresh " + text +
+                       throw std::invalid_argument(std::string(self.flag) + " " + text +
                                                    " acts on modified Newton only; add --newton modified");
-                     o.newton_refresh_contraction = parse_number("--newton-refresh", text);
+                     o.newton_refresh_contraction = parse_number(std::string(self.flag), text);
                    }});
 }
 
@@ -117,8 +120,8 @@ void add_stepper_settings(std::vector<RunSetting>& table, const RunConfiguration
                        std::to_string(defaults.max_refinement_depth) + ")",
                    "a step whose Newton fails is taken as two half-steps of the same scheme, each refined the same "
                    "way, at most N times in a row (smallest substep h / 2^N); 0 turns it off; 0 to 30",
-                   std::to_string(defaults.max_refinement_depth), [](const std::string& text, RunOptions& o) {
-                     o.max_refinement_depth = parse_whole_setting(run_setting("refine_depth"), text);
+                   std::to_string(defaults.max_refinement_depth), [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.max_refinement_depth = parse_whole_setting(self, text);
                    }});
   table.push_back({"redundant", "--redundant", "", "/run/redundant", "redundant", "redundant",
                    choice({"drop", "refuse"}), true,
@@ -127,13 +130,13 @@ void add_stepper_settings(std::vector<RunSetting>& table, const RunConfiguration
                    "constraint equations that depend on the others along the motion (structural redundancy, e.g. "
                    "the Bricard linkage): drop them from the step equations and monitor them, or refuse the run "
                    "naming them",
-                   std::string(redundancy_name(defaults.redundancy)), [](const std::string& text, RunOptions& o) {
-                     require_choice(run_setting("redundant"), text);
+                   std::string(redundancy_name(defaults.redundancy)), [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     require_choice(self, text);
                      o.redundancy = text == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
                    }});
   table.push_back({"threads", "--threads", "N", "", "threads", "threads", whole(1, kLargestInt), false,
                    "worker threads (default: all cores)", "upper bound on the worker threads", "all cores",
-                   [](const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(run_setting("threads"), text); }});
+                   [](const RunSetting& self, const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(self, text); }});
   table.push_back({"stepper_parameters", "--set", "key=value", "/run/stepper_parameters", "scheme_parameters",
                    "scheme_parameters", family(), true,
                    "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)",
@@ -151,27 +154,27 @@ void add_output_settings(std::vector<RunSetting>& table) {
                    "write `summary.json`, `timeseries.csv`, `final_state.json`, `vtk/` and `motion.pvd` into DIR "
                    "(created if missing; DIR may be a symlink to a directory, but files inside it are never written "
                    "through a symlink; one run at a time writes a DIR)",
-                   "none", [](const std::string& text, RunOptions& o) { o.output_dir = text; }});
+                   "none", [](const RunSetting&, const std::string& text, RunOptions& o) { o.output_dir = text; }});
   table.push_back({"vtk", "--vtk", "", "/output/vtk", "", "", choice({"on", "off"}), false,
                    "with --out: on (default) draws the written steps into DIR/vtk/ and DIR/motion.pvd (ParaView), off "
                    "writes no VTK files",
                    "with `--out`: draw the written steps into `DIR/vtk/` and list them in `DIR/motion.pvd` (on), or "
                    "write no VTK files (off; the cost of the drawings is in [output.md](output.md#vtk-and-motionpvd))",
-                   "on", [](const std::string& text, RunOptions& o) {
-                     require_choice(run_setting("vtk"), text);
+                   "on", [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     require_choice(self, text);
                      o.write_motion = text == "on";
                    }});
   table.push_back({"every", "--every", "N", "/output/every", "output_every", "", whole(1, kLargestInt), true,
                    "write every N-th step to timeseries.csv and DIR/vtk/ (default 1)",
                    "write every N-th step to `timeseries.csv` and `vtk/`", "1",
-                   [](const std::string& text, RunOptions& o) { o.output_every = parse_whole_setting(run_setting("every"), text); }});
+                   [](const RunSetting& self, const std::string& text, RunOptions& o) { o.output_every = parse_whole_setting(self, text); }});
   table.push_back({"checkpoint_every", "--checkpoint-every", "N", "", "checkpoint_every", "", whole(1, kLargestInt), false,
                    "with --out DIR: write DIR/checkpoint.json after every N steps, from which `noether resume DIR` "
                    "continues the run (docs/output.md, Checkpoints)",
                    "with `--out DIR`: write `DIR/checkpoint.json` after every N steps (not after the last), from which "
                    "`noether resume DIR` continues the run (below; [output.md](output.md), \"Checkpoints\")",
-                   "none", [](const std::string& text, RunOptions& o) {
-                     o.checkpoint_every = parse_whole_setting(run_setting("checkpoint_every"), text);
+                   "none", [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.checkpoint_every = parse_whole_setting(self, text);
                    }});
 }
 
@@ -209,9 +212,9 @@ const RunSetting& run_setting(std::string_view name) {
 }
 
 std::string cli_doc_row(const RunSetting& s) {
-  std::string placeholder(s.placeholder);
-  for (std::string_view c : s.values.choices) placeholder += (placeholder.empty() ? "" : "\\|") + std::string(c);
-  return "| `" + std::string(s.flag) + " " + placeholder + "` | " + s.doc + " | " + s.default_doc + " |";
+  std::string value(s.value_name);
+  for (std::string_view c : s.values.choices) value += (value.empty() ? "" : "\\|") + std::string(c);
+  return "| `" + std::string(s.flag) + " " + value + "` | " + s.doc + " | " + s.default_doc + " |";
 }
 
 double parse_number(const std::string& what, const std::string& text) {
@@ -253,11 +256,6 @@ LinearSolverKind parse_solver(const std::string& text) {
   const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text);
   if (!kind) throw std::invalid_argument("unknown solver '" + text + "'; accepted: klu, umfpack, eigen");
   return *kind;
-}
-
-bool parse_newton_method(const std::string& text) {
-  if (text == "full" || text == "modified") return text == "modified";
-  throw std::invalid_argument("--newton expects full or modified, got '" + text + "'");
 }
 
 }  // namespace noether

@@ -42,7 +42,7 @@ struct SettingValues {
 struct RunSetting {
   std::string_view name;            ///< e.g. "newton_max_iterations"
   std::string_view flag;            ///< the command-line option, e.g. "--newton-max-iterations"
-  std::string_view placeholder;     ///< its value in docs/cli.md ("N"; the choices when empty)
+  std::string_view value_name;      ///< the name of its value in docs/cli.md ("N"; empty: the choices)
   std::string_view scene_key;       ///< its JSON path in a scene file, e.g. "/run/newton/max_iterations"
   std::string_view checkpoint_key;  ///< its key in checkpoint.json's "options"
   std::string_view summary_key;     ///< its key in summary.json
@@ -51,10 +51,11 @@ struct RunSetting {
   std::string help;      ///< the option's `--help` text
   std::string doc;       ///< docs/cli.md's meaning column
   std::string default_doc;  ///< docs/cli.md's default column
-  /// Converts the option's text into options (the stepper parameters: one "key=value" of --set
-  /// is applied by to_run_options, which knows the scenario); throws std::invalid_argument naming
-  /// the option, the text and what is accepted.
-  void (*apply)(const std::string& text, RunOptions& options) = nullptr;
+  /// Converts the option's text into options, given its own row (`self`: its flag and range, so
+  /// a row never looks itself up by name); the stepper parameters' row has none (one "key=value"
+  /// of --set is applied by to_run_options, which knows the scenario). Throws
+  /// std::invalid_argument naming the option, the text and what is accepted.
+  void (*apply)(const RunSetting& self, const std::string& text, RunOptions& options) = nullptr;
 };
 
 /// Every run setting, in the order of `noether run --help`.
@@ -63,7 +64,7 @@ std::span<const RunSetting> run_settings();
 /// The setting named `name` (RunSetting::name); std::logic_error for a name not in the table.
 const RunSetting& run_setting(std::string_view name);
 
-/// docs/cli.md's row of a setting: "| `FLAG PLACEHOLDER` | doc | default |".
+/// docs/cli.md's row of a setting: "| `FLAG VALUE` | doc | default |", VALUE its value_name or choices.
 std::string cli_doc_row(const RunSetting& setting);
 
 /// The whole of text as a double; throws std::invalid_argument naming `what` otherwise.
@@ -79,7 +80,5 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
 int parse_whole_setting(const RunSetting& setting, const std::string& text);
 /// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.
 LinearSolverKind parse_solver(const std::string& text);
-/// --newton: "full" (false) or "modified" (true).
-bool parse_newton_method(const std::string& text);
 
 }  // namespace noether
