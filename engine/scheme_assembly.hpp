@@ -1,19 +1,349 @@
 #pragma once
-/// The residual and tangent of a scheme's step equations, assembled from its kernels, one per
-/// element kind, over the engine's TermLayout. The one place that turns a term into a kernel call.
+/// A scheme's step equations as the engine assembles them. TermLayout decides, once per system,
+/// where the scheme's terms live in its Newton system: which element touches which unknowns, the
+/// body-wise (Newton) order of the unknowns, the assembly plan, the elements' exact forms (copied
+/// once into shared storage) and the per-thread workspaces. SchemeAssembly assembles the residual
+/// and tangent from the scheme's kernels, one per element kind: the one place that turns a term
+/// into a kernel call.
+///
+/// A scheme's unknown vector x is made of fields, one after the other (the natural order): a
+/// coordinate field holds one entry per coordinate (d), a multiplier field one per constraint row
+/// (m). Each element is a term: its local unknowns are, for each field the scheme's kernel of that
+/// element uses, the element's coordinates (coordinate field) or its multiplier rows (multiplier
+/// field, constraints only). A kernel writes the residual rows of those fields and the blocks
+/// named by a pair of fields (TermShape); it never sees a position.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include <noether/engine/assembler.hpp>
+#include <noether/engine/exact_form.hpp>
 #include <noether/engine/format.hpp>
-#include <noether/engine/term_layout.hpp>
+#include <noether/engine/system.hpp>
+#include <noether/engine/unknown_ordering.hpp>
 
 namespace noether {
+
+/// The fields of a scheme's unknown vector, in natural order.
+using FieldKinds = std::span<const FieldKind>;
+
+/// At most this many fields per scheme.
+inline constexpr int kMaxFields = 6;
+
+/// The element interfaces of the engine, one kind of term each.
+enum class TermKind : std::uint8_t { inertia, potential, constraint, dissipation, load };
+
+/// Where a block's structural nonzeros come from (engine/structure.hpp): all entries, the
+/// constant mass matrix's nonzeros (n x n), the constraint Jacobian's (m x n) or its transpose's
+/// (n x m), the union of the constraint Hessians' (n x n).
+enum class Pattern : std::uint8_t { dense, mass, jacobian, jacobian_transpose, hessian };
+
+/// What a scheme's kernel of one term uses: its fields (the term's local unknowns, in this order)
+/// and the blocks of its tangent, each named by (row field, column field). A shape without fields
+/// leaves the element out of the Newton system.
+class TermShape {
+ public:
+  /// The element takes no part in the step equations.
+  TermShape() = default;
+  explicit TermShape(std::initializer_list<int> fields) : fields_(fields) {}
+
+  /// Declares the block d R(row field) / d x(col field); `constant`: its values do not depend on x
+  /// (they are written again only when the step size changes). Both fields must be the shape's.
+  TermShape& block(int row_field, int col_field, Pattern pattern = Pattern::dense, bool constant = false) {
+    blocks_.push_back({row_field, col_field, pattern, constant});
+    return *this;
+  }
+
+  struct Block {
+    int row_field, col_field;
+    Pattern pattern;
+    bool constant;
+  };
+  std::span<const int> fields() const { return fields_; }
+  std::span<const Block> blocks() const { return blocks_; }
+
+ private:
+  std::vector<int> fields_;
+  std::vector<Block> blocks_;
+};
+
+/// The coordinates [first, first + size): an element's coordinates are a few such runs (one per
+/// coordinate block it touches).
+struct DofRun {
+  Index first, size;
+};
+
+/// A term as the assembly reads it (one per element in the Newton system).
+struct TermRef {
+  TermKind kind;
+  Index element;           ///< into the system's list of that kind
+  Index shape;             ///< into the layout's shape tables
+  Index size;              ///< n: the element's local coordinates
+  Index equations;         ///< m: its multiplier rows (constraints), else 0
+  Index first_multiplier;  ///< its first multiplier row (constraints), else 0
+  Index runs_begin, runs_end;
+};
+
+/// Where each field of a shape sits in a term's local unknowns (after the coordinate fields and
+/// multiplier fields before it in the shape: n and m entries each) and which block a field pair is.
+struct ShapeTable {
+  std::array<std::int8_t, kMaxFields> coordinate_fields_before{};
+  std::array<std::int8_t, kMaxFields> multiplier_fields_before{};
+  std::array<bool, kMaxFields> multiplier{};                   ///< the field has m entries, not n
+  std::array<std::int8_t, kMaxFields * kMaxFields> block{};  ///< index of block (row, col); -1: none
+  bool operator==(const ShapeTable&) const = default;
+};
+
+/// A thread's scratch for the kernels, `slots` buffers of slot_size doubles each; slot_size is the
+/// largest n, m or n x m of any term, so a kernel's local vectors and matrices fit without
+/// allocation. Nothing is carried from one term to the next.
+class TermWorkspace {
+ public:
+  TermWorkspace(std::span<double> memory, Index slot_size) : memory_(memory), slot_size_(slot_size) {}
+  Eigen::Map<Vector> vector(int slot, Index size) const { return {data(slot), size}; }
+  Eigen::Map<Matrix> matrix(int slot, Index rows, Index cols) const { return {data(slot), rows, cols}; }
+
+ private:
+  double* data(int slot) const { return memory_.data() + static_cast<std::ptrdiff_t>(slot) * slot_size_; }
+  std::span<double> memory_;
+  Index slot_size_;
+};
+
+/// A view of local values: a segment of a global vector, or a workspace buffer.
+using LocalVector = Eigen::Map<const Vector>;
+
+/// x[offset, offset + size) as a view (for a field of a scheme's unknown vector).
+inline LocalVector segment_view(ConstVectorRef x, Index offset, Index size) { return {x.data() + offset, size}; }
+
+/// An element as a kernel sees it: the element, its exact form (copied to shared storage) and
+/// the gathers of its local values. E is Inertia, Potential, Constraint, Dissipation or ExternalLoad.
+template <class E>
+class Term {
+ public:
+  Term(const Placed<E>& placed, const TermRef& ref, std::span<const DofRun> runs, const TermWorkspace& workspace)
+      : placed_(placed), ref_(ref), runs_(runs), workspace_(workspace) {}
+
+  /// The element (read only when asked: kernels that work from the exact form never touch it).
+  const E& element() const { return *placed_.element; }
+  /// n, the element's local coordinates.
+  Index size() const { return ref_.size; }
+  /// x (d, natural coordinate order; a Vector or a view of one) at the element's coordinates: a
+  /// view into x when they are consecutive, else gathered into workspace slot `slot`.
+  template <class X>
+  LocalVector coordinates(const X& x, int slot) const;
+  /// (a + b)/2 in workspace slot `slot`.
+  LocalVector midpoint(const LocalVector& a, const LocalVector& b, int slot) const;
+  /// global (d) += local (n) at the element's coordinates.
+  void add_at_coordinates(ConstVectorRef local, VectorRef global) const;
+  const TermWorkspace& workspace() const { return workspace_; }
+
+ protected:
+  const TermRef& ref() const { return ref_; }
+
+ private:
+  const Placed<E>& placed_;
+  const TermRef& ref_;
+  std::span<const DofRun> runs_;
+  const TermWorkspace& workspace_;
+};
+
+/// An inertia term; mass() is its constant M (n x n), or nullptr when M depends on q.
+class InertiaTerm : public Term<Inertia> {
+ public:
+  InertiaTerm(const Term<Inertia>& term, const SparseEntries* mass) : Term(term), mass_(mass) {}
+  const SparseEntries* mass() const { return mass_; }
+
+ private:
+  const SparseEntries* mass_;
+};
+
+/// A potential term; form() is its exact form (one function), or nullptr for a general potential.
+class PotentialTerm : public Term<Potential> {
+ public:
+  PotentialTerm(const Term<Potential>& term, const QuadraticFormView* form) : Term(term), form_(form) {}
+  const QuadraticFormView* form() const { return form_; }
+
+ private:
+  const QuadraticFormView* form_;
+};
+
+/// A constraint term; form() is its exact form, or nullptr for a general constraint.
+class ConstraintTerm : public Term<Constraint> {
+ public:
+  ConstraintTerm(const Term<Constraint>& term, const QuadraticFormView* form) : Term(term), form_(form) {}
+  const QuadraticFormView* form() const { return form_; }
+  /// m, the constraint's rows.
+  Index equations() const { return ref().equations; }
+  /// A multiplier field (m_total entries; a Vector or a view of one) at the constraint's rows: a view (m).
+  template <class X>
+  LocalVector multipliers(const X& field) const {
+    return {field.data() + ref().first_multiplier, equations()};
+  }
+
+ private:
+  const QuadraticFormView* form_;
+};
+
+using DissipationTerm = Term<Dissipation>;
+using LoadTerm = Term<ExternalLoad>;
+
+/// Where a term writes: its residual rows and tangent blocks, by field.
+class TermOutput {
+ public:
+  TermOutput(UnitOutput& out, const ShapeTable& shape, const TermRef& ref) : out_(out), shape_(shape), ref_(ref) {}
+
+  /// The rows of field f (n or m of them), zeroed before the kernel runs.
+  Eigen::Map<Vector> residual(int field) { return rows_of(out_.residual(), field); }
+  /// The scale of the rows of field f, zeroed before the kernel runs: a kernel whose rows are
+  /// differences of larger terms adds those terms' magnitudes here; elsewhere the rows' own
+  /// magnitudes count. Newton stops when every row is small against its scale (solvers/newton.hpp).
+  Eigen::Map<Vector> scale(int field) { return rows_of(out_.scale(), field); }
+  /// The rounding floor of the rows of field f, zeroed before the kernel runs: for rows whose
+  /// terms may all vanish (steppers/row_scale.hpp).
+  Eigen::Map<Vector> floor(int field) { return rows_of(out_.floor(), field); }
+  /// The block d R(row field)/d x(col field) declared by the shape, zeroed before the kernel runs.
+  Eigen::Map<Matrix> block(int row_field, int col_field) {
+    return out_.block(static_cast<std::size_t>(shape_.block[static_cast<std::size_t>(row_field * kMaxFields + col_field)]));
+  }
+  /// False when only the residual is wanted: the kernel may skip its tangent.
+  bool with_matrix() const { return out_.with_matrix(); }
+
+  /// Schemes with a global unknown s (one beyond the fields) and a global row phi (one beyond
+  /// their rows), a sum over the terms:
+  /// d R(field)/ds of the term's rows of field f (zeroed; read with the matrix only),
+  Eigen::Map<Vector> global_column(int field) { return rows_of(out_.global_column(), field); }
+  /// d phi/d x(field) of the term's unknowns of field f (zeroed; read with the matrix only),
+  Eigen::Map<Vector> global_row(int field) { return rows_of(out_.global_row(), field); }
+  /// and the term's part of the scheme's global sum k (zeroed; always read): phi, dphi/ds, ...
+  double& global_sum(int k) { return out_.global_sums()[static_cast<std::size_t>(k)]; }
+
+ private:
+  Eigen::Map<Vector> rows_of(Eigen::Map<Vector>& local, int field) const {
+    const auto f = static_cast<std::size_t>(field);
+    const Index coordinates = shape_.coordinate_fields_before[f], multipliers = shape_.multiplier_fields_before[f];
+    return {local.data() + coordinates * ref_.size + multipliers * ref_.equations,
+            shape_.multiplier[f] ? ref_.equations : ref_.size};
+  }
+
+  UnitOutput& out_;
+  const ShapeTable& shape_;
+  const TermRef& ref_;
+};
+
+/// The layout of one scheme's terms on one system; see the file comment. Built once.
+class TermLayout {
+ public:
+  /// fields: the scheme's fields in natural order. shapes: per kind, one shape per element of the
+  /// system's list of that kind (shapes[TermKind]); `workspace_slots`: buffers per thread;
+  /// `global_sums` > 0 for a scheme with one global unknown beyond its fields
+  /// (TermOutput::global_column): the scalar sums its kernels add up.
+  /// Throws std::invalid_argument for no fields or more than kMaxFields, a shape that names a field
+  /// the scheme does not have, a multiplier field for an element that is not a constraint, or a
+  /// block outside its fields.
+  TermLayout(const System& system, std::vector<FieldKind> fields,
+             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0);
+
+  const System& system() const { return system_; }
+  std::span<const TermRef> terms() const { return terms_; }
+  /// Entries of the unknown vector (natural and Newton order alike).
+  Index size() const { return static_cast<Index>(position_.size()); }
+  /// First entry of field f in natural order; f's entries are d or m consecutive ones.
+  Index field_offset(int field) const { return field_offsets_[static_cast<std::size_t>(field)]; }
+  FieldKind field_kind(int field) const { return fields_[static_cast<std::size_t>(field)]; }
+  /// The field of natural entry i and the index within it (a coordinate or a multiplier row).
+  std::pair<int, Index> field_of(Index i) const;
+
+  const CscPattern& pattern() const { return assembler_.pattern(); }
+  Assembler& assembler() { return assembler_; }
+  const Assembler& assembler() const { return assembler_; }
+
+  /// The natural index of Newton entry i.
+  Index natural_index(Index i) const { return natural_[static_cast<std::size_t>(i)]; }
+  /// newton[position(i)] = natural[i], and back (size() each).
+  void to_newton_order(ConstVectorRef natural, VectorRef newton) const;
+  void to_natural_order(ConstVectorRef newton, VectorRef natural) const;
+
+  /// "constraint 'P4'": the element behind term t.
+  std::string owner(Index term) const;
+  const ShapeTable& shape(const TermRef& ref) const { return shapes_[static_cast<std::size_t>(ref.shape)]; }
+  std::span<const DofRun> runs(const TermRef& ref) const {
+    return {runs_.data() + ref.runs_begin, runs_.data() + ref.runs_end};
+  }
+  TermWorkspace workspace(const UnitOutput& out) const { return {out.workspace(), slot_size_}; }
+  /// Doubles per workspace slot: the largest n, m or n x m of any term.
+  Index slot_size() const { return slot_size_; }
+  /// The exact forms, copied once into shared storage (alike elements share one copy).
+  const SparseEntries* mass(Index inertia) const { return entry(masses_, inertia); }
+  const QuadraticFormView* potential_form(Index potential) const { return entry(potential_forms_, potential); }
+  const QuadraticFormView* constraint_form(Index constraint) const { return entry(constraint_forms_, constraint); }
+
+ private:
+  template <class T>
+  static const T* entry(const std::vector<std::optional<T>>& list, Index i) {
+    const std::optional<T>& e = list[static_cast<std::size_t>(i)];
+    return e ? &*e : nullptr;
+  }
+  /// An element as the plan reads it: the element, its dofs, and for constraints its rows.
+  struct PlacedView {
+    const Element* element;
+    const std::vector<Index>* dofs;
+    Index equations = 0, first_multiplier = 0;
+  };
+  static std::vector<PlacedView> placed_of(const System& system, TermKind kind);
+  Index add_shape(const TermShape& shape, TermKind kind, const std::string& owner);
+  void copy_forms();
+  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums);
+  UnitLayout unit_layout(const TermRef& ref, const TermShape& shape, const PlacedView& placed) const;
+
+  const System& system_;
+  std::vector<FieldKind> fields_;
+  std::vector<Index> field_offsets_;
+  std::vector<Index> position_;  ///< natural index -> Newton index
+  std::vector<Index> natural_;   ///< Newton index -> natural index
+  std::vector<TermRef> terms_;   ///< in visiting order of their smallest coordinate
+  std::vector<DofRun> runs_;
+  std::vector<ShapeTable> shapes_;
+  Index slot_size_ = 0;
+  Arena arena_;
+  std::vector<std::optional<SparseEntries>> masses_;
+  std::vector<std::optional<QuadraticFormView>> potential_forms_, constraint_forms_;
+  Assembler assembler_;
+};
+
+template <class E>
+template <class X>
+LocalVector Term<E>::coordinates(const X& x, int slot) const {
+  const double* global = x.data();
+  if (runs_.size() == 1) return {global + runs_[0].first, size()};
+  double* local = workspace_.vector(slot, size()).data();
+  for (const DofRun& run : runs_) local = std::copy_n(global + run.first, run.size, local);
+  return {local - size(), size()};
+}
+
+template <class E>
+LocalVector Term<E>::midpoint(const LocalVector& a, const LocalVector& b, int slot) const {
+  Eigen::Map<Vector> mid = workspace_.vector(slot, size());
+  mid = 0.5 * (a + b);
+  return {mid.data(), size()};
+}
+
+template <class E>
+void Term<E>::add_at_coordinates(ConstVectorRef local, VectorRef global) const {
+  Index offset = 0;
+  for (const DofRun& run : runs_) {
+    global.segment(run.first, run.size) += local.segment(offset, run.size);
+    offset += run.size;
+  }
+}
 
 /// A count a scheme declares: an integer, or the last enumerator of an enum of its slots.
 template <class T>

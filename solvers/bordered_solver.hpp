@@ -7,7 +7,7 @@
 
 #include <noether/engine/sparse_pattern.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
-#include <noether/solvers/tangent_solver.hpp>
+#include <noether/solvers/newton.hpp>
 
 namespace noether {
 

@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include <noether/engine/form_walk.hpp>
+#include <noether/engine/exact_form.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
@@ -167,7 +167,7 @@ void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput
 }
 
 /// R_p += G_mid^T nu + h H(gamma) u_mid,  R_q -= G_mid^T gamma,  R_g = g(q1),  R_gv = G(q1) u1, and
-/// their blocks, in one walk over the form's entries (engine/form_walk.hpp; G(q) = L + [(H_k q)^T]_k,
+/// their blocks, in one walk over the form's entries (engine/exact_form.hpp; G(q) = L + [(H_k q)^T]_k,
 /// G_mid = G(q_mid)); scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const QuadraticFormView& g = *t.form();

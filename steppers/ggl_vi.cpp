@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include <noether/engine/form_walk.hpp>
+#include <noether/engine/exact_form.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/row_scale.hpp>

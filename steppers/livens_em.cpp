@@ -4,7 +4,7 @@
 #include <array>
 #include <cmath>
 
-#include <noether/engine/form_walk.hpp>
+#include <noether/engine/exact_form.hpp>
 #include <noether/engine/gonzalez.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/engine/parallel_ranges.hpp>
@@ -172,7 +172,7 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 }
 
 /// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
-/// Degree <= 2, from the exact form in one walk over its entries (engine/form_walk.hpp):
+/// Degree <= 2, from the exact form in one walk over its entries (engine/exact_form.hpp):
 /// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
 /// General: Gonzalez's Gbar, row by row. Scale and floor of R_lambda: steppers/row_scale.hpp
 /// (general: |Gbar| |q1| in place of the terms, |Gbar| eps ell for the floor).

@@ -8,7 +8,7 @@
 /// so that the work of the dampers over the step is dq.C(q_mid) dq / h and that of a load
 /// f(t_mid, q_mid).dq: what the energy balance of these schemes counts. Each writes the residual
 /// rows of `row` and the block (row, col), col being the field whose unknown is q1 (or dq).
-#include <noether/engine/term_layout.hpp>
+#include <noether/engine/scheme_assembly.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
 
 namespace noether {

@@ -10,7 +10,7 @@
 /// shapes of these schemes' force terms, which add to R_q and R_p alike, are here too.
 #include <string>
 
-#include <noether/engine/term_layout.hpp>
+#include <noether/engine/scheme_assembly.hpp>
 #include <noether/steppers/row_scale.hpp>
 
 namespace noether {

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <limits>
 
-#include <noether/engine/term_layout.hpp>
+#include <noether/engine/scheme_assembly.hpp>
 
 namespace noether {
 

@@ -1,11 +1,11 @@
-/// The walk over a quadratic form's entries (engine/form_walk.hpp): its rows against the form's
-/// own operations (engine/exact_form.hpp) and the dense formulas, the entries it hands the
-/// visitor, and which rows it overwrites and which it adds to.
+/// The walk over a quadratic form's entries (walk_form, engine/exact_form.hpp): its rows against
+/// the form's own operations and the dense formulas, the entries it hands the visitor, and which
+/// rows it overwrites and which it adds to.
 #include <doctest/doctest.h>
 
 #include <vector>
 
-#include <noether/engine/form_walk.hpp>
+#include <noether/engine/exact_form.hpp>
 #include "support/finite_differences.hpp"
 
 using namespace noether;

@@ -2,7 +2,7 @@
 
 #include <Eigen/SparseCore>
 
-#include <noether/solvers/linear/permuted_csc.hpp>
+#include <noether/solvers/linear/klu_solver.hpp>
 
 using namespace noether;
 

@@ -1,4 +1,4 @@
-#include <noether/engine/term_layout.hpp>
+#include <noether/engine/scheme_assembly.hpp>
 
 #include <algorithm>
 #include <stdexcept>
