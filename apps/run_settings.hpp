@@ -13,6 +13,7 @@
 /// one row in run_settings.cpp (its apply function converts the option's text), and one line in
 /// each reader and writer of a file the row gives a key for; the tests check each key the row
 /// names against those files and docs/cli.md.
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,14 +49,22 @@ struct RunSetting {
   std::string_view summary_key;     ///< its key in summary.json
   SettingValues values;
   bool exported = true;  ///< whether `noether export` takes the option (not threads, out, vtk, checkpoints)
-  std::string help;      ///< the option's `--help` text
+  std::string help;      ///< the option's `--help` text (option_help adds its default)
   std::string doc;       ///< docs/cli.md's meaning column
-  std::string default_doc;  ///< docs/cli.md's default column
+  /// What the default is when it is not one value: it depends on the scenario (h, t_end: "the
+  /// scenario's") or on the machine (threads: "all cores"). Empty: the default is
+  /// shown(default_run_options()), the value RunConfiguration, NewtonOptions, StepperOptions and
+  /// RunOptions initialize the setting to; --help and docs/cli.md show it from there.
+  std::string_view default_note;
   /// Converts the option's text into options, given its own row (`self`: its flag and range, so
-  /// a row never looks itself up by name); the stepper parameters' row has none (one "key=value"
-  /// of --set is applied by to_run_options, which knows the scenario). Throws
-  /// std::invalid_argument naming the option, the text and what is accepted.
+  /// a row never looks itself up by name); a run setting goes to options.configure(). The stepper
+  /// parameters' row has none (one "key=value" of --set is applied by to_run_options, which knows
+  /// the scenario). Throws std::invalid_argument naming the option, the text and what is accepted.
   void (*apply)(const RunSetting& self, const std::string& text, RunOptions& options) = nullptr;
+  /// The setting's value in options (whose settings are present) as its option spells it, so that
+  /// apply reads it back as the same value; nullopt when it is off (no --out, no checkpoints). The
+  /// stepper parameters' row has none.
+  std::optional<std::string> (*shown)(const RunOptions& options) = nullptr;
 };
 
 /// Every run setting, in the order of `noether run --help`.
@@ -64,7 +73,19 @@ std::span<const RunSetting> run_settings();
 /// The setting named `name` (RunSetting::name); std::logic_error for a name not in the table.
 const RunSetting& run_setting(std::string_view name);
 
-/// docs/cli.md's row of a setting: "| `FLAG VALUE` | doc | default |", VALUE its value_name or choices.
+/// The options of a run that chooses nothing, with its settings present: RunConfiguration's
+/// defaults (h and t_end, the scenario's, are 0 there).
+RunOptions default_run_options();
+
+/// The setting's default as --help shows it: its default_note, its shown value in
+/// default_run_options(), or "none" when it is off there.
+std::string default_text(const RunSetting& setting);
+
+/// The option's `--help` text: help and "(default: default_text)".
+std::string option_help(const RunSetting& setting);
+
+/// docs/cli.md's row of a setting: "| `FLAG VALUE` | doc | default |", VALUE its value_name or
+/// choices, the default default_text (a name or a choice in backquotes).
 std::string cli_doc_row(const RunSetting& setting);
 
 /// The whole of text as a double; throws std::invalid_argument naming `what` otherwise.
