@@ -1,18 +1,30 @@
 #pragma once
 /// The run settings, each declared once (run_settings()): its command-line option, its keys in
-/// scene files, checkpoints and summaries, its default, the values it accepts, its `--help` text
-/// and its line in docs/cli.md. The command line (`noether run`, `noether export`), the scene
-/// reader, check_run_configuration and docs/cli.md (tests/apps/test_run_settings.cpp) read a
-/// setting's range from its row, so that `export` writes only what `run` accepts.
+/// scene files, checkpoints and summaries, the values it accepts, its `--help` text and its line in
+/// docs/cli.md. The command line (`noether run`, `noether export`), the scene reader,
+/// check_run_configuration and docs/cli.md (tests/apps/test_run_settings.cpp) read a setting's range
+/// from its row, so that `export` writes only what `run` accepts.
+///
+/// A setting has one value and one default: its field in RunConfiguration (or in NewtonOptions and
+/// StepperOptions, which RunConfiguration holds), or in RunOptions for those of the run's outputs
+/// and threads. The command line converts into that field (RunSetting::apply, over the scenario's or
+/// the scene's settings: RunOptions::configure), and --help and docs/cli.md show the default from it
+/// (RunSetting::shown); a default that depends on the scenario or the machine is named so
+/// (default_note), and a test checks that it does depend on it and that the others do not.
 ///
 /// The writers (scene_writer.cpp, checkpoint_json.cpp, summary_json.cpp, summary_text.cpp) and the
 /// readers of scene files and checkpoints take each setting's key from its row, by the setting's
-/// name, in an order of their own: a key renamed in its row is renamed in every file.
+/// name, in an order of their own: a key renamed in its row is renamed in every file, and the scene
+/// reader opens the objects along the key's path.
 ///
-/// Adding a setting: a field in RunOptions (runner.hpp) and RunConfiguration (run_configuration.hpp),
-/// one row in run_settings.cpp (its apply function converts the option's text), and one line in
-/// each reader and writer of a file the row gives a key for; the tests check each key the row
-/// names against those files and docs/cli.md.
+/// Adding a setting: its field and default in RunConfiguration (run_configuration.hpp; in
+/// RunOptions, runner.hpp, for an output setting); one row in run_settings.cpp (apply converts the
+/// option's text into the field, shown spells the field's value); one line in each reader and
+/// writer of a file the row gives a key for (scene_reader.cpp, scene_writer.cpp,
+/// checkpoint_json.cpp, summary_json.cpp, summary_text.cpp); its range check in
+/// check_run_configuration when the row's conversion is not the only way in; its row in docs/cli.md
+/// and, with a scene key, its entry in docs/scene.schema.json. The tests check the keys, ranges,
+/// defaults and docs/cli.md against the row.
 #include <optional>
 #include <span>
 #include <string>
