@@ -73,19 +73,7 @@ RunOptions rerun_options(const RunPlan& plan, const RunOptions& options) {
     rerun.scenario = scenario.name;
     rerun.overrides = scenario.parameters;
   }
-  const RunConfiguration& c = plan.configuration;
-  rerun.stepper = c.stepper;
-  rerun.solver = c.solver;
-  rerun.h = c.h;
-  rerun.t_end = c.t_end;
-  rerun.max_steps = c.max_steps;
-  rerun.newton_tolerance = c.newton.residual_tolerance;
-  rerun.newton_max_iterations = c.newton.max_iterations;
-  rerun.newton_modified = c.newton.modified;
-  rerun.newton_refresh_contraction = c.newton.refresh_contraction;
-  rerun.max_refinement_depth = c.max_refinement_depth;
-  rerun.redundancy = c.redundancy;
-  rerun.scheme_parameters = ParameterValues(c.scheme_parameters.begin(), c.scheme_parameters.end());
+  rerun.settings = plan.configuration;
   rerun.threads = options.threads;
   rerun.output_every = options.output_every;
   rerun.checkpoint_every = options.checkpoint_every;

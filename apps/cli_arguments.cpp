@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <memory>
 #include <string_view>
@@ -73,14 +74,21 @@ std::optional<std::pair<std::string, double>> parse_scheme_assignment(const Step
 
 namespace {
 
-/// The scene file `path` as the run's model; --set reaches only the stepper's parameters.
-void apply_scene(const RunArguments& arguments, RunOptions& options) {
+/// The scene file arguments.scenario as the run's model: its output settings are the defaults of
+/// the options that the command line may change, as its run settings are (RunOptions::configure).
+void use_scene(const RunArguments& arguments, RunOptions& options) {
   const auto scene = std::make_shared<const Scene>(load_scene(arguments.scenario));
   options.scene = SceneSource{arguments.scenario, scene};
-  if (!arguments.given("every")) options.output_every = scene->output_every;
-  if (!arguments.given("vtk")) options.write_motion = scene->output_vtk;
-  if (!arguments.given("output_directory") && scene->output_directory) options.output_dir = *scene->output_directory;
-  const StepperInfo& stepper = find_stepper(arguments.given("stepper").value_or(scene->run.stepper));
+  options.output_every = scene->output_every;
+  options.write_motion = scene->output_vtk;
+  if (scene->output_directory) options.output_dir = *scene->output_directory;
+}
+
+/// The scene file's --set: only the stepper's own parameters.
+void set_scene_parameters(const RunArguments& arguments, RunOptions& options) {
+  RunConfiguration& settings = options.configure();
+  const StepperInfo& stepper = find_stepper(settings.stepper);
+  std::set<std::string, std::less<>> given;
   for (const std::string& assignment : arguments.assignments) {
     const std::string key = assignment.substr(0, assignment.find('='));
     const bool declared = std::any_of(stepper.parameters.begin(), stepper.parameters.end(),
@@ -88,8 +96,21 @@ void apply_scene(const RunArguments& arguments, RunOptions& options) {
     if (!declared || key.size() == assignment.size())
       throw std::invalid_argument("--set " + assignment + ": a scene file has no parameters to set; edit " +
                                   arguments.scenario + " (--set takes only the stepper's parameters here)");
-    if (!options.scheme_parameters.emplace(key, parse_number("--set " + key, assignment.substr(key.size() + 1))).second)
-      throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
+    if (!given.insert(key).second) throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
+    settings.scheme_parameters[key] = parse_number("--set " + key, assignment.substr(key.size() + 1));
+  }
+}
+
+/// The scenario's --set: its parameters, and the stepper's own.
+void set_scenario_parameters(const RunArguments& arguments, RunOptions& options) {
+  RunConfiguration& settings = options.configure();
+  const StepperInfo& stepper = find_stepper(settings.stepper);
+  const Scenario& scenario = find_scenario(arguments.scenario);
+  for (const std::string& assignment : arguments.assignments) {
+    const std::optional<std::pair<std::string, double>> scheme = parse_scheme_assignment(stepper, scenario, assignment);
+    const auto [key, value] = scheme ? *scheme : parse_assignment(scenario, assignment);
+    const bool first = scheme ? settings.scheme_parameters.emplace(key, value).second : options.overrides.emplace(key, value).second;
+    if (!first) throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
   }
 }
 
@@ -103,23 +124,15 @@ const std::optional<std::string>& RunArguments::given(std::string_view name) con
 
 RunOptions to_run_options(const RunArguments& arguments) {
   RunOptions options;
-  if (!is_scene_file_name(arguments.scenario)) options.scenario = arguments.scenario;
+  const bool scene_file = is_scene_file_name(arguments.scenario);
+  if (scene_file) use_scene(arguments, options);
+  else options.scenario = arguments.scenario;
+  options.configure();  // the defaults the options given change
   for (const RunSetting& setting : run_settings())
     if (const std::optional<std::string>& text = arguments.given(setting.name); text && setting.apply)
       setting.apply(setting, *text, options);
-  if (is_scene_file_name(arguments.scenario)) {
-    apply_scene(arguments, options);
-    return options;
-  }
-  const StepperInfo& stepper = find_stepper(arguments.given("stepper").value_or(RunConfiguration{}.stepper));
-  const Scenario& scenario = find_scenario(arguments.scenario);
-  for (const std::string& assignment : arguments.assignments) {
-    const std::optional<std::pair<std::string, double>> scheme = parse_scheme_assignment(stepper, scenario, assignment);
-    const auto [key, value] = scheme ? *scheme : parse_assignment(scenario, assignment);
-    ParameterValues& values = scheme ? options.scheme_parameters : options.overrides;
-    if (!values.emplace(key, value).second)
-      throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
-  }
+  if (scene_file) set_scene_parameters(arguments, options);
+  else set_scenario_parameters(arguments, options);
   return options;
 }
 

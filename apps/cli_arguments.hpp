@@ -14,7 +14,7 @@
 
 namespace noether {
 
-/// Raw option texts; an absent option keeps its default (RunOptions).
+/// Raw option texts; an absent option keeps its default (to_run_options).
 struct RunArguments {
   std::string scenario;  ///< a scenario's name, or a scene file (a name ending in .json)
   /// The text of each run setting's option given, by RunSetting::name (run_settings()).
@@ -25,12 +25,13 @@ struct RunArguments {
   const std::optional<std::string>& given(std::string_view name) const;
 };
 
-/// Converts and checks the texts, each by its setting's RunSetting::apply in the table's order;
-/// throws std::invalid_argument naming the option, the text and what is accepted (a number, a
-/// whole number in the setting's range, key=value, a solver the steppers accept, full or modified;
-/// --newton-refresh only with --newton modified; on or off for --vtk). A scene file is loaded (its errors
-/// name the file and the JSON path); its output settings are the defaults of --every and --out,
-/// and --set reaches only the stepper's parameters.
+/// The options the arguments give: the scenario's settings (or, for a scene file, loaded first, its
+/// run and output settings; its errors name the file and the JSON path), changed by each text
+/// given, converted and checked by its setting's RunSetting::apply in the table's order. Throws
+/// std::invalid_argument naming the option, the text and what is accepted (a number, a whole
+/// number in the setting's range, key=value, a solver the steppers accept, full or modified;
+/// --newton-refresh only for modified Newton; on or off for --vtk). For a scene file, --set
+/// reaches only the stepper's parameters, over the scene's own.
 RunOptions to_run_options(const RunArguments& arguments);
 
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run

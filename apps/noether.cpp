@@ -122,9 +122,9 @@ void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
     if (exporting && !setting.exported) continue;
     const std::string flag(setting.flag);
     if (setting.values.kind == SettingValues::Kind::family)
-      run.add_option(flag, a.assignments, setting.help)->allow_extra_args(false);
+      run.add_option(flag, a.assignments, option_help(setting))->allow_extra_args(false);
     else
-      run.add_option(flag, a.settings[setting.name], setting.help);
+      run.add_option(flag, a.settings[setting.name], option_help(setting));
   }
   // CLI11 takes the word after an option as its value even when it is another option: `--h --t 1`
   // set h to "--t" and then refused "1" without naming --h. Such a value is refused naming both.

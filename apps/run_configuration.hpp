@@ -1,8 +1,8 @@
 #pragma once
 /// The typed settings of one run: the stepper, its linear solver and Newton options, the step and
-/// the end time. Each has one default: the stepper's here, the solver's in StepperOptions, Newton's
-/// in NewtonOptions, and h, t_end (and a Newton tolerance where a scenario needs another) in each
-/// scenario's run_defaults.
+/// the end time. Each has one default: the stepper's, max_steps' and the redundancy's here, the
+/// solver's and the refinement depth's in StepperOptions, Newton's in NewtonOptions, and h and t_end
+/// in each scenario's run_defaults. The command line shows them from here (run_settings.hpp).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,8 +42,8 @@ struct RunConfiguration {
   StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth, scheme_parameters}; }
 };
 
-/// The configuration a scenario runs with when nothing is chosen: its h, t_end and Newton
-/// tolerance (if it gives one) over the defaults of RunConfiguration.
+/// The configuration a scenario runs with when nothing is chosen: its h and t_end over the
+/// defaults of RunConfiguration.
 RunConfiguration default_run_configuration(const Scenario& scenario);
 
 /// "drop" or "refuse", as the summaries and `--redundant` spell it.

@@ -301,25 +301,23 @@ RunOutcome finish(RunOutcome outcome, RunOutputs* outputs, const RunClock& clock
   return outcome;
 }
 
+/// The run settings of options when it chooses none: the scene's, or the scenario's defaults.
+RunConfiguration default_settings(const RunOptions& options) {
+  return options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
+}
+
 }  // namespace
 
 int all_cores() { return tbb::info::default_concurrency(); }
 
+RunConfiguration& RunOptions::configure() {
+  if (!settings) settings = default_settings(*this);
+  return *settings;
+}
+
 RunConfiguration resolve_run_configuration(const RunOptions& options) {
   if (!options.scene) resolve_parameters(find_scenario(options.scenario), options.overrides);  // the more basic error first
-  RunConfiguration c = options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
-  c.stepper = options.stepper.value_or(c.stepper);
-  c.solver = options.solver.value_or(c.solver);
-  c.h = options.h.value_or(c.h);
-  c.t_end = options.t_end.value_or(c.t_end);
-  c.max_steps = options.max_steps.value_or(c.max_steps);
-  c.newton.residual_tolerance = options.newton_tolerance.value_or(c.newton.residual_tolerance);
-  c.newton.max_iterations = options.newton_max_iterations.value_or(c.newton.max_iterations);
-  c.newton.modified = options.newton_modified.value_or(c.newton.modified);
-  c.newton.refresh_contraction = options.newton_refresh_contraction.value_or(c.newton.refresh_contraction);
-  c.max_refinement_depth = options.max_refinement_depth.value_or(c.max_refinement_depth);
-  c.redundancy = options.redundancy.value_or(c.redundancy);
-  c.scheme_parameters.insert(options.scheme_parameters.begin(), options.scheme_parameters.end());
+  const RunConfiguration c = options.settings ? *options.settings : default_settings(options);
   check_run_configuration(c);
   return c;
 }

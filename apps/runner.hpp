@@ -26,22 +26,10 @@ int all_cores();
 
 struct RunOptions {
   std::string scenario;
-  /// The run settings chosen (`--stepper`, `--solver`, `--h`, `--t`, `--newton-tol`,
-  /// `--newton-max-iterations`, `--newton`, `--newton-refresh`); each one absent keeps its value in
-  /// default_run_configuration(scenario). newton_refresh_contraction acts on modified Newton only.
-  std::optional<std::string> stepper;
-  std::optional<LinearSolverKind> solver;
-  std::optional<double> h, t_end;
-  /// `--max-steps`: the most steps the run may take (RunConfiguration::max_steps).
-  std::optional<int> max_steps;
-  std::optional<double> newton_tolerance;
-  std::optional<int> newton_max_iterations;
-  std::optional<bool> newton_modified;
-  std::optional<double> newton_refresh_contraction;
-  /// `--refine-depth`: how many times in a row a failing step may be halved (0: never).
-  std::optional<int> max_refinement_depth;
-  /// `--redundant`: what to do with constraint equations that depend on the others.
-  std::optional<RunConfiguration::Redundancy> redundancy;
+  /// The run settings (run_settings(): the stepper and its own parameters, the solver, h, t_end,
+  /// max_steps, Newton's, the refinement depth, the redundancy); absent: the scene's, or
+  /// default_run_configuration(scenario). Change one through configure().
+  std::optional<RunConfiguration> settings;
   /// Upper bound on the worker threads for the whole run (>= 1).
   int threads = all_cores();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
@@ -49,8 +37,6 @@ struct RunOptions {
   /// When set, the run's model is this scene's (scenario and overrides stay empty), and the scene's
   /// run settings take the place of the scenario's defaults.
   std::optional<SceneSource> scene;
-  /// The stepper's own parameters (`--set key=value` for a key the stepper declares, e.g. evi's S).
-  ParameterValues scheme_parameters;
   /// When set, the directory (created if missing) receives summary.json and timeseries.csv.
   std::optional<std::filesystem::path> output_dir;
   /// Print a carriage-return progress line on stdout (meant for a terminal).
@@ -71,6 +57,11 @@ struct RunOptions {
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
   const FileCalls* file_calls = nullptr;
+
+  /// The run settings to change: settings, set first to the defaults they take when absent (the
+  /// scene's, or default_run_configuration(scenario)); so give scene or scenario first. Throws
+  /// std::invalid_argument for an unknown scenario.
+  RunConfiguration& configure();
 };
 
 /// Where a run stands; summary.json's "status" (docs/output.md).
@@ -236,7 +227,7 @@ struct RunOutcome {
   bool ok() const { return ending.status == RunStatus::completed; }
 };
 
-/// default_run_configuration of options.scenario with the run settings options gives; throws
+/// The run settings of options (RunOptions::settings, or their defaults when absent); throws
 /// std::invalid_argument for an unknown scenario, a scenario parameter resolve_parameters refuses
 /// (checked first: a bad parameter is the more basic error, whatever the run settings), or a
 /// configuration check_run_configuration refuses.

@@ -4,10 +4,12 @@
 #include <noether/apps/scene_file.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <Eigen/Geometry>
@@ -309,63 +311,126 @@ ConservedMomenta read_conserved_momenta(JsonObject& o) {
   return c;
 }
 
+/// An object of a scene file that holds run settings: its path (the part of a RunSetting::scene_key
+/// before the setting's own key), what it holds (for messages) and whether a scene must give it
+/// ("run": h and t_end have no default).
+struct SettingsObject {
+  std::string_view path, what;
+  bool required;
+};
+constexpr std::array<SettingsObject, 3> kSettingsObjects{{{"/run", "the run settings", true},
+                                                          {"/run/newton", "Newton's settings", false},
+                                                          {"/output", "the output settings", false}}};
+
+/// The objects along the settings' scene keys, each opened when a setting in it is first read:
+/// "/run/newton/tolerance" is the key "tolerance" of "/run/newton", the key "newton" of "/run". An
+/// optional object the file leaves out reads as empty, so that its settings take their defaults.
+class SettingsObjects {
+ public:
+  explicit SettingsObjects(JsonObject& root) : root_(root) {}
+
+  /// The object that holds the setting's key.
+  JsonObject& of(const RunSetting& setting) {
+    return at(setting.scene_key.substr(0, setting.scene_key.rfind('/')));
+  }
+
+  /// Refuses the keys no setting named, innermost object first.
+  void finish() const {
+    for (auto o = opened_.rbegin(); o != opened_.rend(); ++o) o->second.finish();
+  }
+
+ private:
+  JsonObject& at(std::string_view path) {
+    if (path.empty()) return root_;
+    if (const auto found = opened_.find(path); found != opened_.end()) return found->second;
+    const auto object = std::find_if(kSettingsObjects.begin(), kSettingsObjects.end(),
+                                     [&](const SettingsObject& o) { return o.path == path; });
+    if (object == kSettingsObjects.end())
+      throw std::logic_error("no scene object '" + std::string(path) + "' for run settings: add it to kSettingsObjects");
+    JsonObject& parent = at(path.substr(0, path.rfind('/')));
+    const std::string_view key = path.substr(path.rfind('/') + 1);
+    static const nlohmann::json empty = nlohmann::json::object();
+    const nlohmann::json& value = object->required || parent.has(key) ? parent.at(key, object->what) : empty;
+    return opened_.emplace(std::string(path), JsonObject(value, parent.path(key), std::string(object->what))).first->second;
+  }
+
+  JsonObject& root_;
+  std::map<std::string, JsonObject, std::less<>> opened_;  // by path: "/run" before "/run/newton"
+};
+
 /// The last part of a setting's scene key ("/run/newton/tolerance": "tolerance"), the key within
 /// its object.
 std::string_view key_of(const RunSetting& setting) {
   return setting.scene_key.substr(setting.scene_key.rfind('/') + 1);
 }
 
-/// The whole-number setting named `name` from its key in o, in the setting's range; `value` when absent.
-int read_whole(JsonObject& o, std::string_view name, int value) {
+/// The whole-number setting named `name`, in the setting's range; `value` when absent.
+int read_whole(SettingsObjects& objects, std::string_view name, int value) {
   const RunSetting& setting = run_setting(name);
   const ParameterRange& range = setting.values.range;
-  return o.whole_or(key_of(setting), value, static_cast<int>(range.low), static_cast<int>(range.high));
+  return objects.of(setting).whole_or(key_of(setting), value, static_cast<int>(range.low), static_cast<int>(range.high));
 }
 
-/// The number setting named `name` from its key in o, in the setting's range; `value` when absent.
-double read_number(JsonObject& o, std::string_view name, double value) {
+/// The number setting named `name`, in the setting's range; `value` when absent.
+double read_number(SettingsObjects& objects, std::string_view name, double value) {
   const RunSetting& setting = run_setting(name);
-  return o.number_or(key_of(setting), value, setting.values.range);
+  return objects.of(setting).number_or(key_of(setting), value, setting.values.range);
 }
 
-/// The choice setting named `name` from its key in o; `value` when absent.
-std::string read_choice(JsonObject& o, std::string_view name, std::string_view value) {
+/// The number setting named `name`, in the setting's range; required.
+double read_required_number(SettingsObjects& objects, std::string_view name, std::string_view meaning) {
   const RunSetting& setting = run_setting(name);
-  return o.choice(key_of(setting), setting.values.choices, value);
+  return objects.of(setting).number(key_of(setting), meaning, setting.values.range);
 }
 
-void read_newton(JsonObject& o, NewtonOptions& newton) {
-  newton.modified = read_choice(o, "newton_method", "full") == "modified";
-  newton.residual_tolerance = read_number(o, "newton_tolerance", newton.residual_tolerance);
-  newton.max_iterations = read_whole(o, "newton_max_iterations", newton.max_iterations);
-  newton.refresh_contraction = read_number(o, "newton_refresh", newton.refresh_contraction);
+/// The choice setting named `name`; `value` when absent.
+std::string read_choice(SettingsObjects& objects, std::string_view name, std::string_view value) {
+  const RunSetting& setting = run_setting(name);
+  return objects.of(setting).choice(key_of(setting), setting.values.choices, value);
 }
 
-RunConfiguration read_run(JsonObject& o) {
+/// The stepper's own parameters, those it declares (SchemeParameter).
+void read_scheme_parameters(SettingsObjects& objects, RunConfiguration& run) {
+  const RunSetting& setting = run_setting("stepper_parameters");
+  JsonObject& parent = objects.of(setting);
+  if (!parent.has(key_of(setting))) return;
+  JsonObject p = parent.object(key_of(setting), "stepper " + run.stepper);
+  for (const SchemeParameter& declared : find_stepper(run.stepper).parameters)
+    if (p.has(declared.name)) run.scheme_parameters[std::string(declared.name)] = p.number(declared.name, declared.meaning);
+  p.finish();
+}
+
+/// The run settings, each at its scene key; those absent keep RunConfiguration's defaults.
+RunConfiguration read_run(SettingsObjects& objects) {
   RunConfiguration run;
+  const RunSetting& stepper = run_setting("stepper");
   std::vector<std::string_view> stepper_names;
   for (const StepperInfo& s : steppers()) stepper_names.push_back(s.name);
-  run.stepper = o.choice(key_of(run_setting("stepper")), stepper_names, run.stepper);
-  const std::string_view parameters = key_of(run_setting("stepper_parameters"));
-  if (o.has(parameters)) {
-    JsonObject p = o.object(parameters, "stepper " + run.stepper);
-    for (const SchemeParameter& declared : find_stepper(run.stepper).parameters)
-      if (p.has(declared.name)) run.scheme_parameters[std::string(declared.name)] = p.number(declared.name, declared.meaning);
-    p.finish();
-  }
-  run.solver = *parse_linear_solver_kind(read_choice(o, "solver", to_string(run.solver)));
-  run.h = o.number(key_of(run_setting("h")), "the time step", run_setting("h").values.range);
-  run.t_end = o.number(key_of(run_setting("t_end")), "the end time", run_setting("t_end").values.range);
-  run.max_steps = read_whole(o, "max_steps", run.max_steps);
-  if (o.has("newton")) {
-    JsonObject newton = o.object("newton", "Newton's settings");
-    read_newton(newton, run.newton);
-    newton.finish();
-  }
-  run.max_refinement_depth = read_whole(o, "refine_depth", run.max_refinement_depth);
-  run.redundancy = read_choice(o, "redundant", "drop") == "drop" ? RunConfiguration::Redundancy::drop
-                                                                 : RunConfiguration::Redundancy::refuse;
+  run.stepper = objects.of(stepper).choice(key_of(stepper), stepper_names, run.stepper);
+  read_scheme_parameters(objects, run);
+  run.solver = *parse_linear_solver_kind(read_choice(objects, "solver", to_string(run.solver)));
+  run.h = read_required_number(objects, "h", "the time step");
+  run.t_end = read_required_number(objects, "t_end", "the end time");
+  run.max_steps = read_whole(objects, "max_steps", run.max_steps);
+  run.newton.modified = read_choice(objects, "newton_method", newton_method_name(run.newton)) == "modified";
+  run.newton.residual_tolerance = read_number(objects, "newton_tolerance", run.newton.residual_tolerance);
+  run.newton.max_iterations = read_whole(objects, "newton_max_iterations", run.newton.max_iterations);
+  run.newton.refresh_contraction = read_number(objects, "newton_refresh", run.newton.refresh_contraction);
+  run.max_refinement_depth = read_whole(objects, "refine_depth", run.max_refinement_depth);
+  run.redundancy = read_choice(objects, "redundant", redundancy_name(run.redundancy)) == "drop"
+                       ? RunConfiguration::Redundancy::drop
+                       : RunConfiguration::Redundancy::refuse;
   return run;
+}
+
+/// The output settings into scene, each at its scene key; those absent keep Scene's defaults.
+void read_output(SettingsObjects& objects, Scene& scene) {
+  scene.output_every = read_whole(objects, "every", scene.output_every);
+  const RunSetting& vtk = run_setting("vtk");
+  scene.output_vtk = objects.of(vtk).boolean_or(key_of(vtk), scene.output_vtk);  // true or false in a scene
+  const RunSetting& directory = run_setting("output_directory");
+  if (objects.of(directory).has(key_of(directory)))
+    scene.output_directory = objects.of(directory).text(key_of(directory), "the output directory");
 }
 
 /// A list of the document, each element read by read(element) into `out`.
@@ -396,17 +461,10 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
     m.conserved_momenta = read_conserved_momenta(momenta);
     momenta.finish();
   }
-  JsonObject run = root.object("run", "the run settings");
-  scene.run = read_run(run);
-  run.finish();
-  if (root.has("output")) {
-    JsonObject output = root.object("output", "the output settings");
-    scene.output_every = read_whole(output, "every", 1);
-    scene.output_vtk = output.boolean_or(key_of(run_setting("vtk")), true);
-    const std::string_view directory = key_of(run_setting("output_directory"));
-    if (output.has(directory)) scene.output_directory = output.text(directory, "the output directory");
-    output.finish();
-  }
+  SettingsObjects settings(root);
+  scene.run = read_run(settings);
+  read_output(settings, scene);
+  settings.finish();
   root.finish();
   return scene;
 }

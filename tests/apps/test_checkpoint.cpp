@@ -51,7 +51,7 @@ Vector awkward_values(Index n, std::mt19937_64& bits) {
 RunOptions scenario_options(const fs::path& out) {
   RunOptions options;
   options.scenario = "double-pendulum";
-  options.t_end = 0.37;
+  options.configure().t_end = 0.37;
   options.output_every = 3;
   options.checkpoint_every = 10;
   options.threads = 1;
@@ -144,7 +144,7 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   CHECK(!parse_checkpoint(checkpoint_json(written), "test").progress.newton_evaluations);
   CHECK(read.options.overrides == written.options.overrides);
   CHECK(read.options.checkpoint_every == 7);
-  CHECK(*read.options.h == 0.1);
+  CHECK(read.options.settings->h == 0.1);
 }
 
 TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the run never stopped") {
@@ -158,7 +158,8 @@ TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the 
     RunOptions options = scenario_options(work.path / "run");
     options.scenario.clear();
     options.scene = SceneSource{scene, std::make_shared<const Scene>(load_scene(scene))};
-    options.t_end = 0.05;
+    options.settings = options.scene->scene->run;  // the scene's, in place of the scenario's
+    options.configure().t_end = 0.05;
     options.checkpoint_every = 15;
     check_resume_in_process(options, work.path);
   }
@@ -313,7 +314,7 @@ TEST_CASE("a run interrupted right after a checkpoint or between two resumes to 
   RunOptions options = scenario_options({});  // its output directory: check_stop_and_resume's
   options.scenario = "chain2d";
   options.overrides = {{"n", 40.0}};
-  options.t_end = 1.2;
+  options.configure().t_end = 1.2;
   options.output_every = 2;
   options.checkpoint_every = 25;
   // fsyncs: 2 for the running summary, then 3 per checkpoint (the time series, the file, the directory).

@@ -33,7 +33,7 @@ RunOutcome run_into(const TempDir& dir, const std::string& scenario, double t_en
   RunOptions options;
   options.scenario = scenario;
   options.output_dir = dir.path;
-  options.t_end = t_end;
+  options.configure().t_end = t_end;
   options.output_every = every;
   return run(options);
 }

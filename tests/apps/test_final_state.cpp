@@ -83,7 +83,7 @@ void check_times_add_up(const RunOutcome& r, const nlohmann::json& summary) {
 TEST_CASE("a completed run's final_state.json is the state of its last row, with v, p and the multipliers") {
   TempDir dir("final_state_completed");
   RunOptions options = options_for("double-fourbar", dir.path);
-  options.t_end = 0.5;
+  options.configure().t_end = 0.5;
   options.output_every = 7;  // step 500 is no multiple of 7: the final state has no row of the grid
   const RunOutcome r = run(options);
   REQUIRE(r.ok());
@@ -103,9 +103,9 @@ TEST_CASE("a failed run's final_state.json is its last good state, the one that 
   // have no solution there); rows every 1000 steps, then the last good state, step 4501.
   TempDir dir("final_state_failed");
   RunOptions options = options_for("double-fourbar", dir.path);
-  options.stepper = "ggl-vi";
-  options.h = 2e-3;
-  options.max_refinement_depth = 0;
+  options.configure().stepper = "ggl-vi";
+  options.configure().h = 2e-3;
+  options.configure().max_refinement_depth = 0;
   options.output_every = 1000;
   const RunOutcome r = run(options);
   REQUIRE(r.ending.status == RunStatus::failed);
@@ -118,7 +118,7 @@ TEST_CASE("a failed run's final_state.json is its last good state, the one that 
 TEST_CASE("a run that fails at its initial state writes no final state, and says so") {
   TempDir dir("final_state_refused");
   RunOptions options = options_for("rod-chain3d", dir.path);
-  options.stepper = "ggl-vi";  // refuses the singular mass matrix before step 0
+  options.configure().stepper = "ggl-vi";  // refuses the singular mass matrix before step 0
   const RunOutcome r = run(options);
   REQUIRE(r.ending.status == RunStatus::failed);
   CHECK_FALSE(fs::exists(dir.path / "final_state.json"));
@@ -132,7 +132,7 @@ TEST_CASE("the wall-clock time of a run is its setup, its stepping and its closi
   TempDir dir("final_state_times");
   RunOptions options = options_for("chain2d", dir.path);
   options.overrides = {{"n", 50.0}};
-  options.t_end = 0.2;
+  options.configure().t_end = 0.2;
   const RunOutcome r = run(options);
   REQUIRE(r.ok());
   CHECK(r.times.stepping_seconds > 0.0);

@@ -47,11 +47,11 @@ TEST_CASE("docs/output.md names every field of every output file") {
   RunOptions options;
   options.scenario = "spring-pendulum";
   options.threads = 1;
-  options.t_end = 0.05;
+  options.configure().t_end = 0.05;
   options.output_dir = completed.path;
   REQUIRE(run(options).ok());
   options.scenario = "double-pendulum";
-  options.newton_max_iterations = 1;  // fails at step 1, after its initial state
+  options.configure().newton.max_iterations = 1;  // fails at step 1, after its initial state
   options.output_dir = failed.path;
   REQUIRE(run(options).ending.status == RunStatus::failed);
   std::set<std::string> fields = fields_of(completed.path);

@@ -71,8 +71,8 @@ std::pair<std::string, std::vector<std::string>> wait_for_running(const fs::path
 RunOptions long_run(const fs::path& dir) {
   RunOptions options = options_for("chain2d", dir);
   options.overrides = {{"n", 20.0}};
-  options.t_end = 1e4;
-  options.max_steps = 1'000'000;
+  options.configure().t_end = 1e4;
+  options.configure().max_steps = 1'000'000;
   return options;
 }
 
@@ -109,7 +109,7 @@ TEST_CASE("a run marks itself running from the start, and an interruption leaves
   // its own rows: the previous run's files are replaced from the start.
   TempDir dir("outputs_running");
   RunOptions previous = options_for("double-fourbar", dir.path);
-  previous.t_end = 0.1;
+  previous.configure().t_end = 0.1;
   REQUIRE(run(previous).ok());
   REQUIRE(summary_in(dir.path)["status"] == "completed");
 
@@ -210,7 +210,7 @@ TEST_CASE("a disk that fills up while the time series is written: whole rows sta
   calls.target = "timeseries.csv.partial";
   calls.budget = 100'000;
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.t_end = 20.0;
+  options.configure().t_end = 20.0;
   options.file_calls = &calls;
   const RunOutcome r = run(options);
   CHECK(calls.injected);
@@ -255,7 +255,7 @@ TEST_CASE("a run replaces symlinks in its output directory and never writes thro
   for (const char* name : {"summary.json", "summary.json.tmp", "timeseries.csv", "timeseries.csv.partial"})
     fs::create_symlink(dir.path / "victim", dir.path / "out" / name);
   RunOptions options = options_for("double-pendulum", dir.path / "out");
-  options.t_end = 0.02;
+  options.configure().t_end = 0.02;
   REQUIRE(run(options).ok());
   CHECK(read_file(dir.path / "victim") == "precious\n");
   CHECK(entry_names(dir.path / "out") == kAllFiles);
@@ -283,7 +283,7 @@ TEST_CASE("a non-finite initial state is the stepper's refusal: status failed, b
 TEST_CASE("a stepper that refuses the system before step 0 fails at step 0, with the header as the time series") {
   TempDir dir("outputs_refusal");
   RunOptions options = options_for("rod-chain3d", dir.path);
-  options.stepper = "ggl-vi";  // rod-chain3d's mass matrix is singular
+  options.configure().stepper = "ggl-vi";  // rod-chain3d's mass matrix is singular
   const RunOutcome r = run(options);
   CHECK(r.ending.failure.cause == FailureCause::refused);
   CHECK(r.ending.failure.step == 0);
@@ -297,8 +297,8 @@ TEST_CASE("a stepper that refuses the system before step 0 fails at step 0, with
 TEST_CASE("a scheme parameter the stepper refuses is a usage error, found before anything is written") {
   TempDir dir("outputs_usage");
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.stepper = "evi";
-  options.scheme_parameters = {{"S", 2.5}};
+  options.configure().stepper = "evi";
+  options.configure().scheme_parameters = {{"S", 2.5}};
   CHECK_THROWS_AS(run(options), std::invalid_argument);
   CHECK_FALSE(fs::exists(dir.path));
 }

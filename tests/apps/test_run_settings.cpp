@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -99,6 +102,33 @@ nlohmann::json schema_of(const nlohmann::json& schema, std::string_view key) {
   nlohmann::json node = part == "run" ? schema["$defs"]["run"] : schema["properties"][part];
   while (std::getline(parts, part, '/')) node = node["properties"][part];
   return node;
+}
+
+/// A value of the setting other than `value`, as its option spells it: another choice, the other
+/// end of its range, or another text.
+std::string another_value(const RunSetting& s, const std::string& value) {
+  if (s.values.kind == SettingValues::Kind::choice) return std::string(s.values.choices[value == s.values.choices[0] ? 1 : 0]);
+  if (s.values.kind == SettingValues::Kind::text) return value + "x";
+  const Ends ends = ends_of(s);
+  return value == ends.low ? ends.high : ends.low;
+}
+
+/// A run's options of `scenario` with the settings it has when none is chosen.
+RunOptions defaults_of(const Scenario& scenario) {
+  RunOptions options;
+  options.scenario = scenario.name;
+  options.configure();
+  return options;
+}
+
+/// The scene file `noether export double-pendulum ARGUMENTS` writes, at `file`.
+void export_to(const fs::path& file, const std::map<std::string_view, std::optional<std::string>>& settings,
+               const std::vector<std::string>& assignments = {}) {
+  RunArguments a;
+  a.scenario = "double-pendulum";
+  a.settings = settings;
+  a.assignments = assignments;
+  std::ofstream(file) << scene_json(export_scene(to_run_options(a)));
 }
 
 }  // namespace
@@ -206,4 +236,54 @@ TEST_CASE("summary.json, checkpoint.json and an exported scene hold every key th
     if (s.exported && !s.scene_key.empty())
       CHECK(scene.contains(nlohmann::json::json_pointer(std::string(s.scene_key))));
   }
+}
+
+TEST_CASE("each default --help and docs/cli.md show is the value the run starts with, or says it is the scenario's") {
+  const RunOptions defaults = default_run_options();
+  for (const RunSetting& s : run_settings()) {
+    CAPTURE(s.name);
+    if (!s.shown) {
+      CHECK(s.values.kind == SettingValues::Kind::family);  // --set: the scenario's and the stepper's own
+      continue;
+    }
+    std::set<std::optional<std::string>> by_scenario;
+    for (const Scenario& scenario : scenarios()) by_scenario.insert(s.shown(defaults_of(scenario)));
+    CHECK(option_help(s).ends_with(" (default: " + default_text(s) + ")"));
+    if (s.default_note == "the scenario's") {
+      CHECK(by_scenario.size() > 1);  // it does vary, so the docs say whose it is
+      continue;
+    }
+    REQUIRE(by_scenario.size() == 1);  // one default, whatever the scenario: the docs may show it
+    CHECK(*by_scenario.begin() == s.shown(defaults));
+    const std::optional<std::string> shown = s.shown(defaults);
+    if (s.default_note.empty()) CHECK(default_text(s) == shown.value_or("none"));
+    if (!shown) continue;
+    RunOptions changed = default_run_options();  // the shown text read back over another value gives the default
+    if (s.name == "newton_refresh") changed.configure().newton.modified = true;
+    s.apply(s, another_value(s, *shown), changed);
+    CHECK(s.shown(changed) != shown);
+    s.apply(s, *shown, changed);
+    CHECK(s.shown(changed) == shown);
+  }
+  CHECK(run_setting("threads").default_note == "all cores");
+  CHECK(run_setting("threads").shown(defaults) == std::to_string(all_cores()));
+}
+
+TEST_CASE("the options given change a scene file's settings: --set a stepper parameter, --newton-refresh its modified Newton") {
+  TempDir dir("run_settings_scene_options");
+  fs::create_directories(dir.path);
+  const fs::path file = dir.path / "s.json";
+  export_to(file, {{"stepper", "evi"}, {"h", "0.01"}, {"t_end", "0.02"}, {"newton_method", "modified"}}, {"S=3"});
+  RunArguments a;
+  a.scenario = file.string();
+  CHECK(resolve_run_configuration(to_run_options(a)).scheme_parameters.at("S") == 3.0);
+  a.assignments = {"S=4"};
+  CHECK(resolve_run_configuration(to_run_options(a)).scheme_parameters.at("S") == 4.0);
+  a.assignments = {"S=4", "S=5"};
+  CHECK(refusal([&] { return to_run_options(a); }) == "--set S is given twice; give each parameter once");
+  a.assignments.clear();
+  a.settings["newton_refresh"] = "0.5";  // the scene's Newton is modified: the contraction acts on it
+  const RunConfiguration c = resolve_run_configuration(to_run_options(a));
+  CHECK(c.newton.modified);
+  CHECK(c.newton.refresh_contraction == 0.5);
 }

@@ -62,7 +62,7 @@ TEST_CASE("every scenario refuses a subnormal mass, length, stiffness or damping
   RunOptions options;
   options.scenario = "constrained-particles";
   options.overrides = {{"m1", kSubnormal}};
-  options.t_end = 0.03;
+  options.configure().t_end = 0.03;
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains(("parameter 'm1' " + kNormalRule + ", got 1e-320").c_str()),
                        std::invalid_argument);
 }
@@ -73,7 +73,7 @@ TEST_CASE("a run checks the scenario's parameters before its run settings") {
   RunOptions options;
   options.scenario = "double-well";
   options.overrides = {{"a", -1.0}};
-  options.t_end = 0.03;
+  options.configure().t_end = 0.03;
   const std::string bad_parameter = "scenario 'double-well': parameter 'a' must be > 0, got -1";
   CHECK_THROWS_WITH_AS(run(options), bad_parameter.c_str(), std::invalid_argument);
   CHECK_THROWS_WITH_AS(export_scene(options), bad_parameter.c_str(), std::invalid_argument);

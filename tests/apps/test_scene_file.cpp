@@ -269,8 +269,8 @@ TEST_CASE("the schema names exactly the keys the loader reads and the scenes wri
   for (const Scenario& scenario : scenarios()) {
     RunOptions options;
     options.scenario = scenario.name;
-    options.stepper = "evi";  // a stepper with parameters: "stepper_parameters"
-    options.scheme_parameters = {{"S", 2.0}};
+    options.configure().stepper = "evi";  // a stepper with parameters: "stepper_parameters"
+    options.configure().scheme_parameters = {{"S", 2.0}};
     add(export_scene(options));
   }
   for (const auto& file : fs::directory_iterator(kExamples)) add(load_scene(file.path()));
@@ -314,7 +314,7 @@ TEST_CASE("a run whose constraints have no common solution is refused, not run w
   RunOptions options;
   options.scene = SceneSource{"pinned_twice.json", std::make_shared<const Scene>(parse_scene(document.dump(), "pinned_twice.json"))};
   options.threads = 1;
-  options.t_end = 0.03;
+  options.configure().t_end = 0.03;
   const RunOutcome r = run(options);
   CHECK_FALSE(r.ok());
   CHECK(r.ending.failure.cause == FailureCause::refused);

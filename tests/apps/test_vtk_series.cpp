@@ -29,11 +29,11 @@ std::vector<std::string> listed_files(const fs::path& dir) { return attribute_va
 TEST_CASE("a run draws the rows' states into vtk/ and lists them in motion.pvd, replacing a previous run's") {
   TempDir dir("vtk_series");
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.t_end = 0.2;
+  options.configure().t_end = 0.2;
   options.output_every = 5;
   REQUIRE(run(options).ok());
   CHECK(entry_names(dir.path / "vtk").size() == 5);
-  options.t_end = 0.1;  // a shorter run into the same directory: steps 0, 5, 10
+  options.configure().t_end = 0.1;  // a shorter run into the same directory: steps 0, 5, 10
   REQUIRE(run(options).ok());
   CHECK(entry_names(dir.path / "vtk") ==
         std::vector<std::string>{"step_00000000.vtp", "step_00000005.vtp", "step_00000010.vtp"});
@@ -45,7 +45,7 @@ TEST_CASE("a run draws the rows' states into vtk/ and lists them in motion.pvd, 
 TEST_CASE("--vtk off writes no drawings, and a previous run's motion.pvd does not stay beside the summary") {
   TempDir dir("vtk_off");
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.t_end = 0.1;
+  options.configure().t_end = 0.1;
   REQUIRE(run(options).ok());
   options.write_motion = false;
   REQUIRE(run(options).ok());
@@ -59,7 +59,7 @@ TEST_CASE("a drawing that cannot be written fails the run, and motion.pvd lists 
   calls.target = "step_00000003.vtp";
   calls.writes = 0;
   RunOptions options = options_for("double-pendulum", dir.path);
-  options.t_end = 0.1;
+  options.configure().t_end = 0.1;
   options.file_calls = &calls;
   const RunOutcome r = run(options);
   CHECK(calls.injected);

@@ -17,7 +17,7 @@ TEST_CASE("constrained-particles: energy for every discrete gradient, momenta as
     CAPTURE(names[kind]);
     RunOptions options;
     options.scenario = "constrained-particles";
-    options.t_end = 2.0;
+    options.configure().t_end = 2.0;
     options.threads = 1;
     options.overrides = {{"derivative", static_cast<double>(kind)}};
     const RunOutcome r = run(options);

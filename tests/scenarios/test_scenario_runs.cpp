@@ -43,8 +43,8 @@ TEST_CASE("noether run top | double-fourbar | rod-chain3d: summary.json and time
     TempDir dir(c.scenario);
     RunOptions options;
     options.scenario = c.scenario;
-    options.stepper = c.stepper;
-    options.t_end = c.t_end;
+    options.configure().stepper = c.stepper;
+    options.configure().t_end = c.t_end;
     options.threads = 1;
     options.output_dir = dir.path;
     const RunOutcome r = run(options);
@@ -66,7 +66,7 @@ TEST_CASE("noether run rod-chain3d --stepper ggl-vi fails with the refusal in su
   TempDir dir("scenarios_refusal");
   RunOptions options;
   options.scenario = "rod-chain3d";
-  options.stepper = "ggl-vi";
+  options.configure().stepper = "ggl-vi";
   options.output_dir = dir.path;
   const RunOutcome r = run(options);
   CHECK_FALSE(r.ok());

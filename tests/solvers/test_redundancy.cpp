@@ -131,7 +131,7 @@ TEST_CASE("bricard runs 10 s with livens-em and em-ggl: energy conserved, the dr
     CAPTURE(stepper);
     RunOptions options;
     options.scenario = "bricard";
-    options.stepper = stepper;
+    options.configure().stepper = stepper;
     options.threads = 1;
     const RunOutcome result = run(options);
     CHECK(result.ok());
@@ -148,7 +148,7 @@ TEST_CASE("bricard runs 10 s with livens-em and em-ggl: energy conserved, the dr
 TEST_CASE("--redundant refuse: a structurally redundant mechanism is refused, naming the dependency") {
   RunOptions options;
   options.scenario = "bricard";
-  options.redundancy = RunConfiguration::Redundancy::refuse;
+  options.configure().redundancy = RunConfiguration::Redundancy::refuse;
   options.threads = 1;
   const RunOutcome result = run(options);
   CHECK_FALSE(result.ok());

@@ -70,9 +70,9 @@ TEST_CASE("em-ggl passes both singular crossings of nfourbar n = 40 at h = 7.812
   // carry constraint impulses of the large multipliers near the crossing.
   RunOptions options;
   options.scenario = "nfourbar";
-  options.stepper = "em-ggl";
-  options.h = 7.8125e-5;
-  options.t_end = 1.3;
+  options.configure().stepper = "em-ggl";
+  options.configure().h = 7.8125e-5;
+  options.configure().t_end = 1.3;
   options.threads = 1;
   options.overrides = {{"n", 40}};
   const RunOutcome r = run(options);

@@ -23,12 +23,12 @@ RunOutcome run_scenario(const std::string& scenario, const std::string& stepper,
                        ParameterValues overrides = {}, std::optional<int> depth = std::nullopt) {
   RunOptions options;
   options.scenario = scenario;
-  options.stepper = stepper;
-  options.h = h;
-  options.t_end = t_end;
+  options.configure().stepper = stepper;
+  options.configure().h = h;
+  options.configure().t_end = t_end;
   options.threads = 1;
   options.overrides = std::move(overrides);
-  options.max_refinement_depth = depth;
+  if (depth) options.configure().max_refinement_depth = *depth;
   return run(options);
 }
 
@@ -151,9 +151,9 @@ TEST_CASE("a run that fails after refining reports where, and its time series en
   const testing::TempDir dir("refinement_failure");
   RunOptions options;
   options.scenario = "double-pendulum";
-  options.newton_max_iterations = 1;
-  options.newton_tolerance = 1e-14;
-  options.max_refinement_depth = 3;
+  options.configure().newton.max_iterations = 1;
+  options.configure().newton.residual_tolerance = 1e-14;
+  options.configure().max_refinement_depth = 3;
   options.threads = 1;
   options.output_every = 7;
   options.output_dir = dir.path;
