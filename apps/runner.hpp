@@ -66,7 +66,8 @@ struct RunOptions {
   /// steps (apps/checkpoint.hpp); 0: never.
   int checkpoint_every = 0;
   /// When set, the run continues from this checkpoint (`noether resume`) instead of starting:
-  /// the other options must be its options (Checkpoint::options), output_dir its directory.
+  /// the other options must be its options (Checkpoint::options), output_dir its directory (whose
+  /// outputs read_checkpoint checks to be the checkpoint's run's); the run keeps its run_id.
   const Checkpoint* resume = nullptr;
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
@@ -209,7 +210,7 @@ struct RunEnding {
     double t = not_computed;
   };
   Failure failure;
-  /// When interrupted: the signal that asked (SIGINT, SIGTERM); 0 otherwise.
+  /// When interrupted: the signal that asked (SIGHUP, SIGINT, SIGTERM); 0 otherwise.
   int interrupt_signal = 0;
   /// Unless completed: why, as one line (the NewtonError, refusal or output error message; the
   /// interruption's signal, step and time).
