@@ -30,7 +30,11 @@ struct Checkpoint {
   /// newton_matrix_evaluations_total; version 1 is read too, its run resumed without those counts.
   /// Version 3 added newton_stalled_steps and newton_stalled_residual_max; versions 1
   /// and 2 are read with none, as the noether that wrote them failed a step where a solve stalled.
-  static constexpr int kFormatVersion = 3;
+  /// Version 4 added run_id; versions 1 to 3 are read with none.
+  static constexpr int kFormatVersion = 4;
+
+  /// The run it belongs to (RunPlan::run_id), as summary.json names it; empty for versions 1 to 3.
+  std::string run_id;
 
   /// The run's options with every run setting given (rerun_options): the model's source (the
   /// scenario with all its parameters, or the scene), the resolved configuration, threads,
@@ -62,13 +66,27 @@ RunOptions rerun_options(const RunPlan& plan, const RunOptions& options);
 std::string checkpoint_json(const Checkpoint& checkpoint);
 
 /// The checkpoint of checkpoint_json's text; CheckpointError "<origin>: <JSON path>: <what is
-/// wrong>" for anything missing, malformed, of the wrong size for the model or of another format.
+/// wrong>" for anything missing, malformed, repeated (a key twice in one object) or of another
+/// format, and for a state its run would not have saved (CheckpointWriter writes one after a step
+/// that leaves the run going on, at a multiple of checkpoint_every): a step at or past the run's
+/// last one (for an adaptive stepper a t at or past t_end); a fixed-step state whose t is not step
+/// x h to within the rounding of the additions that reach it; progress that is not the state's
+/// (steps, t_reached); a last row that is not the one output_every wrote last.
 Checkpoint parse_checkpoint(std::string_view text, const std::string& origin);
 
-/// directory/checkpoint.json, after checking that the run it belongs to can be continued:
-/// summary.json does not say completed ("nothing to resume: the run completed"), the time series
-/// (timeseries.csv.partial, else timeseries.csv) holds at least timeseries_length bytes and ends
-/// a row there. Throws CheckpointError naming the file and what is wrong.
+/// Throws JsonInputError at the JSON path of what shows that c's state is not one its run saved
+/// (parse_checkpoint's last check; the conditions are parse_checkpoint's).
+void check_saved_state(const Checkpoint& c);
+
+/// directory/checkpoint.json, after checking that it continues the run whose outputs the
+/// directory holds (docs/output.md, "Checkpoints"): the file is a regular file; summary.json does
+/// not say completed ("nothing to resume: the run completed"), names the checkpoint's run_id
+/// ("belongs to another run" otherwise) and gives every key of summary_plan_keys() the value the
+/// checkpoint's options give it (a missing summary.json, which a run whose final summary could
+/// not be written leaves, is not compared); the time series (timeseries.csv.partial, else
+/// timeseries.csv) holds at least timeseries_length bytes, whose rows end there, are as many as
+/// the rows of steps 0, output_every, ... up to the checkpoint's last row, and of which the last
+/// is at that row's t. Throws CheckpointError naming the file and what is wrong.
 Checkpoint read_checkpoint(const std::filesystem::path& directory);
 
 /// Throws CheckpointError, naming directory's checkpoint file, unless the checkpoint fits the
@@ -94,6 +112,7 @@ class CheckpointWriter {
 
  private:
   RunOptions options_;
+  std::string run_id_;
   RunOutputs& outputs_;
   double seconds_before_ = 0.0;  ///< the wall time of the earlier runs (a resumed run)
   std::chrono::steady_clock::time_point start_;

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/json_input.hpp>
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_file.hpp>
@@ -232,7 +233,7 @@ void append_state(std::string& out, const State& state) {
 
 State read_state(const Fields& f) {
   State state;
-  state.step = static_cast<Index>(f.whole("step", 0));
+  state.step = static_cast<Index>(f.whole("step", 1));  // written after a step, never at step 0
   state.t = f.number("t");
   state.q = f.vector("q");
   state.v = f.vector("v");  // the sizes are the model's to check (check_resumable)
@@ -406,6 +407,8 @@ std::string checkpoint_json(const Checkpoint& c) {
   out += Json(kFormat).dump();
   append_key(out, "version");
   out += std::to_string(Checkpoint::kFormatVersion);
+  append_key(out, "run_id");
+  out += Json(c.run_id).dump();
   append_key(out, "options");
   out += options_json(c.options).dump();
   append_key(out, "state");
@@ -427,6 +430,7 @@ std::string checkpoint_json(const Checkpoint& c) {
 Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
   try {
     const nlohmann::json document = parse_json(text, origin);
+    refuse_duplicate_keys(text);
     const Fields f(document, "");
     if (!document.is_object() || document.value("format", "") != kFormat)
       throw JsonInputError("/format", std::string("is not \"") + kFormat + "\": not a noether checkpoint");
@@ -435,6 +439,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
       throw JsonInputError("/version", "is " + std::to_string(version) + "; this noether reads versions 1 to " +
                                            std::to_string(Checkpoint::kFormatVersion));
     Checkpoint c;
+    if (version >= 4) c.run_id = f.text("run_id");
     c.options = read_options(f.object("options"), origin);
     c.state = read_state(f.object("state"));
     c.next_h = f.number("next_h");
@@ -443,9 +448,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     c.wall_seconds = f.object("progress").number("wall_seconds");
     c.recorder = read_recorder(f.object("recorder"));
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
-    if (c.progress.steps != c.state.step)
-      throw JsonInputError("/progress/steps", "is " + std::to_string(c.progress.steps) + ", the state's step is " +
-                                                 std::to_string(c.state.step));
+    check_saved_state(c);
     return c;
   } catch (const CheckpointError&) {
     throw;

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -14,6 +15,28 @@ extern char** environ;
 
 namespace noether {
 namespace {
+
+/// posix_spawn's attributes, destroyed on every path: the program starts with SIGPIPE at its
+/// default action, whatever noether set it to (an ignored signal stays ignored across exec, and the
+/// program's own writes into a closed pipe should end it as they would from a shell).
+class SpawnAttributes {
+ public:
+  SpawnAttributes() {
+    posix_spawnattr_init(&attributes_);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attributes_, &defaults);
+    posix_spawnattr_setflags(&attributes_, POSIX_SPAWN_SETSIGDEF);
+  }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&attributes_); }
+  SpawnAttributes(const SpawnAttributes&) = delete;
+  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+  const posix_spawnattr_t* get() const { return &attributes_; }
+
+ private:
+  posix_spawnattr_t attributes_{};
+};
 
 /// posix_spawn's file actions, destroyed on every path.
 class SpawnActions {
@@ -61,7 +84,8 @@ ProgramResult run_program(const std::vector<std::string>& arguments, const std::
 
   ProgramResult result;
   pid_t pid = 0;
-  const int spawn_error = ::posix_spawnp(&pid, argv[0], actions.get(), nullptr, argv.data(), environ);
+  const SpawnAttributes attributes;
+  const int spawn_error = ::posix_spawnp(&pid, argv[0], actions.get(), attributes.get(), argv.data(), environ);
   ::close(pipe_fds[1]);
   if (spawn_error != 0) {
     ::close(pipe_fds[0]);

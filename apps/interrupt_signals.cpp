@@ -10,7 +10,7 @@ namespace {
 static_assert(std::atomic<int>::is_always_lock_free);
 std::atomic<int> requested_signal{0};
 std::atomic<bool> installed{false};
-struct sigaction previous_int, previous_term;
+struct sigaction previous_hup, previous_int, previous_term;
 
 extern "C" void store_signal(int signal) { requested_signal.store(signal, std::memory_order_relaxed); }
 
@@ -31,11 +31,13 @@ void install(int signal, struct sigaction& previous) {
 InterruptSignals::InterruptSignals() {
   if (installed.exchange(true)) throw std::logic_error("InterruptSignals: one object at a time");
   requested_signal.store(0);
+  install(SIGHUP, previous_hup);
   install(SIGINT, previous_int);
   install(SIGTERM, previous_term);
 }
 
 InterruptSignals::~InterruptSignals() {
+  sigaction(SIGHUP, &previous_hup, nullptr);
   sigaction(SIGINT, &previous_int, nullptr);
   sigaction(SIGTERM, &previous_term, nullptr);
   installed.store(false);
@@ -45,6 +47,7 @@ const std::atomic<int>& InterruptSignals::requested() const { return requested_s
 
 std::string signal_name(int signal) {
   switch (signal) {
+    case SIGHUP: return "SIGHUP";
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     default: return "signal " + std::to_string(signal);

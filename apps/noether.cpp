@@ -1,11 +1,16 @@
 /// The `noether` command-line program: `noether list`, `noether run SCENARIO|SCENE.json [options]`,
 /// `noether resume DIR [--threads N]`, `noether export SCENARIO [options]`, `noether plot DIR`.
 /// Exit codes (docs/cli.md): 0 completed; 1 the run failed (Newton, a refusal by the stepper, an
-/// output error); 2 a usage error, found before anything was written; 128 + the signal's number
-/// when SIGINT (130) or SIGTERM (143) interrupted the run.
+/// output error), or what was printed on standard output could not be written; 2 a usage error,
+/// found before anything was written; 128 + the signal's number when SIGHUP (129), SIGINT (130) or
+/// SIGTERM (143) interrupted the run.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 #include <stdexcept>
@@ -34,13 +39,14 @@ constexpr int exit_signal_base = 128;
 
 constexpr const char* exit_codes_help =
     "Exit codes (docs/cli.md):\n"
-    "  0         the run completed\n"
-    "  1         the run failed: Newton did not converge, the stepper refused the system, its initial\n"
-    "            state or a step, or an output file could not be written; --out DIR then holds both\n"
-    "            files, summary.json saying why\n"
-    "  2         a usage error, found before anything was written\n"
-    "  130, 143  interrupted by SIGINT or SIGTERM: the run stopped after its last completed step and\n"
-    "            closed its outputs (a second signal ends it at once)";
+    "  0              the run completed\n"
+    "  1              the run failed: Newton did not converge, the stepper refused the system, its\n"
+    "                 initial state or a step, or an output file could not be written; --out DIR then\n"
+    "                 holds both files, summary.json saying why; also when what noether printed on\n"
+    "                 standard output could not be written (a full device, a closed pipe)\n"
+    "  2              a usage error, found before anything was written\n"
+    "  129, 130, 143  interrupted by SIGHUP, SIGINT or SIGTERM: the run stopped after its last\n"
+    "                 completed step and closed its outputs (a second signal ends it at once)";
 
 constexpr const char* plot_exit_codes_help =
     "Exit codes (docs/cli.md):\n"
@@ -71,8 +77,8 @@ int list_command() {
   return 0;
 }
 
-/// Runs options (progress on a terminal, SIGINT and SIGTERM as requests to stop), prints the
-/// summary; the exit code.
+/// Runs options (progress on a terminal, SIGHUP, SIGINT and SIGTERM as requests to stop), prints
+/// the summary; the exit code.
 int run_and_report(RunOptions options) {
   options.progress = isatty(STDOUT_FILENO) != 0;
   const InterruptSignals signals;
@@ -180,14 +186,34 @@ int dispatch(int argc, char** argv) {
   return export_scene->parsed() ? export_command(arguments) : run_command(arguments);
 }
 
+/// exit_code, once standard output is flushed; when what was printed there could not all be
+/// written (a full device, a pipe whose reader has gone), the error on stderr and exit code 1 in
+/// place of 0 (a run's files in --out are as its summary.json says: only the printed copy is lost).
+int flush_standard_output(int exit_code) {
+  errno = 0;
+  std::cout.flush();
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout.good()) return exit_code;
+  const std::string reason = errno != 0 ? std::strerror(errno) : "an earlier write failed";
+  return report_error("writing to standard output failed (" + reason +
+                          "): what noether printed there is incomplete; give it a file or a reader with room for "
+                          "all of it",
+                      exit_code == 0 ? exit_run_failed : exit_code);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader of standard output that has gone (`noether run ... | head -1`) makes the write fail
+  // with EPIPE, reported as any other write error, instead of ending the program with SIGPIPE
+  // after the run completed (exit 141, as if a signal had stopped the run).
+  std::signal(SIGPIPE, SIG_IGN);
+  int exit_code = 0;
   try {
-    return dispatch(argc, argv);
+    exit_code = dispatch(argc, argv);
   } catch (const std::invalid_argument& e) {
-    return report_error(e.what(), exit_usage);
+    exit_code = report_error(e.what(), exit_usage);
   } catch (const std::exception& e) {
-    return report_error(e.what(), exit_run_failed);
+    exit_code = report_error(e.what(), exit_run_failed);
   }
+  return flush_standard_output(exit_code);
 }

@@ -1,5 +1,6 @@
 #include <noether/apps/run_outputs.hpp>
 
+#include <noether/apps/checkpoint.hpp>
 #include <noether/apps/final_state.hpp>
 #include <noether/apps/summary_json.hpp>
 
@@ -14,8 +15,10 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
     : directory_(directory, calls) {
   files_.timeseries = TimeseriesCsv::kPartialFileName;
   write_summary(running);
-  // A previous run's files must not sit beside this run's summary.
-  for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName}) directory_.remove(name);
+  // A previous run's files must not sit beside this run's summary: its checkpoint least of all,
+  // which `noether resume` would continue over this run's rows.
+  for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName, Checkpoint::kFileName})
+    directory_.remove(name);
 }
 
 RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running,

@@ -20,8 +20,8 @@ namespace noether {
 class RunOutputs {
  public:
   /// Opens (creates, locks) the directory, writes the summary of `running` (status running, with
-  /// this directory's files) and then removes a previous run's timeseries.csv, motion.pvd and
-  /// final_state.json. Throws OutputError when the directory or the summary cannot be written: the
+  /// this directory's files) and then removes a previous run's timeseries.csv, motion.pvd,
+  /// final_state.json and checkpoint.json. Throws OutputError when the directory or the summary cannot be written: the
   /// files in the directory are then as they were.
   RunOutputs(const std::filesystem::path& directory, const FileCalls& calls, const RunOutcome& running);
   /// For a resumed run: as above, but the time series is continued after its first

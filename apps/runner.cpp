@@ -1,11 +1,15 @@
 #include <noether/apps/runner.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <new>
 #include <optional>
+#include <random>
 #include <stdexcept>
 
 #include <tbb/global_control.h>
@@ -27,31 +31,15 @@ void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
 }
 
-/// The plan of the run: names, the run configuration and the resolved scenario parameters;
-/// checks every option.
-RunPlan plan_run(const RunOptions& options) {
-  require(options.threads >= 1, "threads must be at least 1, got " + std::to_string(options.threads));
-  require(options.output_every >= 1,
-          "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
-  require(options.checkpoint_every >= 0,
-          "the checkpoint interval must be at least 1 step, got " + std::to_string(options.checkpoint_every));
-  require(options.checkpoint_every == 0 || options.output_dir,
-          "--checkpoint-every writes DIR/checkpoint.json: add --out DIR");
-  require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
-  RunPlan plan;
-  plan.configuration = resolve_run_configuration(options);  // fails before the model is built
-  plan.threads = options.threads;
-  if (options.scene) {
-    require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
-    plan.scenario = options.scene->scene->name;
-    plan.source = *options.scene;
-    return plan;
-  }
-  const Scenario& scenario = find_scenario(options.scenario);
-  plan.scenario = scenario.name;
-  plan.parameters = resolve_parameters(scenario, options.overrides);
-  plan.source = ScenarioSource{scenario.name, plan.parameters};
-  return plan;
+/// A new run's id (RunPlan::run_id): 64 random bits, from the system's entropy source mixed with
+/// the clock, so that two runs share one with probability 2^-64.
+std::string new_run_id() {
+  std::random_device entropy;
+  const auto clock = static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count());
+  const std::uint64_t bits = ((std::uint64_t{entropy()} << 32) | entropy()) ^ clock;
+  std::array<char, 17> text{};
+  std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(bits));
+  return text.data();
 }
 
 /// The model's system without the equations that depend on the others along the motion
@@ -313,6 +301,32 @@ int all_cores() { return tbb::info::default_concurrency(); }
 RunConfiguration& RunOptions::configure() {
   if (!settings) settings = default_settings(*this);
   return *settings;
+}
+
+RunPlan plan_run(const RunOptions& options) {
+  require(options.threads >= 1, "threads must be at least 1, got " + std::to_string(options.threads));
+  require(options.output_every >= 1,
+          "output interval (every) must be at least 1 step, got " + std::to_string(options.output_every));
+  require(options.checkpoint_every >= 0,
+          "the checkpoint interval must be at least 1 step, got " + std::to_string(options.checkpoint_every));
+  require(options.checkpoint_every == 0 || options.output_dir,
+          "--checkpoint-every writes DIR/checkpoint.json: add --out DIR");
+  require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
+  RunPlan plan;
+  plan.configuration = resolve_run_configuration(options);  // fails before the model is built
+  plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
+  plan.threads = options.threads;
+  if (options.scene) {
+    require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
+    plan.scenario = options.scene->scene->name;
+    plan.source = *options.scene;
+    return plan;
+  }
+  const Scenario& scenario = find_scenario(options.scenario);
+  plan.scenario = scenario.name;
+  plan.parameters = resolve_parameters(scenario, options.overrides);
+  plan.source = ScenarioSource{scenario.name, plan.parameters};
+  return plan;
 }
 
 RunConfiguration resolve_run_configuration(const RunOptions& options) {

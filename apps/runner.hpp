@@ -52,7 +52,8 @@ struct RunOptions {
   /// steps (apps/checkpoint.hpp); 0: never.
   int checkpoint_every = 0;
   /// When set, the run continues from this checkpoint (`noether resume`) instead of starting:
-  /// the other options must be its options (Checkpoint::options), output_dir its directory.
+  /// the other options must be its options (Checkpoint::options), output_dir its directory (whose
+  /// outputs read_checkpoint checks to be the checkpoint's run's); the run keeps its run_id.
   const Checkpoint* resume = nullptr;
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
@@ -86,6 +87,11 @@ inline constexpr std::int64_t kAdaptiveStepLimit = 100;
 /// every one, before the model is built) and only read after: the stepping reads its settings
 /// here, the summaries report them.
 struct RunPlan {
+  /// Names the run in summary.json and in its checkpoints, so that `noether resume` continues a
+  /// checkpoint only over the outputs of its own run: 16 hexadecimal digits of a random 64-bit
+  /// number, new for each run; a resumed run keeps its checkpoint's (a new one when the checkpoint,
+  /// of format version 1 to 3, names none).
+  std::string run_id;
   std::string scenario;  ///< the scenario's name, or the scene's
   /// Where the model came from: what rebuilds it (build_model(describe(source))).
   ModelSource source;
@@ -195,7 +201,7 @@ struct RunEnding {
     double t = not_computed;
   };
   Failure failure;
-  /// When interrupted: the signal that asked (SIGINT, SIGTERM); 0 otherwise.
+  /// When interrupted: the signal that asked (SIGHUP, SIGINT, SIGTERM); 0 otherwise.
   int interrupt_signal = 0;
   /// Unless completed: why, as one line (the NewtonError, refusal or output error message; the
   /// interruption's signal, step and time).
@@ -232,6 +238,10 @@ struct RunOutcome {
 /// (checked first: a bad parameter is the more basic error, whatever the run settings), or a
 /// configuration check_run_configuration refuses.
 RunConfiguration resolve_run_configuration(const RunOptions& options);
+
+/// The plan of options (every option checked, the scenario's parameters resolved): what run()
+/// carries out. Throws std::invalid_argument, as run() does before anything is written.
+RunPlan plan_run(const RunOptions& options);
 
 /// Runs options.scenario (or options.scene) for step_count steps and writes the outputs when asked (RunOutputs:
 /// summary.json says "running" from the start, the final status at the end). Whatever ends the

@@ -117,6 +117,13 @@ Json count_or_null(const std::optional<RunStatistics::NewtonEvaluations>& counts
   return counts ? Json((*counts).*count) : Json();
 }
 
+std::vector<std::string> summary_plan_keys() {
+  std::vector<std::string> keys{"scenario", "parameters", "scene"};
+  for (const RunSetting& setting : run_settings())
+    if (!setting.summary_key.empty() && setting.name != "threads") keys.emplace_back(setting.summary_key);
+  return keys;
+}
+
 Json summary_json(const RunOutcome& o) {
   Json j = Json::object();
   add_plan(j, o);
@@ -131,6 +138,7 @@ Json summary_json(const RunOutcome& o) {
   const NewtonTimings& phases = o.statistics.phase_seconds;
   j["phase_seconds"] = {
       {"assembly", phases.assembly}, {"factorization", phases.factorization}, {"solve", phases.solve}};
+  j["run_id"] = o.plan.run_id;
   return j;
 }
 

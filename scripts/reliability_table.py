@@ -16,6 +16,11 @@ API) with a timeout, and is classified by what it got:
            InconsistentInitialValues) whose message names the element and the value
   ok       exit code 0, summary.json "completed" (for a fixed-step run t_reached = t_end = steps h)
            and timeseries.csv of whole rows, one per --every steps; or (C++ API) the calls returned
+  interrupted  exit code 128 + the signal (129 SIGHUP, 130 SIGINT, 143 SIGTERM) sent once the run
+           writes its rows, summary.json "interrupted" by that signal, timeseries.csv closed (no
+           .partial left)
+  unprinted    exit code 1 and one line "noether: error: writing to standard output failed (...)"
+           after a run that completed (summary.json says so): only the printed summary is lost
   crash    a signal, a sanitizer report, "terminate called", an uncaught exception: always a defect
   hang     no exit within the timeout: always a defect
 
@@ -27,6 +32,7 @@ table. Only python3 from Debian is needed.
 import argparse
 import concurrent.futures
 import json
+import os
 import re
 import shutil
 import signal
@@ -54,6 +60,9 @@ class Case:
     scene: object = None  # scene: the file's text (str) or a dict to write as JSON
     out: object = "fresh"  # "fresh": --out a new directory; None: no --out; callable(work) -> path
     open: str = ""        # a defect this case shows that is not fixed yet: what is wrong (docs/reliability.md lists it)
+    setup: object = None  # callable(work, noether) -> argv: prepares what the case needs (a run to resume) and gives the arguments
+    stdout: str = ""      # "full": stdout on /dev/full; "closed_pipe": a pipe whose reader has gone
+    signal: str = ""      # a signal sent once the run's timeseries.csv.partial exists (e.g. "SIGHUP")
 
 
 def run_args(scenario, *extra, t="0.03"):
@@ -65,6 +74,8 @@ def run_args(scenario, *extra, t="0.03"):
 
 
 USAGE = r"^noether: error: "
+# The exit codes of a run interrupted by a signal (128 + its number), with the signal's name.
+INTERRUPTIONS = {129: "SIGHUP", 130: "SIGINT", 143: "SIGTERM"}
 
 
 def cli_cases():
@@ -197,6 +208,41 @@ def cli_cases():
     add("out_spaces_unicode", "`--out 'dir with spaces/ünïcødé ✓'`", "ok", "",
         run_args("double-pendulum"), out=lambda w: w / "dir with spaces" / "ünïcødé ✓")
     add("out_empty", "`--out ''`", "failed", "output directory ''", run_args("double-pendulum"), out=lambda w: "", cause="output")
+    # noether resume: a run of double-pendulum (100 steps of 0.01, a checkpoint every 30) stopped
+    # right after its last checkpoint (step 90, t = 0.9000000000000006), its checkpoint edited.
+    edited = "`noether resume DIR`, DIR's checkpoint.json edited: "
+    add("resume_h_doubled", edited + "`options.h` 0.01 -> 0.02", "usage",
+        r"/state/step: is 90, at or past the run's last step, 50 \(t_end = 1, h = 0\.02\)",
+        [], out=None, setup=_resume_edited('"h":0.01,', '"h":0.02,'))
+    add("resume_t_end_below_state", edited + "`options.t_end` 1 -> 0.5 (below the state's 0.9)", "usage",
+        r"/state/step: is 90, at or past the run's last step, 50 \(t_end = 0\.5, h = 0\.01\)",
+        [], out=None, setup=_resume_edited('"t_end":1.0,', '"t_end":0.5,'))
+    add("resume_key_twice", edited + '`"h":0.01,"h":0.02`', "usage", r"/options/h: the key 'h' appears twice in one object",
+        [], out=None, setup=_resume_edited('"h":0.01,', '"h":0.01,"h":0.02,'))
+    add("resume_t_shifted", edited + "`state.t` shifted by 5", "usage", r"/state/t: is 5\.9, but step 90 of h = 0\.01 ends at t = 0\.9",
+        [], out=None, setup=_resume_edited('"t":0.9000000000000006,', '"t":5.9000000000000006,'))
+    add("resume_other_stepper", edited + "`options.stepper` livens-em -> em-ggl", "usage",
+        r"gives stepper = \"em-ggl\", but '[^']*summary\.json' says the outputs in '[^']*' were computed with stepper = \"livens-em\"",
+        [], out=None, setup=_resume_edited('"stepper":"livens-em"', '"stepper":"em-ggl"'))
+    add("resume_other_solver", edited + "`options.solver` klu -> umfpack", "usage",
+        r"gives solver = \"umfpack\", but .* computed with solver = \"klu\"",
+        [], out=None, setup=_resume_edited('"solver":"klu"', '"solver":"umfpack"'))
+    stale = "run A (`--checkpoint-every 30`) completes in DIR; run B into DIR fails at step 1"
+    add("resume_after_later_run", "`noether resume DIR`: " + stale, "usage", r"no checkpoint in '[^']*': ",
+        [], out=None, setup=_resume_stale(False))
+    add("resume_stale_checkpoint", "`noether resume DIR`: " + stale + "; A's checkpoint.json put back", "usage",
+        r"checkpoint\.json' belongs to another run \(run_id [0-9a-f]{16}\) than the outputs in",
+        [], out=None, setup=_resume_stale(True))
+    add("resume_checkpoint_directory", "`noether resume DIR`, DIR/checkpoint.json a directory", "usage",
+        r"checkpoint\.json' is a directory, not a file: there is no checkpoint to resume from", [], out=None,
+        setup=_resume_checkpoint_directory)
+    add("sighup", "SIGHUP to `chain2d --set n=20 --t 10000 --max-steps 1e6` once it writes its rows", "interrupted",
+        r"^noether: error: interrupted by SIGHUP after step \d+", ["run", "chain2d", "--set", "n=20", "--t", "10000",
+                                                                    "--max-steps", "1e6", "--threads", "1"], signal="SIGHUP")
+    add("stdout_full", "`noether run double-pendulum ... > /dev/full`", "unprinted",
+        r"writing to standard output failed \(No space left on device\)", run_args("double-pendulum"), stdout="full")
+    add("stdout_closed_pipe", "`noether run double-pendulum ... | true` (the reader gone before the summary)", "unprinted",
+        r"writing to standard output failed \(Broken pipe\)", run_args("double-pendulum"), stdout="closed_pipe")
     for case in c:
         case.argv = list(case.argv)
     return c
@@ -213,6 +259,54 @@ def _symlink(link, target, mkdir=False):
     if not link.is_symlink():
         link.symlink_to(target)
     return link
+
+
+def _stopped_run(base, noether, out_name="run"):
+    """double-pendulum, 100 steps of 0.01 with a checkpoint every 30, into base/out_name, then left as a
+    run stopped right after its last checkpoint leaves it: the rows cut there, the summary interrupted."""
+    out = base / out_name
+    subprocess.run([noether, "run", "double-pendulum", "--t", "1", "--checkpoint-every", "30", "--threads", "1",
+                    "--vtk", "off", "--out", str(out)], capture_output=True, check=True, timeout=TIMEOUT)
+    length = json.loads((out / "checkpoint.json").read_text())["timeseries_length"]
+    with open(out / "timeseries.csv", "r+b") as rows:
+        rows.truncate(length)
+    summary = out / "summary.json"
+    summary.write_text(summary.read_text().replace('"status": "completed"', '"status": "interrupted"'))
+    return out
+
+
+def _resume_edited(old, new):
+    """`resume` of a stopped run whose checkpoint.json has `old` replaced by `new`."""
+    def setup(base, noether):
+        out = _stopped_run(base, noether)
+        checkpoint = out / "checkpoint.json"
+        text = checkpoint.read_text()
+        if old not in text:
+            raise RuntimeError(f"the checkpoint holds no {old}")
+        checkpoint.write_text(text.replace(old, new, 1))
+        return ["resume", str(out)]
+    return setup
+
+
+def _resume_stale(put_back):
+    """`resume` of a directory where run A wrote checkpoints and a later run B (none) failed at step 1;
+    with put_back, A's checkpoint.json is written back beside B's outputs."""
+    def setup(base, noether):
+        out = _stopped_run(base, noether)
+        a_checkpoint = (out / "checkpoint.json").read_bytes()
+        subprocess.run([noether, "run", "double-pendulum", "--t", "1", "--newton-max-iterations", "1", "--threads", "1",
+                        "--vtk", "off", "--out", str(out)], capture_output=True, timeout=TIMEOUT)
+        if put_back:
+            (out / "checkpoint.json").write_bytes(a_checkpoint)
+        return ["resume", str(out)]
+    return setup
+
+
+def _resume_checkpoint_directory(base, noether):
+    out = _stopped_run(base, noether)
+    (out / "checkpoint.json").unlink()
+    (out / "checkpoint.json").mkdir()
+    return ["resume", str(out)]
 
 
 def pendulum():
@@ -418,13 +512,13 @@ class Result:
     detail: str = ""
 
 
-def prepare(case, work):
+def prepare(case, work, noether):
     """The argv to run and the output directory (or None)."""
     base = work / case.area / case.name.replace("/", "_")
     if base.exists():
         shutil.rmtree(base)
     base.mkdir(parents=True)
-    argv = list(case.argv)
+    argv = case.setup(base, noether) if case.setup else list(case.argv)
     if case.area == "scene":
         path = base / "s.json"
         if case.scene is None:
@@ -447,18 +541,51 @@ def prepare(case, work):
     return argv, out
 
 
+def execute(case, command, out, cwd):
+    """Runs command as the case asks (its stdout, its signal); a CompletedProcess (stdout b"" when not
+    captured). Raises subprocess.TimeoutExpired."""
+    if case.signal:
+        # The signal's default action restored (an ignored one, under nohup, would stay ignored).
+        command = ["env", "--default-signal=" + case.signal.removeprefix("SIG")] + command
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd) as p:
+            deadline = time.monotonic() + TIMEOUT
+            while not (Path(out) / "timeseries.csv.partial").exists() and p.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            p.send_signal(signal.Signals[case.signal])
+            try:
+                stdout, stderr = p.communicate(timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                raise
+            return subprocess.CompletedProcess(command, p.returncode, stdout, stderr)
+    if case.stdout == "full":
+        with open("/dev/full", "wb") as full:
+            p = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, timeout=TIMEOUT, cwd=cwd)
+    elif case.stdout == "closed_pipe":  # the child starts with SIGPIPE at its default action, as from a shell
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            p = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, timeout=TIMEOUT, cwd=cwd)
+        finally:
+            os.close(write_end)
+    else:
+        return subprocess.run(command, capture_output=True, timeout=TIMEOUT, cwd=cwd)
+    p.stdout = b""
+    return p
+
+
 def run(case, noether, work):
-    argv, out = prepare(case, work)
+    argv, out = prepare(case, work, noether)
     command = argv if case.area == "api" else [noether] + argv
     try:
-        p = subprocess.run(command, capture_output=True, timeout=TIMEOUT, cwd=work / case.area / case.name.replace("/", "_"))
+        p = execute(case, command, out, work / case.area / case.name.replace("/", "_"))
     except subprocess.TimeoutExpired:
         return Result("hang", None, "", "", "-", f"no exit after {TIMEOUT:.0f} s")
     stdout = p.stdout.decode("utf-8", "replace")
     stderr = p.stderr.decode("utf-8", "replace")
     lines = stderr.splitlines()
     first = lines[0] if lines else ""
-    if p.returncode < 0 or CRASH_MARKERS.search(stderr) or (p.returncode >= 128 and p.returncode not in (130, 143)):
+    if p.returncode < 0 or CRASH_MARKERS.search(stderr) or (p.returncode >= 128 and p.returncode not in INTERRUPTIONS):
         sig = f"signal {signal.Signals(-p.returncode).name}" if p.returncode < 0 else f"exit {p.returncode}"
         return Result("crash", p.returncode, first, first, "-", sig)
     if case.area == "api":
@@ -490,7 +617,17 @@ def run(case, noether, work):
             return Result("other", 2, first, message, summary_text, "a usage error that created the output directory")
         got = "usage" if summary is None and len(error_lines) == 1 and lines[0] == error_lines[0] else "other"
         return Result(got, 2, first, message, summary_text, "" if got == "usage" else "usage exit with a summary or without one error line")
+    if p.returncode in INTERRUPTIONS:
+        name = INTERRUPTIONS[p.returncode]
+        if summary is None or summary.get("status") != "interrupted" or summary.get("interrupted_by") != name:
+            return Result("other", p.returncode, first, message, summary_text, f"exit {p.returncode} without a summary interrupted by {name}")
+        if summary.get("timeseries") != "timeseries.csv" or (Path(out) / "timeseries.csv.partial").exists():
+            return Result("other", p.returncode, first, message, summary_text, "an interrupted run that left its time series partial")
+        return Result("interrupted", p.returncode, first, message, summary_text, name)
     if p.returncode == 1:
+        unprinted = bool(error_lines) and error_lines[0].startswith("noether: error: writing to standard output failed")
+        if unprinted and len(error_lines) == 1 and (out is None or (summary or {}).get("status") == "completed"):
+            return Result("unprinted", 1, first, message, summary_text, "stdout")
         if summary is None and case.cause == "output":
             return Result("failed", 1, first, message, summary_text, "output")
         if summary is None or summary.get("status") != "failed":
@@ -615,6 +752,30 @@ FIXED = [
      "`mechanism: a subnormal mass or moment of inertia is refused with the body's name and the value` "
      "(tests/bodies/test_mechanism.cpp), `ConstantInertia refuses a subnormal entry of M ...` "
      "(tests/engine/test_generic_elements.cpp), tests/bodies/test_director_inertia.cpp, test_spherical_point_mass.cpp"),
+    ("cli/resume_h_doubled", "`noether resume` of a checkpoint whose `h` (0.01 -> 0.02) or `t_end` (below the state's "
+     "time) was edited, whose `state.t` was shifted by 5, or with `\"h\":0.01,\"h\":0.02`, exited 0: status completed, ok "
+     "true, t_reached 0.9 of t_end 1 (or 6 of 1), the rows after the checkpoint cut", "refused (exit 2) at the JSON path: "
+     "a state at or past its run's last step, a t other than step x h beyond rounding, a key twice in one object "
+     "(`refuse_duplicate_keys`, apps/json_input.hpp)", "`a checkpoint whose state its run would not have saved is "
+     "refused at its JSON path` (tests/apps/test_checkpoint.cpp), cli.resume (e)"),
+    ("cli/resume_other_solver", "a checkpoint whose stepper, solver or stepper parameter differs from the run's resumed "
+     "silently, the summary naming settings that computed only part of the rows", "refused (exit 2): every setting of "
+     "summary.json but threads must be the checkpoint's ('gives solver = \"umfpack\", but ... computed with solver = "
+     "\"klu\"')", "`resume refuses a checkpoint whose settings are not those its directory's summary names`, cli.resume (e)"),
+    ("cli/resume_stale_checkpoint", "run A with checkpoints, then run B into the same DIR without them, killed: `noether "
+     "resume DIR` continued A's checkpoint over B's rows, cut them and wrote completed", "a new run removes an earlier "
+     "run's checkpoint.json as it starts; a checkpoint names its run (`run_id`, also in summary.json) and one of another "
+     "run is refused as such", "`a new run removes an earlier run's checkpoint, and resume refuses a checkpoint of another "
+     "run` (tests/apps/test_checkpoint.cpp), cli.resume (e)"),
+    ("cli/resume_checkpoint_directory", "DIR/checkpoint.json a directory: 'basic_filebuf::underflow error reading the "
+     "file: Is a directory', exit 1", "'...checkpoint.json' is a directory, not a file: ...', exit 2", "`a checkpoint.json "
+     "that is a directory is refused naming it`, cli.resume (e)"),
+    ("cli/sighup", "SIGHUP ended the run at once: exit 129, summary.json running, timeseries.csv.partial left",
+     "a request to stop, as SIGTERM: after the step, the files closed, interrupted_by SIGHUP, exit 129", "`SIGHUP (the "
+     "terminal closed) ends the run as SIGTERM does ...` (tests/apps/test_run_outputs.cpp), cli.interrupt"),
+    ("cli/stdout_full", "the printed summary into `/dev/full` exited 0 without a word; into a closed pipe the program died "
+     "of SIGPIPE (exit 141) after a completed run", "stdout flushed and checked: 'writing to standard output failed (No "
+     "space left on device)' or '(Broken pipe)', exit 1; SIGPIPE ignored", "cli.interrupt"),
     ("cli/newton_refresh_denormal", "`--newton modified --newton-refresh 1e-320` was accepted (0 < 1e-320 < 1), where a "
      "scene file's `\"refresh\": 1e-320` is refused", "refused as `--newton-tol 1e-320` is: one range, "
      "`newton_refresh_range()`, for the command line and scene files", "`bad run options are rejected with "
@@ -644,7 +805,9 @@ def markdown(cases, results, command, work):
              "no files); **refused** (C++ API) = a `std::invalid_argument` (or `StepperRefusal`,",
              "`InconsistentInitialValues`) naming the element and the value; **ok** = exit code 0 with a completed",
              "summary whose `t_reached` is `t_end` = steps h and a time series of whole rows, one per `--every`",
-             "steps (C++ API: the calls returned). CLI cases run `noether run SCENARIO --threads 1 --t 0.03 --out DIR` plus the input",
+             "steps (C++ API: the calls returned); **interrupted** = exit code 128 + the signal sent once the run",
+             "writes its rows, `summary.json` interrupted by it, `timeseries.csv` closed; **unprinted** = exit code 1",
+             "and one line \"writing to standard output failed\" after a run that completed. CLI cases run `noether run SCENARIO --threads 1 --t 0.03 --out DIR` plus the input",
              "unless the input says otherwise; scene cases `noether run s.json --t 0.03 --threads 1 --out DIR`, the file",
              "being `examples/scenes/pendulum.json` (or `spatial_double_pendulum.json`) with the change the input names;",
              "API cases are the functions of `tests/reliability/reliability_api.cpp`. WORK is the script's work directory.", ""]

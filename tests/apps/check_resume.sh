@@ -10,12 +10,17 @@
 #       keeps its factorization across steps) and UMFPACK;
 #   (c) a checkpoint of version 1 (no evaluation counts) resumes, its summary saying so;
 #   (d) what resume refuses, exit 2 with one line naming the file: a completed run, no checkpoint,
-#       a corrupt one, a time series shorter than the checkpoint says.
+#       a corrupt one, a time series shorter than the checkpoint says;
+#   (e) checkpoints that do not continue the run whose outputs DIR holds, refused before anything
+#       in DIR changes: edited (h, t_end, state.t, a key twice), with other settings than
+#       summary.json's (solver, a stepper parameter), another run's (a later run into DIR removed
+#       it; put back, it is named as another run's), a directory in its place.
 # Usage: check_resume.sh NOETHER WORK_DIR
 . "$(dirname "$0")/script_support.sh"
 
-# summary.json without the timings (wall, setup, stepping and closing seconds, phase_seconds' three lines).
-untimed() { grep -v -e '"wall_seconds"' -e '"setup_seconds"' -e '"stepping_seconds"' -e '"closing_seconds"' -e '"assembly"' -e '"factorization"' -e '"solve"' "$1"; }
+# summary.json without the timings (wall, setup, stepping and closing seconds, phase_seconds' three
+# lines) and the run's id, which names each run apart (the resumed run keeps its own).
+untimed() { grep -v -e '"wall_seconds"' -e '"setup_seconds"' -e '"stepping_seconds"' -e '"closing_seconds"' -e '"assembly"' -e '"factorization"' -e '"solve"' -e '"run_id"' "$1"; }
 
 # The checkpoint's step and time-series length.
 checkpoint_field() { sed -n "s/.*\"$2\":\\([0-9]*\\).*/\\1/p" "$1/checkpoint.json" | head -1; }
@@ -93,7 +98,7 @@ v1="$work/c_version_1"
 cp -r "$work/b_ref_livens-em" "$v1"
 truncate -s "$(checkpoint_field "$v1" timeseries_length)" "$v1/timeseries.csv"
 sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$v1/summary.json"
-sed -i 's/"version":3,/"version":1,/' "$v1/checkpoint.json"
+sed -i 's/"version":4,/"version":1,/' "$v1/checkpoint.json"
 grep -q '"version":1,' "$v1/checkpoint.json" || fail "(c) the checkpoint's version could not be set to 1"
 resume_ok "$v1" "(c) version 1"
 cmp "$v1/timeseries.csv" "$work/b_ref_livens-em/timeseries.csv" || fail "(c) timeseries.csv differs from the run never stopped"
@@ -110,24 +115,89 @@ refused() {
   local label=$1 pattern=$2 dir=$3 rc
   "$program" resume "$dir" >"$work/out" 2>"$work/err"
   rc=$?
-  [ "$rc" -eq 2 ] || fail "(d) $label: exit code $rc, expected 2"
+  [ "$rc" -eq 2 ] || fail "$label: exit code $rc, expected 2"
   [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^noether: error: $pattern" "$work/err" ||
-    fail "(d) $label: stderr is not one line matching '$pattern'"
-  echo "(d) $label: $(cat "$work/err")"
+    fail "$label: stderr is not one line matching '$pattern'"
+  echo "$label: $(cat "$work/err")"
 }
-refused "completed run" "nothing to resume: the run completed ('[^']*/a_ref/summary.json' says so)$" "$work/a_ref"
+refused "(d) completed run" "nothing to resume: the run completed ('[^']*/a_ref/summary.json' says so)$" "$work/a_ref"
 mkdir -p "$work/empty"
-refused "no checkpoint" "no checkpoint in '[^']*/empty': '[^']*/empty/checkpoint.json' is missing" "$work/empty"
+refused "(d) no checkpoint" "no checkpoint in '[^']*/empty': '[^']*/empty/checkpoint.json' is missing" "$work/empty"
 corrupt="$work/corrupt"
 cp -r "$work/b_after_livens-em" "$corrupt"
 sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$corrupt/summary.json"
 head -c 300 "$work/b_ref_livens-em/checkpoint.json" >"$corrupt/checkpoint.json"
-refused "truncated checkpoint" "'[^']*/corrupt/checkpoint.json': line 1, column [0-9]*: " "$corrupt"
+refused "(d) truncated checkpoint" "'[^']*/corrupt/checkpoint.json': line 1, column [0-9]*: " "$corrupt"
 sed 's/"q":\[/"q":[1.5,/' "$work/b_ref_livens-em/checkpoint.json" >"$corrupt/checkpoint.json"
-refused "state of the wrong size" "'[^']*/corrupt/checkpoint.json' does not fit the model of its options: livens-em: state.q holds 121 entries, the system has 120 coordinates$" "$corrupt"
+refused "(d) state of the wrong size" "'[^']*/corrupt/checkpoint.json' does not fit the model of its options: livens-em: state.q holds 121 entries, the system has 120 coordinates$" "$corrupt"
 sed 's/"format":"noether-checkpoint"/"format":"other"/' "$work/b_ref_livens-em/checkpoint.json" >"$corrupt/checkpoint.json"
-refused "another format" "'[^']*/corrupt/checkpoint.json': /format: is not \"noether-checkpoint\"" "$corrupt"
+refused "(d) another format" "'[^']*/corrupt/checkpoint.json': /format: is not \"noether-checkpoint\"" "$corrupt"
 cp "$work/b_ref_livens-em/checkpoint.json" "$corrupt/checkpoint.json"
 truncate -s 1000 "$corrupt/timeseries.csv"
-refused "time series too short" "'[^']*/corrupt/timeseries.csv' holds 1000 bytes, but the checkpoint says [0-9]* were written" "$corrupt"
+refused "(d) time series too short" "'[^']*/corrupt/timeseries.csv' holds 1000 bytes, but the checkpoint says [0-9]* were written" "$corrupt"
+
+# (e) Checkpoints that do not continue the run in DIR. stopped_copy REF DIR: REF's directory as the
+# run would leave it stopped right after its last checkpoint (as in (b)).
+stopped_copy() {
+  rm -rf "$2"
+  cp -r "$1" "$2"
+  truncate -s "$(checkpoint_field "$2" timeseries_length)" "$2/timeseries.csv"
+  sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$2/summary.json"
+}
+# edited LABEL PATTERN SED REF: REF stopped, its checkpoint edited by SED, refused with PATTERN;
+# nothing in the directory changes.
+edited() {
+  local label=$1 pattern=$2 expression=$3 ref=$4 dir="$work/e_edited"
+  stopped_copy "$ref" "$dir"
+  sed -i "$expression" "$dir/checkpoint.json"
+  cmp -s "$dir/checkpoint.json" "$ref/checkpoint.json" && fail "(e) $label: the edit '$expression' changed nothing"
+  (cd "$dir" && ls -l --time-style=+%s.%N && md5sum summary.json timeseries.csv) >"$work/before"
+  refused "(e) $label" "$pattern" "$dir"
+  (cd "$dir" && ls -l --time-style=+%s.%N && md5sum summary.json timeseries.csv) >"$work/after"
+  cmp -s "$work/before" "$work/after" || fail "(e) $label: the refused resume changed the directory"
+}
+ref_b="$work/b_ref_livens-em"  # chain2d, h = 0.01, t_end = 1.37, its last checkpoint at step 120
+file_re="'[^']*/e_edited/checkpoint.json'"
+grep -q '"state":{"step":120,"t":1.2000000000000008,' "$ref_b/checkpoint.json" || fail "(e) the reference checkpoint is not at step 120"
+edited "h edited" "$file_re: /state/t: is 1.2000000000000008, but step 120 of h = 0.001 ends at t = 0.12 (to within the rounding of the additions that reach it, [^)]*): the file was edited or damaged; restore the checkpoint.json the run wrote, or start the run again$" \
+  's/"h":0.01,/"h":0.001,/' "$ref_b"
+edited "t_end below the state" "$file_re: /state/step: is 120, at or past the run's last step, 100 (t_end = 1, h = 0.01), after which it writes no checkpoint: " \
+  's/"t_end":1.37,/"t_end":1.0,/' "$ref_b"
+edited "state.t shifted by 5" "$file_re: /state/t: is 6.200000000000001, but step 120 of h = 0.01 ends at t = 1.2 " \
+  's/"t":1.2000000000000008,/"t":6.2000000000000008,/' "$ref_b"
+edited "a key twice" "$file_re: /options/h: the key 'h' appears twice in one object, and a JSON reader keeps only one of its values, silently: remove one$" \
+  's/"h":0.01,/"h":0.01,"h":0.02,/' "$ref_b"
+edited "another solver" "$file_re gives solver = \"umfpack\", but '[^']*/e_edited/summary.json' says the outputs in '[^']*/e_edited' were computed with solver = \"klu\" (a resumed run continues with the settings that computed its rows): " \
+  's/"solver":"klu"/"solver":"umfpack"/' "$ref_b"
+"$program" run double-pendulum --stepper evi --t 0.3 --checkpoint-every 8 --threads 1 --vtk off --out "$work/e_evi" >/dev/null 2>&1 ||
+  fail "(e) the evi run failed"
+edited "another stepper parameter" "$file_re gives scheme_parameters = {\"S\":3.0,\"omega\":0.0}, but '[^']*/summary.json' says the outputs in '[^']*' were computed with scheme_parameters = {\"S\":2.0,\"omega\":0.0} " \
+  's/"scheme_parameters":{}/"scheme_parameters":{"S":3.0}/' "$work/e_evi"
+
+# A stale checkpoint: run A with checkpoints completes; run B into the same directory, without
+# checkpoints, is killed; B removed A's checkpoint when it started. Put back, it is refused as
+# another run's, and B's rows stay.
+stale="$work/e_stale"
+"$program" run double-pendulum --t 1 --checkpoint-every 30 --threads 1 --vtk off --out "$stale" >/dev/null 2>&1 || fail "(e) run A failed"
+cp "$stale/checkpoint.json" "$work/a_checkpoint.json"
+(exec "$program" run chain2d --set n=20 --t 10000 --max-steps 1000000 --threads 1 --vtk off --out "$stale" >/dev/null 2>&1) &
+pid=$!
+for _ in $(seq 600); do
+  [ -s "$stale/timeseries.csv.partial" ] && break
+  sleep 0.05
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+grep -q '^  "status": "running",$' "$stale/summary.json" || fail "(e) run B's summary does not say running"
+refused "(e) a later run removed the checkpoint" "no checkpoint in '[^']*/e_stale': " "$stale"
+cp "$work/a_checkpoint.json" "$stale/checkpoint.json"
+rows=$(md5sum <"$stale/timeseries.csv.partial")
+refused "(e) another run's checkpoint" "'[^']*/e_stale/checkpoint.json' belongs to another run (run_id [0-9a-f]\{16\}) than the outputs in '[^']*/e_stale' ('[^']*/e_stale/summary.json' names run_id \"[0-9a-f]\{16\}\"): a later run wrote into the directory, and resuming would cut its rows; the checkpoint's run cannot be continued: start it again$" "$stale"
+[ "$(md5sum <"$stale/timeseries.csv.partial")" = "$rows" ] || fail "(e) the refused resume changed run B's rows"
+
+# checkpoint.json a directory: refused naming it (exit 2), not a stream's "Is a directory" (exit 1).
+stopped_copy "$ref_b" "$work/e_directory"
+rm "$work/e_directory/checkpoint.json"
+mkdir "$work/e_directory/checkpoint.json"
+refused "(e) checkpoint.json a directory" "'[^']*/e_directory/checkpoint.json' is a directory, not a file: there is no checkpoint to resume from; start the run again$" "$work/e_directory"
 echo "all resume checks passed"

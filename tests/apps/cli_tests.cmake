@@ -33,7 +33,7 @@ set(usage "^noether: error: ")
 noether_cli_test(NAME list EXIT_CODE 0 ARGS list
                  STDOUT "^scenarios:\n  singular-mass-spring +[^\n]+\n.*  double-pendulum .*\nsteppers:\n  livens-em +[^\n]+\n(  [^\n]+\n)*  sem-vi +symplectic-energy-momentum [^\n]+\n(  [^\n]+\n)*$")
 noether_cli_test(NAME help EXIT_CODE 0 ARGS --help
-                 STDOUT "Usage: noether.*Exit codes .docs/cli.md.:\n  0 +the run completed\n  1 +the run failed: .*\n  2 +a usage error, found before anything was written\n  130, 143  interrupted by SIGINT or SIGTERM")
+                 STDOUT "Usage: noether.*Exit codes .docs/cli.md.:\n  0 +the run completed\n  1 +the run failed: .*\n  2 +a usage error, found before anything was written\n  129, 130, 143  interrupted by SIGHUP, SIGINT or SIGTERM")
 noether_cli_test(NAME run_help EXIT_CODE 0 ARGS run --help STDOUT "--max-steps.*Exit codes .docs/cli.md.:\n  0 ")
 noether_cli_test(NAME run_ok EXIT_CODE 0 WRITES_OUTPUT ARGS run singular-mass-spring --t 1 --threads 1
                  STDOUT "^scenario +singular-mass-spring\n.*status +completed\nsteps +10\nt_reached +1\n.*ok +true\n$"

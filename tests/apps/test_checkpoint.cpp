@@ -1,5 +1,7 @@
 /// Checkpoints (apps/checkpoint.hpp): the file reads back bitwise, and a run resumed from one, in
-/// process, continues to the bytes of the run never stopped, for a scenario and a scene file.
+/// process, continues to the bytes of the run never stopped, for a scenario and a scene file; a
+/// checkpoint its run would not have written, or that does not continue the run whose outputs its
+/// directory holds (another run's, other settings, other rows), is refused.
 /// tests/apps/check_resume.sh checks the command line: SIGTERM, stops right after and between
 /// checkpoints, and the refusals.
 #include <atomic>
@@ -17,6 +19,7 @@
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/scene_file.hpp>
+#include <noether/engine/format.hpp>
 #include "support/temp_dir.hpp"
 
 using namespace noether;
@@ -101,8 +104,9 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   plan.configuration.h = 0.1;
   plan.configuration.t_end = 1.0;
   RunOptions options;
-  options.checkpoint_every = 7;
+  options.checkpoint_every = 3;
   Checkpoint written;
+  written.run_id = "0123456789abcdef";
   written.options = rerun_options(plan, options);
   written.next_h = 0.1 * 3;
   written.timeseries_length = 12345;
@@ -114,6 +118,8 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.state.lambda = awkward_values(7, bits);
   written.stepper_history.put("predictor.v0", awkward_values(40, bits));
   written.progress.steps = 3;
+  written.progress.t_reached = written.state.t;
+  written.recorder.last_row_step = 3;
   written.progress.newton_evaluations = RunStatistics::NewtonEvaluations{1234, 567};
   written.progress.energy_initial = not_computed;
   written.progress.condition_estimate_max = std::numeric_limits<double>::infinity();
@@ -121,6 +127,7 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.recorder.step_size_last = -std::numeric_limits<double>::infinity();
 
   const Checkpoint read = parse_checkpoint(checkpoint_json(written), "test");
+  CHECK(read.run_id == written.run_id);
   CHECK(read.state.step == 3);
   CHECK(same_bits(read.state.t, written.state.t));
   CHECK(same_bits(read.state.q, written.state.q));
@@ -143,7 +150,7 @@ TEST_CASE("a checkpoint reads back every double bitwise") {
   written.progress.newton_evaluations = std::nullopt;
   CHECK(!parse_checkpoint(checkpoint_json(written), "test").progress.newton_evaluations);
   CHECK(read.options.overrides == written.options.overrides);
-  CHECK(read.options.checkpoint_every == 7);
+  CHECK(read.options.checkpoint_every == 3);
   CHECK(read.options.settings->h == 0.1);
 }
 
@@ -174,13 +181,15 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(reference.statistics.newton_evaluations->residuals >= reference.statistics.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  // Version 1 had no evaluation counts: version 3's file with its version set back to 1 is one.
+  // Version 1 had no evaluation counts: version 4's file with its version set back to 1 is one
+  // (its run_id, which version 1 did not have, is not read).
   std::string text = read_file(copy / Checkpoint::kFileName);
-  const std::string version_3 = "\"version\":3,";
-  REQUIRE(text.find(version_3) != std::string::npos);
-  text.replace(text.find(version_3), version_3.size(), "\"version\":1,");
+  const std::string version_4 = "\"version\":4,";
+  REQUIRE(text.find(version_4) != std::string::npos);
+  text.replace(text.find(version_4), version_4.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations);
+  CHECK(checkpoint.run_id.empty());
   const RunOutcome result = resume_copy(checkpoint, copy, *options.output_dir);
   CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
   CHECK(!result.statistics.newton_evaluations);  // the evaluations before the checkpoint are unknown
@@ -188,9 +197,9 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(summary.at("newton_evaluations_total").is_null());
   CHECK(summary.at("newton_matrix_evaluations_total").is_null());
 
-  const std::string version_4 = text.replace(text.find("\"version\":1,"), 12, "\"version\":4,");
-  CHECK_THROWS_WITH_AS(parse_checkpoint(version_4, "from a later noether"),
-                       doctest::Contains("/version: is 4; this noether reads versions 1 to 3"), CheckpointError);
+  const std::string version_5 = text.replace(text.find("\"version\":1,"), 12, "\"version\":5,");
+  CHECK_THROWS_WITH_AS(parse_checkpoint(version_5, "from a later noether"),
+                       doctest::Contains("/version: is 5; this noether reads versions 1 to 4"), CheckpointError);
 }
 
 TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which versions 1 and 2 read as none") {
@@ -201,15 +210,15 @@ TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which ve
   const std::string none = "\"newton_stalled_steps\":0,\"newton_stalled_residual_max\":0.0,";
   REQUIRE(text.find(none) != std::string::npos);  // the run had none: give it some, as a run that had
   text.replace(text.find(none), none.size(), "\"newton_stalled_steps\":2,\"newton_stalled_residual_max\":3.5e-12,");
-  const Checkpoint version_3 = parse_checkpoint(text, "version-3 checkpoint");
-  CHECK(version_3.progress.newton_stalled_steps == 2);
-  CHECK(version_3.progress.newton_stalled_residual_max == 3.5e-12);
+  const Checkpoint current = parse_checkpoint(text, "version-4 checkpoint");
+  CHECK(current.progress.newton_stalled_steps == 2);
+  CHECK(current.progress.newton_stalled_residual_max == 3.5e-12);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  const RunOutcome resumed = resume_copy(version_3, copy, *options.output_dir);
+  const RunOutcome resumed = resume_copy(current, copy, *options.output_dir);
   CHECK(resumed.statistics.newton_stalled_steps == 2);  // the checkpoint's; the steps after it stalled none
   CHECK(resumed.statistics.newton_stalled_residual_max == 3.5e-12);
-  text.replace(text.find("\"version\":3,"), 12, "\"version\":2,");
+  text.replace(text.find("\"version\":4,"), 12, "\"version\":2,");
   const Checkpoint version_2 = parse_checkpoint(text, "version-2 checkpoint");
   CHECK(version_2.progress.newton_stalled_steps == 0);  // a version-2 noether failed such steps
   CHECK(version_2.progress.newton_stalled_residual_max == 0.0);
@@ -329,4 +338,196 @@ TEST_CASE("a run interrupted right after a checkpoint or between two resumes to 
     CHECK(step > 3 * options.checkpoint_every);
     CHECK(step < 4 * options.checkpoint_every);
   }
+}
+
+namespace {
+
+/// text (a checkpoint) with the value at the JSON pointer `at` replaced by value.
+std::string with(const std::string& text, const std::string& at, const nlohmann::ordered_json& value) {
+  nlohmann::ordered_json checkpoint = nlohmann::ordered_json::parse(text);
+  checkpoint[nlohmann::ordered_json::json_pointer(at)] = value;
+  return checkpoint.dump();
+}
+
+/// What parse_checkpoint refuses text with, "" when it reads it.
+std::string parse_refusal(const std::string& text) {
+  try {
+    parse_checkpoint(text, "checkpoint");
+  } catch (const CheckpointError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// What read_checkpoint (`noether resume`) refuses dir with, "" when it reads it.
+std::string resume_refusal(const fs::path& dir) {
+  try {
+    read_checkpoint(dir);
+  } catch (const CheckpointError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// A copy of the completed run's directory `from`, as a run stopped after its last checkpoint
+/// leaves it: the summary says interrupted, the rows after the checkpoint's are still there.
+fs::path stopped_copy(const fs::path& from, const fs::path& to) {
+  fs::copy(from, to, fs::copy_options::recursive);
+  std::string summary = read_file(to / "summary.json");
+  const std::string completed = "\"status\": \"completed\"";
+  REQUIRE(summary.find(completed) != std::string::npos);
+  summary.replace(summary.find(completed), completed.size(), "\"status\": \"interrupted\"");
+  std::ofstream(to / "summary.json", std::ios::binary | std::ios::trunc) << summary;
+  return to;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+}  // namespace
+
+TEST_CASE("a checkpoint whose state its run would not have saved is refused at its JSON path") {
+  const TempDir work("checkpoint_state_in_run");
+  const RunOptions options = scenario_options(work.path / "run");  // 37 steps of 0.01, a checkpoint every 10
+  REQUIRE(run(options).ok());
+  const std::string text = read_file(work.path / "run" / Checkpoint::kFileName);
+  const Checkpoint written = parse_checkpoint(text, "checkpoint");
+  REQUIRE(written.state.step == 30);
+  const double t = written.state.t;
+  CHECK(parse_refusal(with(text, "/options/t_end", 0.2))
+            .find("/state/step: is 30, at or past the run's last step, 20 (t_end = 0.2, h = 0.01), after which it "
+                  "writes no checkpoint: the file was edited or damaged") != std::string::npos);
+  CHECK(parse_refusal(with(text, "/options/h", 0.001))
+            .find("/state/t: is " + format_exact(t) + ", but step 30 of h = 0.001 ends at t = 0.03 (to within the "
+                  "rounding of the additions that reach it, ") != std::string::npos);
+  CHECK(parse_refusal(with(text, "/state/t", t + 5)).find("/state/t: is 5.3") != std::string::npos);
+  // One ulp is within the rounding of 30 additions, but not the time the run's statistics reached.
+  CHECK(parse_refusal(with(text, "/state/t", std::nextafter(t, 1.0))).find("/progress/t_reached: is " + format_exact(t)) !=
+        std::string::npos);
+  CHECK(parse_refusal(with(text, "/options/checkpoint_every", 7))
+            .find("/state/step: is 30, not a multiple of checkpoint_every = 7") != std::string::npos);
+  CHECK(parse_refusal(with(text, "/recorder/last_row_step", 27))
+            .find("/recorder/last_row_step: is 27, but the last row written by step 30 every 3 steps is step 30's") !=
+        std::string::npos);
+  const std::string h = "\"h\":0.01,";
+  REQUIRE(text.find(h) != std::string::npos);
+  const std::string repeated = std::string(text).replace(text.find(h), h.size(), "\"h\":0.01,\"h\":0.02,");
+  CHECK(parse_refusal(repeated) == "checkpoint: /options/h: the key 'h' appears twice in one object, and a JSON reader "
+                                   "keeps only one of its values, silently: remove one");
+  CHECK(parse_refusal(text).empty());
+}
+
+TEST_CASE("an adaptive run's checkpoint at or past its t_end is refused") {
+  const TempDir work("checkpoint_adaptive_end");
+  RunOptions options = scenario_options(work.path / "run");
+  options.scenario = "spring-pendulum";
+  options.settings.reset();  // the spring pendulum's defaults, not the double pendulum's
+  options.configure().stepper = "sem-vi";
+  options.configure().t_end = 0.5;
+  options.output_every = 1;
+  options.checkpoint_every = 7;
+  REQUIRE(run(options).ok());
+  const std::string text = read_file(work.path / "run" / Checkpoint::kFileName);
+  CHECK(parse_refusal(text).empty());
+  CHECK(parse_refusal(with(text, "/options/t_end", 0.0)).find("/state/t: is ") != std::string::npos);
+  CHECK(parse_refusal(with(text, "/options/t_end", 0.0)).find(", at or past t_end = 0, where the run ends") !=
+        std::string::npos);
+}
+
+TEST_CASE("resume refuses a checkpoint whose settings are not those its directory's summary names") {
+  const TempDir work("checkpoint_settings");
+  const RunOptions options = scenario_options(work.path / "run");
+  REQUIRE(run(options).ok());
+  const fs::path dir = stopped_copy(work.path / "run", work.path / "stopped");
+  const std::string text = read_file(dir / Checkpoint::kFileName);
+  REQUIRE(resume_refusal(dir).empty());
+  const std::string file = "'" + (dir / Checkpoint::kFileName).string() + "'";
+  const std::string summary = "'" + (dir / "summary.json").string() + "'";
+  const auto refusal_of = [&](const std::string& at, const nlohmann::ordered_json& value) {
+    write_file(dir / Checkpoint::kFileName, with(text, at, value));
+    return resume_refusal(dir);
+  };
+  CHECK(refusal_of("/options/solver", "umfpack") ==
+        file + " gives solver = \"umfpack\", but " + summary + " says the outputs in '" + dir.string() +
+            "' were computed with solver = \"klu\" (a resumed run continues with the settings that computed its rows): "
+            "the file was edited or damaged; restore the checkpoint.json the run wrote, or start the run again");
+  CHECK(refusal_of("/options/stepper", "em-ggl").find(" gives stepper = \"em-ggl\", but ") != std::string::npos);
+  CHECK(refusal_of("/options/newton_tolerance", 1e-12).find(" gives newton_tolerance = 1e-12, but ") != std::string::npos);
+  CHECK(refusal_of("/options/source/parameters/m1", 2.0).find(" gives parameters = {") != std::string::npos);
+  // Without summary.json (a run whose final summary could not be written removes it) nothing is compared.
+  write_file(dir / Checkpoint::kFileName, with(text, "/options/solver", "umfpack"));
+  fs::remove(dir / "summary.json");
+  CHECK(resume_refusal(dir).empty());
+}
+
+TEST_CASE("a new run removes an earlier run's checkpoint, and resume refuses a checkpoint of another run") {
+  const TempDir work("checkpoint_stale");
+  const fs::path dir = work.path / "run";
+  RunOptions first = scenario_options(dir);
+  const RunOutcome a = run(first);
+  REQUIRE(a.ok());
+  const std::string a_checkpoint = read_file(dir / Checkpoint::kFileName);
+  CHECK(parse_checkpoint(a_checkpoint, "checkpoint").run_id == a.plan.run_id);
+  CHECK(nlohmann::json::parse(read_file(dir / "summary.json"))["run_id"] == a.plan.run_id);
+  // A later run into the same directory, without checkpoints, that fails at its first step.
+  RunOptions second = first;
+  second.checkpoint_every = 0;
+  second.configure().newton.max_iterations = 1;
+  const RunOutcome b = run(second);
+  REQUIRE(b.ending.status == RunStatus::failed);
+  CHECK(b.plan.run_id != a.plan.run_id);
+  CHECK_FALSE(fs::exists(dir / Checkpoint::kFileName));
+  CHECK(resume_refusal(dir).starts_with("no checkpoint in "));
+  // The earlier run's checkpoint put back (as a noether that did not remove it would leave it).
+  write_file(dir / Checkpoint::kFileName, a_checkpoint);
+  CHECK(resume_refusal(dir) == "'" + (dir / Checkpoint::kFileName).string() + "' belongs to another run (run_id " +
+                                   a.plan.run_id + ") than the outputs in '" + dir.string() + "' ('" +
+                                   (dir / "summary.json").string() + "' names run_id \"" + b.plan.run_id +
+                                   "\"): a later run wrote into the directory, and resuming would cut its rows; the "
+                                   "checkpoint's run cannot be continued: start it again");
+}
+
+TEST_CASE("resume refuses a time series that does not hold the rows the checkpoint counts") {
+  const TempDir work("checkpoint_rows");
+  REQUIRE(run(scenario_options(work.path / "run")).ok());
+  const fs::path dir = stopped_copy(work.path / "run", work.path / "stopped");
+  const std::string text = read_file(dir / Checkpoint::kFileName);
+  const Checkpoint written = parse_checkpoint(text, "checkpoint");
+  const std::string rows = read_file(dir / "timeseries.csv");
+  const std::string series = "'" + (dir / "timeseries.csv").string() + "'";
+  SUBCASE("fewer rows than the run wrote up to its last row (steps 0 to 30, every 3)") {
+    std::size_t end = 0;  // after the header and 4 rows
+    for (int line = 0; line < 5; ++line) end = rows.find('\n', end) + 1;
+    write_file(dir / Checkpoint::kFileName, with(text, "/timeseries_length", end));
+    CHECK(resume_refusal(dir) == series + " holds 4 rows in the " + std::to_string(end) +
+                                     " bytes the checkpoint counts, but its run wrote 11 there (steps 0 to 30, every 3): "
+                                     "the time series is not the one the checkpoint continues");
+  }
+  SUBCASE("a last row at another time than the state's") {
+    const auto length = static_cast<std::size_t>(written.timeseries_length);
+    const std::size_t start = rows.rfind('\n', length - 2) + 1;  // the row of step 30
+    REQUIRE(rows.substr(start, 2) == "0.");
+    std::string changed = rows;
+    changed[start] = '1';  // 1.3...: another time, in as many bytes
+    write_file(dir / "timeseries.csv", changed);
+    const double row_t = std::stod(changed.substr(start, changed.find(',', start) - start));
+    CHECK(resume_refusal(dir) == series + ": the row of step 30 is at t = " + format_exact(row_t) +
+                                     ", but the checkpoint's state of that step is at t = " +
+                                     format_exact(written.state.t) + ": the time series is not the one the checkpoint "
+                                     "continues");
+  }
+}
+
+TEST_CASE("a checkpoint.json that is a directory is refused naming it") {
+  const TempDir work("checkpoint_directory");
+  REQUIRE(run(scenario_options(work.path / "run")).ok());
+  const fs::path dir = stopped_copy(work.path / "run", work.path / "stopped");
+  fs::remove(dir / Checkpoint::kFileName);
+  fs::create_directory(dir / Checkpoint::kFileName);
+  CHECK_THROWS_WITH_AS(read_checkpoint(dir),
+                       ("'" + (dir / Checkpoint::kFileName).string() +
+                        "' is a directory, not a file: there is no checkpoint to resume from; start the run again")
+                           .c_str(),
+                       CheckpointError);
 }

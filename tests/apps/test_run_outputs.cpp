@@ -151,6 +151,21 @@ TEST_CASE("SIGTERM, caught by InterruptSignals, ends the run after its step with
   check_interrupted(dir.path, r, SIGTERM);
 }
 
+TEST_CASE("SIGHUP (the terminal closed) ends the run as SIGTERM does: after its step, with the files closed") {
+  TempDir dir("outputs_sighup");
+  const InterruptSignals signals;
+  RunOptions options = long_run(dir.path);
+  options.interrupt = &signals.requested();
+  std::thread watcher([&] {
+    wait_for_running(dir.path);
+    kill(getpid(), SIGHUP);
+  });
+  const RunOutcome r = run(options);
+  watcher.join();
+  check_interrupted(dir.path, r, SIGHUP);
+  CHECK(signal_name(SIGHUP) == "SIGHUP");
+}
+
 TEST_CASE("a signal ignored when InterruptSignals is made (a background job's SIGINT) stays ignored") {
   struct sigaction ignore {}, previous{};
   ignore.sa_handler = SIG_IGN;

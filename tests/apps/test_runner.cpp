@@ -134,8 +134,12 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
                                           "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads",
-                                          "phase_seconds"};
+                                          "phase_seconds", "run_id"};
   CHECK(keys == expected);
+  const std::string id = j["run_id"];
+  CHECK(id == r.plan.run_id);
+  CHECK(id.size() == 16);
+  CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(j["status"] == "completed");
   CHECK(j["timeseries"] == "timeseries.csv");
   CHECK(j["t_reached"].get<double>() == doctest::Approx(0.1).epsilon(1e-14));
