@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
@@ -106,6 +107,17 @@ TEST_CASE("every scenario exports to a scene that loads into the same model, and
     CHECK(loaded.run.h == scenario.run_defaults.h);
     CHECK(loaded.run.t_end == scenario.run_defaults.t_end);
   }
+}
+
+TEST_CASE("an exported scene keeps the scene's output settings") {
+  // Found beside issue 40: a scene with "output": {"vtk": false} was exported with "vtk": true.
+  RunArguments a;
+  a.scenario = NOETHER_SOURCE_DIR "/tests/apps/scenes/pendulum_without_vtk.json";
+  const Scene exported = export_scene(to_run_options(a));
+  CHECK_FALSE(exported.output_vtk);
+  CHECK_FALSE(parse_scene(scene_json(exported), "exported.json").output_vtk);
+  a.scenario = "double-pendulum";
+  CHECK(export_scene(to_run_options(a)).output_vtk);
 }
 
 TEST_CASE("a scene with every element kind loads, round-trips and runs") {
