@@ -10,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <noether/apps/json_input.hpp>
 #include <noether/apps/json_reader.hpp>
 #include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_file.hpp>
@@ -430,7 +429,6 @@ std::string checkpoint_json(const Checkpoint& c) {
 Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
   try {
     const nlohmann::json document = parse_json(text, origin);
-    refuse_duplicate_keys(text);
     const Fields f(document, "");
     if (!document.is_object() || document.value("format", "") != kFormat)
       throw JsonInputError("/format", std::string("is not \"") + kFormat + "\": not a noether checkpoint");

@@ -7,8 +7,10 @@
 #include <stdexcept>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include <noether/apps/scene_file.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -23,7 +25,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 3> settings_
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0)
-    throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got '" + text + "'");
+    throw std::invalid_argument("--set expects key=value (e.g. --set m1=2.5), got " + quote(text));
   const std::string key = text.substr(0, equals), value = text.substr(equals + 1);
   for (const auto& [parameter, setting] : settings_mistaken_for_parameters)
     if (key == parameter)
@@ -64,9 +66,9 @@ std::optional<std::pair<std::string, double>> parse_scheme_assignment(const Step
     message += stepper.name;
     message += " and scenario ";
     message += scenario.name;
-    message += " have a parameter '";
-    message += key;
-    message += "'; rename one of them";
+    message += " have a parameter ";
+    message += quote(key);
+    message += "; rename one of them";
     throw std::invalid_argument(message);
   }
   return std::pair{key, parse_number("--set " + key, text.substr(key.size() + 1))};
@@ -115,6 +117,25 @@ void set_scenario_parameters(const RunArguments& arguments, RunOptions& options)
 }
 
 }  // namespace
+
+std::vector<std::string_view> options_export_refuses() {
+  std::vector<std::string_view> flags;
+  for (const RunSetting& setting : run_settings())
+    if (!setting.exported) flags.push_back(setting.flag);
+  return flags;
+}
+
+void check_export_arguments(const RunArguments& arguments) {
+  const std::vector<std::string_view> refused = options_export_refuses();
+  std::string list;
+  for (std::size_t i = 0; i < refused.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == refused.size() ? " and " : ", ") + std::string(refused[i]);
+  for (const RunSetting& setting : run_settings())
+    if (const std::optional<std::string>& text = arguments.given(setting.name); text && !setting.exported)
+      throw std::invalid_argument(std::string(setting.flag) + " " + quote(*text) + ": noether export writes a scene, " +
+                                  "not a run's files; it takes the options of run but " + list +
+                                  " (give this one to noether run)");
+}
 
 const std::optional<std::string>& RunArguments::given(std::string_view name) const {
   static const std::optional<std::string> none;

@@ -34,6 +34,15 @@ struct RunArguments {
 /// reaches only the stepper's parameters, over the scene's own.
 RunOptions to_run_options(const RunArguments& arguments);
 
+/// The options `noether export` refuses, in the table's order: the run settings that are not
+/// RunSetting::exported (--threads, --out, --vtk, --checkpoint-every), which say how a run uses the
+/// machine and writes its files, not what the scene it writes holds.
+std::vector<std::string_view> options_export_refuses();
+
+/// Throws std::invalid_argument naming the first option given that `noether export` refuses, with
+/// the list of them (options_export_refuses), and `noether run` as where it belongs.
+void check_export_arguments(const RunArguments& arguments);
+
 /// "key=value" from --set: a number, or the name of a choice of that scenario parameter. The run
 /// settings once given as parameters (h, t_end, newton_tol) are refused with their option.
 std::pair<std::string, double> parse_assignment(const Scenario& scenario, const std::string& text);

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
+
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
 
 std::string type_name(const nlohmann::json& value) {
   if (value.is_number()) return "a number";
-  if (value.is_string()) return "the text " + value.dump();
+  if (value.is_string()) return "the text " + escaped(value.dump());  // dump() escapes only C0 controls
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
   if (value.is_null()) return "null";
   if (value.is_array()) return "an array of " + std::to_string(value.size());
@@ -24,31 +28,124 @@ std::string text_location(std::string_view text, std::size_t at) {
   return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
-/// Where the number starts that nlohmann's parser refused as beyond the doubles: its SAX interface
-/// reports the position (the exception does not). Only the position is kept, nothing is built.
-std::size_t overflow_start(std::string_view text) {
-  struct Locator : nlohmann::json_sax<nlohmann::json> {
-    std::size_t start = 0;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string& token, const nlohmann::json::exception&) override {
-      start = position >= token.size() ? position - token.size() : 0;
+/// "~" and "/" in a key as a JSON Pointer writes them ("~0", "~1"), hidden characters escaped.
+std::string pointer_token(std::string_view key) {
+  std::string token;
+  for (const char c : key) token += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return escaped(token);
+}
+
+/// Builds the document of a JSON text from the events of nlohmann's SAX parser, as nlohmann's own
+/// parser does, and stops at what parse_json refuses, keeping what its message needs: a key that
+/// its object has already (nlohmann keeps the last value silently, and so would a reader of the
+/// scene: "mass": 7, "mass": 1 gives 1 kg), named by its JSON path; a syntax error or a number
+/// beyond the doubles, at its byte (the exception nlohmann passes does not say where a number
+/// starts).
+class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit DocumentBuilder(nlohmann::json& root) : root_(root) {}
+
+  bool null() override { return add(nullptr); }
+  bool boolean(bool value) override { return add(value); }
+  bool number_integer(number_integer_t value) override { return add(value); }
+  bool number_unsigned(number_unsigned_t value) override { return add(value); }
+  bool number_float(number_float_t value, const string_t&) override { return add(value); }
+  bool string(string_t& value) override { return add(std::move(value)); }
+  bool binary(binary_t& value) override { return add(std::move(value)); }
+  bool start_object(std::size_t) override { return open(nlohmann::json::value_t::object); }
+  bool start_array(std::size_t) override { return open(nlohmann::json::value_t::array); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& key) override {
+    nlohmann::json& object = *open_.back();
+    if (object.contains(key)) {
+      repeated_key_path_ = path_to_open() + "/" + pointer_token(key);
+      repeated_key_ = key;
       return false;
     }
-  } locator;
-  nlohmann::json::sax_parse(text.begin(), text.end(), &locator);
-  return locator.start;
-}
+    member_ = &object[key];
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::json::exception& e) override {
+    std::string reason = e.what();
+    if (e.id >= 100 && e.id < 200) {  // a syntax error: "[json.exception.parse_error.101] parse error at ...: <reason>"
+      const std::size_t colon = reason.find(": ", reason.find("parse error"));
+      if (colon != std::string::npos) reason = reason.substr(colon + 2);
+      error_at_ = position > 0 ? position - 1 : 0;
+    } else {  // a number beyond the doubles (found by fuzz/scene_fuzzer.cpp): where that number starts
+      const std::size_t bracket = reason.find("] ");
+      if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
+      if (reason.starts_with("number overflow")) reason += ": beyond the largest double, 1.8e308";
+      error_at_ = position >= token.size() ? position - token.size() : 0;
+    }
+    error_ = reason;
+    return false;
+  }
+
+  /// Why the parse stopped, as parse_json's message says it after "<origin>: ".
+  std::string refusal(std::string_view text) const {
+    if (!repeated_key_path_.empty())
+      return JsonInputError(repeated_key_path_, "the key " + quote(repeated_key_) +
+                                                    " is given twice in this object; give it once (a JSON reader "
+                                                    "keeps one of the two values)")
+          .what();
+    return text_location(text, error_at_) + ": not valid JSON (" + error_ + ")";
+  }
+
+ private:
+  /// Puts value where the document is at: the root, the end of the open array, or the value of
+  /// the key just read. The open values stay where they are: an array grows only while it is the
+  /// innermost open value, and an object's values are nodes of a std::map.
+  template <class Value>
+  nlohmann::json* place(Value&& value) {
+    if (open_.empty()) {
+      root_ = nlohmann::json(std::forward<Value>(value));
+      return &root_;
+    }
+    nlohmann::json& parent = *open_.back();
+    if (parent.is_array()) return &parent.emplace_back(std::forward<Value>(value));
+    *member_ = nlohmann::json(std::forward<Value>(value));
+    return member_;
+  }
+  template <class Value>
+  bool add(Value&& value) {
+    place(std::forward<Value>(value));
+    return true;
+  }
+  bool open(nlohmann::json::value_t type) {
+    open_.push_back(place(type));
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  /// The JSON path of the innermost open value: each open value's position in the one before it
+  /// (an array's last element; an object's member found by its address, once, for the message).
+  std::string path_to_open() const {
+    std::string path;  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "/" + string
+    for (std::size_t i = 0; i + 1 < open_.size(); ++i) {
+      path += '/';
+      const nlohmann::json& parent = *open_[i];
+      if (parent.is_array()) {
+        path += std::to_string(parent.size() - 1);
+        continue;
+      }
+      for (const auto& [key, value] : parent.items())
+        if (&value == open_[i + 1]) path += pointer_token(key);
+    }
+    return path;
+  }
+
+  nlohmann::json& root_;
+  std::vector<nlohmann::json*> open_;  ///< the open objects and arrays, outermost first
+  nlohmann::json* member_ = nullptr;   ///< the value of the key just read
+  std::string repeated_key_, repeated_key_path_, error_;
+  std::size_t error_at_ = 0;
+};
 
 /// Levenshtein distance, for "did you mean".
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -95,22 +192,11 @@ Vector json_vector(const nlohmann::json& value, const std::string& path, Index s
 }
 
 nlohmann::json parse_json(std::string_view text, const std::string& origin) {
-  try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string reason = e.what();
-    const std::size_t colon = reason.find(": ", reason.find("parse error"));
-    if (colon != std::string::npos) reason = reason.substr(colon + 2);
-    throw std::invalid_argument(origin + ": " + text_location(text, e.byte > 0 ? e.byte - 1 : 0) + ": not valid JSON (" +
-                                reason + ")");
-  } catch (const nlohmann::json::exception& e) {  // a number beyond the doubles, say (found by fuzz/scene_fuzzer.cpp)
-    std::string reason = e.what();
-    const std::size_t bracket = reason.find("] ");
-    if (bracket != std::string::npos) reason = reason.substr(bracket + 2);
-    if (reason.starts_with("number overflow")) reason += ": beyond the largest double, 1.8e308";
-    throw std::invalid_argument(origin + ": " + text_location(text, overflow_start(text)) + ": not valid JSON (" +
-                                reason + ")");
-  }
+  nlohmann::json document;
+  DocumentBuilder builder(document);
+  if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder))
+    throw std::invalid_argument(origin + ": " + builder.refusal(text));
+  return document;
 }
 
 JsonObject::JsonObject(const nlohmann::json& value, std::string path, std::string what)
@@ -130,7 +216,7 @@ bool JsonObject::has(std::string_view key) {
 }
 
 const nlohmann::json& JsonObject::at(std::string_view key, std::string_view meaning) {
-  if (!has(key)) throw JsonInputError(path_, "missing key '" + std::string(key) + "' (" + std::string(meaning) + ")");
+  if (!has(key)) throw JsonInputError(path_, "missing key " + quote(key) + " (" + std::string(meaning) + ")");
   return value_.at(key);
 }
 
@@ -151,7 +237,7 @@ std::string JsonObject::choice(std::string_view key, std::span<const std::string
   if (!has(key) && !default_value.empty()) return std::string(default_value);
   const std::string value = text(key, "one of " + accepted);
   if (std::find(choices.begin(), choices.end(), value) == choices.end())
-    throw JsonInputError(path(key), "unknown value '" + value + "'; accepted: " + accepted);
+    throw JsonInputError(path(key), "unknown value " + quote(value) + "; accepted: " + accepted);
   return value;
 }
 
@@ -232,10 +318,10 @@ void JsonObject::each(std::string_view key, std::string_view what,
 void JsonObject::finish() const {
   for (const auto& [key, value] : value_.items()) {
     if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
-    std::string message = "unknown key '" + key + "'";
+    std::string message = "unknown key " + quote(key);
     for (const std::string& k : known_)
       if (edit_distance(k, key) <= 2) {
-        message += " (did you mean '" + k + "'?)";
+        message += " (did you mean " + quote(k) + "?)";
         break;
       }
     throw JsonInputError(path_, message + "; " + what_ + (known_.empty() ? " takes none" : " takes: " + joined(known_)));

@@ -78,7 +78,9 @@ double json_number(const nlohmann::json& value, const std::string& path, const P
 Vector json_vector(const nlohmann::json& value, const std::string& path, Index size = -1);
 
 /// The JSON document of `text`; std::invalid_argument "<origin>: line L, column C: not valid JSON
-/// (<reason>)" for a syntax error or a number no double holds (L, C: where that number starts).
+/// (<reason>)" for a syntax error or a number no double holds (L, C: where that number starts), and
+/// "<origin>: /bodies/0/mass: the key 'mass' is given twice in this object; ..." for a key an object
+/// repeats (JSON leaves its meaning open; nlohmann would keep the last value).
 nlohmann::json parse_json(std::string_view text, const std::string& origin);
 
 }  // namespace noether

@@ -26,6 +26,7 @@
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/summary_text.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace {
@@ -108,6 +109,7 @@ int resume_command(const std::string& directory, const std::optional<std::string
 
 /// `noether export`: the scene of the run the arguments describe, on stdout.
 int export_command(const RunArguments& arguments) {
+  check_export_arguments(arguments);
   std::cout << scene_json(export_scene(to_run_options(arguments)));
   return 0;
 }
@@ -120,17 +122,17 @@ int plot_command(const std::string& directory) {
   return 0;
 }
 
-/// The options of `run` and, without the settings that are not RunSetting::exported, of `export`:
-/// one per row of run_settings(), with its help text.
+/// The options of `run` and of `export`: one per row of run_settings(), with its help text; export
+/// takes those that are not RunSetting::exported only to refuse them by name (check_export_arguments).
 void add_run_options(CLI::App& run, RunArguments& a, bool exporting) {
   run.add_option("scenario", a.scenario, "scenario name (noether list) or scene file (.json, docs/scenes.md)")->required();
   for (const RunSetting& setting : run_settings()) {
-    if (exporting && !setting.exported) continue;
     const std::string flag(setting.flag);
+    const std::string help = exporting && !setting.exported ? "refused: an option of noether run only" : option_help(setting);
     if (setting.values.kind == SettingValues::Kind::family)
-      run.add_option(flag, a.assignments, option_help(setting))->allow_extra_args(false);
+      run.add_option(flag, a.assignments, help)->allow_extra_args(false);
     else
-      run.add_option(flag, a.settings[setting.name], option_help(setting));
+      run.add_option(flag, a.settings[setting.name], help);
   }
   // CLI11 takes the word after an option as its value even when it is another option: `--h --t 1`
   // set h to "--t" and then refused "1" without naming --h. Such a value is refused naming both.
@@ -148,7 +150,7 @@ void check_command(int argc, char** argv, const CLI::App& app) {
   const std::string word = argv[1];
   for (const CLI::App* command : app.get_subcommands({}))
     if (command->get_name() == word) return;
-  throw std::invalid_argument("unknown command '" + word + "'; commands: list, run, resume, export, plot (see noether --help)");
+  throw std::invalid_argument("unknown command " + quote(word) + "; commands: list, run, resume, export, plot (see noether --help)");
 }
 
 int dispatch(int argc, char** argv) {

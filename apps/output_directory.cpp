@@ -10,6 +10,8 @@
 #include <cstring>
 #include <system_error>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -29,12 +31,8 @@ bool write_all(const FileCalls& calls, int fd, const char* data, std::size_t siz
   return true;
 }
 
-std::string quoted(const std::filesystem::path& path) {
-  std::string text = "'";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + string
-  text += path.string();
-  text += '\'';
-  return text;
-}
+/// path as quote() quotes a name.
+std::string quote(const std::filesystem::path& path) { return noether::quote(std::string_view(path.native())); }
 
 }  // namespace
 
@@ -48,31 +46,35 @@ const FileCalls& system_file_calls() {
   return calls;
 }
 
-OutputDirectory::OutputDirectory(std::filesystem::path path, const FileCalls& calls)
+OutputDirectory::OutputDirectory(std::filesystem::path path, const FileCalls& calls, Lock lock)
     : path_(std::move(path)), calls_(calls) {
   std::error_code error;
   std::filesystem::create_directories(path_, error);
   if (error) {
     std::error_code ignored;
     const bool dangling = std::filesystem::is_symlink(path_, ignored) && !std::filesystem::exists(path_, ignored);
-    const std::string reason = dangling ? "a symlink to " + quoted(std::filesystem::read_symlink(path_, ignored)) +
+    const std::string reason = dangling ? "a symlink to " + quote(std::filesystem::read_symlink(path_, ignored)) +
                                               ", which does not exist"
                                         : error.message();  // "File exists" would be all it said of a dangling one
-    throw OutputError("cannot create the output directory " + quoted(path_) + " (" + reason +
+    throw OutputError("cannot create the output directory " + quote(path_) + " (" + reason +
                       "): choose a writable --out directory");
   }
   fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd_ < 0) throw OutputError("cannot open the output directory " + quoted(path_) + ": " + std::strerror(errno));
+  if (fd_ < 0) throw OutputError("cannot open the output directory " + quote(path_) + ": " + std::strerror(errno));
+  if (lock == Lock::exclusive) take_lock();
+}
+
+void OutputDirectory::take_lock() {
   // A file system without flock (some network mounts) leaves the directory unlocked: the lock
   // guards against a mistake, and its absence must not stop a run.
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
     ::close(fd_);
-    throw OutputError("another noether run is writing into the output directory " + quoted(path_) +
+    throw OutputError("another noether run is writing into the output directory " + quote(path_) +
                       ": wait until it ends or choose another --out directory");
   }
 }
 
-OutputDirectory::OutputDirectory(const OutputDirectory& parent, std::string_view name)
+OutputDirectory::OutputDirectory(const OutputDirectory& parent, std::string_view name, Lock lock)
     : path_(parent.path_ / name), calls_(parent.calls_) {
   const std::string entry(name);
   const auto open_directory = [&] { return ::openat(parent.fd_, entry.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); };
@@ -87,13 +89,14 @@ OutputDirectory::OutputDirectory(const OutputDirectory& parent, std::string_view
     fd_ = open_directory();
     if (fd_ < 0) throw parent.error("opening the directory", name);
   }
+  if (lock == Lock::exclusive) take_lock();
 }
 
 OutputDirectory::~OutputDirectory() { ::close(fd_); }
 
 OutputError OutputDirectory::error(std::string_view action, std::string_view name) const {
   const char* reason = std::strerror(errno);
-  return OutputError(std::string(action) + " " + quoted(path_ / name) + " failed: " + reason);
+  return OutputError(std::string(action) + " " + quote(path_ / name) + " failed: " + reason);
 }
 
 int OutputDirectory::create(std::string_view name) const {
@@ -111,7 +114,7 @@ int OutputDirectory::reopen(std::string_view name, std::uint64_t length) const {
   struct stat status {};
   const auto fail = [&](const std::string& what) {
     ::close(fd);
-    return OutputError(quoted(path_ / name) + " " + what);
+    return OutputError(quote(path_ / name) + " " + what);
   };
   if (::fstat(fd, &status) != 0) throw fail(std::string("cannot be examined: ") + std::strerror(errno));
   if (!S_ISREG(status.st_mode)) throw fail("is not a regular file");
@@ -140,7 +143,7 @@ void OutputDirectory::remove(std::string_view name) const {
 
 void OutputDirectory::rename(std::string_view from, std::string_view to) const {
   const std::string source(from), target(to);
-  if (::renameat(fd_, source.c_str(), fd_, target.c_str()) != 0) throw error("renaming " + quoted(path_ / from) + " to", to);
+  if (::renameat(fd_, source.c_str(), fd_, target.c_str()) != 0) throw error("renaming " + quote(path_ / from) + " to", to);
   // Some file systems cannot sync a directory (EINVAL); the rename itself has succeeded.
   if (calls_.fsync(fd_) != 0 && errno != EINVAL) throw error("syncing the directory after renaming", to);
 }
@@ -172,7 +175,7 @@ void OutputDirectory::replace(std::string_view name, std::string_view contents, 
 }
 
 void OutputDirectory::sync() const {
-  if (calls_.syncfs(fd_) != 0) throw OutputError("syncing the files written into " + quoted(path_) + " failed: " + std::strerror(errno));
+  if (calls_.syncfs(fd_) != 0) throw OutputError("syncing the files written into " + quote(path_) + " failed: " + std::strerror(errno));
 }
 
 std::vector<std::string> OutputDirectory::entries() const {
@@ -180,7 +183,7 @@ std::vector<std::string> OutputDirectory::entries() const {
   DIR* directory = listing < 0 ? nullptr : ::fdopendir(listing);
   if (!directory) {
     if (listing >= 0) ::close(listing);
-    throw OutputError("listing the directory " + quoted(path_) + " failed: " + std::strerror(errno));
+    throw OutputError("listing the directory " + quote(path_) + " failed: " + std::strerror(errno));
   }
   ::rewinddir(directory);
   std::vector<std::string> names;

@@ -46,14 +46,19 @@ const FileCalls& system_file_calls();
 /// lives, keeps two runs from writing into the same directory.
 class OutputDirectory {
  public:
+  /// Whether the object takes the directory's exclusive lock (flock) while it lives.
+  enum class Lock { exclusive, none };
   /// Creates path and its parents when missing (path itself may be a symlink to a directory) and
-  /// opens and locks it. Throws OutputError naming path and the reason, also when another process
-  /// holds the lock.
-  explicit OutputDirectory(std::filesystem::path path, const FileCalls& calls = system_file_calls());
+  /// opens it, locked unless `lock` is none (`noether plot` reads a run's directory, which the run
+  /// may hold, and locks the plots/ it writes). Throws OutputError naming path and the reason, also
+  /// when another process holds the lock.
+  explicit OutputDirectory(std::filesystem::path path, const FileCalls& calls = system_file_calls(),
+                           Lock lock = Lock::exclusive);
   /// The subdirectory `name` of parent (which must outlive it), created when missing, reached
   /// through parent's descriptor and never through a symlink: an entry `name` that is not a
-  /// directory (a symlink, a file) is removed first, as create does. Not locked (parent is).
-  OutputDirectory(const OutputDirectory& parent, std::string_view name);
+  /// directory (a symlink, a file) is removed first, as create does (vtk/ of a run, plots/ of
+  /// `noether plot`). Not locked unless `lock` says so (a run's parent is).
+  OutputDirectory(const OutputDirectory& parent, std::string_view name, Lock lock = Lock::none);
   ~OutputDirectory();
   OutputDirectory(const OutputDirectory&) = delete;
   OutputDirectory& operator=(const OutputDirectory&) = delete;
@@ -94,6 +99,10 @@ class OutputDirectory {
   OutputError error(std::string_view action, std::string_view name) const;
 
  private:
+  /// Takes the exclusive lock, or closes the directory and throws OutputError when another
+  /// process holds it.
+  void take_lock();
+
   std::filesystem::path path_;
   const FileCalls& calls_;
   int fd_ = -1;

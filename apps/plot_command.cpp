@@ -16,6 +16,7 @@
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/plot_data.hpp>
 #include <noether/apps/timeseries_csv.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -24,12 +25,8 @@ constexpr const char* data_file_name = "plot_data.tsv";
 constexpr const char* script_file_name = "plot.gp";
 constexpr const char* gnuplot_package = "gnuplot-nox";
 
-std::string quoted(const std::filesystem::path& path) {
-  std::string text = "'";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + string
-  text += path.string();
-  text += '\'';
-  return text;
-}
+/// path as quote() quotes a name.
+std::string quote(const std::filesystem::path& path) { return noether::quote(std::string_view(path.native())); }
 
 /// What DIR/summary.json says, when it exists and parses: the titles' heading and the current time series.
 struct RunDescription {
@@ -61,7 +58,7 @@ std::filesystem::path find_timeseries(const std::filesystem::path& directory, co
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error))
     throw std::invalid_argument(
-        "plot: " + quoted(directory) +
+        "plot: " + quote(directory) +
         (std::filesystem::exists(directory, error) ? " is not a directory" : " does not exist") +
         "; give the --out directory of a noether run");
   for (const std::string& name :
@@ -69,13 +66,13 @@ std::filesystem::path find_timeseries(const std::filesystem::path& directory, co
     if ((name == TimeseriesCsv::kFileName || name == TimeseriesCsv::kPartialFileName) &&
         std::filesystem::is_regular_file(directory / name, error))
       return directory / name;
-  throw std::invalid_argument("plot: " + quoted(directory) + " holds no " + TimeseriesCsv::kFileName + " (nor " +
+  throw std::invalid_argument("plot: " + quote(directory) + " holds no " + TimeseriesCsv::kFileName + " (nor " +
                               TimeseriesCsv::kPartialFileName + "); give the --out directory of a noether run");
 }
 
 PlotData read_timeseries(const std::filesystem::path& path) {
   std::ifstream file(path);
-  if (!file) throw std::invalid_argument("plot: cannot read " + quoted(path) + ": " + std::strerror(errno));
+  if (!file) throw std::invalid_argument("plot: cannot read " + quote(path) + ": " + std::strerror(errno));
   return read_plot_data(file, path.string());
 }
 
@@ -96,7 +93,7 @@ void run_gnuplot(const OutputDirectory& plots, PlotReport& report) {
   if (!gnuplot.started)
     throw std::runtime_error(std::string("plot: cannot start gnuplot: ") + std::strerror(gnuplot.start_error));
   if (gnuplot.exit_code != 0)
-    throw std::runtime_error("plot: gnuplot failed on " + quoted(plots.path() / script_file_name) + " (" +
+    throw std::runtime_error("plot: gnuplot failed on " + quote(plots.path() / script_file_name) + " (" +
                              (gnuplot.signal != 0 ? "signal " + std::to_string(gnuplot.signal)
                                                   : "exit code " + std::to_string(gnuplot.exit_code)) +
                              "): " + one_line(gnuplot.stderr_text));
@@ -140,15 +137,18 @@ PlotReport plot_run_directory(const std::filesystem::path& directory) {
   const PlotData data = read_timeseries(report.timeseries);
   report.rows = data.rows;
   if (report.timeseries.filename() == TimeseriesCsv::kPartialFileName)
-    report.notes.push_back(quoted(directory) + " holds " + TimeseriesCsv::kPartialFileName + " (" +
+    report.notes.push_back(quote(directory) + " holds " + TimeseriesCsv::kPartialFileName + " (" +
                            (run.status.empty() ? "no summary.json" : "summary.json says \"" + run.status + "\"") +
                            "): the run goes on, or was killed; plotting the " + std::to_string(data.rows) +
                            " rows written so far");
   if (data.last_line_incomplete && report.timeseries.filename() == TimeseriesCsv::kFileName)
-    report.notes.push_back(quoted(report.timeseries) + " ends in a line without newline; left out");
-  if (data.figures.empty()) throw std::invalid_argument("plot: " + quoted(report.timeseries) + " has nothing to plot");
+    report.notes.push_back(quote(report.timeseries) + " ends in a line without newline; left out");
+  if (data.figures.empty()) throw std::invalid_argument("plot: " + quote(report.timeseries) + " has nothing to plot");
 
-  const OutputDirectory plots(directory / "plots");
+  // plots/ is reached through the run's directory and never through a symlink, as vtk/ is; the
+  // run's directory stays unlocked (a run may be writing it), plots/ is locked.
+  const OutputDirectory run_directory(directory, system_file_calls(), OutputDirectory::Lock::none);
+  const OutputDirectory plots(run_directory, "plots", OutputDirectory::Lock::exclusive);
   plots.replace(data_file_name, plot_data_text(data));
   plots.replace(script_file_name, gnuplot_script(data, data_file_name, run.heading));
   remove_temporaries(plots, data);

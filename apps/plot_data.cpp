@@ -10,6 +10,7 @@
 
 #include <noether/apps/timeseries_csv.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -94,8 +95,8 @@ class RowReader {
     double v = 0;
     const auto [end, error] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
     if (error != std::errc() || end != cell.data() + cell.size())
-      throw std::invalid_argument(origin_ + " line " + std::to_string(line_number) + ": '" + std::string(cell) +
-                                  "' is not a number");
+      throw std::invalid_argument(origin_ + " line " + std::to_string(line_number) + ": " + quote(std::string(cell)) +
+                                  " is not a number");
     return v;
   }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -19,7 +20,7 @@ constexpr int kLargestInt = std::numeric_limits<int>::max();
 void require_choice(const RunSetting& s, const std::string& text) {
   if (std::find(s.values.choices.begin(), s.values.choices.end(), text) != s.values.choices.end()) return;
   throw std::invalid_argument(std::string(s.flag) + " expects " + std::string(s.values.choices[0]) + " or " +
-                              std::string(s.values.choices[1]) + ", got '" + text + "'");
+                              std::string(s.values.choices[1]) + ", got " + quote(text));
 }
 
 SettingValues whole(int low, int high) { return {SettingValues::Kind::whole, ParameterRange::count(low, high)}; }
@@ -238,7 +239,7 @@ std::span<const RunSetting> run_settings() {
 const RunSetting& run_setting(std::string_view name) {
   for (const RunSetting& s : run_settings())
     if (s.name == name) return s;
-  throw std::logic_error("no run setting named '" + std::string(name) + "'");
+  throw std::logic_error("no run setting named " + quote(name));
 }
 
 RunOptions default_run_options() {
@@ -268,13 +269,13 @@ double parse_number(const std::string& what, const std::string& text) {
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end)
-    throw std::invalid_argument(what + " expects a number (e.g. 0.01 or 1e-3), got '" + text + "'");
+    throw std::invalid_argument(what + " expects a number (e.g. 0.01 or 1e-3), got " + quote(text));
   return value;
 }
 
 int parse_positive_count(const std::string& what, const std::string& text) {
   const std::optional<double> value = whole_number(text);
-  if (!value || *value < 1) throw std::invalid_argument(what + " expects a whole number >= 1, got '" + text + "'");
+  if (!value || *value < 1) throw std::invalid_argument(what + " expects a whole number >= 1, got " + quote(text));
   return parse_count_in(what, text, 1, kLargestInt);
 }
 
@@ -282,7 +283,7 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
   const std::optional<double> value = whole_number(text);
   if (!value || *value < low || *value > high)
     throw std::invalid_argument(what + " expects a whole number from " + std::to_string(low) + " to " +
-                                std::to_string(high) + ", got '" + text + "'");
+                                std::to_string(high) + ", got " + quote(text));
   return static_cast<int>(*value);
 }
 
@@ -300,7 +301,7 @@ LinearSolverKind parse_solver(const std::string& text) {
         "are unsymmetric and indefinite (CHOLMOD serves the projection of initial values); accepted: klu, umfpack, "
         "eigen");
   const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text);
-  if (!kind) throw std::invalid_argument("unknown solver '" + text + "'; accepted: klu, umfpack, eigen");
+  if (!kind) throw std::invalid_argument("unknown solver " + quote(text) + "; accepted: klu, umfpack, eigen");
   return *kind;
 }
 

@@ -60,7 +60,8 @@ struct RunSetting {
   std::string_view checkpoint_key;  ///< its key in checkpoint.json's "options"
   std::string_view summary_key;     ///< its key in summary.json
   SettingValues values;
-  bool exported = true;  ///< whether `noether export` takes the option (not threads, out, vtk, checkpoints)
+  bool exported = true;  ///< whether `noether export` takes the option (not threads, out, vtk, checkpoints:
+                         ///< check_export_arguments refuses them by name, as docs/cli.md says)
   std::string help;      ///< the option's `--help` text (option_help adds its default)
   std::string doc;       ///< docs/cli.md's meaning column
   /// What the default is when it is not one value: it depends on the scenario (h, t_end: "the

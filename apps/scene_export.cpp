@@ -6,6 +6,7 @@ Scene export_scene(const RunOptions& options) {
   Scene scene;
   scene.run = resolve_run_configuration(options);
   scene.output_every = options.output_every;
+  scene.output_vtk = options.write_motion;
   if (options.scene) {
     const Scene& loaded = *options.scene->scene;
     scene.name = loaded.name;

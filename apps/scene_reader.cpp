@@ -19,6 +19,7 @@
 #include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_names.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -297,7 +298,7 @@ std::array<bool, 3> read_axes(JsonObject& o, std::string_view key) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::size_t axis = index_of(kAxes, names[i]);
     if (axis == kAxes.size())
-      throw JsonInputError(o.path(key) + "/" + std::to_string(i), "expected an axis x, y or z, got '" + names[i] + "'");
+      throw JsonInputError(o.path(key) + "/" + std::to_string(i), "expected an axis x, y or z, got " + quote(names[i]));
     axes[axis] = true;
   }
   return axes;
@@ -429,8 +430,13 @@ void read_output(SettingsObjects& objects, Scene& scene) {
   const RunSetting& vtk = run_setting("vtk");
   scene.output_vtk = objects.of(vtk).boolean_or(key_of(vtk), scene.output_vtk);  // true or false in a scene
   const RunSetting& directory = run_setting("output_directory");
-  if (objects.of(directory).has(key_of(directory)))
-    scene.output_directory = objects.of(directory).text(key_of(directory), "the output directory");
+  JsonObject& output = objects.of(directory);
+  if (!output.has(key_of(directory))) return;
+  const std::string path = output.text(key_of(directory), "the output directory");
+  if (path.empty())
+    throw JsonInputError(output.path(key_of(directory)), "an empty text names no directory; give one (\"out\"), or "
+                                                         "leave the key out to write files only where --out says");
+  scene.output_directory = path;
 }
 
 /// A list of the document, each element read by read(element) into `out`.
@@ -447,6 +453,10 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
                                                           std::to_string(kSceneFormatVersion) + ", got " + format_exact(version));
   Scene scene;
   scene.name = root.text_or("name", std::filesystem::path(origin).stem().string());
+  if (const std::string hidden = hidden_character(scene.name); root.has("name") && !hidden.empty())
+    throw JsonInputError(root.path("name"), "the scene's name " + quote(scene.name) + " holds " + hidden +
+                                                "; a name must not contain a control or Unicode format character or a "
+                                                "byte that is not UTF-8 (the printed summary shows it)");
   scene.description = root.text_or("description", "");
   ModelDescription& m = scene.model;
   read_list(root, "bodies", "a body", m.bodies, read_body);
@@ -501,7 +511,7 @@ Scene parse_scene(std::string_view text, const std::string& origin) {
 }
 
 Scene load_scene(const std::filesystem::path& path) {
-  const std::string what = "cannot read the scene file '" + path.string() + "'";
+  const std::string what = "cannot read the scene file " + quote(path.string());
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) throw std::invalid_argument(what + ": it is a directory");
   errno = 0;

@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 
+#include <noether/apps/model/output_columns.hpp>
 #include <noether/engine/measures.hpp>
 
 namespace noether {
@@ -25,11 +26,9 @@ std::vector<std::string> constraint_row_labels(const System& system) {
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta, bool condition_column) {
   std::vector<std::string> columns{"t"};
-  for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back("q:" + system.coordinate_label(i));
-  static constexpr std::array<const char*, 3> axes{"x", "y", "z"};
+  for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back(coordinate_column(system.coordinate_label(i)));
   for (const Probe& probe : probes)
-    for (Index d = 0; d < probe.dimension; ++d)
-      columns.push_back(probe.name + "." + axes.at(static_cast<std::size_t>(d)));
+    for (Index d = 0; d < probe.dimension; ++d) columns.push_back(probe_column(probe.name, d));
   columns.push_back("energy");
   columns.push_back("total_energy");
   for (const std::string& row : constraint_row_labels(system)) columns.push_back("g:" + row);

@@ -10,10 +10,11 @@
 
 namespace noether {
 
-/// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe,
-/// energy, total_energy, g:<constraint>[<row>] per constraint row, h, condition when the stepper
-/// reports its condition estimate, then the conserved momentum components (ConservedMomenta::names():
-/// linear_momentum.x, ..., angular_momentum.z).
+/// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe
+/// (apps/model/output_columns.hpp), energy, total_energy, g:<constraint>[<row>] per constraint row,
+/// h, condition when the stepper reports its condition estimate, then the conserved momentum
+/// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z). No two are
+/// equal for a model build_model made (System::add_block and probe_name_clash refuse what would be).
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta = {}, bool condition_column = false);
 

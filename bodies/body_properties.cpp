@@ -7,6 +7,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 constexpr double kRelativeTolerance = 1e-12;
 
 [[noreturn]] void reject(const std::string& body, const std::string& what) {
-  throw std::invalid_argument("body '" + body + "': " + what);
+  throw std::invalid_argument("body " + quote(body) + ": " + what);
 }
 
 /// "(x, y[, z])" (a stream, not string concatenation: GCC 12 warns falsely on "(" + std::string&&).
@@ -65,7 +66,7 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   check_mass(body, m);
   if (!c.allFinite()) reject(body, "the centre of mass " + str(c) + " is not finite");
   if (!J.allFinite()) reject(body, "the inertia tensor has a non-finite entry");
-  check_no_subnormal_entries("body '" + body + "'", "the inertia tensor", J);
+  check_no_subnormal_entries("body " + quote(body), "the inertia tensor", J);
   const double asymmetry = (J - J.transpose()).cwiseAbs().maxCoeff();
   if (asymmetry > kRelativeTolerance * J.cwiseAbs().maxCoeff())
     reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + format_number(asymmetry) + ")");

@@ -3,12 +3,14 @@
 #include <optional>
 #include <stdexcept>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 Vector body_coordinates(const System& system, const BodyRef& body, ConstVectorRef x) {
   const CoordinateBlock& block = system.block(body.block);
   if (block.size() != body.kinematics.size())
-    throw std::invalid_argument("body '" + body.name + "': its block '" + block.name + "' has " +
+    throw std::invalid_argument("body " + quote(body.name) + ": its block " + quote(block.name) + " has " +
                                 std::to_string(block.size()) + " coordinates, the body layout " +
                                 std::to_string(body.kinematics.size()) + "; is the BodyRef from another system?");
   return x.segment(block.offset, block.size());
@@ -24,7 +26,7 @@ Vector point_velocity(const System& system, const BodyRef& body, ConstVectorRef 
 
 Matrix rotation(const System& system, const BodyRef& body, ConstVectorRef q) {
   if (!body.kinematics.has_directors())
-    throw std::invalid_argument("body '" + body.name + "' is a point mass; it has no orientation");
+    throw std::invalid_argument("body " + quote(body.name) + " is a point mass; it has no orientation");
   const Index dim = body.kinematics.dimension();
   const Vector q_body = body_coordinates(system, body, q);
   return q_body.tail(dim * dim).reshaped(dim, dim);
@@ -36,7 +38,7 @@ const DirectorInertia& body_inertia(const System& system, const BodyRef& body) {
     const auto* inertia = dynamic_cast<const DirectorInertia*>(placed.element.get());
     if (inertia != nullptr && blocks.size() == 1 && blocks[0] == body.block) return *inertia;
   }
-  throw std::invalid_argument("body '" + body.name + "' has no DirectorInertia acting on its block alone");
+  throw std::invalid_argument("body " + quote(body.name) + " has no DirectorInertia acting on its block alone");
 }
 
 Momenta body_momenta(const System& system, const BodyRef& body, ConstVectorRef q, ConstVectorRef v,
@@ -49,12 +51,12 @@ Momenta body_momenta(const System& system, const BodyRef& body, ConstVectorRef q
     if (blocks.size() != 1 || blocks[0] != body.block) continue;
     const std::optional<Momenta> m = placed.element->momenta(q_body, v_body, about);
     if (!m)
-      throw std::invalid_argument("body '" + body.name + "': its inertia '" + placed.element->name() +
-                                  "' has no momentum map (it does not say how rigid motions move its coordinates)");
+      throw std::invalid_argument("body " + quote(body.name) + ": its inertia " + quote(placed.element->name()) +
+                                  " has no momentum map (it does not say how rigid motions move its coordinates)");
     total += *m;
     found = true;
   }
-  if (!found) throw std::invalid_argument("body '" + body.name + "' has no inertia acting on its block alone");
+  if (!found) throw std::invalid_argument("body " + quote(body.name) + " has no inertia acting on its block alone");
   return total;
 }
 

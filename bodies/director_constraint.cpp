@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 namespace {
@@ -13,7 +15,7 @@ namespace {
 /// d_i at local coordinates dim (i + 1) ... (phi first).
 QuadraticForm orthonormality_form(const std::string& name, Index dimension) {
   if (dimension != 2 && dimension != 3)
-    throw std::invalid_argument("constraint '" + name + "': dimension is " + std::to_string(dimension) +
+    throw std::invalid_argument("constraint " + quote(name) + ": dimension is " + std::to_string(dimension) +
                                 "; give 2 or 3");
   std::vector<std::pair<Index, Index>> pairs;
   for (Index i = 0; i < dimension; ++i) pairs.emplace_back(i, i);
@@ -31,7 +33,7 @@ QuadraticForm orthonormality_form(const std::string& name, Index dimension) {
     else constants(k) = -0.5;
     hessians.push_back(std::move(H));
   }
-  return QuadraticForm("constraint '" + name + "'", constants, Matrix::Zero(m, n), hessians);
+  return QuadraticForm("constraint " + quote(name), constants, Matrix::Zero(m, n), hessians);
 }
 
 }  // namespace

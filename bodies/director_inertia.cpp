@@ -5,6 +5,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
@@ -39,7 +40,7 @@ void check_admitted_motions(const std::string& who, Index dimension, const Matri
 /// kron(Mbar, I_dim) after the checks DirectorInertia documents.
 Matrix checked_director_mass(const std::string& name, Index dimension, const Matrix& coefficients,
                              MassPositivity positivity) {
-  const std::string who = "inertia '" + name + "': ";
+  const std::string who = "inertia " + quote(name) + ": ";
   if (dimension != 2 && dimension != 3)
     throw std::invalid_argument(who + "dimension is " + std::to_string(dimension) + "; give 2 or 3");
   if (coefficients.rows() == 0 || coefficients.rows() != coefficients.cols())
@@ -48,7 +49,7 @@ Matrix checked_director_mass(const std::string& name, Index dimension, const Mat
   if (!coefficients.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
   if ((coefficients - coefficients.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be symmetric");
-  check_no_subnormal_entries("inertia '" + name + "'", "the mass coefficients Mbar", coefficients);
+  check_no_subnormal_entries("inertia " + quote(name), "the mass coefficients Mbar", coefficients);
   if (positivity == MassPositivity::admitted_motions) {
     check_admitted_motions(who, dimension, coefficients);
   } else {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <noether/engine/callback_result.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
@@ -11,10 +12,10 @@ ConstantInertia::ConstantInertia(std::string name, std::vector<BlockId> blocks, 
 
 ConfigurationInertia::ConfigurationInertia(std::string name, std::vector<BlockId> blocks, Index size, MassFunction mass)
     : Inertia(std::move(name), std::move(blocks)), size_(size), mass_(std::move(mass)) {
-  if (size_ <= 0) throw std::invalid_argument("inertia '" + this->name() + "': size must be positive");
+  if (size_ <= 0) throw std::invalid_argument("inertia " + quote(this->name()) + ": size must be positive");
   if (!mass_.mass || !mass_.mass_derivative || !mass_.mass_second_derivative)
-    throw std::invalid_argument("inertia '" + this->name() +
-                                "': give M(q), dM/dq_i and d^2M/dq_i dq_j (all three are needed)");
+    throw std::invalid_argument("inertia " + quote(this->name()) +
+                                ": give M(q), dM/dq_i and d^2M/dq_i dq_j (all three are needed)");
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <noether/bodies/director_constraint.hpp>
 #include <noether/bodies/director_inertia.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -21,20 +22,20 @@ constexpr double kOrthonormalityTolerance = 1e-12;
 void check_pose(const std::string& body, const Pose3d& pose, const Twist3d& twist) {
   if (!pose.position.allFinite() || !pose.rotation.allFinite() || !twist.velocity.allFinite() ||
       !twist.angular_velocity.allFinite())
-    throw std::invalid_argument("body '" + body + "': the pose or twist has a non-finite entry");
+    throw std::invalid_argument("body " + quote(body) + ": the pose or twist has a non-finite entry");
   const double defect = (pose.rotation.transpose() * pose.rotation - Eigen::Matrix3d::Identity()).cwiseAbs().maxCoeff();
   if (defect > kOrthonormalityTolerance)
-    throw std::invalid_argument("body '" + body + "': the pose rotation is not orthonormal (max |R^T R - I| = " +
+    throw std::invalid_argument("body " + quote(body) + ": the pose rotation is not orthonormal (max |R^T R - I| = " +
                                 format_number(defect) + "); give a rotation matrix, e.g. a unit quaternion's toRotationMatrix()");
   if (pose.rotation.determinant() < 0.0)
-    throw std::invalid_argument("body '" + body +
-                                "': the pose rotation is a reflection (det R = -1); give a proper rotation");
+    throw std::invalid_argument("body " + quote(body) +
+                                ": the pose rotation is a reflection (det R = -1); give a proper rotation");
 }
 
 void check_finite(const std::string& body, std::initializer_list<double> values) {
   for (double value : values)
     if (!std::isfinite(value))
-      throw std::invalid_argument("body '" + body + "': the pose or twist has a non-finite entry");
+      throw std::invalid_argument("body " + quote(body) + ": the pose or twist has a non-finite entry");
 }
 
 }  // namespace
@@ -73,7 +74,7 @@ BodyRef Mechanism::add_point_mass(std::string name, double mass, const Eigen::Ve
                                   const Eigen::Vector3d& velocity) {
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
-    throw std::invalid_argument("body '" + name + "': the position or velocity has a non-finite entry");
+    throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
   return add_body(std::move(name), BodyKind::point_mass3d, {"x", "y", "z"}, std::move(coefficients), position,
                   velocity);
 }
@@ -82,7 +83,7 @@ BodyRef Mechanism::add_planar_point_mass(std::string name, double mass, const Ei
                                          const Eigen::Vector2d& velocity) {
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
-    throw std::invalid_argument("body '" + name + "': the position or velocity has a non-finite entry");
+    throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
   return add_body(std::move(name), BodyKind::point_mass2d, {"x", "y"}, std::move(coefficients), position, velocity);
 }
 
@@ -90,7 +91,7 @@ BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> co
                                    const Vector& v0) {
   const auto size = static_cast<Index>(coordinate_names.size());
   if (q0.size() != size || v0.size() != size)
-    throw std::invalid_argument("coordinates '" + name + "': " + std::to_string(size) + " names but q0 has " +
+    throw std::invalid_argument("coordinates " + quote(name) + ": " + std::to_string(size) + " names but q0 has " +
                                 std::to_string(q0.size()) + " and v0 " + std::to_string(v0.size()) + " entries");
   const BlockId block = live_system().add_block(std::move(name), std::move(coordinate_names));
   append_initial_values(q0, v0);

@@ -4,15 +4,16 @@
 #include <string>
 
 #include <noether/engine/gonzalez.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
 QuadraticConstraint::QuadraticConstraint(std::string name, std::vector<BlockId> blocks, Index local_size,
                                          QuadraticForm form)
     : Constraint(std::move(name), std::move(blocks)), local_size_(local_size), form_(std::move(form)) {
-  if (form_.num_functions() == 0) throw std::invalid_argument("constraint '" + this->name() + "': no equations");
+  if (form_.num_functions() == 0) throw std::invalid_argument("constraint " + quote(this->name()) + ": no equations");
   if (form_.num_coordinates() != local_size_)
-    throw std::invalid_argument("constraint '" + this->name() + "': its equations are of " +
+    throw std::invalid_argument("constraint " + quote(this->name()) + ": its equations are of " +
                                 std::to_string(form_.num_coordinates()) + " coordinates, the constraint has " +
                                 std::to_string(local_size_));
 }

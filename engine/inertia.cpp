@@ -6,6 +6,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
@@ -55,7 +56,7 @@ namespace {
 
 /// mass, once check_positive_semidefinite_mass and check_no_subnormal_entries accept it.
 const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
-  const std::string owner = "inertia '" + name + "'";
+  const std::string owner = "inertia " + quote(name);
   check_positive_semidefinite_mass(owner, "the mass matrix", mass);
   check_no_subnormal_entries(owner, "the mass matrix", mass);
   return mass;
@@ -75,7 +76,7 @@ std::optional<Momenta> Inertia::momenta(ConstVectorRef q, ConstVectorRef v, cons
   const RigidMotionLayout* layout = rigid_motion_layout();
   if (!layout) return std::nullopt;
   if (layout->size() != local_size())
-    throw std::logic_error("inertia '" + name() + "': its rigid motion layout describes " +
+    throw std::logic_error("inertia " + quote(name()) + ": its rigid motion layout describes " +
                            std::to_string(layout->size()) + " coordinates, the element has " +
                            std::to_string(local_size()));
   const auto momenta_of = [&](auto p) {  // p: a zero n-vector, to hold M(q) v

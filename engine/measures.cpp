@@ -8,6 +8,8 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -126,8 +128,8 @@ const Inertia* inertia_without_momenta(const System& system) {
 
 Momenta momenta(const System& system, ConstVectorRef q, ConstVectorRef v, const Eigen::Vector3d& about) {
   if (const Inertia* inertia = inertia_without_momenta(system))
-    throw std::invalid_argument("the momenta of the system are not defined: inertia '" + inertia->name() +
-                                "' does not say how rigid motions move its coordinates (a generic mass matrix); "
+    throw std::invalid_argument("the momenta of the system are not defined: inertia " + quote(inertia->name()) +
+                                " does not say how rigid motions move its coordinates (a generic mass matrix); "
                                 "build bodies with Mechanism (director bodies, point masses) to have them");
   return sum_over<Momenta>(system.inertias(), [&](const Placed<Inertia>& e, LocalScratch& s) {
     return *e.element->momenta(gather_into(q, e.dofs, s.q), gather_into(v, e.dofs, s.v), about);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <noether/engine/parallel_ranges.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/engine/structure.hpp>
 
 namespace noether {
@@ -46,11 +47,11 @@ void append_runs(std::span<const Index> dofs, std::vector<DofRun>& runs) {
 Structure structure_of(Pattern pattern, const Element& e, TermKind kind) {
   if (pattern == Pattern::dense) return {};
   if (pattern == Pattern::mass) {
-    if (kind != TermKind::inertia) throw std::invalid_argument("a mass pattern on the non-inertia '" + e.name() + "'");
+    if (kind != TermKind::inertia) throw std::invalid_argument("a mass pattern on the non-inertia " + quote(e.name()));
     return mass_structure(static_cast<const Inertia&>(e));
   }
   if (kind != TermKind::constraint)
-    throw std::invalid_argument("a constraint pattern on the non-constraint '" + e.name() + "'");
+    throw std::invalid_argument("a constraint pattern on the non-constraint " + quote(e.name()));
   const auto& c = static_cast<const Constraint&>(e);
   if (pattern == Pattern::jacobian) return jacobian_structure(c);
   if (pattern == Pattern::jacobian_transpose) return jacobian_structure(c).transpose();
@@ -95,7 +96,7 @@ std::string TermLayout::owner(Index term) const {
     case TermKind::dissipation: element = system_.dissipations()[i].element.get(); break;
     case TermKind::load: element = system_.external_loads()[i].element.get(); break;
   }
-  return std::string(kKindNames[static_cast<std::size_t>(ref.kind)]) + " '" + element->name() + "'";
+  return std::string(kKindNames[static_cast<std::size_t>(ref.kind)]) + " " + quote(element->name());
 }
 
 void TermLayout::copy_forms() {
@@ -193,7 +194,7 @@ Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>
       const TermShape& shape = shapes[k][i];
       if (shape.fields().empty()) continue;
       const std::vector<Index>& dofs = *placed[i].dofs;
-      const std::string owner = std::string(kKindNames[k]) + " '" + placed[i].element->name() + "'";
+      const std::string owner = std::string(kKindNames[k]) + " " + quote(placed[i].element->name());
       const TermRef ref{kind, static_cast<Index>(i), add_shape(shape, kind, owner), static_cast<Index>(dofs.size()),
                         placed[i].equations, placed[i].first_multiplier, 0, 0};
       planned.push_back({dofs.empty() ? 0 : *std::ranges::min_element(dofs), ref, &shape, placed[i]});

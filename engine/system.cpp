@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 namespace {
@@ -25,28 +27,38 @@ std::unique_ptr<System> System::blocks_only() const {
 
 void require_column_name(const std::string& what, const std::string& name) {
   if (name.empty()) throw std::invalid_argument("a " + what + " needs a non-empty name");
+  std::string found = hidden_character(name);
   for (const char c : name)
-    if (c == ',' || c == '"' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      throw std::invalid_argument(what + " '" + name + "': a name must not contain a comma, a double quote or a " +
-                                  "control character (a newline, a tab): names head the columns of the output files");
+    if (found.empty() && (c == ',' || c == '"')) found = c == ',' ? "a comma" : "a double quote";
+  if (!found.empty())
+    throw std::invalid_argument(what + " " + quote(name) + ": a name must not contain a comma, a double quote, a " +
+                                "control character (a newline, a tab, ESC, U+0085), a Unicode format character " +
+                                "(U+200B, U+202E) or a byte that is not UTF-8, and it holds " + found +
+                                ": names head the columns of the output files");
 }
 
 BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
   require_column_name("coordinate block", name);
-  for (const std::string& coordinate : coordinate_names) require_column_name("coordinate of block '" + name + "'", coordinate);
+  for (const std::string& coordinate : coordinate_names)
+    require_column_name("coordinate of block " + quote(name), coordinate);
   if (coordinate_names.empty())
-    throw std::invalid_argument("coordinate block '" + name + "' has no coordinates; give it at least one");
-  if (!block_names_.insert(name).second)
-    throw std::invalid_argument("a coordinate block named '" + name + "' exists already; choose another name");
+    throw std::invalid_argument("coordinate block " + quote(name) + " has no coordinates; give it at least one");
+  if (block_index_.contains(name))
+    throw std::invalid_argument("a coordinate block named " + quote(name) + " exists already; choose another name");
+  if (const std::string clash = label_clash(name, coordinate_names); !clash.empty())
+    throw std::invalid_argument(clash);
+  const auto index = static_cast<Index>(blocks_.size());
+  block_index_.emplace(name, index);
+  if (name.find('.') != std::string::npos) ++dotted_block_names_;
   CoordinateBlock block{std::move(name), std::move(coordinate_names), num_coordinates_};
   num_coordinates_ += block.size();
   blocks_.push_back(std::move(block));
-  return BlockId{static_cast<Index>(blocks_.size()) - 1, serial_};
+  return BlockId{index, serial_};
 }
 
 BlockId System::add_block(std::string name, Index size) {
   if (size <= 0)
-    throw std::invalid_argument("coordinate block '" + name + "' has size " + std::to_string(size) +
+    throw std::invalid_argument("coordinate block " + quote(name) + " has size " + std::to_string(size) +
                                 "; a block needs at least one coordinate");
   std::vector<std::string> names;
   for (Index i = 0; i < size; ++i) names.push_back(std::to_string(i));
@@ -71,10 +83,62 @@ const CoordinateBlock& System::block(BlockId id) const {
   throw std::out_of_range("no coordinate block with id " + std::to_string(id.value));
 }
 
+std::optional<Index> System::block_index(std::string_view name) const {
+  const auto found = block_index_.find(name);
+  if (found == block_index_.end()) return std::nullopt;
+  return found->second;
+}
+
 BlockId System::find_block(const std::string& name) const {
-  for (std::size_t i = 0; i < blocks_.size(); ++i)
-    if (blocks_[i].name == name) return BlockId{static_cast<Index>(i), serial_};
-  throw std::out_of_range("no coordinate block named '" + name + "'");
+  if (const std::optional<Index> index = block_index(name)) return BlockId{*index, serial_};
+  throw std::out_of_range("no coordinate block named " + quote(name));
+}
+
+std::optional<Index> System::find_coordinate(std::string_view label) const {
+  for (std::size_t dot = label.find('.'); dot != std::string_view::npos; dot = label.find('.', dot + 1)) {
+    const std::optional<Index> index = block_index(label.substr(0, dot));
+    if (!index) continue;
+    const CoordinateBlock& b = blocks_[static_cast<std::size_t>(*index)];
+    const auto at = std::find(b.coordinate_names.begin(), b.coordinate_names.end(), label.substr(dot + 1));
+    if (at != b.coordinate_names.end()) return b.offset + static_cast<Index>(at - b.coordinate_names.begin());
+  }
+  return std::nullopt;
+}
+
+std::string System::label_clash(const std::string& name, const std::vector<std::string>& coordinate_names) const {
+  std::vector<std::string_view> names(coordinate_names.begin(), coordinate_names.end());
+  std::sort(names.begin(), names.end());
+  if (const auto twice = std::adjacent_find(names.begin(), names.end()); twice != names.end())
+    return "coordinate block " + quote(name) + " names its coordinate " + quote(*twice) + " twice: each label " +
+           escaped(name + "." + std::string(*twice)) + " heads one output column; name each coordinate once";
+  const auto clash = [&](const std::string& coordinate, const CoordinateBlock& other, const std::string& theirs) {
+    return "the coordinate " + quote(coordinate) + " of block " + quote(name) + " and the coordinate " + quote(theirs) +
+           " of block " + quote(other.name) + " have one label, " + escaped(name + "." + coordinate) +
+           ", which would head two output columns; rename one of the blocks";
+  };
+  // name = P.X with a block P: its coordinate "X.c" has the label of this block's "c".
+  for (std::size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+    const std::optional<Index> index = block_index(std::string_view(name).substr(0, dot));
+    if (!index) continue;
+    const CoordinateBlock& other = blocks_[static_cast<std::size_t>(*index)];
+    const std::string prefix = name.substr(dot + 1) + ".";
+    for (const std::string& theirs : other.coordinate_names)
+      if (theirs.starts_with(prefix) &&
+          std::binary_search(names.begin(), names.end(), std::string_view(theirs).substr(prefix.size())))
+        return clash(theirs.substr(prefix.size()), other, theirs);
+  }
+  if (dotted_block_names_ == 0) return "";
+  // A coordinate Y.c of this block has the label of the coordinate c of a block name.Y.
+  for (const std::string& coordinate : coordinate_names)
+    for (std::size_t dot = coordinate.find('.'); dot != std::string::npos; dot = coordinate.find('.', dot + 1)) {
+      const std::optional<Index> index = block_index(name + "." + coordinate.substr(0, dot));
+      if (!index) continue;
+      const CoordinateBlock& other = blocks_[static_cast<std::size_t>(*index)];
+      const std::string theirs = coordinate.substr(dot + 1);
+      if (std::find(other.coordinate_names.begin(), other.coordinate_names.end(), theirs) != other.coordinate_names.end())
+        return clash(coordinate, other, theirs);
+    }
+  return "";
 }
 
 std::string System::coordinate_label(Index i) const {
@@ -90,7 +154,7 @@ std::string System::multiplier_label(Index r) const {
   const auto after = std::upper_bound(constraints_.begin(), constraints_.end(), r,
                                       [](Index value, const Placed<Constraint>& c) { return value < c.first_multiplier; });
   const Placed<Constraint>& c = *(after - 1);
-  return "constraint '" + c.element->name() + "' row " + std::to_string(r - c.first_multiplier);
+  return "constraint " + quote(c.element->name()) + " row " + std::to_string(r - c.first_multiplier);
 }
 
 std::vector<Index> System::place(const Element* element_pointer) {
@@ -98,15 +162,15 @@ std::vector<Index> System::place(const Element* element_pointer) {
   const Element& element = *element_pointer;
   require_column_name("element", element.name());
   if (element_names_.contains(element.name()))
-    throw std::invalid_argument("an element named '" + element.name() + "' exists already; element names are unique");
+    throw std::invalid_argument("an element named " + quote(element.name()) + " exists already; element names are unique");
   std::vector<Index> dofs;
   for (BlockId id : element.blocks()) {
-    if (!has_block(id)) throw std::invalid_argument("element '" + element.name() + "' refers to " + why_not_a_block(id));
+    if (!has_block(id)) throw std::invalid_argument("element " + quote(element.name()) + " refers to " + why_not_a_block(id));
     const CoordinateBlock& b = blocks_[static_cast<std::size_t>(id.value)];
     for (Index i = 0; i < b.size(); ++i) dofs.push_back(b.offset + i);
   }
   if (static_cast<Index>(dofs.size()) != element.local_size())
-    throw std::invalid_argument("element '" + element.name() + "' expects " + std::to_string(element.local_size()) +
+    throw std::invalid_argument("element " + quote(element.name()) + " expects " + std::to_string(element.local_size()) +
                                 " coordinates but its blocks hold " + std::to_string(dofs.size()));
   element_names_.insert(element.name());
   return dofs;
@@ -122,7 +186,7 @@ void System::add(std::shared_ptr<const Potential> element) {
 }
 void System::add(std::shared_ptr<const Constraint> element) {
   if (element && element->num_equations() <= 0)
-    throw std::invalid_argument("constraint '" + element->name() + "' has no equations");
+    throw std::invalid_argument("constraint " + quote(element->name()) + " has no equations");
   auto dofs = place(element.get());
   const Index first = num_multipliers_;
   num_multipliers_ += element->num_equations();

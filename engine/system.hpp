@@ -1,8 +1,11 @@
 #pragma once
 /// A mechanical system: coordinate blocks plus the elements acting on them.
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -51,8 +54,11 @@ class System : public std::enable_shared_from_this<System> {
   /// the model built from the same handles (solvers/redundancy.hpp drops equations this way).
   std::unique_ptr<System> blocks_only() const;
 
-  /// Adds a block with one named coordinate per entry of coordinate_names (the output columns
-  /// read "block.coordinate"). Throws std::invalid_argument on an empty or duplicate name.
+  /// Adds a block with one named coordinate per entry of coordinate_names, each labelled
+  /// "block.coordinate" (coordinate_label), a label that heads an output column and keys a value of
+  /// final_state.json. Throws std::invalid_argument naming both things that collide for an empty or
+  /// duplicate name, a coordinate named twice, or a label another block's coordinate has (a block
+  /// "bar.phi" with a coordinate "x" beside a block "bar" with "phi.x": both "bar.phi.x").
   BlockId add_block(std::string name, std::vector<std::string> coordinate_names);
   /// Adds a block of `size` coordinates named "0", "1", ...
   BlockId add_block(std::string name, Index size);
@@ -72,10 +78,13 @@ class System : public std::enable_shared_from_this<System> {
   /// Throws std::out_of_range for an id it does not have, std::invalid_argument for the id of
   /// another System.
   const CoordinateBlock& block(BlockId id) const;
-  /// Linear search; for lookups by name in tests and scenario set-up, not in loops.
+  /// The block named `name`; std::out_of_range when there is none.
   BlockId find_block(const std::string& name) const;
   /// "block.coordinate" for global coordinate i (binary search over the blocks).
   std::string coordinate_label(Index i) const;
+  /// The global coordinate whose coordinate_label is `label`, if any (a lookup of each block name
+  /// the label starts with, then a search of that block's coordinates).
+  std::optional<Index> find_coordinate(std::string_view label) const;
 
   std::span<const Placed<Inertia>> inertias() const { return inertias_; }
   std::span<const Placed<Potential>> potentials() const { return potentials_; }
@@ -92,10 +101,22 @@ class System : public std::enable_shared_from_this<System> {
   bool has_block(BlockId id) const;
   /// For an id has_block refuses: "block id 3 of another system: ...".
   std::string why_not_a_block(BlockId id) const;
+  /// Why the block `name` with these coordinates cannot be added: a coordinate named twice, or
+  /// a label ("name.coordinate") that a coordinate of another block has; empty when none.
+  std::string label_clash(const std::string& name, const std::vector<std::string>& coordinate_names) const;
+  /// The index of the block named `name`, if any.
+  std::optional<Index> block_index(std::string_view name) const;
 
   std::uint64_t serial_;
   std::vector<CoordinateBlock> blocks_;
-  std::unordered_set<std::string> block_names_;
+  /// Hashes a std::string and a std::string_view alike, so that a view finds a key without a copy.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, Index, NameHash, std::equal_to<>> block_index_;
+  /// How many blocks have a '.' in their name: only then can two labels collide.
+  Index dotted_block_names_ = 0;
   std::unordered_set<std::string> element_names_;
   std::vector<Placed<Inertia>> inertias_;
   std::vector<Placed<Potential>> potentials_;
@@ -107,8 +128,11 @@ class System : public std::enable_shared_from_this<System> {
 };
 
 /// Throws std::invalid_argument naming `what` ("coordinate block", "element", ...) unless name can
-/// head an output column: not empty, and without a comma, a double quote or a control character
-/// (a newline, a tab), which would split or shift the columns of a CSV file such as timeseries.csv.
+/// head an output column: not empty, and without a comma or a double quote, which would split or
+/// shift the columns of a CSV file such as timeseries.csv, and without a hidden character
+/// (hidden_character, engine/quote.hpp: a control character such as a newline, a tab, ESC or
+/// U+0085, a Unicode format character, a byte that is not UTF-8), which a header would carry to
+/// the terminal or hide in it.
 void require_column_name(const std::string& what, const std::string& name);
 
 /// Gathers x[dofs] into local (resized to dofs.size()).

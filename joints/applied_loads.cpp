@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include <noether/engine/quote.hpp>
 #include <noether/joints/force_point_pair.hpp>
 
 namespace noether {
@@ -25,15 +26,15 @@ Eigen::Matrix2d quarter_turn() {
 
 PointForce::PointForce(std::string name, const BodyRef& body, const Vector& X, TimeFunction force)
     : ExternalLoad(std::move(name), {body.block}),
-      point_map_(point_map_of("point force '" + this->name() + "'", body, X)),
+      point_map_(point_map_of("point force " + quote(this->name()), body, X)),
       force_(std::move(force)) {
-  if (!force_) throw std::invalid_argument("point force '" + this->name() + "': give the force F(t)");
+  if (!force_) throw std::invalid_argument("point force " + quote(this->name()) + ": give the force F(t)");
 }
 
 void PointForce::do_add_generalized_force(double t, ConstVectorRef, double s, VectorRef f) const {
   const Vector F = force_(t);
   if (F.size() != point_map_.rows())
-    throw std::invalid_argument("point force '" + name() + "': F(t) has " + std::to_string(F.size()) +
+    throw std::invalid_argument("point force " + quote(name()) + ": F(t) has " + std::to_string(F.size()) +
                                 " entries, the body lives in dimension " + std::to_string(point_map_.rows()));
   f.noalias() += s * (point_map_.transpose() * F);
 }
@@ -54,16 +55,16 @@ Matrix angular_velocity_map(const BodyKinematics& kinematics, ConstVectorRef q) 
 BodyTorque::BodyTorque(std::string name, const BodyRef& body, TimeFunction torque)
     : ExternalLoad(std::move(name), {body.block}), kinematics_(body.kinematics), torque_(std::move(torque)) {
   if (!kinematics_.has_directors())
-    throw std::invalid_argument("body torque '" + this->name() + "': body '" + body.name +
-                                "' is a point mass, which has no orientation; apply forces instead");
-  if (!torque_) throw std::invalid_argument("body torque '" + this->name() + "': give the torque M(t)");
+    throw std::invalid_argument("body torque " + quote(this->name()) + ": body " + quote(body.name) +
+                                " is a point mass, which has no orientation; apply forces instead");
+  if (!torque_) throw std::invalid_argument("body torque " + quote(this->name()) + ": give the torque M(t)");
 }
 
 Vector BodyTorque::torque_at(double t) const {
   const Vector M = torque_(t);
   const Index expected = kinematics_.dimension() == 3 ? 3 : 1;
   if (M.size() != expected)
-    throw std::invalid_argument("body torque '" + name() + "': M(t) has " + std::to_string(M.size()) +
+    throw std::invalid_argument("body torque " + quote(name()) + ": M(t) has " + std::to_string(M.size()) +
                                 " entries, expected " + std::to_string(expected) + " (3 in 3D, 1 planar)");
   return M;
 }

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 DistancePowerConstraint::DistancePowerConstraint(std::string name, std::vector<BlockId> points, Index dimension,
@@ -12,9 +14,9 @@ DistancePowerConstraint::DistancePowerConstraint(std::string name, std::vector<B
     : Constraint(std::move(name), std::move(points)), dimension_(dimension), terms_(std::move(terms)), c_(c),
       kind_(kind) {
   const auto fail = [&](const std::string& what) {
-    std::string message = "constraint '";
-    message += this->name();
-    message += "': ";
+    std::string message = "constraint ";
+    message += quote(this->name());
+    message += ": ";
     message += what;
     throw std::invalid_argument(message);
   };

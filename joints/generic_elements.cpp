@@ -3,6 +3,7 @@
 #include <vector>
 
 #include <noether/engine/callback_result.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/viscous_damper.hpp>
@@ -19,7 +20,7 @@ QuadraticForm potential_form(const std::string& name, Index n, const PotentialFu
   std::vector<Matrix> hessian;
   if (f.nonlinearity == Nonlinearity::quadratic)
     hessian.push_back(checked_result({kPotential, name, "PotentialFunction::hessian"}, f.hessian(zero), n, n));
-  return QuadraticForm("potential '" + name + "'", Vector::Constant(1, f.energy(zero)), gradient.transpose(), hessian);
+  return QuadraticForm("potential " + quote(name), Vector::Constant(1, f.energy(zero)), gradient.transpose(), hessian);
 }
 
 /// g = g(0) + G(0) q + 1/2 [q^T H_k q]_k (Hessians only when quadratic).
@@ -32,7 +33,7 @@ QuadraticForm constraint_form(const std::string& name, Index n, const Constraint
   for (Index k = 0; f.nonlinearity == Nonlinearity::quadratic && k < m; ++k)
     hessians.push_back(checked_result({kConstraint, name, "ConstraintFunction::hessian_contraction"},
                                       f.hessian_contraction(zero, Vector::Unit(m, k)), n, n));
-  return QuadraticForm("constraint '" + name + "'", value, jacobian, hessians);
+  return QuadraticForm("constraint " + quote(name), value, jacobian, hessians);
 }
 
 }  // namespace
@@ -40,7 +41,7 @@ QuadraticForm constraint_form(const std::string& name, Index n, const Constraint
 FunctionPotential::FunctionPotential(std::string name, std::vector<BlockId> blocks, Index size, PotentialFunction function)
     : Potential(std::move(name), std::move(blocks)), size_(size), function_(std::move(function)) {
   if (!function_.energy || !function_.gradient || !function_.hessian)
-    throw std::invalid_argument("potential '" + this->name() + "': give V, its gradient and its Hessian");
+    throw std::invalid_argument("potential " + quote(this->name()) + ": give V, its gradient and its Hessian");
   if (is_at_most_quadratic(function_.nonlinearity))
     form_.emplace(potential_form(this->name(), size_, function_));
 }
@@ -49,11 +50,11 @@ FunctionConstraint::FunctionConstraint(std::string name, std::vector<BlockId> bl
                                        ConstraintFunction function)
     : Constraint(std::move(name), std::move(blocks)), size_(size), function_(std::move(function)) {
   if (function_.num_equations <= 0)
-    throw std::invalid_argument("constraint '" + this->name() + "': num_equations must be positive");
+    throw std::invalid_argument("constraint " + quote(this->name()) + ": num_equations must be positive");
   if (!function_.value || !function_.jacobian)
-    throw std::invalid_argument("constraint '" + this->name() + "': give g and its Jacobian");
+    throw std::invalid_argument("constraint " + quote(this->name()) + ": give g and its Jacobian");
   if (function_.nonlinearity != Nonlinearity::linear && !function_.hessian_contraction)
-    throw std::invalid_argument("constraint '" + this->name() + "': a nonlinear constraint needs its Hessian contraction");
+    throw std::invalid_argument("constraint " + quote(this->name()) + ": a nonlinear constraint needs its Hessian contraction");
   if (is_at_most_quadratic(function_.nonlinearity))
     form_.emplace(constraint_form(this->name(), size_, function_));
 }
@@ -85,9 +86,9 @@ void FunctionConstraint::do_add_hessian_contraction(ConstVectorRef q, ConstVecto
 ConstantDamping::ConstantDamping(std::string name, std::vector<BlockId> blocks, Matrix damping)
     : Dissipation(std::move(name), std::move(blocks)), damping_(std::move(damping)) {
   if (damping_.rows() != damping_.cols() || damping_.rows() == 0)
-    throw std::invalid_argument("damping '" + this->name() + "': the damping matrix must be square and non-empty");
+    throw std::invalid_argument("damping " + quote(this->name()) + ": the damping matrix must be square and non-empty");
   if (!damping_.allFinite() || (damping_ - damping_.transpose()).cwiseAbs().maxCoeff() > 1e-14 * (1.0 + damping_.cwiseAbs().maxCoeff()))
-    throw std::invalid_argument("damping '" + this->name() + "': the damping matrix must be finite and symmetric");
+    throw std::invalid_argument("damping " + quote(this->name()) + ": the damping matrix must be finite and symmetric");
 }
 
 }  // namespace noether

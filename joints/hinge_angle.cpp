@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -22,21 +24,21 @@ void require_orthonormal(const std::string& where, const Vector& u, const Vector
 
 void require_directors(const BodyRef& body, Index dimension) {
   if (!body.kinematics.has_directors())
-    throw std::invalid_argument("hinge angle: body '" + body.name +
-                                "' is a point mass and has no orientation; use a director body");
+    throw std::invalid_argument("hinge angle: body " + quote(body.name) +
+                                " is a point mass and has no orientation; use a director body");
   if (body.kinematics.dimension() != dimension)
-    throw std::invalid_argument("hinge angle: body '" + body.name + "' lives in dimension " +
+    throw std::invalid_argument("hinge angle: body " + quote(body.name) + " lives in dimension " +
                                 std::to_string(body.kinematics.dimension()) + ", the hinge in " +
                                 std::to_string(dimension));
 }
 
 void require_unit(const BodyRef& body, const Vector& U) {
   if (U.size() != body.kinematics.dimension())
-    throw std::invalid_argument("hinge angle: the reference direction of body '" + body.name + "' needs " +
+    throw std::invalid_argument("hinge angle: the reference direction of body " + quote(body.name) + " needs " +
                                 std::to_string(body.kinematics.dimension()) + " components");
   if (std::abs(U.squaredNorm() - 1.0) > orthonormality_tolerance)
-    throw std::invalid_argument("hinge angle: the reference direction of body '" + body.name +
-                                "' must have unit length");
+    throw std::invalid_argument("hinge angle: the reference direction of body " + quote(body.name) +
+                                " must have unit length");
 }
 
 /// [M, 0]: M's columns first, then `extra` zero columns.
@@ -71,8 +73,8 @@ HingeAngle HingeAngle::between(const BodyRef& a, const Vector& U_a, const Vector
   require_directors(a, dim);
   require_directors(b, dim);
   if (a.block == b.block)
-    throw std::invalid_argument("hinge angle: bodies '" + a.name + "' and '" + b.name + "' are the same block");
-  require_orthonormal("body '" + a.name + "'", U_a, W_a, dim);
+    throw std::invalid_argument("hinge angle: bodies " + quote(a.name) + " and " + quote(b.name) + " are the same block");
+  require_orthonormal("body " + quote(a.name), U_a, W_a, dim);
   require_unit(b, U_b);
   const Index n_a = a.kinematics.size(), n_b = b.kinematics.size();
   return HingeAngle({a.block, b.block}, pad_right(a.kinematics.direction_map(U_a), n_b), Vector::Zero(dim),

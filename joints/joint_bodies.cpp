@@ -6,6 +6,8 @@
 
 #include <Eigen/Geometry>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -18,18 +20,18 @@ std::string describe(const Vector& v) {
 }  // namespace
 
 JointBodies::JointBodies(const std::string& joint_name, const JointFamily& family, const BodyRef& a, const BodyRef& b)
-    : name_(joint_name), label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
+    : name_(joint_name), label_(family.kind + " " + quote(joint_name)), dimension_(family.dimension) {
   check_body(a, family);
   check_body(b, family);
   if (a.block == b.block)
-    throw std::invalid_argument(label_ + ": connects body '" + b.name + "' to itself; give two different bodies");
+    throw std::invalid_argument(label_ + ": connects body " + quote(b.name) + " to itself; give two different bodies");
   a_ = {a, 0};
   b_ = {b, a.kinematics.size()};
   size_ = a.kinematics.size() + b.kinematics.size();
 }
 
 JointBodies::JointBodies(const std::string& joint_name, const JointFamily& family, const BodyRef& b)
-    : name_(joint_name), label_(family.kind + " '" + joint_name + "'"), dimension_(family.dimension) {
+    : name_(joint_name), label_(family.kind + " " + quote(joint_name)), dimension_(family.dimension) {
   check_body(b, family);
   a_ = {std::nullopt, 0};
   b_ = {b, 0};
@@ -39,10 +41,10 @@ JointBodies::JointBodies(const std::string& joint_name, const JointFamily& famil
 void JointBodies::check_body(const BodyRef& body, const JointFamily& family) const {
   const Index dim = body.kinematics.dimension();
   if (dim != family.dimension)
-    throw std::invalid_argument(label_ + ": body '" + body.name + "' is " + std::to_string(dim) + "D, but a " +
+    throw std::invalid_argument(label_ + ": body " + quote(body.name) + " is " + std::to_string(dim) + "D, but a " +
                                 family.kind + " needs " + std::to_string(family.dimension) + "D bodies");
   if (family.needs_orientation && !body.kinematics.has_directors())
-    throw std::invalid_argument(label_ + ": body '" + body.name + "' is a point mass, but a " + family.kind +
+    throw std::invalid_argument(label_ + ": body " + quote(body.name) + " is a point mass, but a " + family.kind +
                                 " needs the body's orientation; use a director body");
 }
 
@@ -61,9 +63,9 @@ AffineVector JointBodies::point(const Side& side, const Vector& X) const {
     return x;
   }
   const BodyRef& body = *side.body;
-  check_size(X, "the attachment point on body '" + body.name + "'");
+  check_size(X, "the attachment point on body " + quote(body.name));
   if (!body.kinematics.has_directors() && X.squaredNorm() != 0.0)
-    throw std::invalid_argument(label_ + ": body '" + body.name + "' is a point mass; attach it at X = 0, not at " +
+    throw std::invalid_argument(label_ + ": body " + quote(body.name) + " is a point mass; attach it at X = 0, not at " +
                                 describe(X));
   x.map.middleCols(side.offset, body.kinematics.size()) = body.kinematics.point_map(X);
   return x;

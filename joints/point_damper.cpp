@@ -4,13 +4,14 @@
 #include <stdexcept>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
 
 double checked_damping(const std::string& element, double damping) {
   if (!std::isfinite(damping) || damping < 0.0)
-    throw std::invalid_argument("damper '" + element + "': damping constant " + format_number(damping) +
+    throw std::invalid_argument("damper " + quote(element) + ": damping constant " + format_number(damping) +
                                 " must be finite and non-negative");
   return damping;
 }

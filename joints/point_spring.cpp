@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -49,7 +50,7 @@ SpringLaw spring_law_of_length(ScalarFunction energy_of_length) {
 
 PointSpring::PointSpring(std::string name, ForcePointPair points, SpringLaw law)
     : Potential(std::move(name), points.blocks()), points_(std::move(points)), law_(std::move(law)) {
-  if (!law_) throw std::invalid_argument("spring '" + this->name() + "': give its spring law W(pi)");
+  if (!law_) throw std::invalid_argument("spring " + quote(this->name()) + ": give its spring law W(pi)");
 }
 
 Vector PointSpring::invariant_gradient(ConstVectorRef q) const {

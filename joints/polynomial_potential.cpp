@@ -5,6 +5,7 @@
 #include <string>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -20,7 +21,7 @@ QuadraticForm exact_form(const std::string& name, Index size, Index i, double x0
     hessians.push_back(Matrix::Zero(size, size));
     hessians.back()(i, i) = 2.0 * c2;
   }
-  return QuadraticForm("polynomial potential '" + name + "'", Vector::Constant(1, c[0] - c1 * x0 + c2 * x0 * x0),
+  return QuadraticForm("polynomial potential " + quote(name), Vector::Constant(1, c[0] - c1 * x0 + c2 * x0 * x0),
                        linear, hessians);
 }
 
@@ -30,7 +31,7 @@ PolynomialPotential::PolynomialPotential(std::string name, BlockId block, Index 
                                          double center, std::vector<double> coefficients)
     : Potential(name, {block}), size_(block_size), coordinate_(coordinate), center_(center),
       coefficients_(std::move(coefficients)) {
-  const std::string label = "polynomial potential '" + name + "'";
+  const std::string label = "polynomial potential " + quote(name);
   if (coordinate < 0 || coordinate >= block_size)
     throw std::invalid_argument(label + ": coordinate " + std::to_string(coordinate) + " is not one of the block's " +
                                 std::to_string(block_size));

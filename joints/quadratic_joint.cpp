@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 AffineVector operator-(const AffineVector& y, const AffineVector& z) {
@@ -28,7 +30,7 @@ namespace {
 
 /// The joint's equations as one quadratic form, after the checks QuadraticJoint documents.
 QuadraticForm joint_form(const std::string& name, const std::vector<QuadraticEquation>& equations) {
-  if (equations.empty()) throw std::invalid_argument("joint '" + name + "': no equations");
+  if (equations.empty()) throw std::invalid_argument("joint " + quote(name) + ": no equations");
   const Index m = static_cast<Index>(equations.size());
   const Index n = static_cast<Index>(equations.front().linear.size());
   Vector constants(m);
@@ -37,16 +39,16 @@ QuadraticForm joint_form(const std::string& name, const std::vector<QuadraticEqu
   for (Index k = 0; k < m; ++k) {
     const QuadraticEquation& e = equations[static_cast<std::size_t>(k)];
     if (e.linear.size() != n || e.hessian.rows() != n || e.hessian.cols() != n)
-      throw std::invalid_argument("joint '" + name + "': equation " + std::to_string(k) +
+      throw std::invalid_argument("joint " + quote(name) + ": equation " + std::to_string(k) +
                                   " does not have the size of the joint's coordinates (" + std::to_string(n) + ")");
     if (e.hessian != e.hessian.transpose())
-      throw std::invalid_argument("joint '" + name + "': the Hessian of equation " + std::to_string(k) +
+      throw std::invalid_argument("joint " + quote(name) + ": the Hessian of equation " + std::to_string(k) +
                                   " is not symmetric");
     constants(k) = e.constant;
     linear.row(k) = e.linear.transpose();
     if (!e.hessian.isZero(0.0)) hessians[static_cast<std::size_t>(k)] = e.hessian;
   }
-  return QuadraticForm("joint '" + name + "'", constants, linear, hessians);
+  return QuadraticForm("joint " + quote(name), constants, linear, hessians);
 }
 
 Index local_size_of(const std::vector<QuadraticEquation>& equations) {

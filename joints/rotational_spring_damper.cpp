@@ -5,6 +5,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/gonzalez.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
@@ -17,7 +18,7 @@ ScalarFunction torsion_spring_law(double stiffness) {
 
 RotationalSpring::RotationalSpring(std::string name, HingeAngle angle, ScalarFunction energy_of_angle)
     : Potential(std::move(name), angle.blocks()), angle_(std::move(angle)), law_(std::move(energy_of_angle)) {
-  if (!law_) throw std::invalid_argument("rotational spring '" + this->name() + "': give its energy w(theta)");
+  if (!law_) throw std::invalid_argument("rotational spring " + quote(this->name()) + ": give its energy w(theta)");
 }
 
 RotationalSpring::InvariantEnergy RotationalSpring::energy_of_invariants(const Eigen::Vector2d& pi) const {
@@ -72,7 +73,7 @@ void RotationalSpring::add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstV
 RotationalDamper::RotationalDamper(std::string name, HingeAngle angle, double damping)
     : Dissipation(std::move(name), angle.blocks()), angle_(std::move(angle)), damping_(damping) {
   if (!std::isfinite(damping) || damping < 0.0)
-    throw std::invalid_argument("rotational damper '" + this->name() + "': damping constant " +
+    throw std::invalid_argument("rotational damper " + quote(this->name()) + ": damping constant " +
                                 format_number(damping) + " must be finite and non-negative");
 }
 

@@ -60,9 +60,11 @@ class Case:
     scene: object = None  # scene: the file's text (str) or a dict to write as JSON
     out: object = "fresh"  # "fresh": --out a new directory; None: no --out; callable(work) -> path
     open: str = ""        # a defect this case shows that is not fixed yet: what is wrong (docs/reliability.md lists it)
-    setup: object = None  # callable(work, noether) -> argv: prepares what the case needs (a run to resume) and gives the arguments
+    setup: object = None  # callable(case_dir, noether) -> argv or None: prepares the case's directory (its working
+                          # directory: a run to resume, a symlink) and gives the arguments (None: argv)
     stdout: str = ""      # "full": stdout on /dev/full; "closed_pipe": a pipe whose reader has gone
     signal: str = ""      # a signal sent once the run's timeseries.csv.partial exists (e.g. "SIGHUP")
+    verify: object = None  # callable(case_dir) -> what is wrong after an exit 0 ("" when nothing)
 
 
 def run_args(scenario, *extra, t="0.03"):
@@ -196,6 +198,19 @@ def cli_cases():
         r"Newton|newton", run_args("double-pendulum", "--h", "5", "--refine-depth", "0", "--newton-max-iterations", "2", t="5"),
         cause="newton")
     add("export_with_out", "`noether export double-pendulum --out d`", "usage", "--out", ["export", "double-pendulum"], )
+    add("export_vtk_off", "`noether export double-pendulum --vtk off`", "usage",
+        r"--vtk 'off': noether export writes a scene, not a run's files; it takes the options of run but --threads, "
+        r"--out, --vtk and --checkpoint-every \(give this one to noether run\)$", ["export", "double-pendulum", "--vtk", "off"],
+        out=None)
+    add("export_newton_iterations_5000", "`noether export double-pendulum --newton-max-iterations 5000`", "usage",
+        r"--newton-max-iterations expects a whole number from 1 to 1000, got '5000'$",
+        ["export", "double-pendulum", "--newton-max-iterations", "5000"], out=None)
+    add("chain3d_joint_fraction", "`chain3d --set joint=0.5`", "usage",
+        r"scenario 'chain3d': parameter 'joint' must be one of spherical, revolute, got 0\.5$",
+        run_args("chain3d", "--set", "joint=0.5", t="0"))
+    add("chain3d_joint_word", "`chain3d --set joint=revolute`", "ok", "", run_args("chain3d", "--set", "joint=revolute"))
+    add("plot_through_symlink", "`noether plot D` with D/plots a symlink to a directory outside D", "ok", "",
+        ["plot", "D"], out=None, setup=_run_with_symlinked_plots, verify=_nothing_written_outside)
     # --out
     add("out_is_a_file", "`--out FILE` (a regular file)", "failed", r"a_file' \(Not a directory\)",
         run_args("double-pendulum"), out=lambda w: _file(w / "a_file"), cause="output")
@@ -217,7 +232,7 @@ def cli_cases():
     add("resume_t_end_below_state", edited + "`options.t_end` 1 -> 0.5 (below the state's 0.9)", "usage",
         r"/state/step: is 90, at or past the run's last step, 50 \(t_end = 0\.5, h = 0\.01\)",
         [], out=None, setup=_resume_edited('"t_end":1.0,', '"t_end":0.5,'))
-    add("resume_key_twice", edited + '`"h":0.01,"h":0.02`', "usage", r"/options/h: the key 'h' appears twice in one object",
+    add("resume_key_twice", edited + '`"h":0.01,"h":0.02`', "usage", r"/options/h: the key 'h' is given twice in this object",
         [], out=None, setup=_resume_edited('"h":0.01,', '"h":0.01,"h":0.02,'))
     add("resume_t_shifted", edited + "`state.t` shifted by 5", "usage", r"/state/t: is 5\.9, but step 90 of h = 0\.01 ends at t = 0\.9",
         [], out=None, setup=_resume_edited('"t":0.9000000000000006,', '"t":5.9000000000000006,'))
@@ -246,6 +261,22 @@ def cli_cases():
     for case in c:
         case.argv = list(case.argv)
     return c
+
+
+def _run_with_symlinked_plots(case_dir, noether):
+    """A run's output directory D whose plots/ is a symlink to the empty directory `outside`."""
+    subprocess.run([noether, "run", "double-pendulum", "--t", "0.03", "--threads", "1", "--vtk", "off", "--out",
+                    str(case_dir / "D")], capture_output=True, check=True, timeout=TIMEOUT)
+    (case_dir / "outside").mkdir()
+    (case_dir / "D" / "plots").symlink_to(case_dir / "outside")
+
+
+def _nothing_written_outside(case_dir):
+    written = sorted(p.name for p in (case_dir / "outside").iterdir())
+    if written:
+        return "wrote through the symlink D/plots into outside/: " + ", ".join(written)
+    plots = case_dir / "D" / "plots"
+    return "" if plots.is_dir() and not plots.is_symlink() else "D/plots is not a directory of D"
 
 
 def _file(path):
@@ -383,6 +414,32 @@ def scene_cases():
     add("probe_name_with_comma", "the probe named `tip,1`", "usage", r"/probes/0: probe 'tip,1': a name must not contain",
         edit(pendulum, setitem(["probes", 0, "name"], "tip,1")))
     add("name_unicode", "the body named `ü bar`", "ok", "", edit(pendulum, rename("ü bar")))
+    add("name_with_c1_control", "the body named `a\\u0085b` (U+0085, a C1 control)", "usage",
+        r"/bodies/0: coordinate block 'a\\u0085b': a name must not contain .*, and it holds \\u0085: names head",
+        edit(pendulum, rename("a\u0085b")))
+    add("name_with_nul", "the body named `a\\u0000b` (a NUL)", "usage",
+        r"/bodies/0: coordinate block 'a\\u0000b': .*, and it holds \\u0000: names head the columns of the output files$",
+        edit(pendulum, rename("a\u0000b")))
+    add("name_with_escape", "the body named `a\\u001b[31mb` (an ESC sequence)", "usage",
+        r"/bodies/0: coordinate block 'a\\u001b\[31mb': ", edit(pendulum, rename("a\u001b[31mb")))
+    add("reference_with_escape", "a joint naming body `\\u001b[2J` (an ESC sequence)", "usage",
+        r"/joints/0/body_b: no body named '\\u001b\[2J'; bodies are bar$", edit(pendulum, setitem(["joints", 0, "body_b"], "\u001b[2J")))
+    add("name_collides_with_coordinate", "a point mass `bar.phi` beside the planar body `bar` (coordinate `phi.x`)", "usage",
+        r"/bodies/1: the coordinate 'x' of block 'bar\.phi' and the coordinate 'phi\.x' of block 'bar' have one label, "
+        r"bar\.phi\.x, which would head two output columns",
+        edit(pendulum, lambda s: s["bodies"].append({"name": "bar.phi", "type": "point_mass", "mass": 1.0, "position": [0.0, 0.0]})))
+    add("coordinates_named_twice", "a `coordinates` body with coordinates `[\"a\", \"a\"]`", "usage",
+        r"/bodies/1: coordinate block 'c' names its coordinate 'a' twice",
+        edit(pendulum, lambda s: s["bodies"].append({"name": "c", "type": "coordinates", "coordinates": ["a", "a"],
+                                                     "position": [0.0, 0.0]})))
+    add("probes_named_alike", "two probes named `tip`", "usage", r"/probes/1/name: probe 0 is named 'tip' too",
+        edit(pendulum, lambda s: s["probes"].append({"name": "tip", "body": "bar"})))
+    add("probe_named_like_a_column", "a probe named `q:bar.phi`", "usage",
+        r"/probes/0/name: probe 'q:bar\.phi' would write the column q:bar\.phi\.x, which the coordinate bar\.phi\.x heads",
+        edit(pendulum, setitem(["probes", 0, "name"], "q:bar.phi")))
+    add("invariants_named_alike", "two `linear_momentum` invariants without names", "usage",
+        r"/invariants/1/name: invariant 0 is named 'linear_momentum' too",
+        edit(pendulum, setitem(["invariants"], [{"type": "linear_momentum"}, {"type": "linear_momentum"}])))
     add("joint_missing_body", "a joint naming body `bar7`", "usage", r"/joints/0/body_b: no body named 'bar7'",
         edit(pendulum, setitem(["joints", 0, "body_b"], "bar7")))
     add("probe_missing_body", "a probe naming body `nobody`", "usage", r"/probes/0.*nobody", edit(pendulum, setitem(["probes", 0, "body"], "nobody")))
@@ -417,6 +474,15 @@ def scene_cases():
         edit(pendulum, setitem(["run", "newton"], {"tolerance": 1e300})))
     add("unknown_stepper", '`"stepper": "rk4"`', "usage", r"/run/stepper.*rk4", edit(pendulum, setitem(["run", "stepper"], "rk4")))
     add("every_zero", '`"output": {"every": 0}`', "usage", r"/output/every", edit(pendulum, setitem(["output"], {"every": 0})))
+    add("output_directory_empty", '`"output": {"directory": ""}`', "usage", r"/output/directory: an empty text names no directory",
+        edit(pendulum, setitem(["output"], {"directory": ""})), out=None)
+    twice = " is given twice in this object; give it once"
+    add("duplicate_key_mass", '`"mass": 7.0, "mass": 1.0`', "usage", r"s\.json: /bodies/0/mass: the key 'mass'" + twice,
+        text.replace('"mass": 1.0', '"mass": 7.0, "mass": 1.0'))
+    add("duplicate_key_run", "a second `run` object", "usage", r"s\.json: /run: the key 'run'" + twice,
+        text.rstrip()[:-1] + ', "run": {"h": 0.02, "t_end": 1.0}}\n')
+    add("duplicate_key_name", 'the body\'s `"name"` given twice (`"bar"`, then `"baz"`)', "usage",
+        r"s\.json: /bodies/0/name: the key 'name'" + twice, text.replace('{"name": "bar"', '{"name": "bar", "name": "baz"'))
     add("zero_axis", "a revolute joint with axis (0, 0, 0)", "usage", r"/joints/1.*axis",
         edit(spatial, setitem(["joints", 1, "axis_a"], [0, 0, 0])))
     add("no_bodies", "a scene with no bodies, joints, forces or probes", "usage|failed", r"bod|coordinates",
@@ -454,6 +520,10 @@ def api_cases(api):
         "planar_body_subnormal_inertia": ("refused", r"body 'bar': the moment of inertia must be a normal number, at least 2\.2250738585072014e-308 \(or 0\), got 1e-320"),
         "constant_inertia_subnormal": ("refused", r"inertia 'mass': the mass matrix entry \(1, 1\) must be a normal number, at least 2\.2250738585072014e-308 \(or 0\), got 1e-320"),
         "duplicate_block_name": ("refused", r"'p'"),
+        "colliding_coordinate_labels": ("refused", r"^the coordinate 'x' of block 'bar\.phi' and the coordinate 'phi\.x' of "
+                                                   r"block 'bar' have one label, bar\.phi\.x, which would head two output columns"),
+        "coordinate_named_twice": ("refused", r"^coordinate block 'c' names its coordinate 'a' twice"),
+        "name_with_nul": ("refused", r"^coordinate block 'a\\u0000b': .*names head the columns of the output files$"),
         "duplicate_element_name": ("refused", r"'quartic'"),
         "null_element": ("refused", r"null"),
         "block_of_another_mechanism": ("refused", r"element 'foreign' refers to block id \d+ of another system"),
@@ -518,7 +588,8 @@ def prepare(case, work, noether):
     if base.exists():
         shutil.rmtree(base)
     base.mkdir(parents=True)
-    argv = case.setup(base, noether) if case.setup else list(case.argv)
+    given = case.setup(base, noether) if case.setup else None
+    argv = list(case.argv) if given is None else given
     if case.area == "scene":
         path = base / "s.json"
         if case.scene is None:
@@ -577,8 +648,9 @@ def execute(case, command, out, cwd):
 def run(case, noether, work):
     argv, out = prepare(case, work, noether)
     command = argv if case.area == "api" else [noether] + argv
+    case_dir = work / case.area / case.name.replace("/", "_")
     try:
-        p = execute(case, command, out, work / case.area / case.name.replace("/", "_"))
+        p = execute(case, command, out, case_dir)
     except subprocess.TimeoutExpired:
         return Result("hang", None, "", "", "-", f"no exit after {TIMEOUT:.0f} s")
     stdout = p.stdout.decode("utf-8", "replace")
@@ -640,6 +712,9 @@ def run(case, noether, work):
             return Result("other", 1, first, message, summary_text, f"a failed run without its time series ({series})")
         return Result("failed", 1, first, message, summary_text, cause)
     if p.returncode == 0:
+        problem = case.verify(case_dir) if case.verify else ""
+        if problem:
+            return Result("other", 0, first, message, summary_text, problem)
         if out is not None:
             if summary is None or summary.get("status") != "completed" or summary.get("ok") is not True:
                 return Result("other", 0, first, message, summary_text, "exit 0 without a completed summary")
@@ -756,7 +831,7 @@ FIXED = [
      "time) was edited, whose `state.t` was shifted by 5, or with `\"h\":0.01,\"h\":0.02`, exited 0: status completed, ok "
      "true, t_reached 0.9 of t_end 1 (or 6 of 1), the rows after the checkpoint cut", "refused (exit 2) at the JSON path: "
      "a state at or past its run's last step, a t other than step x h beyond rounding, a key twice in one object "
-     "(`refuse_duplicate_keys`, apps/json_input.hpp)", "`a checkpoint whose state its run would not have saved is "
+     "(`parse_json`, apps/json_reader.hpp)", "`a checkpoint whose state its run would not have saved is "
      "refused at its JSON path` (tests/apps/test_checkpoint.cpp), cli.resume (e)"),
     ("cli/resume_other_solver", "a checkpoint whose stepper, solver or stepper parameter differs from the run's resumed "
      "silently, the summary naming settings that computed only part of the rows", "refused (exit 2): every setting of "
@@ -780,6 +855,44 @@ FIXED = [
      "scene file's `\"refresh\": 1e-320` is refused", "refused as `--newton-tol 1e-320` is: one range, "
      "`newton_refresh_range()`, for the command line and scene files", "`bad run options are rejected with "
      "std::invalid_argument naming the value` (tests/apps/test_runner.cpp), cli.newton_refresh_subnormal"),
+    ("scene/name_collides_with_coordinate", "a point mass `bar.phi` beside a planar body `bar` ran, ok, and wrote two "
+     "columns `q:bar.phi.x` and the key `bar.phi.x` twice into final_state.json (a JSON reader keeps one value); so did a "
+     "`coordinates` body with coordinates `[\"a\", \"a\"]`, two probes named `tip`, a probe named `q:bar.phi` and two "
+     "invariants of one name (summary.json's invariant_drifts)", "refused where the names are made, naming both: "
+     "System::add_block (a coordinate label another block's coordinate has, a coordinate named twice), the model "
+     "builder's probes and invariants (`probe_name_clash`, apps/model/output_columns.hpp)", "`coordinate labels that "
+     "would head one output column twice are refused, naming both coordinates` (tests/engine/test_system.cpp), `output "
+     "names that two things would share are refused at the JSON path, naming both` (tests/apps/test_scene_file.cpp)"),
+    ("cli/export_newton_iterations_5000", "`noether export double-pendulum --newton-max-iterations 5000` wrote a scene "
+     "that `noether run` refused (/run/newton/max_iterations: 1 to 1000)", "refused by export with run's range: one "
+     "range per setting, the table of run settings", "`export refuses the issue's --newton-max-iterations 5000, which run "
+     "refuses` (tests/apps/test_run_settings.cpp), cli.export_newton_iterations_beyond_run"),
+    ("cli/plot_through_symlink", "`noether plot D` with D/plots a symlink to a directory outside D wrote its six files "
+     "there and exited 0", "plots/ is replaced by a directory of D, as vtk/ is (OutputDirectory's subdirectory, never "
+     "reached through a symlink)", "cli.plot (tests/apps/check_plot.sh)"),
+    ("scene/duplicate_key_mass", "a key given twice in an object was accepted, the last value winning (`\"mass\": 7.0, "
+     "\"mass\": 1.0` ran with 1 kg; a second `run`; a body's `name` twice then failed as \"no body named 'bar'\")",
+     "refused at the key's JSON path (`parse_json`, apps/json_reader.cpp, for scene files and checkpoints)",
+     "`a key given twice in an object is refused at its JSON path` (tests/apps/test_scene_file.cpp)"),
+    ("scene/name_with_c1_control", "a name holding U+0085 (a C1 control) or another Unicode format character was "
+     "accepted; a NUL in a name cut the message short at the NUL; ESC sequences in names reached the terminal through "
+     "the messages", "refused as control characters are (`require_column_name`); every message quotes names and given "
+     "texts with `quote` (engine/quote.hpp), hidden characters escaped as \\u0085, \\u0000, \\u001b",
+     "`quote keeps printable text and writes every hidden character as an escape` (tests/engine/test_quote.cpp), `names "
+     "that would split or shift output columns are refused, naming them` (tests/engine/test_system.cpp), `names with "
+     "hidden characters are refused, and every message shows them escaped` (tests/apps/test_scene_file.cpp)"),
+    ("scene/output_directory_empty", "`\"output\": {\"directory\": \"\"}` failed with \"cannot create the output directory "
+     "''\", without the JSON path", "a usage error at /output/directory", "`scene errors name the JSON path and what is "
+     "expected` (tests/apps/test_scene_file.cpp)"),
+    ("cli/chain3d_joint_fraction", "`chain3d --set joint=0.5`: \"must be a whole number from 0 to 1\", though the "
+     "parameter's values are spherical and revolute", "\"must be one of spherical, revolute, got 0.5\" "
+     "(ScenarioParameter::refusal)", "`a choice parameter takes its names, and a refusal names them` "
+     "(tests/apps/test_scenario_parameters.cpp)"),
+    ("cli/export_vtk_off", "`noether export double-pendulum --vtk off`: \"The following arguments were not expected: off "
+     "--vtk\", though docs/cli.md said export takes every run option but --threads and --out", "refused by name, with "
+     "the options export does not take (those of the table not `exported`: --threads, --out, --vtk, "
+     "--checkpoint-every), which docs/cli.md now lists", "`export refuses by name exactly the options docs/cli.md says "
+     "it does not take` (tests/apps/test_run_settings.cpp), cli.export_vtk_refused"),
 ]
 
 # Found and left: not a wrong outcome, or another engineer's area.

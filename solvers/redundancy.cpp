@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include <noether/engine/measures.hpp>
+#include <noether/engine/quote.hpp>
 
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseCore>
@@ -245,10 +246,10 @@ SelectedRows::SelectedRows(std::string name, std::shared_ptr<const Constraint> f
     : Constraint(std::move(name), blocks_of(*full)), full_(std::move(full)), kept_(std::move(kept)) {
   for (std::size_t k = 0; k < kept_.size(); ++k)
     if (kept_[k] < 0 || kept_[k] >= full_->num_equations() || (k > 0 && kept_[k] <= kept_[k - 1]))
-      throw std::invalid_argument("constraint '" + this->name() + "': kept rows must be ascending rows of '" +
-                                  full_->name() + "' (0 to " + std::to_string(full_->num_equations() - 1) + ")");
+      throw std::invalid_argument("constraint " + quote(this->name()) + ": kept rows must be ascending rows of " +
+                                  quote(full_->name()) + " (0 to " + std::to_string(full_->num_equations() - 1) + ")");
   if (const QuadraticFormView* form = full_->quadratic_form())
-    form_.emplace(selected_form("constraint '" + this->name() + "'", *form, kept_));
+    form_.emplace(selected_form("constraint " + quote(this->name()), *form, kept_));
 }
 
 void SelectedRows::do_calc_value(ConstVectorRef q, VectorRef g) const {

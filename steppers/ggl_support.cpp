@@ -3,6 +3,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -25,8 +27,8 @@ Matrix invert_indefinite(const std::string& what, const Matrix& M) {
 }  // namespace
 
 Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
-  const std::string what = std::string(stepper) + " needs a constant invertible mass matrix, but inertia '" +
-                           inertia.name() + "' ";
+  const std::string what = std::string(stepper) + " needs a constant invertible mass matrix, but inertia " +
+                           quote(inertia.name()) + " ";
   if (!inertia.has_constant_mass())
     throw StepperRefusal(what + "depends on the configuration; use livens-em, which takes configuration-dependent "
                                 "and singular M");
@@ -50,7 +52,7 @@ void require_quadratic_constraints(std::string_view stepper, const System& syste
   for (const Placed<Constraint>& e : system.constraints())
     if (!is_at_most_quadratic(e.element->nonlinearity()))
       throw StepperRefusal(std::string(stepper) + " needs constraints of degree <= 2 (constant D^2 g, no third "
-                           "derivatives), but constraint '" + e.element->name() + "' is of general nonlinearity; "
+                           "derivatives), but constraint " + quote(e.element->name()) + " is of general nonlinearity; "
                            "use livens-em, which takes any constraint");
 }
 
@@ -62,9 +64,9 @@ void require_one_inertia_per_coordinate(std::string_view stepper, const System& 
       int& o = owner[static_cast<std::size_t>(dof)];
       if (o >= 0)
         throw StepperRefusal(std::string(stepper) + " inverts M per inertia element, but coordinate " +
-                             system.coordinate_label(dof) + " belongs to inertias '" +
-                             inertias[static_cast<std::size_t>(o)].element->name() + "' and '" +
-                             inertias[i].element->name() + "'; merge them into one inertia element, "
+                             system.coordinate_label(dof) + " belongs to inertias " +
+                             quote(inertias[static_cast<std::size_t>(o)].element->name()) + " and " +
+                             quote(inertias[i].element->name()) + "; merge them into one inertia element, "
                              "or use livens-em, which never inverts M");
       o = static_cast<int>(i);
     }

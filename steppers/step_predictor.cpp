@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 namespace {
 
@@ -97,8 +99,8 @@ void StepPredictor::restore(const StepperHistory& history, std::string_view pref
   const double followed = history.number(entry_name(prefix, "followed_steps"));
   const std::vector<double>& sizes = history.values(entry_name(prefix, "sizes"));
   if (!(followed >= 0.0 && followed <= 1e9 && followed == std::floor(followed)) || sizes.size() != sizes_.size())
-    throw std::invalid_argument("the stepper history entries '" + entry_name(prefix, "followed_steps") + "' and '" +
-                                entry_name(prefix, "sizes") + "' must hold a whole count >= 0 and 3 step sizes");
+    throw std::invalid_argument("the stepper history entries " + quote(entry_name(prefix, "followed_steps")) + " and " +
+                                quote(entry_name(prefix, "sizes")) + " must hold a whole count >= 0 and 3 step sizes");
   followed_steps_ = static_cast<int>(followed);
   std::copy(sizes.begin(), sizes.end(), sizes_.begin());
   result_q_ = history.vector(entry_name(prefix, "q"));
@@ -109,7 +111,7 @@ void StepPredictor::restore(const StepperHistory& history, std::string_view pref
   if (followed_steps_ == 0) return;
   const auto require_size = [&](const Vector& sample, Index size, const std::string& key) {
     if (sample.size() != size)
-      throw std::invalid_argument("the stepper history entry '" + key + "' holds " +
+      throw std::invalid_argument("the stepper history entry " + quote(key) + " holds " +
                                   std::to_string(sample.size()) + " values, expected " + std::to_string(size));
   };
   require_size(result_q_, coordinates, entry_name(prefix, "q"));

@@ -8,6 +8,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/solvers/initial_values.hpp>
 
@@ -117,9 +118,9 @@ void check_scheme_parameters(std::string_view stepper, std::span<const SchemePar
     }
     if (found) continue;
     std::string message(stepper);
-    message += " has no parameter '";
-    message += name;
-    message += known.empty() ? "'; it takes none" : "'; its parameters: " + known;
+    message += " has no parameter ";
+    message += quote(name);
+    message += known.empty() ? "; it takes none" : "; its parameters: " + known;
     throw std::invalid_argument(message);
   }
 }
@@ -154,7 +155,7 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
     Matrix M = Matrix::Zero(inertia.local_size(), inertia.local_size());
     inertia.add_mass_matrix(q_local, 1.0, M);
     try {
-      check_positive_semidefinite_mass("inertia '" + inertia.name() + "'", "M(q) at the initial configuration", M);
+      check_positive_semidefinite_mass("inertia " + quote(inertia.name()), "M(q) at the initial configuration", M);
     } catch (const std::invalid_argument& error) {
       throw StepperRefusal(std::string(stepper) + ": " + error.what());
     }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <noether/engine/quote.hpp>
+
 namespace noether {
 
 void StepperHistory::put(std::string_view key, std::vector<double> values) {
@@ -15,7 +17,7 @@ void StepperHistory::put(std::string_view key, ConstVectorRef values) {
 const std::vector<double>& StepperHistory::values(std::string_view key) const {
   const auto entry = entries_.find(key);
   if (entry == entries_.end())
-    throw std::invalid_argument("the stepper history has no entry '" + std::string(key) + "'");
+    throw std::invalid_argument("the stepper history has no entry " + quote(key));
   return entry->second;
 }
 
@@ -27,7 +29,7 @@ Vector StepperHistory::vector(std::string_view key) const {
 double StepperHistory::number(std::string_view key) const {
   const std::vector<double>& v = values(key);
   if (v.size() != 1)
-    throw std::invalid_argument("the stepper history entry '" + std::string(key) + "' holds " +
+    throw std::invalid_argument("the stepper history entry " + quote(key) + " holds " +
                                 std::to_string(v.size()) + " values, expected one");
   return v.front();
 }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <noether/engine/quote.hpp>
 #include <noether/steppers/composition.hpp>
 #include <noether/steppers/em_ggl.hpp>
 #include <noether/steppers/evi.hpp>
@@ -102,7 +103,7 @@ const StepperInfo& find_stepper(const std::string& name) {
     if (s.name == name) return s;
     known += (known.empty() ? "" : ", ") + s.name;
   }
-  throw std::invalid_argument("unknown stepper '" + name + "'; known steppers: " + known);
+  throw std::invalid_argument("unknown stepper " + quote(name) + "; known steppers: " + known);
 }
 
 }  // namespace noether

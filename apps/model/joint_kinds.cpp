@@ -5,6 +5,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include <noether/engine/quote.hpp>
 #include <noether/joints/joint_library.hpp>
 
 namespace noether {
@@ -109,12 +110,12 @@ const JointKind* find(std::string_view name) {
 
 JointKindRegistration::JointKindRegistration(const JointKind& kind) : kind_(kind) {
   if (kind.make == nullptr)
-    throw std::invalid_argument("joint kind '" + std::string(kind.name) + "' has no constructor");
+    throw std::invalid_argument("joint kind " + quote(kind.name) + " has no constructor");
   Registry& r = registry();
   const std::lock_guard guard(r.lock);
   const auto named = [&](const JointKind* k) { return k->name == kind.name; };
   if (std::any_of(kLibrary.begin(), kLibrary.end(), named) || std::any_of(r.kinds.begin(), r.kinds.end(), named))
-    throw std::invalid_argument("a joint kind named '" + std::string(kind.name) + "' exists already");
+    throw std::invalid_argument("a joint kind named " + quote(kind.name) + " exists already");
   r.kinds.push_back(&kind);
 }
 

@@ -8,8 +8,10 @@
 #include <Eigen/Geometry>
 
 #include <noether/apps/model/body_probe.hpp>
+#include <noether/apps/model/output_columns.hpp>
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/spherical_point_mass.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/joints/applied_loads.hpp>
 #include <noether/joints/distance_power_constraint.hpp>
 #include <noether/joints/gravity.hpp>
@@ -92,15 +94,24 @@ class Builder {
     return std::move(mechanism_);
   }
 
-  /// The probes and invariants, on the built system.
+  /// The probes and invariants, on the built system with its conserved momenta: each probe's
+  /// columns and each invariant's drift under a name of its own.
   void complete(Model& model) const {
     for (std::size_t i = 0; i < d_.probes.size(); ++i)
       entry("probes", i, [&] {
         std::visit([](const auto& p) { require_column_name("probe", p.name); }, d_.probes[i]);  // heads NAME.x, ...
-        model.probes.push_back(std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i]));
+        Probe made = std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i]);
+        if (const std::string clash = probe_name_clash(*model.system, model.probes, model.conserved_momenta, made.name,
+                                                       made.dimension);
+            !clash.empty())
+          throw FieldError("name", clash);
+        model.probes.push_back(std::move(made));
       });
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
-      entry("invariants", i, [&] { model.invariants.push_back(invariant(d_.invariants[i], *model.system)); });
+      entry("invariants", i, [&] {
+        require_distinct_invariant(model.invariants, d_.invariants[i].name);
+        model.invariants.push_back(invariant(d_.invariants[i], *model.system));
+      });
   }
 
  private:
@@ -122,7 +133,7 @@ class Builder {
 
   const PlacedBody& body(const std::string& name, const std::string& field) const {
     const auto found = index_.find(name);
-    if (found == index_.end()) throw FieldError(field, "no body named '" + name + "'; bodies are " + list_of(names_));
+    if (found == index_.end()) throw FieldError(field, "no body named " + quote(name) + "; bodies are " + list_of(names_));
     return bodies_[found->second];
   }
 
@@ -130,7 +141,7 @@ class Builder {
   const BodyRef& attachable(const std::string& name, const std::string& field) const {
     const PlacedBody& b = body(name, field);
     if (!b.ref)
-      throw FieldError(field, "body '" + name + "' is " + kind_name(b.kind) +
+      throw FieldError(field, "body " + quote(name) + " is " + kind_name(b.kind) +
                                   "; this attaches to director bodies and Cartesian point masses only");
     return *b.ref;
   }
@@ -145,14 +156,14 @@ class Builder {
 
   void place(const std::string& name, PlacedBody placed) {
     if (!index_.emplace(name, bodies_.size()).second)
-      throw FieldError("name", "a body named '" + name + "' is defined already; body names must be unique");
+      throw FieldError("name", "a body named " + quote(name) + " is defined already; body names must be unique");
     names_.push_back(name);
     bodies_.push_back(std::move(placed));
   }
 
   void require_unique(const std::string& name) const {
     if (index_.contains(name))
-      throw FieldError("name", "a body named '" + name + "' is defined already; body names must be unique");
+      throw FieldError("name", "a body named " + quote(name) + " is defined already; body names must be unique");
   }
 
   void add_body(const BodyDescription& description) {
@@ -224,15 +235,15 @@ class Builder {
     for (const std::string& name : c.bodies) {
       const PlacedBody& p = body(name, "bodies");
       if (p.kind != BodyClass::point_mass)
-        throw FieldError("bodies", "body '" + name + "' is " + kind_name(p.kind) + "; the constraint acts on point masses");
+        throw FieldError("bodies", "body " + quote(name) + " is " + kind_name(p.kind) + "; the constraint acts on point masses");
       if (dimension != 0 && p.size != dimension)
-        throw FieldError("bodies", "the point masses must share one dimension; '" + name + "' differs");
+        throw FieldError("bodies", "the point masses must share one dimension; " + quote(name) + " differs");
       dimension = p.size;
       points.push_back(p.block);
     }
     const auto position = [&](const std::string& name, const std::string& field) {
       const auto at = std::find(c.bodies.begin(), c.bodies.end(), name);
-      if (at == c.bodies.end()) throw FieldError(field, "'" + name + "' is not among the constraint's bodies");
+      if (at == c.bodies.end()) throw FieldError(field, quote(name) + " is not among the constraint's bodies");
       return static_cast<Index>(at - c.bodies.begin());
     };
     std::vector<DistancePowerTerm> terms;
@@ -251,7 +262,7 @@ class Builder {
     if (listed.empty())
       for (std::size_t i = 0; i < bodies_.size(); ++i) {
         if (bodies_[i].kind == BodyClass::spherical)
-          throw FieldError("bodies", "body '" + names_[i] + "' is " + kind_name(bodies_[i].kind) +
+          throw FieldError("bodies", "body " + quote(names_[i]) + " is " + kind_name(bodies_[i].kind) +
                                          ", on which gravity is not linear; list the bodies gravity acts on");
         if (bodies_[i].ref) listed.push_back(names_[i]);
       }
@@ -304,12 +315,12 @@ class Builder {
   void add_force(const PointForceDescription& f) {
     const BodyRef& b = attachable(f.body, "body");
     mechanism_.add(std::make_shared<PointForce>(f.name, b, or_origin(f.point, b.kinematics.dimension()),
-                                                directed_load(f.force, f.profile, "force '" + f.name + "'")));
+                                                directed_load(f.force, f.profile, "force " + quote(f.name))));
   }
 
   void add_force(const TorqueDescription& t) {
     mechanism_.add(std::make_shared<BodyTorque>(t.name, attachable(t.body, "body"),
-                                                directed_load(t.torque, t.profile, "torque '" + t.name + "'")));
+                                                directed_load(t.torque, t.profile, "torque " + quote(t.name))));
   }
 
   void add_force(const PolynomialPotentialDescription& p) {
@@ -320,7 +331,7 @@ class Builder {
     if (at == names.end()) {
       std::string known;
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-      throw FieldError("coordinate", "body '" + p.body + "' has no coordinate '" + p.coordinate + "'; it has " + known);
+      throw FieldError("coordinate", "body " + quote(p.body) + " has no coordinate " + quote(p.coordinate) + "; it has " + known);
     }
     mechanism_.add(std::make_shared<PolynomialPotential>(p.name, b.block, b.size, static_cast<Index>(at - names.begin()),
                                                          p.center, p.coefficients));
@@ -331,6 +342,19 @@ class Builder {
   }
 
   // ---- probes and invariants -------------------------------------------------------------
+
+  /// An invariant's name keys its drift in summary.json (invariant_drifts) and names a line of the
+  /// printed summary: no hidden character (engine/quote.hpp), and not an earlier invariant's.
+  static void require_distinct_invariant(const std::vector<Invariant>& earlier, const std::string& name) {
+    if (const std::string hidden = hidden_character(name); !hidden.empty())
+      throw FieldError("name", "invariant " + quote(name) + ": a name must not contain a control or Unicode format " +
+                                   "character or a byte that is not UTF-8, and it holds " + hidden);
+    const auto same = std::find_if(earlier.begin(), earlier.end(), [&](const Invariant& i) { return i.name == name; });
+    if (same != earlier.end())
+      throw FieldError("name", "invariant " + std::to_string(same - earlier.begin()) + " is named " + quote(name) +
+                                   " too (an invariant without a name is named after its type); its drift is reported "
+                                   "under its name in summary.json: give each invariant its own name");
+  }
 
   Probe probe(const PointProbeDescription& p, const System& system) const {
     const PlacedBody& b = body(p.body, "body");
@@ -344,7 +368,7 @@ class Builder {
   }
 
   static Probe probe(const ProfileProbeDescription& p, const System&) {
-    check_time_profile(p.profile, "probe '" + p.name + "'");
+    check_time_profile(p.profile, "probe " + quote(p.name));
     return {p.name, 1, [profile = p.profile](const State& s) { return Vector(Vector::Constant(1, evaluate(profile, s.t))); }};
   }
 
@@ -403,8 +427,8 @@ Model build_model(const ModelDescription& description) {
   Model model;
   model.initial = mechanism.initial_state();
   model.system = mechanism.release_system();
-  builder.complete(model);
   model.conserved_momenta = description.conserved_momenta;
+  builder.complete(model);
   return model;
 }
 

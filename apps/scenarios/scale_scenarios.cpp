@@ -7,6 +7,7 @@
 #include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 namespace {
@@ -18,7 +19,7 @@ Index size_that_fits(const ParameterValues& p, const std::string& scenario, cons
                      double bytes_per_bar) {
   const auto size = static_cast<Index>(p.at(key));
   require_memory_for_bars(bars(static_cast<double>(size)), bytes_per_bar,
-                          "scenario '" + scenario + "' with " + key + " = " + std::to_string(size));
+                          "scenario " + quote(scenario) + " with " + key + " = " + std::to_string(size));
   return size;
 }
 

@@ -1,11 +1,13 @@
 #include <noether/apps/scenarios/scenario.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <stdexcept>
 
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 
 namespace noether {
 
@@ -39,6 +41,18 @@ std::string ParameterRange::describe() const {
   return "a finite number";
 }
 
+std::string ScenarioParameter::describe_values() const {
+  if (choices.empty()) return range.describe();
+  std::string text = "one of";
+  for (std::size_t i = 0; i < choices.size(); ++i) text += (i == 0 ? " " : ", ") + choices[i];
+  return text;
+}
+
+std::string ScenarioParameter::refusal(double value) const {
+  if (choices.empty() || range.contains(value)) return range.refusal(value);
+  return "must be " + describe_values() + ", got " + format_exact(value);
+}
+
 Model Scenario::build(const ParameterValues& values) const { return build_model(describe(values)); }
 
 std::span<const Scenario> scenarios() {
@@ -57,7 +71,7 @@ const Scenario& find_scenario(const std::string& name) {
     if (s.name == name) return s;
     known += (known.empty() ? "" : ", ") + s.name;
   }
-  throw std::invalid_argument("unknown scenario '" + name + "'; known scenarios: " + known);
+  throw std::invalid_argument("unknown scenario " + quote(name) + "; known scenarios: " + known);
 }
 
 ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValues& overrides) {
@@ -67,13 +81,13 @@ ParameterValues resolve_parameters(const Scenario& scenario, const ParameterValu
     if (!values.contains(key)) {
       std::string known;
       for (const ScenarioParameter& p : scenario.parameters) known += (known.empty() ? "" : ", ") + p.name;
-      throw std::invalid_argument("scenario '" + scenario.name + "' has no parameter '" + key + "'; it accepts: " + known);
+      throw std::invalid_argument("scenario " + quote(scenario.name) + " has no parameter " + quote(key) + "; it accepts: " + known);
     }
     values[key] = value;
   }
   for (const ScenarioParameter& p : scenario.parameters)
-    if (const std::string refusal = p.range.refusal(values.at(p.name)); !refusal.empty())
-      throw std::invalid_argument("scenario '" + scenario.name + "': parameter '" + p.name + "' " + refusal);
+    if (const std::string refusal = p.refusal(values.at(p.name)); !refusal.empty())
+      throw std::invalid_argument("scenario " + quote(scenario.name) + ": parameter " + quote(p.name) + " " + refusal);
   return values;
 }
 
@@ -81,17 +95,15 @@ double parse_parameter_value(const Scenario& scenario, const std::string& key, c
   std::string accepted = "a number (e.g. 0.01 or 1e-3)";
   for (const ScenarioParameter& p : scenario.parameters) {
     if (p.name != key || p.choices.empty()) continue;
-    accepted = "one of";
-    for (std::size_t i = 0; i < p.choices.size(); ++i) {
-      if (p.choices[i] == text) return static_cast<double>(i);
-      accepted += (i == 0 ? " " : ", ") + p.choices[i];
-    }
+    const auto choice = std::find(p.choices.begin(), p.choices.end(), text);
+    if (choice != p.choices.end()) return static_cast<double>(choice - p.choices.begin());
+    accepted = p.describe_values();
   }
   double value = 0.0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc() || stop != end)
-    throw std::invalid_argument("--set " + key + " expects " + accepted + ", got '" + text + "'");
+    throw std::invalid_argument("--set " + key + " expects " + accepted + ", got " + quote(text));
   return value;
 }
 

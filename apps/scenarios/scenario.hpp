@@ -53,6 +53,13 @@ struct ScenarioParameter {
   /// Names of the values 0, 1, ... for a choice parameter (`--set joint=revolute`); empty for a number.
   std::vector<std::string> choices = {};
   ParameterRange range = ParameterRange::any();
+
+  /// What it accepts, as docs/scenarios.md's range column says it: "one of spherical, revolute"
+  /// for a choice parameter, range.describe() for a number.
+  std::string describe_values() const;
+  /// Why value is not accepted, naming what is (describe_values(): the choices' names, not the
+  /// numbers that stand for them); empty when range.contains(value).
+  std::string refusal(double value) const;
 };
 
 using ParameterValues = std::map<std::string, double>;

@@ -49,6 +49,15 @@ expect 0 '' "$program" plot D
 [ "$(cat precious)" = precious ] || fail "noether plot wrote through the symlink energy.svg.tmp"
 python3 "$source/tests/apps/check_plots.py" D/plots energy constraints || fail "the figures after a second plot"
 
+# Issue 40: DIR/plots a symlink to a directory outside DIR is replaced by a directory of DIR, as
+# vtk/ is (OutputDirectory's subdirectory), and nothing is written into the symlink's target.
+mkdir outside
+cp -r D S && rm -rf S/plots && ln -s "$work/outside" S/plots
+expect 0 '' "$program" plot S
+[ -z "$(ls outside)" ] || fail "noether plot wrote through the symlink S/plots: $(ls outside | tr '\n' ' ')"
+[ -d S/plots ] && [ ! -L S/plots ] || fail "S/plots is not a directory of S"
+python3 "$source/tests/apps/check_plots.py" S/plots energy constraints || fail "the figures beside a replaced symlink"
+
 # A run that goes on, or was killed: its partial time series is plotted, and the note says so.
 cp -r D P
 mv P/timeseries.csv P/timeseries.csv.partial

@@ -165,7 +165,7 @@ edited "t_end below the state" "$file_re: /state/step: is 120, at or past the ru
   's/"t_end":1.37,/"t_end":1.0,/' "$ref_b"
 edited "state.t shifted by 5" "$file_re: /state/t: is 6.200000000000001, but step 120 of h = 0.01 ends at t = 1.2 " \
   's/"t":1.2000000000000008,/"t":6.2000000000000008,/' "$ref_b"
-edited "a key twice" "$file_re: /options/h: the key 'h' appears twice in one object, and a JSON reader keeps only one of its values, silently: remove one$" \
+edited "a key twice" "$file_re: /options/h: the key 'h' is given twice in this object; give it once [(]a JSON reader keeps one of the two values[)]$" \
   's/"h":0.01,/"h":0.01,"h":0.02,/' "$ref_b"
 edited "another solver" "$file_re gives solver = \"umfpack\", but '[^']*/e_edited/summary.json' says the outputs in '[^']*/e_edited' were computed with solver = \"klu\" (a resumed run continues with the settings that computed its rows): " \
   's/"solver":"klu"/"solver":"umfpack"/' "$ref_b"

@@ -413,8 +413,8 @@ TEST_CASE("a checkpoint whose state its run would not have saved is refused at i
   const std::string h = "\"h\":0.01,";
   REQUIRE(text.find(h) != std::string::npos);
   const std::string repeated = std::string(text).replace(text.find(h), h.size(), "\"h\":0.01,\"h\":0.02,");
-  CHECK(parse_refusal(repeated) == "checkpoint: /options/h: the key 'h' appears twice in one object, and a JSON reader "
-                                   "keeps only one of its values, silently: remove one");
+  CHECK(parse_refusal(repeated) == "checkpoint: /options/h: the key 'h' is given twice in this object; give it once (a "
+                                   "JSON reader keeps one of the two values)");
   CHECK(parse_refusal(text).empty());
 }
 

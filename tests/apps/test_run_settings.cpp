@@ -287,3 +287,37 @@ TEST_CASE("the options given change a scene file's settings: --set a stepper par
   CHECK(c.newton.modified);
   CHECK(c.newton.refresh_contraction == 0.5);
 }
+
+TEST_CASE("export refuses by name exactly the options docs/cli.md says it does not take") {
+  // Issue 40: `export --vtk off` was "The following arguments were not expected: off --vtk", though
+  // docs/cli.md said export takes every option of run but --threads and --out.
+  std::string listed;
+  const std::vector<std::string_view> refused = options_export_refuses();
+  for (std::size_t i = 0; i < refused.size(); ++i)
+    listed += (i == 0 ? "`" : i + 1 == refused.size() ? " and `" : ", `") + std::string(refused[i]) + "`";
+  std::string page = read_file(fs::path(NOETHER_SOURCE_DIR) / "docs" / "cli.md");
+  std::replace(page.begin(), page.end(), '\n', ' ');
+  INFO("docs/cli.md should say: it takes the options of `run` but ", listed);
+  CHECK(page.find("it takes the options of `run` but " + listed + ",") != std::string::npos);
+  for (const RunSetting& s : run_settings()) {
+    CAPTURE(s.flag);
+    RunArguments a;
+    a.scenario = "double-pendulum";
+    a.settings[s.name] = s.values.kind == SettingValues::Kind::choice ? std::string(s.values.choices[0]) : "1";
+    const std::optional<std::string> refusal_text = refusal([&] { check_export_arguments(a); });
+    CHECK(refusal_text.has_value() == !s.exported);
+    if (refusal_text)
+      CHECK(*refusal_text == std::string(s.flag) + " '" + *a.settings[s.name] +
+                                 "': noether export writes a scene, not a run's files; it takes the options of run but "
+                                 "--threads, --out, --vtk and --checkpoint-every (give this one to noether run)");
+  }
+}
+
+TEST_CASE("export refuses the issue's --newton-max-iterations 5000, which run refuses") {
+  // Issue 40, defect 6: `noether export double-pendulum --newton-max-iterations 5000` wrote a scene
+  // that `noether run` refused ("/run/newton/max_iterations: must be a whole number from 1 to 1000").
+  const RunSetting& s = run_setting("newton_max_iterations");
+  const std::optional<std::string> command = refusal([&] { return exported(s, "5000"); });
+  REQUIRE(command);
+  CHECK(*command == "--newton-max-iterations expects a whole number from 1 to 1000, got '5000'");
+}

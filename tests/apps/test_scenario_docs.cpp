@@ -20,13 +20,6 @@ std::string default_text(const ScenarioParameter& p) {
   return p.choices.at(static_cast<std::size_t>(p.default_value));
 }
 
-std::string range_text(const ScenarioParameter& p) {
-  if (p.choices.empty()) return p.range.describe();
-  std::string text = "one of";
-  for (const std::string& c : p.choices) text += (c == p.choices.front() ? " " : ", ") + c;
-  return text;
-}
-
 /// Markdown cells cannot hold '|'.
 std::string cell(std::string text) {
   std::string escaped;
@@ -38,7 +31,7 @@ std::string parameter_table() {
   std::string table = "| scenario | parameter | default | range | meaning |\n|---|---|---|---|---|\n";
   for (const Scenario& s : scenarios())
     for (const ScenarioParameter& p : s.parameters)
-      table += "| `" + s.name + "` | `" + p.name + "` | " + default_text(p) + " | " + range_text(p) + " | " +
+      table += "| `" + s.name + "` | `" + p.name + "` | " + default_text(p) + " | " + p.describe_values() + " | " +
                cell(p.description) + " |\n";
   return table;
 }

@@ -9,6 +9,7 @@
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/format.hpp>
 
 using namespace noether;
 
@@ -80,4 +81,20 @@ TEST_CASE("a run checks the scenario's parameters before its run settings") {
   options.overrides.clear();
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("the end time is not a whole number of steps"),
                        std::invalid_argument);
+}
+
+TEST_CASE("a choice parameter takes its names, and a refusal names them") {
+  // Issue 40: `chain3d --set joint=0.5` said "must be a whole number from 0 to 1", though the
+  // parameter's values are spherical and revolute.
+  const Scenario& chain3d = find_scenario("chain3d");
+  CHECK(parse_parameter_value(chain3d, "joint", "spherical") == 0.0);
+  CHECK(parse_parameter_value(chain3d, "joint", "revolute") == 1.0);
+  CHECK(resolve_parameters(chain3d, {{"joint", 1.0}}).at("joint") == 1.0);
+  for (const double value : {0.5, 7.0, -1.0})
+    CHECK_THROWS_WITH_AS(resolve_parameters(chain3d, {{"joint", value}}),
+                         ("scenario 'chain3d': parameter 'joint' must be one of spherical, revolute, got " +
+                          format_exact(value)).c_str(),
+                         std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_parameter_value(chain3d, "joint", "hinge"),
+                       "--set joint expects one of spherical, revolute, got 'hinge'", std::invalid_argument);
 }

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
@@ -106,6 +107,17 @@ TEST_CASE("every scenario exports to a scene that loads into the same model, and
     CHECK(loaded.run.h == scenario.run_defaults.h);
     CHECK(loaded.run.t_end == scenario.run_defaults.t_end);
   }
+}
+
+TEST_CASE("an exported scene keeps the scene's output settings") {
+  // Found beside issue 40: a scene with "output": {"vtk": false} was exported with "vtk": true.
+  RunArguments a;
+  a.scenario = NOETHER_SOURCE_DIR "/tests/apps/scenes/pendulum_without_vtk.json";
+  const Scene exported = export_scene(to_run_options(a));
+  CHECK_FALSE(exported.output_vtk);
+  CHECK_FALSE(parse_scene(scene_json(exported), "exported.json").output_vtk);
+  a.scenario = "double-pendulum";
+  CHECK(export_scene(to_run_options(a)).output_vtk);
 }
 
 TEST_CASE("a scene with every element kind loads, round-trips and runs") {
@@ -208,6 +220,10 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
        "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
       {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
       {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      // Issue 40: "cannot create the output directory ''", without the path in the file.
+      {"empty output directory", with(pendulum, P("/output/directory"), ""),
+       "broken.json: /output/directory: an empty text names no directory; give one (\"out\"), or leave the key out to "
+       "write files only where --out says"},
       {"a version near 1", with(pendulum, P("/noether_scene"), 1.0000001),
        "broken.json: /noether_scene: this program reads scene format 1, got 1.0000001"},
   };
@@ -218,6 +234,95 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
     CHECK(message.find(c.message) != std::string::npos);
   }
   CHECK(refusal(pendulum) == "(accepted)");
+}
+
+TEST_CASE("output names that two things would share are refused at the JSON path, naming both") {
+  // Issue 40: each of these ran, and the outputs kept one of two values under one name.
+  const nlohmann::json pendulum = example("pendulum");
+  const auto with = [](nlohmann::json d, const std::string& at, const nlohmann::json& value) {
+    d[nlohmann::json::json_pointer(at)] = value;
+    return d;
+  };
+  // A point mass "bar.phi" beside the planar body "bar": two columns q:bar.phi.x.
+  CHECK(refusal(with(pendulum, "/bodies/1", {{"name", "bar.phi"}, {"type", "point_mass"}, {"mass", 1.0}, {"position", {0, 0}}})) ==
+        "broken.json: /bodies/1: the coordinate 'x' of block 'bar.phi' and the coordinate 'phi.x' of block 'bar' have one "
+        "label, bar.phi.x, which would head two output columns; rename one of the blocks");
+  CHECK(refusal(with(pendulum, "/bodies/1",
+                     {{"name", "c"}, {"type", "coordinates"}, {"coordinates", {"a", "a"}}, {"position", {0, 0}}})) ==
+        "broken.json: /bodies/1: coordinate block 'c' names its coordinate 'a' twice: each label c.a heads one output "
+        "column; name each coordinate once");
+  CHECK(refusal(with(pendulum, "/probes/1", {{"name", "tip"}, {"body", "bar"}})) ==
+        "broken.json: /probes/1/name: probe 0 is named 'tip' too; a probe's name heads its columns (tip.x, ...) and its "
+        "entry in final_state.json: give each probe its own name");
+  CHECK(refusal(with(pendulum, "/probes/0/name", "q:bar.phi")) ==
+        "broken.json: /probes/0/name: probe 'q:bar.phi' would write the column q:bar.phi.x, which the coordinate "
+        "bar.phi.x heads already; rename the probe");
+  CHECK(refusal(with(with(pendulum, "/probes/0/name", "linear_momentum"), "/conserved_momenta", {{"linear", {"y"}}})) ==
+        "broken.json: /probes/0/name: probe 'linear_momentum' would write the column linear_momentum.y, which the "
+        "conserved momentum component heads already; rename the probe");
+  CHECK(refusal(with(pendulum, "/invariants", {{{"type", "linear_momentum"}}, {{"type", "linear_momentum"}}})) ==
+        "broken.json: /invariants/1/name: invariant 0 is named 'linear_momentum' too (an invariant without a name is "
+        "named after its type); its drift is reported under its name in summary.json: give each invariant its own name");
+  // What is not a collision stays accepted: a probe "bar.phi" (columns bar.phi.x, no "q:"), a
+  // point mass "bar.d3" (a planar body has no d3), momenta and probes of other names.
+  CHECK(refusal(with(with(pendulum, "/probes/0/name", "bar.phi"), "/bodies/1",
+                     {{"name", "bar.d3"}, {"type", "point_mass"}, {"mass", 1.0}, {"position", {0, 0}}})) == "(accepted)");
+}
+
+TEST_CASE("names with hidden characters are refused, and every message shows them escaped") {
+  // Issue 40: U+0085 was accepted, a NUL cut the message short, ESC sequences reached the terminal.
+  const nlohmann::json pendulum = example("pendulum");
+  const auto renamed = [&](const std::string& name) {
+    nlohmann::json d = pendulum;
+    d["bodies"][0]["name"] = d["joints"][0]["body_b"] = d["probes"][0]["body"] = name;
+    return refusal(d);
+  };
+  const std::string rule = "': a name must not contain a comma, a double quote, a control character";
+  CHECK(renamed("a\u0085b").starts_with("broken.json: /bodies/0: coordinate block 'a\\u0085b" + rule));
+  CHECK(renamed("a\u202eb").starts_with("broken.json: /bodies/0: coordinate block 'a\\u202eb" + rule));
+  const std::string nul = renamed(std::string("a\0b", 3));
+  CHECK(nul.starts_with("broken.json: /bodies/0: coordinate block 'a\\u0000b" + rule));
+  CHECK(nul.ends_with("and it holds \\u0000: names head the columns of the output files"));  // not cut at the NUL
+  // A name that is never accepted, only looked up, is escaped in the message too.
+  nlohmann::json d = pendulum;
+  d["joints"][0]["body_b"] = "\x1b[2J\x1b[31mbar";
+  CHECK(refusal(d) == "broken.json: /joints/0/body_b: no body named '\\u001b[2J\\u001b[31mbar'; bodies are bar");
+  d = pendulum;
+  d["run"]["stepper"] = "rk\x1b[0m";
+  CHECK(refusal(d).starts_with("broken.json: /run/stepper: unknown value 'rk\\u001b[0m'; accepted: "));
+  d = pendulum;
+  d["name"] = "pendulum\u0085";
+  CHECK(refusal(d).starts_with("broken.json: /name: the scene's name 'pendulum\\u0085' holds \\u0085; a name must not"));
+}
+
+TEST_CASE("a key given twice in an object is refused at its JSON path") {
+  // Issue 40: nlohmann keeps the last of the values ("mass": 7.0, "mass": 1.0 ran with 1 kg); a
+  // body's "name" given twice left the joint's body "bar" unknown.
+  const std::string text = testing::read_file(kExamples / "pendulum.json");
+  const auto edited = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    REQUIRE(t.find(from) != std::string::npos);
+    return t.replace(t.find(from), from.size(), to);
+  };
+  const auto refusal_of = [](const std::string& scene) -> std::string {
+    try {
+      parse_scene(scene, "twice.json");
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  const std::string rest = " is given twice in this object; give it once (a JSON reader keeps one of the two values)";
+  CHECK(refusal_of(edited("\"mass\": 1.0", "\"mass\": 7.0, \"mass\": 1.0")) == "twice.json: /bodies/0/mass: the key 'mass'" + rest);
+  CHECK(refusal_of(edited("{\"name\": \"bar\"", "{\"name\": \"bar\", \"name\": \"baz\"")) ==
+        "twice.json: /bodies/0/name: the key 'name'" + rest);
+  CHECK(refusal_of(edited("\n}", ",\n  \"run\": {\"h\": 0.02, \"t_end\": 1.0}\n}")) == "twice.json: /run: the key 'run'" + rest);
+  CHECK(refusal_of(edited("\"point\": [0.5, 0.0]", "\"point\": [0.5, 0.0], \"body\": \"bar\"")) ==
+        "twice.json: /probes/0/body: the key 'body'" + rest);
+  // Inside any object, known to the reader or not; the key escaped as a JSON Pointer and for the terminal.
+  CHECK(refusal_of(edited("\"noether_scene\": 1,", "\"noether_scene\": 1, \"x\": [{}, {\"a/b~\\u001b\": 1, \"a/b~\\u001b\": 2}],")) ==
+        "twice.json: /x/1/a~1b~0\\u001b: the key 'a/b~\\u001b'" + rest);
+  CHECK(refusal_of(text) == "(accepted)");
 }
 
 TEST_CASE("invalid JSON is refused with its line and column") {

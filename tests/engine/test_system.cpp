@@ -265,14 +265,24 @@ TEST_CASE("body-wise ordering puts each constraint's multipliers after the block
 TEST_CASE("names that would split or shift output columns are refused, naming them") {
   // The reliability table found a body named "a,b" writing the header "q:a,b.phi.x" into
   // timeseries.csv: one more column than each row has, every later column misnamed.
+  const std::string rule =
+      ": a name must not contain a comma, a double quote, a control character (a newline, a tab, ESC, U+0085), a "
+      "Unicode format character (U+200B, U+202E) or a byte that is not UTF-8, and it holds ";
+  const std::string reason = ": names head the columns of the output files";
   System system;
-  for (const char* name : {"a,b", "a\"b", "a\nb", "a\tb"}) {
-    CAPTURE(name);
-    CHECK_THROWS_WITH_AS(system.add_block(name, 1),
-                         (std::string("coordinate block '") + name +
-                          "': a name must not contain a comma, a double quote or a control character (a newline, a tab): "
-                          "names head the columns of the output files")
-                             .c_str(),
+  struct Case {
+    std::string name, shown, holds;
+  };
+  // Issue 40: U+0085 (a C1 control), a NUL (which ended what()'s C string), ESC (whose sequence
+  // reached the terminal), a right-to-left override, a zero-width space and a byte not UTF-8 were
+  // accepted or printed as they are; the message shows each escaped.
+  for (const Case& c : {Case{"a,b", "a,b", "a comma"}, Case{"a\"b", "a\"b", "a double quote"},
+                        Case{"a\nb", "a\\nb", "\\n"}, Case{"a\tb", "a\\tb", "\\t"},
+                        Case{"a\u0085b", "a\\u0085b", "\\u0085"}, Case{std::string("a\0b", 3), "a\\u0000b", "\\u0000"},
+                        Case{"a\x1b[31mb", "a\\u001b[31mb", "\\u001b"}, Case{"a\u202eb", "a\\u202eb", "\\u202e"},
+                        Case{"a\u200bb", "a\\u200bb", "\\u200b"}, Case{"a\xff" "b", "a\\xffb", "\\xff"}}) {
+    CAPTURE(c.shown);
+    CHECK_THROWS_WITH_AS(system.add_block(c.name, 1), ("coordinate block '" + c.shown + "'" + rule + c.holds + reason).c_str(),
                          std::invalid_argument);
   }
   CHECK_THROWS_WITH_AS(system.add_block("p", {"x,y"}), doctest::Contains("coordinate of block 'p' 'x,y': a name must not"),
@@ -282,4 +292,32 @@ TEST_CASE("names that would split or shift output columns are refused, naming th
   CHECK_THROWS_WITH_AS(system.add(std::make_shared<ConstantInertia>("mass,1", std::vector{p}, Matrix::Identity(1, 1))),
                        doctest::Contains("element 'mass,1': a name must not contain a comma"), std::invalid_argument);
   CHECK(system.num_coordinates() == 1);
+}
+
+TEST_CASE("coordinate labels that would head one output column twice are refused, naming both coordinates") {
+  // Issue 40: a point mass "bar.phi" beside a planar body "bar" (coordinates phi.x, ...) wrote two
+  // columns q:bar.phi.x into timeseries.csv and the key "bar.phi.x" twice into final_state.json.
+  System system;
+  system.add_block("bar", {"phi.x", "phi.y", "d1.x"});
+  CHECK_THROWS_WITH_AS(system.add_block("bar.phi", {"z", "x"}),
+                       "the coordinate 'x' of block 'bar.phi' and the coordinate 'phi.x' of block 'bar' have one label, "
+                       "bar.phi.x, which would head two output columns; rename one of the blocks",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("bar.d1", {"x"}), doctest::Contains("label, bar.d1.x,"), std::invalid_argument);
+  system.add_block("bar.phi", {"z"});  // bar.phi.z is no other coordinate's label
+  // The other order: the block with the dotted coordinate comes second, over two levels of dots.
+  system.add_block("a.b.c", {"x"});
+  CHECK_THROWS_WITH_AS(system.add_block("a", {"w", "b.c.x"}),
+                       "the coordinate 'b.c.x' of block 'a' and the coordinate 'x' of block 'a.b.c' have one label, "
+                       "a.b.c.x, which would head two output columns; rename one of the blocks",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("a.b", {"c.x"}), doctest::Contains("label, a.b.c.x,"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(system.add_block("c", {"a", "b", "a"}),
+                       "coordinate block 'c' names its coordinate 'a' twice: each label c.a heads one output column; "
+                       "name each coordinate once",
+                       std::invalid_argument);
+  CHECK(system.blocks().size() == 3);  // the refused blocks were not added
+  for (Index i = 0; i < system.num_coordinates(); ++i) CHECK(system.find_coordinate(system.coordinate_label(i)) == i);
+  CHECK_FALSE(system.find_coordinate("bar.phi.w"));
+  CHECK_FALSE(system.find_coordinate("bar"));
 }

@@ -274,6 +274,22 @@ void system_cases(const CaseList& add) {
     system->add(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, quartic()));
     return std::string("added");
   });
+  add("colliding_coordinate_labels", "Mechanism: a planar body 'bar' (coordinates phi.x, ...), then a point mass 'bar.phi' (x, y)", [] {
+    Mechanism m;
+    m.add_planar_body("bar", PlanarBodyProperties{.mass = 1.0, .inertia = 0.1});
+    m.add_planar_point_mass("bar.phi", 1.0, Eigen::Vector2d::Zero());
+    return std::string("added");
+  });
+  add("coordinate_named_twice", "System::add_block(\"c\", {\"a\", \"a\"})", [] {
+    System system;
+    system.add_block("c", {"a", "a"});
+    return std::string("added");
+  });
+  add("name_with_nul", "Mechanism::add_point_mass with the name \"a\\0b\" (a NUL inside)", [] {
+    Mechanism m;
+    m.add_point_mass(std::string("a\0b", 3), 1.0, Eigen::Vector3d::Zero());
+    return std::string("added");
+  });
   add("null_element", "System::add(nullptr potential)", [] {
     System system;
     system.add(std::shared_ptr<const Potential>());

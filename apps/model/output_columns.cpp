@@ -1,0 +1,54 @@
+#include <noether/apps/model/output_columns.hpp>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include <noether/engine/quote.hpp>
+
+namespace noether {
+
+namespace {
+
+constexpr std::string_view kCoordinatePrefix = "q:";
+
+}  // namespace
+
+std::string coordinate_column(std::string_view label) {
+  std::string column(kCoordinatePrefix);
+  column += label;
+  return column;
+}
+
+std::string probe_column(std::string_view probe, Index axis) {
+  static constexpr std::array<char, 3> axes{'x', 'y', 'z'};
+  std::string column(probe);
+  column += '.';
+  column += axes.at(static_cast<std::size_t>(axis));
+  return column;
+}
+
+std::string probe_name_clash(const System& system, std::span<const Probe> earlier, const ConservedMomenta& momenta,
+                             const std::string& name, Index dimension) {
+  const auto same = std::find_if(earlier.begin(), earlier.end(), [&](const Probe& p) { return p.name == name; });
+  if (same != earlier.end())
+    return "probe " + std::to_string(same - earlier.begin()) + " is named " + quote(name) +
+           " too; a probe's name heads its columns (" + escaped(probe_column(name, 0)) +
+           ", ...) and its entry in final_state.json: give each probe its own name";
+  const std::vector<std::string> momentum_columns = momenta.names();
+  for (Index axis = 0; axis < dimension; ++axis) {
+    const std::string column = probe_column(name, axis);
+    const std::string_view label = std::string_view(column).substr(kCoordinatePrefix.size());
+    const std::string what =
+        column.starts_with(kCoordinatePrefix) && system.find_coordinate(label) ? "the coordinate " + escaped(label)
+        : std::find(momentum_columns.begin(), momentum_columns.end(), column) != momentum_columns.end()
+            ? std::string("the conserved momentum component")
+            : std::string();
+    if (!what.empty())
+      return "probe " + quote(name) + " would write the column " + escaped(column) + ", which " + what +
+             " heads already; rename the probe";
+  }
+  return "";
+}
+
+}  // namespace noether
