@@ -135,7 +135,9 @@ void add_stepper_settings(std::vector<RunSetting>& table, const RunConfiguration
                      o.redundancy = text == "drop" ? RunConfiguration::Redundancy::drop : RunConfiguration::Redundancy::refuse;
                    }});
   table.push_back({"threads", "--threads", "N", "", "threads", "threads", whole(1, kLargestInt), false,
-                   "worker threads (default: all cores)", "upper bound on the worker threads", "all cores",
+                   "worker threads, at most the cores available (default: all cores)",
+                   "upper bound on the worker threads; a larger N runs on the cores available (summary: `threads`)",
+                   "all cores",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(self, text); }});
   table.push_back({"stepper_parameters", "--set", "key=value", "/run/stepper_parameters", "scheme_parameters",
                    "scheme_parameters", family(), true,

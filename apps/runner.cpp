@@ -8,15 +8,13 @@
 #include <optional>
 #include <stdexcept>
 
-#include <tbb/global_control.h>
-#include <tbb/info.h>
-
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -40,7 +38,7 @@ RunPlan plan_run(const RunOptions& options) {
   require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
   RunPlan plan;
   plan.configuration = resolve_run_configuration(options);  // fails before the model is built
-  plan.threads = options.threads;
+  plan.threads = capped_threads(options.threads);
   if (options.scene) {
     require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
     plan.scenario = options.scene->scene->name;
@@ -61,19 +59,17 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
                                            std::vector<std::string>& dropped) {
   const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
   if (redundancy.dependent.empty()) return nullptr;
+  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
+    const std::string them = redundancy.dependent.size() == 1 ? "it" : "them";
+    throw StepperRefusal(describe_redundancy(*model.system, redundancy) + ". Run with --redundant drop (the default), " +
+                         "which drops " + them + " from the step equations and still reports " + them + ", or remove " +
+                         them + " from the model");
+  }
   std::vector<Index> rows;
-  std::vector<std::string> descriptions;
   for (const DependentEquation& e : redundancy.dependent) {
     rows.push_back(e.row);
-    descriptions.push_back(describe_dependency(*model.system, e));
+    dropped.push_back(describe_dependency(*model.system, e));
   }
-  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
-    std::string list;
-    for (const std::string& d : descriptions) list += (list.empty() ? "" : "; ") + d;
-    throw StepperRefusal(std::to_string(rows.size()) + " constraint equations depend on the others along the motion: " +
-                         list + "; remove them from the model, or run with --redundant drop");
-  }
-  dropped = std::move(descriptions);
   return without_equations(*model.system, rows);
 }
 
@@ -104,7 +100,10 @@ struct PreparedStepper {
   PreparedStepper(const Model& model, const RunConfiguration& run) {
     try {
       reduced = without_redundancy(model, run, dropped_equations);
-      stepper = find_stepper(run.stepper).make(system(model), run.stepper_options());
+      StepperOptions options = run.stepper_options();
+      // without_redundancy has looked for them: the stepper need not look again.
+      options.redundant_equations = StepperOptions::RedundantEquations::allow;
+      stepper = find_stepper(run.stepper).make(system(model), options);
     } catch (const StepperRefusal& e) {
       refusal = e;
     }
@@ -303,8 +302,6 @@ RunOutcome finish(RunOutcome outcome, RunOutputs* outputs, const RunClock& clock
 
 }  // namespace
 
-int all_cores() { return tbb::info::default_concurrency(); }
-
 RunConfiguration resolve_run_configuration(const RunOptions& options) {
   if (!options.scene) resolve_parameters(find_scenario(options.scenario), options.overrides);  // the more basic error first
   RunConfiguration c = options.scene ? options.scene->scene->run : default_run_configuration(find_scenario(options.scenario));
@@ -331,8 +328,7 @@ RunOutcome run(const RunOptions& options) {
   const RunPlan& plan = outcome.plan;
   const ModelDescription description = describe(plan.source);
   const Model model = build_model(description);
-  const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
-                                         static_cast<std::size_t>(plan.threads));
+  const ThreadLimit thread_limit(plan.threads);
   PreparedStepper prepared(model, plan.configuration);
   outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)

@@ -14,15 +14,13 @@
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper.hpp>
 
 namespace noether {
 
 struct Checkpoint;
-
-/// Every core the machine offers (the default thread count).
-int all_cores();
 
 struct RunOptions {
   std::string scenario;
@@ -42,8 +40,9 @@ struct RunOptions {
   std::optional<int> max_refinement_depth;
   /// `--redundant`: what to do with constraint equations that depend on the others.
   std::optional<RunConfiguration::Redundancy> redundancy;
-  /// Upper bound on the worker threads for the whole run (>= 1).
-  int threads = all_cores();
+  /// Upper bound on the worker threads for the whole run (>= 1); the run uses at most the
+  /// available cores (capped_threads, engine/thread_limit.hpp).
+  int threads = available_threads();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
   ParameterValues overrides;
   /// When set, the run's model is this scene's (scenario and overrides stay empty), and the scene's
@@ -101,7 +100,7 @@ struct RunPlan {
   /// The settings the run uses: defaults with the options applied (resolve_run_configuration).
   RunConfiguration configuration;
   ParameterValues parameters;  ///< every resolved scenario parameter (none for a scene)
-  int threads = 0;             ///< the bound on the worker threads
+  int threads = 0;             ///< the bound on the worker threads: the options' capped at the cores (ThreadLimit)
 };
 
 /// What a run measured over the states it reached, the initial one included: RunRecorder gathers
