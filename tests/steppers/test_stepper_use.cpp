@@ -1,7 +1,7 @@
 /// How a stepper may be used (steppers/stepper.hpp, engine/system.hpp): its System stays as it was
 /// while the stepper lives (a block or element added later is refused, naming it), and it is one
 /// thread's at a time (a second call running into a step throws, naming the stepper, and the step
-/// it ran into completes).
+/// it ran into completes), while several steppers on one System step in as many threads.
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -167,4 +167,22 @@ TEST_CASE("one stepper stepped from two threads: the second call throws naming t
   CHECK(first.step == 1);
   stepper->step(first, 0.01);  // once the first step is done, the stepper takes the next call
   CHECK(first.step == 2);
+}
+
+TEST_CASE("two steppers on one System, one per thread, step at once and take the same steps as one thread alone") {
+  const Mechanism chain = make_chain2d(20);
+  const auto walk = [&chain] {
+    const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(chain.system(), StepperOptions{});
+    State state = chain.initial_state();
+    stepper->initialize(state);
+    for (int n = 0; n < 50; ++n) stepper->step(state, 0.01);
+    return state.q;
+  };
+  const Vector alone = walk();
+  Vector first, second;
+  std::thread other([&] { second = walk(); });
+  first = walk();
+  other.join();
+  CHECK(first == alone);
+  CHECK(second == alone);
 }
