@@ -12,15 +12,13 @@
 #include <random>
 #include <stdexcept>
 
-#include <tbb/global_control.h>
-#include <tbb/info.h>
-
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -49,19 +47,17 @@ std::unique_ptr<System> without_redundancy(const Model& model, const RunConfigur
                                            std::vector<std::string>& dropped) {
   const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
   if (redundancy.dependent.empty()) return nullptr;
+  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
+    const std::string them = redundancy.dependent.size() == 1 ? "it" : "them";
+    throw StepperRefusal(describe_redundancy(*model.system, redundancy) + ". Run with --redundant drop (the default), " +
+                         "which drops " + them + " from the step equations and still reports " + them + ", or remove " +
+                         them + " from the model");
+  }
   std::vector<Index> rows;
-  std::vector<std::string> descriptions;
   for (const DependentEquation& e : redundancy.dependent) {
     rows.push_back(e.row);
-    descriptions.push_back(describe_dependency(*model.system, e));
+    dropped.push_back(describe_dependency(*model.system, e));
   }
-  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
-    std::string list;
-    for (const std::string& d : descriptions) list += (list.empty() ? "" : "; ") + d;
-    throw StepperRefusal(std::to_string(rows.size()) + " constraint equations depend on the others along the motion: " +
-                         list + "; remove them from the model, or run with --redundant drop");
-  }
-  dropped = std::move(descriptions);
   return without_equations(*model.system, rows);
 }
 
@@ -92,7 +88,10 @@ struct PreparedStepper {
   PreparedStepper(const Model& model, const RunConfiguration& run) {
     try {
       reduced = without_redundancy(model, run, dropped_equations);
-      stepper = find_stepper(run.stepper).make(system(model), run.stepper_options());
+      StepperOptions options = run.stepper_options();
+      // without_redundancy has looked for them: the stepper need not look again.
+      options.redundant_equations = StepperOptions::RedundantEquations::allow;
+      stepper = find_stepper(run.stepper).make(system(model), options);
     } catch (const StepperRefusal& e) {
       refusal = e;
     }
@@ -296,8 +295,6 @@ RunConfiguration default_settings(const RunOptions& options) {
 
 }  // namespace
 
-int all_cores() { return tbb::info::default_concurrency(); }
-
 RunConfiguration& RunOptions::configure() {
   if (!settings) settings = default_settings(*this);
   return *settings;
@@ -315,7 +312,7 @@ RunPlan plan_run(const RunOptions& options) {
   RunPlan plan;
   plan.configuration = resolve_run_configuration(options);  // fails before the model is built
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
-  plan.threads = options.threads;
+  plan.threads = capped_threads(options.threads);
   if (options.scene) {
     require(options.scenario.empty() && options.overrides.empty(), "a run takes a scenario or a scene file, not both");
     plan.scenario = options.scene->scene->name;
@@ -343,8 +340,7 @@ RunOutcome run(const RunOptions& options) {
   const RunPlan& plan = outcome.plan;
   const ModelDescription description = describe(plan.source);
   const Model model = build_model(description);
-  const tbb::global_control thread_limit(tbb::global_control::max_allowed_parallelism,
-                                         static_cast<std::size_t>(plan.threads));
+  const ThreadLimit thread_limit(plan.threads);
   PreparedStepper prepared(model, plan.configuration);
   outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)

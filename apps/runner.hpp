@@ -14,6 +14,7 @@
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/run_configuration.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper.hpp>
 
@@ -21,17 +22,15 @@ namespace noether {
 
 struct Checkpoint;
 
-/// Every core the machine offers (the default thread count).
-int all_cores();
-
 struct RunOptions {
   std::string scenario;
   /// The run settings (run_settings(): the stepper and its own parameters, the solver, h, t_end,
   /// max_steps, Newton's, the refinement depth, the redundancy); absent: the scene's, or
   /// default_run_configuration(scenario). Change one through configure().
   std::optional<RunConfiguration> settings;
-  /// Upper bound on the worker threads for the whole run (>= 1).
-  int threads = all_cores();
+  /// Upper bound on the worker threads for the whole run (>= 1); the run uses at most the
+  /// available cores (capped_threads, engine/thread_limit.hpp).
+  int threads = available_threads();
   /// Scenario parameter overrides (`--set key=value`); keys must be parameters of the scenario.
   ParameterValues overrides;
   /// When set, the run's model is this scene's (scenario and overrides stay empty), and the scene's
@@ -98,7 +97,7 @@ struct RunPlan {
   /// The settings the run uses: defaults with the options applied (resolve_run_configuration).
   RunConfiguration configuration;
   ParameterValues parameters;  ///< every resolved scenario parameter (none for a scene)
-  int threads = 0;             ///< the bound on the worker threads
+  int threads = 0;             ///< the bound on the worker threads: the options' capped at the cores (ThreadLimit)
 };
 
 /// What a run measured over the states it reached, the initial one included: RunRecorder gathers

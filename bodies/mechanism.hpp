@@ -59,7 +59,10 @@ struct PlanarTwist {
 ///
 /// Lifetimes: the System is owned by a std::shared_ptr, which a stepper made on system() shares
 /// (engine/system.hpp): the stepper keeps working after the Mechanism is destroyed. A BodyRef
-/// belongs to its Mechanism: another Mechanism's System refuses an element built from it.
+/// belongs to its Mechanism: another Mechanism's System refuses an element built from it. While
+/// a stepper made on system() lives, every add throws std::logic_error (System::add).
+///
+/// Threads: a Mechanism is built by one thread; its system() is then shared read-only.
 class Mechanism {
  public:
   Mechanism();

@@ -204,7 +204,8 @@ struct UnitScratch {
   const double* matrix(Index size) const { return outputs.data() + 3 * size; }
 };
 
-/// Owns the matrix and the per-thread scratch for one plan, and runs assemblies.
+/// Owns the matrix and the per-thread scratch for one plan, and runs assemblies. Threads: an
+/// assembly runs on the worker threads itself; one Assembler is one caller's at a time.
 class Assembler {
  public:
   /// workspace_size: doubles of each thread's workspace (UnitOutput::workspace), allocated once.
@@ -242,6 +243,10 @@ class Assembler {
 
   /// The matrix of the last assembly with a matrix, in pattern order (pattern().nnz()).
   std::span<const double> values() const { return values_; }
+
+  /// The per-thread scratch areas made so far: one for each thread that has taken part in an
+  /// assembly, so never more than the threads that exist (ThreadLimit, engine/thread_limit.hpp).
+  std::size_t workspaces() const { return scratch_.size(); }
 
   /// The constant blocks will change: the next assembly with a matrix writes them again.
   void invalidate_constants() { constants_written_ = false; }

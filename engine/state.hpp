@@ -13,6 +13,7 @@ namespace noether {
 /// discrete_energy: for the schemes in which time is an unknown (sem-vi), the discrete energy
 /// E_k of the extended discrete state (q_k, p_k, t_k, E_k) that the next step balances; NaN for
 /// a state no such step made (the other schemes' states, initial values).
+/// A value: one thread's, or shared read-only (a stepper writes only the State it is given).
 struct State {
   Index step = 0;
   double t = 0.0;

@@ -18,6 +18,36 @@ std::atomic<std::uint64_t> next_serial{1};
 
 System::System() : serial_(next_serial.fetch_add(1, std::memory_order_relaxed)) {}
 
+SystemUse::SystemUse(const System& system, std::string holder)
+    : owner_(system.weak_from_this().lock()), system_(system), holder_(std::move(holder)) {
+  const std::lock_guard lock(system_.users_.mutex);
+  system_.users_.holders.push_back(&holder_);
+}
+
+SystemUse::~SystemUse() {
+  const std::lock_guard lock(system_.users_.mutex);
+  std::vector<const std::string*>& holders = system_.users_.holders;
+  holders.erase(std::find(holders.begin(), holders.end(), &holder_));
+}
+
+System::Users& System::Users::operator=(const Users&) {
+  const std::lock_guard lock(mutex);
+  if (!holders.empty())
+    throw std::logic_error("a System that " + *holders.back() + " uses cannot be assigned to: the " +
+                           "steppers and projectors made on a System size themselves from it when made");
+  return *this;
+}
+
+void System::require_unused(const std::string& what) const {
+  const std::lock_guard lock(users_.mutex);
+  if (users_.holders.empty()) return;
+  const std::size_t others = users_.holders.size() - 1;
+  throw std::logic_error(what + " added to a system that " + *users_.holders.back() + " uses" +
+                         (others == 0 ? std::string() : " (and " + std::to_string(others) + " more)") +
+                         ": a stepper sizes its equations from the system when made, and would leave it out; add " +
+                         "every block and element before making the steppers (or make new ones after adding)");
+}
+
 std::unique_ptr<System> System::blocks_only() const {
   auto out = std::make_unique<System>();
   out->serial_ = serial_;
@@ -38,6 +68,7 @@ void require_column_name(const std::string& what, const std::string& name) {
 }
 
 BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
+  require_unused("coordinate block '" + name + "'");
   require_column_name("coordinate block", name);
   for (const std::string& coordinate : coordinate_names)
     require_column_name("coordinate of block " + quote(name), coordinate);
@@ -160,6 +191,7 @@ std::string System::multiplier_label(Index r) const {
 std::vector<Index> System::place(const Element* element_pointer) {
   if (!element_pointer) throw std::invalid_argument("System::add was given a null element");
   const Element& element = *element_pointer;
+  require_unused("element '" + element.name() + "'");
   require_column_name("element", element.name());
   if (element_names_.contains(element.name()))
     throw std::invalid_argument("an element named " + quote(element.name()) + " exists already; element names are unique");

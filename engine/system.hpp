@@ -1,6 +1,7 @@
 #pragma once
 /// A mechanical system: coordinate blocks plus the elements acting on them.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,9 +35,40 @@ struct Placed {
   Index first_multiplier = 0;
 };
 
+class System;
+
+/// A claim on a System by an object that sizes itself from the System when made (a Stepper, a
+/// ConstraintProjector): while one lives, the System's add functions refuse, since that object
+/// would not see what they add (a stepper's equations would leave a new element out while
+/// conserved_energy counted it). It shares the ownership of the System when a std::shared_ptr
+/// owns it; a System owned otherwise must outlive it.
+class SystemUse {
+ public:
+  /// `holder` names the claimant in the refusals ("stepper 'livens-em'").
+  SystemUse(const System& system, std::string holder);
+  ~SystemUse();
+  SystemUse(const SystemUse&) = delete;
+  SystemUse& operator=(const SystemUse&) = delete;
+
+  const System& system() const { return system_; }
+
+ private:
+  std::shared_ptr<const System> owner_;  ///< null when no std::shared_ptr owns the system
+  const System& system_;
+  std::string holder_;
+};
+
 /// The model of a mechanism. Immutable topology once built; steppers and assemblers read it.
 /// Coordinates are numbered block by block in the order the blocks were added; constraint
 /// multipliers in the order the constraints were added.
+///
+/// Building, then using: blocks and elements are added first, then steppers (and
+/// ConstraintProjectors) are made on the System. While one of those lives (SystemUse), add_block
+/// and add throw std::logic_error naming what was added and who uses the System.
+///
+/// Threads (the model/data rule): a System is shared read-only by any number of threads and of
+/// steppers, each stepper and each State being one thread's at a time; elements are immutable and
+/// keep no scratch (engine/element.hpp). Adding is building: one thread, before any use.
 ///
 /// Ownership: a stepper (and a ConstraintProjector) shares the ownership of its System when a
 /// std::shared_ptr owns the System (Mechanism's system is so owned, and one made with
@@ -58,14 +90,16 @@ class System : public std::enable_shared_from_this<System> {
   /// "block.coordinate" (coordinate_label), a label that heads an output column and keys a value of
   /// final_state.json. Throws std::invalid_argument naming both things that collide for an empty or
   /// duplicate name, a coordinate named twice, or a label another block's coordinate has (a block
-  /// "bar.phi" with a coordinate "x" beside a block "bar" with "phi.x": both "bar.phi.x").
+  /// "bar.phi" with a coordinate "x" beside a block "bar" with "phi.x": both "bar.phi.x");
+  /// std::logic_error while a stepper or projector uses the system (SystemUse).
   BlockId add_block(std::string name, std::vector<std::string> coordinate_names);
   /// Adds a block of `size` coordinates named "0", "1", ...
   BlockId add_block(std::string name, Index size);
 
   /// Each add checks that the element is not null, that its blocks exist in this system (a BlockId
   /// of another System is refused), that their sizes add up to its local_size(), and that its name
-  /// is unique; throws std::invalid_argument naming it.
+  /// is unique; throws std::invalid_argument naming it. While a stepper or projector uses the
+  /// system (SystemUse), throws std::logic_error naming the element and the user instead.
   void add(std::shared_ptr<const Inertia> element);
   void add(std::shared_ptr<const Potential> element);
   void add(std::shared_ptr<const Constraint> element);
@@ -96,6 +130,22 @@ class System : public std::enable_shared_from_this<System> {
   std::string multiplier_label(Index r) const;
 
  private:
+  friend class SystemUse;
+
+  /// The SystemUse claims alive on one System. A copy of a System is a new System that no one
+  /// uses yet: copying does not carry the claims over. Assigning to a System in use throws
+  /// std::logic_error (declared first among the members, so that nothing is assigned then).
+  struct Users {
+    Users() = default;
+    Users(const Users&) {}
+    Users& operator=(const Users&);
+    mutable std::mutex mutex;
+    mutable std::vector<const std::string*> holders;  ///< SystemUse::holder_ of each claim alive, oldest first
+  };
+
+  /// Throws std::logic_error unless no one uses the system: "<what> added to a system that
+  /// stepper 'livens-em' uses ...", naming the claim made last (a composition, not its base).
+  void require_unused(const std::string& what) const;
   std::vector<Index> place(const Element* element);
   /// id names a block of this system: its serial number is this system's (or 0) and its index exists.
   bool has_block(BlockId id) const;
@@ -107,6 +157,7 @@ class System : public std::enable_shared_from_this<System> {
   /// The index of the block named `name`, if any.
   std::optional<Index> block_index(std::string_view name) const;
 
+  Users users_;
   std::uint64_t serial_;
   std::vector<CoordinateBlock> blocks_;
   /// Hashes a std::string and a std::string_view alike, so that a view finds a key without a copy.

@@ -11,8 +11,6 @@
 #include <string>
 #include <vector>
 
-#include <tbb/global_control.h>
-
 #include <noether/noether.hpp>
 
 using namespace noether;
@@ -42,7 +40,7 @@ Mechanism door_on_two_hinges() {
 }
 
 int run(const std::string& stepper_name) {
-  const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
+  const ThreadLimit one_thread(1);
 
   const Mechanism mechanism = door_on_two_hinges();
   State state = mechanism.initial_state();

@@ -242,6 +242,7 @@ class NewtonError : public std::runtime_error {
 void check_newton_options(const NewtonOptions& options);
 
 /// Owns the tangent solver for one pattern (analyzed once at construction) and runs Newton.
+/// Threads: one thread's at a time (it keeps the factorization); a stepper owns one.
 class NewtonSolver {
  public:
   /// make_tangent: makes the tangent solver from the sparse solver of `kind` (or of

@@ -47,7 +47,7 @@ void check_size(const char* what, ConstVectorRef x, Index expected) {
 }  // namespace
 
 ConstraintProjector::ConstraintProjector(const System& system, ProjectionOptions options)
-    : system_owner_(system.weak_from_this().lock()), system_(system), options_(options), m_(system.num_multipliers()),
+    : system_use_(system, "a ConstraintProjector"), system_(system), options_(options), m_(system.num_multipliers()),
       linear_solver_(make_linear_solver(options.solver)) {
   if (!(options_.tolerance > 0.0))
     throw std::invalid_argument("projection tolerance must be positive, got " + format(options_.tolerance));

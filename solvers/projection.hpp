@@ -52,8 +52,10 @@ class ProjectionError : public std::runtime_error {
 /// a failed factorization, raises ProjectionError naming the first constraint row that depends on
 /// the rows before it. Both projections factorize at their q before anything else, so the rank is
 /// checked even when q, or v, already satisfies the constraints (v = 0 included). The projector
-/// shares the ownership of the system when a std::shared_ptr owns it (a Mechanism's system); a
-/// System owned otherwise must outlive it (engine/system.hpp).
+/// uses its system (SystemUse): it shares the ownership of the system when a std::shared_ptr owns
+/// it (a Mechanism's system), and the system refuses further elements while it lives; a System
+/// owned otherwise must outlive it (engine/system.hpp). Threads: a projector is one thread's at a
+/// time (it keeps G and the factorization); several may share one System.
 class ConstraintProjector {
  public:
   explicit ConstraintProjector(const System& system, ProjectionOptions options = {});
@@ -86,7 +88,7 @@ class ConstraintProjector {
   /// "max|g| <= 1e-12" or "its row tolerances for |g|", for messages.
   std::string tolerance_text(const char* what) const;
 
-  std::shared_ptr<const System> system_owner_;  ///< null when no std::shared_ptr owns the system
+  SystemUse system_use_;  ///< shares the ownership of the system; no element may be added meanwhile
   const System& system_;
   ProjectionOptions options_;
   Index m_ = 0;

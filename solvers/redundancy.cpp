@@ -298,11 +298,24 @@ std::string describe_dependency(const System& system, const DependentEquation& e
   }
   for (std::size_t k = 0; k < groups.size(); ++k) {
     const bool several = groups[k].second.find(',') != std::string::npos;
-    text += k == 0 ? " " : "; ";
+    text += k == 0 ? " " : ", ";  // "; " separates dependencies (describe_rank_loss, describe_redundancy)
     text += groups[k].first;
     text += several ? " rows " : " row ";
     text += groups[k].second;
   }
+  return text;
+}
+
+std::string describe_redundancy(const System& system, const ConstraintRank& redundancy) {
+  const std::size_t count = redundancy.dependent.size();
+  std::string text = std::to_string(count) + (count == 1 ? " constraint equation depends" : " constraint equations depend") +
+                     " on the others along the motion:";
+  for (const DependentEquation& e : redundancy.dependent) {
+    text += ' ';
+    text += describe_dependency(system, e);
+    text += ';';
+  }
+  text.pop_back();
   return text;
 }
 

@@ -71,8 +71,14 @@ class SelectedRows final : public Constraint {
 /// the largest residual entry).
 std::string describe_rank_loss(const System& system, ConstVectorRef q, double tolerance = 1e-6);
 
-/// "constraint 'J6' row 2 depends on constraint 'J1' rows 0-4, constraint 'J2' rows 0, 3": the
-/// dependency in the system's labels.
+/// "constraint 'J6' row 2 depends on constraint 'J1' rows 0, 1, 2, constraint 'J2' rows 0, 3": the
+/// dependency in the system's labels, the rows of one element together.
 std::string describe_dependency(const System& system, const DependentEquation& equation);
+
+/// "2 constraint equations depend on the others along the motion: <each describe_dependency>,
+/// separated by "; "": the dependent rows of a structural_redundancy, as the refusals of the
+/// steppers and of `noether run --redundant refuse` name them. Precondition: at least one
+/// dependent row.
+std::string describe_redundancy(const System& system, const ConstraintRank& redundancy);
 
 }  // namespace noether

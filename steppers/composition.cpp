@@ -42,17 +42,22 @@ std::string refusal_of_composition(std::string_view message, std::string_view ba
 
 CompositionStepper::CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                                        std::vector<double> coefficients)
-    : name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)) {
+    : Stepper(system, name, StepperOptions::RedundantEquations::allow),  // the base looks for them
+      name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)) {
   if (!base_) throw std::invalid_argument(name_ + ": a composition needs a base stepper");
   if (base_->adaptive_step_size())
     throw std::invalid_argument(name_ + ": " + std::string(base_->name()) +
                                 " chooses its own step sizes, so its steps cannot be composed with fixed fractions");
 }
 
-void CompositionStepper::initialize(State& state) const {
+void CompositionStepper::do_initialize(State& state) const {
   check_initial_state(system_, state, name_);
   check_initial_masses(system_, state.q, name_);  // before the base's check, which would name the base
-  base_->initialize(state);
+  try {
+    base_->initialize(state);
+  } catch (const StepperRefusal& refusal) {
+    throw StepperRefusal(refusal_of_composition(refusal.what(), base_->name(), name_));
+  }
 }
 
 double CompositionStepper::conserved_energy(const State& state) const {
@@ -60,8 +65,7 @@ double CompositionStepper::conserved_energy(const State& state) const {
   return base_->conserved_energy(state);
 }
 
-StepReport CompositionStepper::step(State& state, double h) {
-  check_step_input(system_, state, h, name_);
+StepReport CompositionStepper::do_step(State& state, double h) {
   StepReport report;
   report.substeps = 0;
   report.smallest_substep = std::abs(h);

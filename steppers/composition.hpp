@@ -71,15 +71,18 @@ class CompositionStepper final : public Stepper {
                      std::vector<double> coefficients);
 
   std::string_view name() const override { return name_; }
-  void initialize(State& state) const override;
-  /// The substeps one after the other; on a NewtonError of any of them the state is left as it
-  /// was. The report adds up the substeps (substeps counts the base's steps). Input errors are
-  /// refused as every stepper refuses them, naming this stepper.
-  StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
+
+ protected:
+  /// The checks in this stepper's name, then the base's initialize, whose refusals (redundant
+  /// equations, under the base's StepperOptions) are worded for the composition.
+  void do_initialize(State& state) const override;
+  /// The substeps one after the other; on a NewtonError of any of them the state is left as it
+  /// was. The report adds up the substeps (substeps counts the base's steps).
+  StepReport do_step(State& state, double h) override;
   /// The base's: the composition keeps nothing between steps of its own.
-  StepperHistory checkpoint() override { return base_->checkpoint(); }
-  void restore_history(const StepperHistory& history) override { base_->restore_history(history); }
+  StepperHistory do_checkpoint() override { return base_->checkpoint(); }
+  void do_restore_history(const StepperHistory& history) override { base_->restore_history(history); }
 
  private:
   std::string name_;

@@ -77,15 +77,17 @@ class SchemeStepper final : public Stepper {
   /// instantiation in the scheme's source file does not compile otherwise).
   static const SchemeTraits& traits();
   std::string_view name() const override;
-  /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
-  /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).
-  void initialize(State& state) const override;
-  StepReport step(State& state, double h) override;
   double conserved_energy(const State& state) const override;
   bool adaptive_step_size() const override;
+
+ protected:
+  /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
+  /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).
+  void do_initialize(State& state) const override;
+  StepReport do_step(State& state, double h) override;
   /// The warm start's samples (schemes with warm_start; none otherwise), under "predictor.".
-  StepperHistory checkpoint() override;
-  void restore_history(const StepperHistory& history) override;
+  StepperHistory do_checkpoint() override;
+  void do_restore_history(const StepperHistory& history) override;
 
  private:
   class StepEquations;
@@ -95,7 +97,6 @@ class SchemeStepper final : public Stepper {
   /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.
   void advance(State& state, double h, int depth, StepReport& report, Attempt& last);
 
-  std::shared_ptr<const System> system_owner_;  ///< null when no std::shared_ptr owns the system
   const System& system_;
   int max_refinement_depth_;
   std::unique_ptr<const Scheme> scheme_;

@@ -185,7 +185,7 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
 
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
-    : system_owner_(system.weak_from_this().lock()), system_(require_coordinates(system, Scheme::name)),
+    : Stepper(system, Scheme::name, options.redundant_equations), system_(require_coordinates(system, Scheme::name)),
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
@@ -222,15 +222,14 @@ std::string_view SchemeStepper<Scheme>::name() const {
 }
 
 template <class Scheme>
-void SchemeStepper<Scheme>::initialize(State& state) const {
+void SchemeStepper<Scheme>::do_initialize(State& state) const {
   check_initial_state(system_, state, name());
   check_initial_masses(system_, state.q, name());
   initialize_momentum(system_, state);
 }
 
 template <class Scheme>
-StepReport SchemeStepper<Scheme>::step(State& state, double h) {
-  check_step_input(system_, state, h, name());
+StepReport SchemeStepper<Scheme>::do_step(State& state, double h) {
   StepReport report;
   report.substeps = 0;
   report.smallest_substep = Scheme::traits.adaptive_step ? std::numeric_limits<double>::infinity() : std::abs(h);
@@ -315,7 +314,7 @@ bool SchemeStepper<Scheme>::adaptive_step_size() const {
 }
 
 template <class Scheme>
-StepperHistory SchemeStepper<Scheme>::checkpoint() {
+StepperHistory SchemeStepper<Scheme>::do_checkpoint() {
   newton_->forget_factorization();
   StepperHistory history;
   if (Scheme::traits.warm_start) equations_->predictor().save(history, "predictor.");
@@ -323,7 +322,7 @@ StepperHistory SchemeStepper<Scheme>::checkpoint() {
 }
 
 template <class Scheme>
-void SchemeStepper<Scheme>::restore_history(const StepperHistory& history) {
+void SchemeStepper<Scheme>::do_restore_history(const StepperHistory& history) {
   if (Scheme::traits.warm_start)
     equations_->predictor().restore(history, "predictor.", system_.num_coordinates(), system_.num_multipliers());
 }

@@ -53,6 +53,64 @@ void require_finite_time(std::string_view stepper, const State& state) {
 
 }  // namespace
 
+class Stepper::ExclusiveCall {
+ public:
+  ExclusiveCall(Stepper& stepper, const char* call) : running_(stepper.running_) {
+    const char* other = nullptr;
+    if (!running_.compare_exchange_strong(other, call, std::memory_order_acquire))
+      throw std::logic_error(std::string(stepper.name()) + ": " + call + "() called while " + other +
+                             "() runs on this stepper: a Stepper is one thread's at a time; make one stepper per "
+                             "thread (several may step one System)");
+  }
+  ~ExclusiveCall() { running_.store(nullptr, std::memory_order_release); }
+  ExclusiveCall(const ExclusiveCall&) = delete;
+  ExclusiveCall& operator=(const ExclusiveCall&) = delete;
+
+ private:
+  std::atomic<const char*>& running_;
+};
+
+Stepper::Stepper(const System& system, std::string_view name, StepperOptions::RedundantEquations redundant)
+    : system_use_(system, "stepper '" + std::string(name) + "'"), redundant_equations_(redundant) {}
+
+Stepper::~Stepper() = default;
+
+void Stepper::initialize(State& state) const {
+  State initialized = state;
+  do_initialize(initialized);
+  if (redundant_equations_ == StepperOptions::RedundantEquations::refuse)
+    require_no_redundancy(system_use_.system(), initialized.q, name());
+  state = std::move(initialized);
+}
+
+StepReport Stepper::step(State& state, double h) {
+  const ExclusiveCall call(*this, "step");
+  check_step_input(system_use_.system(), state, h, name());
+  return do_step(state, h);
+}
+
+StepperHistory Stepper::checkpoint() {
+  const ExclusiveCall call(*this, "checkpoint");
+  return do_checkpoint();
+}
+
+void Stepper::restore_history(const StepperHistory& history) {
+  const ExclusiveCall call(*this, "restore_history");
+  do_restore_history(history);
+}
+
+void require_no_redundancy(const System& system, ConstVectorRef q, std::string_view stepper) {
+  const ConstraintRank redundancy = structural_redundancy(system, q);
+  if (redundancy.dependent.empty()) return;
+  const bool one = redundancy.dependent.size() == 1;
+  throw StepperRefusal(std::string(stepper) + ": " + describe_redundancy(system, redundancy) +
+                       ". Every step's Newton matrix would be singular: drop " + (one ? "it" : "them") +
+                       " with structural_redundancy and without_equations (<noether/solvers/redundancy.hpp>) and make "
+                       "the stepper on the system without_equations returns, or remove " + (one ? "it" : "them") +
+                       " from the model (StepperOptions::redundant_equations = RedundantEquations::allow steps the "
+                       "system as it is)");
+}
+
 void check_initial_state(const System& system, const State& state, std::string_view stepper) {
   const Index d = system.num_coordinates();
   require_size(stepper, "q", state.q, d, "coordinates");

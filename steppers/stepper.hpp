@@ -1,5 +1,6 @@
 #pragma once
 /// Time steppers: one step of a structure-preserving scheme on a System.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <span>
@@ -44,6 +45,14 @@ struct StepperOptions {
   /// Values of the scheme's own parameters by name (SchemeParameter); those not given take the
   /// scheme's defaults. A name the scheme does not declare is refused (check_scheme_parameters).
   std::map<std::string, double, std::less<>> scheme_parameters = {};
+  /// Constraint equations that depend on the others along the motion (structural_redundancy,
+  /// <noether/solvers/redundancy.hpp>: a Bricard linkage, two hinges on one axis) leave the Newton
+  /// matrix singular at every step, so that steps fail or stall on a wrong motion. initialize looks
+  /// for them, at the cost of one rank-revealing QR of G(q), and refuses the system when it finds
+  /// some (refuse), or steps the system as it is without looking (allow: for a caller that has
+  /// dropped or examined them itself, as the `noether` program does).
+  enum class RedundantEquations { refuse, allow };
+  RedundantEquations redundant_equations = RedundantEquations::refuse;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless max_refinement_depth is in
@@ -79,27 +88,46 @@ struct StepReport : NewtonReport {
 /// condition estimate kept (NaN counts as none).
 void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
+/// A time stepper on one System: completes an initial state, then advances it step by step.
+///
+/// Threads (the model/data rule): the System is the model, shared read-only; a Stepper is data,
+/// one thread's at a time, as is the State it steps. Several steppers may step one System in as
+/// many threads. One stepper's step, checkpoint and restore_history are never run concurrently:
+/// a call made while another of them runs on the same stepper (from a second thread, or from a
+/// callback of the stepper's own elements) throws std::logic_error naming the stepper, and the
+/// call that runs is not disturbed. The const functions (name, initialize, conserved_energy,
+/// adaptive_step_size) keep nothing in the stepper and may be called from any thread.
+///
+/// While it lives, a stepper uses its System (SystemUse): the System refuses further blocks and
+/// elements, which the stepper's equations, sized when it was made, would leave out.
+///
+/// The public functions check and guard; a stepper implements the protected do_ functions.
 class Stepper {
  public:
-  virtual ~Stepper() = default;
+  virtual ~Stepper();
+  Stepper(const Stepper&) = delete;
+  Stepper& operator=(const Stepper&) = delete;
   virtual std::string_view name() const = 0;
 
   /// Completes a user-given state (q, v at t) into the scheme's initial state: sets p and
   /// sizes lambda. q and v must satisfy g(q) = 0 and G(q) v = 0 to round-off (the rule of
   /// <noether/solvers/initial_values.hpp>); project_initial_state projects them there.
-  /// Throws std::invalid_argument for q or v of the wrong size or not finite, and
-  /// InconsistentInitialValues for values off the constraints (check_initial_state).
-  virtual void initialize(State& state) const = 0;
+  /// Throws std::invalid_argument for q or v of the wrong size or not finite,
+  /// InconsistentInitialValues for values off the constraints (check_initial_state), and, unless
+  /// StepperOptions::redundant_equations allows them, StepperRefusal for constraint equations that
+  /// depend on the others along the motion, naming them and the calls that drop them
+  /// (require_no_redundancy). On a throw the state is left as it was.
+  void initialize(State& state) const;
 
   /// Advances state by h (step += 1, t += h; a negative h steps back in time), refining the step
   /// where Newton fails (StepperOptions::max_refinement_depth). On a NewtonError (the refinement
   /// exhausted) the state is left unchanged; so it is on the std::invalid_argument thrown for an h
   /// that is zero or not finite, or a state not complete and finite as initialize leaves it
-  /// (check_step_input).
+  /// (check_step_input), and on the std::logic_error thrown when another call runs on this stepper.
   /// An adaptive stepper (adaptive_step_size(): its scheme takes the step size as an unknown)
   /// advances t by the size its equations give, of the sign of h (StepReport::step_size); h is
   /// Newton's first guess for it, and a refined step is two steps from the guess h/2.
-  virtual StepReport step(State& state, double h) = 0;
+  StepReport step(State& state, double h);
 
   /// The energy the scheme conserves (or balances against dissipation), at state:
   /// for Livens-type schemes the generalized energy p.v - T(q, v) + V(q). NaN where the scheme's
@@ -116,16 +144,45 @@ class Stepper {
   /// modified Newton's factors), is dropped: the next step factors afresh. After it, this stepper
   /// and a stepper made alike (same kind, system and options) given the history by
   /// restore_history take bitwise the same steps from the same state.
-  virtual StepperHistory checkpoint() = 0;
+  StepperHistory checkpoint();
   /// Replaces the history by one checkpoint returned; throws std::invalid_argument naming the
   /// entry that is missing or of the wrong size for the system.
-  virtual void restore_history(const StepperHistory& history) = 0;
+  void restore_history(const StepperHistory& history);
+
+ protected:
+  /// Uses `system` (SystemUse, named "stepper '<name>'") for as long as the stepper lives;
+  /// `redundant` is StepperOptions::redundant_equations (allow for a stepper whose parts check).
+  Stepper(const System& system, std::string_view name, StepperOptions::RedundantEquations redundant);
+
+  /// initialize without the redundancy check: check_initial_state, then p and lambda.
+  virtual void do_initialize(State& state) const = 0;
+  /// step, with the input unchecked and no other call running on this stepper.
+  virtual StepReport do_step(State& state, double h) = 0;
+  virtual StepperHistory do_checkpoint() = 0;
+  virtual void do_restore_history(const StepperHistory& history) = 0;
+
+ private:
+  /// Marks a call of step, checkpoint or restore_history as running for its duration; throws
+  /// std::logic_error when another one runs.
+  class ExclusiveCall;
+
+  SystemUse system_use_;
+  StepperOptions::RedundantEquations redundant_equations_;
+  /// The guarded call running on this stepper ("step", ...), null when none: one atomic exchange
+  /// per call.
+  std::atomic<const char*> running_{nullptr};
 };
 
 /// "step 812 (t = 8.12 -> 8.13)": names a step in NewtonError contexts.
 std::string describe_step(const State& state, double h);
 /// "step 812 (from t = 8.12, first guess h = 0.01)": names a step of an adaptive stepper.
 std::string describe_adaptive_step(const State& state, double h);
+
+/// For Stepper::initialize: throws StepperRefusal, starting with the stepper's name, when the
+/// system has constraint equations that depend on the others along the motion at q
+/// (structural_redundancy), naming each with what it depends on (describe_redundancy) and the
+/// calls that drop them.
+void require_no_redundancy(const System& system, ConstVectorRef q, std::string_view stepper);
 
 /// For Stepper::initialize: throws std::invalid_argument, starting with the stepper's name, unless
 /// state.q and state.v hold num_coordinates() finite entries each and t is finite (the message

@@ -16,6 +16,7 @@
 #include <noether/engine/rigid_motion.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/engine/types.hpp>
 
 // Bodies: physical data, director bodies and point masses, mechanisms, a body's state.

@@ -34,7 +34,8 @@ class LinearSolverError : public std::runtime_error {
 
 /// Phases: analyze_pattern once per sparsity pattern (ordering, symbolic factorization);
 /// factorize for each new set of values (same pattern, values in pattern order); solve as often
-/// as wanted with the last successful factorization.
+/// as wanted with the last successful factorization. Threads: one thread's at a time (it keeps
+/// the factors and the backend's workspace).
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;

@@ -266,7 +266,7 @@ TEST_CASE("each default --help and docs/cli.md show is the value the run starts 
     CHECK(s.shown(changed) == shown);
   }
   CHECK(run_setting("threads").default_note == "all cores");
-  CHECK(run_setting("threads").shown(defaults) == std::to_string(all_cores()));
+  CHECK(run_setting("threads").shown(defaults) == std::to_string(available_threads()));
 }
 
 TEST_CASE("the options given change a scene file's settings: --set a stepper parameter, --newton-refresh its modified Newton") {

@@ -348,6 +348,18 @@ TEST_CASE("timeseries.csv is byte-identical for 1 and 2 threads") {
   }
 }
 
+TEST_CASE("a thread count beyond the cores runs on the cores available, which summary.json reports") {
+  TempDir dir("threads_capped");
+  RunOptions options = options_for("double-pendulum", dir.path);
+  options.configure().t_end = 0.03;
+  options.threads = 10'000'000;  // TBB would size its worker pool by it
+  const RunOutcome outcome = run(options);
+  CHECK(outcome.ok());
+  CHECK(outcome.plan.threads == available_threads());
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir.path / "summary.json"));
+  CHECK(j["threads"] == available_threads());
+}
+
 TEST_CASE("bad run options are rejected with std::invalid_argument naming the value") {
   const auto rejects = [](RunOptions options, const std::string& fragment) {
     CAPTURE(fragment);

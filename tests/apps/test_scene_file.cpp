@@ -409,6 +409,31 @@ TEST_CASE("a run whose initial values cannot be projected onto the constraints f
   CHECK(r.ending.error.find("constraint '") != std::string::npos);
 }
 
+TEST_CASE("a joint that repeats two rows of another: dropped by default, under --redundant refuse named row by row") {
+  // A fixed_planar joint that agrees with the pivot: its point rows 0 and 1 repeat the pivot's.
+  nlohmann::json document = example("pendulum");
+  document["joints"].push_back({{"name", "fix"}, {"type", "fixed_planar"}, {"point_a", {0.0, 0.0}}, {"axis_a", {1.0, 0.0}},
+                                {"body_b", "bar"}, {"point_b", {-0.5, 0.0}}, {"axis_b", {1.0, 0.0}}});
+  RunOptions options;
+  options.scene = SceneSource{"fixed_twice.json", std::make_shared<const Scene>(parse_scene(document.dump(), "fixed_twice.json"))};
+  options.threads = 1;
+  options.configure().t_end = 0.03;
+  const RunOutcome dropped = run(options);
+  CHECK(dropped.ok());
+  REQUIRE(dropped.dropped_equations.size() == 2);
+  CHECK(dropped.dropped_equations[0] == "constraint 'fix' row 0 depends on constraint 'pivot' row 0");
+  CHECK(dropped.dropped_equations[1] == "constraint 'fix' row 1 depends on constraint 'pivot' row 1");
+  options.configure().redundancy = RunConfiguration::Redundancy::refuse;
+  const RunOutcome refused = run(options);
+  CHECK_FALSE(refused.ok());
+  CHECK(refused.ending.failure.cause == FailureCause::refused);
+  CHECK(refused.statistics.steps == 0);
+  CHECK(refused.ending.error == "2 constraint equations depend on the others along the motion: constraint 'fix' row 0 "
+                                "depends on constraint 'pivot' row 0; constraint 'fix' row 1 depends on constraint "
+                                "'pivot' row 1. Run with --redundant drop (the default), which drops them from the step "
+                                "equations and still reports them, or remove them from the model");
+}
+
 TEST_CASE("a run whose constraints have no common solution is refused, not run with an equation dropped") {
   // The bar (1 m) pinned at both ends to points 10 m apart: at the initial values G has a dependent
   // row; dropped as redundant, the projection would stretch d1 to 9.5 and the run complete, ok,

@@ -8,23 +8,30 @@
 /// caught, and "message") or "returned" (with "detail", what the program saw). The script runs each
 /// case in its own process, so a crash, a sanitizer report or a hang is seen as such; it holds the
 /// expected outcome of every case.
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/mechanism.hpp>
 #include <noether/engine/measures.hpp>
+#include <noether/engine/thread_limit.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/spherical.hpp>
@@ -318,6 +325,98 @@ void system_cases(const CaseList& add) {
   });
 }
 
+/// Holds the first evaluation after arm() until release() (at most 30 s): a step held inside.
+class Gate {
+ public:
+  void arm() { armed_ = true; }
+  void pass() {
+    std::unique_lock lock(mutex_);
+    if (!armed_) return;
+    armed_ = false;
+    inside_ = true;
+    changed_.notify_all();
+    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return released_; });
+  }
+  void wait_inside() {
+    std::unique_lock lock(mutex_);
+    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return inside_; });
+  }
+  void release() {
+    const std::lock_guard lock(mutex_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool armed_ = false, inside_ = false, released_ = false;
+};
+
+/// livens-em on the plane mass in the quartic well, its first step held inside by a gate while
+/// a second thread steps the same stepper; rethrows what the second thread's step threw.
+std::string step_from_two_threads() {
+  const auto gate = std::make_shared<Gate>();
+  PotentialFunction well = quartic();
+  well.gradient = [gate, gradient = well.gradient](ConstVectorRef q) { gate->pass(); return gradient(q); };
+  const auto system = plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, well));
+  const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*system, StepperOptions{});
+  State first{.q = Vector::Unit(2, 0), .v = Vector::Unit(2, 1)};
+  stepper->initialize(first);
+  State second = first;
+  gate->arm();
+  std::thread stepping([&] {
+    try {
+      stepper->step(first, 0.01);
+    } catch (const std::exception&) {
+    }
+    gate->release();
+  });
+  gate->wait_inside();
+  std::exception_ptr error;
+  try {
+    stepper->step(second, 0.01);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  gate->release();
+  stepping.join();
+  if (error) std::rethrow_exception(error);
+  return "both threads stepped: steps " + std::to_string(first.step) + " and " + std::to_string(second.step);
+}
+
+/// Stepper use: elements added after a stepper was made, a stepper stepped from two threads, a
+/// structurally redundant mechanism stepped without dropping its redundant row, a thread limit
+/// beyond the cores.
+void use_cases(const CaseList& add) {
+  add("add_after_stepper", "System::add of a potential 'late' after livens-em was made on the system", [] {
+    const auto system = plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, quartic()));
+    const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*system, StepperOptions{});
+    system->add(std::make_shared<FunctionPotential>("late", kFirstBlock, 2, quartic()));
+    return std::string("added");
+  });
+  add("step_from_two_threads", "one livens-em stepper stepped by a second thread while its first step runs",
+      step_from_two_threads);
+  for (const StepperInfo& info : steppers()) {
+    const std::string name = info.name;
+    add("bricard_not_dropped/" + name, "the Bricard linkage (scenario bricard) given to " + name +
+        " without dropping its redundant equation; initialize and 10 steps", [name] {
+      const Scenario& bricard = find_scenario("bricard");
+      const Model model = bricard.build(resolve_parameters(bricard, {}));
+      State state = model.initial;
+      const std::unique_ptr<Stepper> stepper = find_stepper(name).make(*model.system, StepperOptions{});
+      stepper->initialize(state);
+      for (int n = 0; n < 10; ++n) stepper->step(state, 0.01);
+      return "stepped to t = " + std::to_string(state.t);
+    });
+  }
+  add("thread_limit_huge", "ThreadLimit(2147483647), then a step of a chain of 3 bars", [] {
+    const ThreadLimit limit(std::numeric_limits<int>::max());
+    step_chain("livens-em", no_change);
+    return "bounded at " + std::to_string(limit.threads()) + " threads, the cores available";
+  });
+}
+
 /// States and time steps (the stepper's input).
 void state_cases(const CaseList& add) {
   add("initial_q_nan", "chain of 3 bars, q(7) = NaN before initialize",
@@ -404,7 +503,7 @@ void option_cases(const CaseList& add) {
 std::vector<ApiCase> make_cases() {
   std::vector<ApiCase> cases;
   const CaseList add{cases};
-  for (const auto& group : {callback_cases, mass_cases, system_cases, state_cases, option_cases}) group(add);
+  for (const auto& group : {callback_cases, mass_cases, system_cases, use_cases, state_cases, option_cases}) group(add);
   return cases;
 }
 
@@ -413,6 +512,7 @@ const char* exception_type(const std::exception& e) {
   if (dynamic_cast<const StepperRefusal*>(&e)) return "StepperRefusal";
   if (dynamic_cast<const InconsistentInitialValues*>(&e)) return "InconsistentInitialValues";
   if (dynamic_cast<const std::invalid_argument*>(&e)) return "std::invalid_argument";
+  if (dynamic_cast<const std::logic_error*>(&e)) return "std::logic_error";
   if (dynamic_cast<const NewtonError*>(&e)) return "NewtonError";
   if (dynamic_cast<const ProjectionError*>(&e)) return "ProjectionError";
   if (dynamic_cast<const std::bad_alloc*>(&e)) return "std::bad_alloc";

@@ -10,6 +10,7 @@
 #include <noether/joints/revolute_planar.hpp>
 #include <noether/joints/spherical.hpp>
 #include <noether/solvers/redundancy.hpp>
+#include <noether/steppers/stepper_registry.hpp>
 
 using namespace noether;
 
@@ -152,7 +153,50 @@ TEST_CASE("--redundant refuse: a structurally redundant mechanism is refused, na
   options.threads = 1;
   const RunOutcome result = run(options);
   CHECK_FALSE(result.ok());
-  CHECK(result.ending.error.find("1 constraint equations depend on the others along the motion: constraint 'J") == 0);
-  CHECK(result.ending.error.find("run with --redundant drop") != std::string::npos);
+  CHECK(result.ending.error.find("1 constraint equation depends on the others along the motion: constraint 'J") == 0);
+  CHECK(result.ending.error.find(". Run with --redundant drop (the default), which drops it from the step equations") !=
+        std::string::npos);
   CHECK(result.statistics.steps == 0);
+}
+
+TEST_CASE("a Bricard linkage stepped through the API is refused at initialize, naming its redundant row and the calls "
+          "that drop it") {
+  const Model model = model_of("bricard");
+  const ConstraintRank structural = structural_redundancy(*model.system, model.initial.q);
+  REQUIRE(structural.dependent.size() == 1);
+  const std::string row = describe_dependency(*model.system, structural.dependent.front());
+  for (const char* name : {"livens-em", "em-ggl", "livens-em4"}) {
+    CAPTURE(name);
+    const std::unique_ptr<Stepper> stepper = find_stepper(name).make(*model.system, StepperOptions{});
+    State state = model.initial;
+    try {
+      stepper->initialize(state);
+      FAIL("initialize accepted a structurally redundant system");
+    } catch (const StepperRefusal& refusal) {
+      const std::string message = refusal.what();
+      CAPTURE(message);
+      CHECK(message.starts_with(std::string(name) + ": 1 constraint equation depends on the others along the motion: " + row +
+                                ". Every step's Newton matrix would be singular: drop it with structural_redundancy and "
+                                "without_equations (<noether/solvers/redundancy.hpp>)"));
+      CHECK(message.find("RedundantEquations::allow") != std::string::npos);
+    }
+    CHECK(state.p.size() == 0);  // the refused state is left as it was
+  }
+  // Dropped, the row is gone and the stepper starts; allowed, the system is stepped as it is.
+  const std::unique_ptr<System> reduced = without_equations(*model.system, {structural.dependent.front().row});
+  State state = model.initial;
+  find_stepper("livens-em").make(*reduced, StepperOptions{})->initialize(state);
+  CHECK(state.lambda.size() == model.system->num_multipliers() - 1);
+  StepperOptions allow;
+  allow.redundant_equations = StepperOptions::RedundantEquations::allow;
+  state = model.initial;
+  find_stepper("livens-em").make(*model.system, allow)->initialize(state);
+  CHECK(state.lambda.size() == model.system->num_multipliers());
+}
+
+TEST_CASE("a four-bar at its flat position is not refused at initialize: its rank loss is instantaneous") {
+  const Mechanism flat = four_bar(0.0);
+  State state = flat.initial_state();
+  find_stepper("livens-em").make(flat.system(), StepperOptions{})->initialize(state);
+  CHECK(state.p.size() == flat.system().num_coordinates());
 }
