@@ -6,15 +6,18 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <variant>
 
 #include <Eigen/Geometry>
 
 #include <noether/apps/json_reader.hpp>
+#include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_settings.hpp>
 #include <noether/apps/scene_names.hpp>
@@ -469,6 +472,21 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   return scene;
 }
 
+/// Refuses a scene too large for the memory this process may use before it is built, as the
+/// generated scenarios are (apps/mechanisms/memory_budget.hpp): the generators' measured peak per
+/// bar of building and stepping, a 3D bar's for each rigid body and a planar bar's for any other
+/// body (a point mass or a block of coordinates needs less; the estimate errs on the safe side).
+void require_memory_for_scene(const ModelDescription& m, const std::string& origin) {
+  const auto rigid = static_cast<double>(std::count_if(m.bodies.begin(), m.bodies.end(), [](const BodyDescription& b) {
+    return std::holds_alternative<RigidBodyDescription>(b);
+  }));
+  const double others = static_cast<double>(m.bodies.size()) - rigid;
+  require_memory(rigid * k3dBarPeakBytes + others * kPlanarBarPeakBytes,
+                 "the scene '" + origin + "' with " + std::to_string(m.bodies.size()) + " bodies",
+                 std::to_string(std::lround(k3dBarPeakBytes / 1e3)) + " KB per rigid body, " +
+                     std::to_string(std::lround(kPlanarBarPeakBytes / 1e3)) + " KB per other body");
+}
+
 /// "/joints/3/body_b" for the entry and field of a ModelDescriptionError ("terms[1]" -> "terms/1").
 std::string json_path(const ModelDescriptionError& e) {
   std::string field = e.field();
@@ -484,6 +502,7 @@ Scene parse_scene(std::string_view text, const std::string& origin) {
   const nlohmann::json document = parse_json(text, origin);
   try {
     Scene scene = read_scene(document, origin);
+    require_memory_for_scene(scene.model, origin);
     try {
       build_model(scene.model);
     } catch (const ModelDescriptionError& e) {

@@ -133,6 +133,11 @@ std::string describe_adaptive_step(const State& state, double h);
 /// InconsistentInitialValues unless they lie on the constraints (require_consistent_initial_values).
 void check_initial_state(const System& system, const State& state, std::string_view stepper);
 
+/// "potential 'spring': the spring's two points coincide ...": the first element (inertias,
+/// potentials, constraints, dissipations, loads, in the system's order) undefined at q
+/// (Element::singularity), or "" when each is defined there.
+std::string undefined_element(const System& system, ConstVectorRef q);
+
 /// For Stepper::step: throws std::invalid_argument, starting with the stepper's name, unless h is
 /// finite and non-zero (a negative h steps back in time) and the state is complete and finite as
 /// initialize leaves it: q, v, p (num_coordinates() each), lambda (num_multipliers()) and t. A
