@@ -468,12 +468,17 @@ def scene_cases():
     add("inertias_body_twice", "an `inertias` entry listing body `x` twice", "usage",
         r"/inertias/0/bodies/1: body 'x' is listed twice \(also at bodies\[0\]\)",
         dict(coordinates, inertias=[{"name": "m", "bodies": ["x", "x"], "matrix": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]}]))
+    many_bodies = {"noether_scene": 1, "run": {"h": 0.01, "t_end": 0.01},
+                   "bodies": [{"name": f"b{i}", "type": "planar", "mass": 1, "inertia": 0.1, "position": [0, 0]}
+                              for i in range(300000)]}
+    add("text_beyond_memory", "300 000 planar bodies (25 MB of JSON) under `ulimit -v 400000`", "usage",
+        r"reading the scene '[^']*s\.json' \(25 MB of JSON\) needs about 0\.51 GB \(20 bytes per byte of JSON\), and "
+        r"[0-9.]+ GB are available: choose a smaller size \(the limit is the address-space limit", many_bodies,
+        address_space=400_000_000)
     add("beyond_memory", "300 000 planar bodies under `ulimit -v 3000000`", "usage",
-        r"the scene '[^']*s\.json' with 300000 bodies needs about 4\.2 GB \(26 KB per rigid body, 14 KB per other body\), and [0-9.]+ GB "
+        r"s\.json: the model of 300000 bodies needs about 4\.2 GB \(26 KB per rigid body, 14 KB per other body\), and [0-9.]+ GB "
         r"are available: choose a smaller size \(the limit is the address-space limit RLIMIT_AS \(ulimit -v\)\)",
-        {"noether_scene": 1, "run": {"h": 0.01, "t_end": 0.01},
-         "bodies": [{"name": f"b{i}", "type": "planar", "mass": 1, "inertia": 0.1, "position": [0, 0]} for i in range(300000)]},
-        address_space=3_000_000_000)
+        many_bodies, address_space=3_000_000_000)
     add("missing_file", "`noether run missing.json`", "usage", r"cannot read the scene file '[^']*missing\.json' \(No such file or directory\)", None)
     add("directory_named_json", "`noether run DIR.json` (a directory)", "usage", r"dir\.json': it is a directory", "DIRECTORY")
     return c
@@ -869,6 +874,9 @@ FIXED = [
      "limit that binds; a std::bad_alloc while reading or building a model says what ran out and what to do",
      "`a scene file gets the generators' memory estimate, and a refusal before it is built` "
      "(tests/apps/test_memory_budget.cpp)"),
+    ("scene/text_beyond_memory", "a scene file of 25 MB under `ulimit -v 400000`: 'terminate called after throwing an "
+     "instance of std::bad_alloc' (the JSON document that ran out of memory part-way cannot be destroyed)", "refused "
+     "before parsing: about 20 bytes of memory per byte of JSON", "this table (scene/text_beyond_memory)"),
     ("cli/newton_one_iteration", "`--newton-max-iterations 1` could never succeed: 'no convergence in 1 iterations' with "
      "the history at 1.5e-30 (the increment test needs one more iteration)", "an iterate within the tolerance at the "
      "iteration limit is returned", "`Newton alone: an iterate within the tolerance at the iteration limit is returned, so "

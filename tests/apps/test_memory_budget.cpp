@@ -137,7 +137,7 @@ TEST_CASE("a scene file gets the generators' memory estimate, and a refusal befo
   // 1 GB above what the process uses now: 100 000 planar bodies of 14 KB need 1.4 GB.
   const SoftLimit lowered(RLIMIT_AS, static_cast<rlim_t>(status_bytes("VmSize:") + 1'000'000'000));
   CHECK_THROWS_WITH_AS(parse_scene(text, "big.json"),
-                       doctest::Contains("big.json: the scene 'big.json' with 100000 bodies needs about 1.4 GB (26 KB per "
+                       doctest::Contains("big.json: the model of 100000 bodies needs about 1.4 GB (26 KB per "
                                          "rigid body, 14 KB per other body), and "),
                        std::invalid_argument);
 }
