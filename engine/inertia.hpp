@@ -81,8 +81,8 @@ class ConstantMassInertia : public Inertia {
  public:
   /// mass: n x n, n = local_size(). Throws std::invalid_argument naming the element unless M is
   /// square, non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive semidefinite (no
-  /// eigenvalue below -1e-12 max|M|), with no subnormal entry (check_entry_magnitudes); M may
-  /// be singular.
+  /// eigenvalue below -1e-12 max|M|), with no subnormal entry and none of 1e150 or more
+  /// (check_entry_magnitudes); M may be singular.
   ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 
   Index local_size() const final { return local_size_; }

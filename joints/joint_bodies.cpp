@@ -85,7 +85,7 @@ Vector JointBodies::unit(const Vector& N, const std::string& what) const {
   if (!N.allFinite() || N.cwiseAbs().maxCoeff() == 0.0)
     throw std::invalid_argument(label_ + ": " + what + " must be a finite, nonzero direction, got " + describe(N));
   if (std::isnormal(N.squaredNorm())) return N / N.norm();
-  const Vector scaled = N / N.cwiseAbs().maxCoeff();  // |N|^2 overflows or underflows; |scaled| is in [1, 3]
+  const Vector scaled = N / N.cwiseAbs().maxCoeff();  // |N|^2 overflows or underflows; |scaled| is in [1, sqrt(n)]
   return scaled / scaled.norm();
 }
 

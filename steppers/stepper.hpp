@@ -129,8 +129,10 @@ std::string describe_adaptive_step(const State& state, double h);
 
 /// For Stepper::initialize: throws std::invalid_argument, starting with the stepper's name, unless
 /// state.q and state.v hold num_coordinates() finite entries each and t is finite (the message
-/// names the field and its size, or the first non-finite entry by its coordinate label), and
-/// InconsistentInitialValues unless they lie on the constraints (require_consistent_initial_values).
+/// names the field and its size, or the first non-finite entry by its coordinate label) and every
+/// element is defined at state.q (undefined_element: "livens-em: at the initial positions, potential
+/// 'spring': the spring's two points coincide ..."), and InconsistentInitialValues unless they lie
+/// on the constraints (require_consistent_initial_values).
 void check_initial_state(const System& system, const State& state, std::string_view stepper);
 
 /// "potential 'spring': the spring's two points coincide ...": the first element (inertias,
