@@ -22,6 +22,7 @@
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/plot_command.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
@@ -202,6 +203,14 @@ int flush_standard_output(int exit_code) {
                       exit_code == 0 ? exit_run_failed : exit_code);
 }
 
+/// What a std::bad_alloc while reading or building a model means, and what to do.
+std::string out_of_memory_message() {
+  const AvailableMemory available = available_memory();
+  return "out of memory (std::bad_alloc) while reading or building the model: it needs more than this process may "
+         "allocate" + (available.limit.empty() ? std::string() : " (the limit is " + available.limit + ")") +
+         "; choose a smaller model, or raise the limit";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,6 +223,8 @@ int main(int argc, char** argv) {
     exit_code = dispatch(argc, argv);
   } catch (const std::invalid_argument& e) {
     exit_code = report_error(e.what(), exit_usage);
+  } catch (const std::bad_alloc&) {  // outside a run's steps (those end as a failed run: runner.cpp)
+    exit_code = report_error(out_of_memory_message(), exit_run_failed);
   } catch (const std::exception& e) {
     exit_code = report_error(e.what(), exit_run_failed);
   }

@@ -34,6 +34,7 @@ void check_mass(const std::string& body, double mass) {
   if (!std::isfinite(mass) || mass <= 0.0)
     reject(body, "mass is " + format_number(mass) + "; give a finite, positive mass");
   if (is_subnormal(mass)) reject(body, "the mass " + subnormal_refusal(mass, false));
+  if (beyond_double_range(mass)) reject(body, "the mass " + overflow_refusal(mass));
 }
 
 /// Checks the principal moments of a symmetric, finite J_c against `requirement`
@@ -66,7 +67,7 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   check_mass(body, m);
   if (!c.allFinite()) reject(body, "the centre of mass " + str(c) + " is not finite");
   if (!J.allFinite()) reject(body, "the inertia tensor has a non-finite entry");
-  check_no_subnormal_entries("body " + quote(body), "the inertia tensor", J);
+  check_entry_magnitudes("body " + quote(body), "the inertia tensor", J);
   const double asymmetry = (J - J.transpose()).cwiseAbs().maxCoeff();
   if (asymmetry > kRelativeTolerance * J.cwiseAbs().maxCoeff())
     reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + format_number(asymmetry) + ")");
@@ -96,6 +97,8 @@ Eigen::Matrix3d director_mass_coefficients(const std::string& body, const Planar
     reject(body, "the moment of inertia is " + format_number(properties.inertia) + "; give a finite J_c >= 0");
   if (is_subnormal(properties.inertia))
     reject(body, "the moment of inertia " + subnormal_refusal(properties.inertia, true));
+  if (beyond_double_range(properties.inertia))
+    reject(body, "the moment of inertia " + overflow_refusal(properties.inertia));
 
   Eigen::Matrix3d coefficients;
   coefficients(0, 0) = m;

@@ -49,7 +49,7 @@ Matrix checked_director_mass(const std::string& name, Index dimension, const Mat
   if (!coefficients.allFinite()) throw std::invalid_argument(who + "the mass coefficients have a non-finite entry");
   if ((coefficients - coefficients.transpose()).cwiseAbs().maxCoeff() > 1e-14 * coefficients.cwiseAbs().maxCoeff())
     throw std::invalid_argument(who + "the mass coefficients Mbar must be symmetric");
-  check_no_subnormal_entries("inertia " + quote(name), "the mass coefficients Mbar", coefficients);
+  check_entry_magnitudes("inertia " + quote(name), "the mass coefficients Mbar", coefficients);
   if (positivity == MassPositivity::admitted_motions) {
     check_admitted_motions(who, dimension, coefficients);
   } else {

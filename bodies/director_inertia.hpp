@@ -21,7 +21,8 @@ class DirectorInertia final : public ConstantMassInertia {
   /// 1/2 m |v_c|^2 + 1/2 omega.J_c omega with J_c = tr(E_c) I - E_c and E_c = E_o - m c c^T, is
   /// positive: m > 0 and J_c positive semidefinite (body_properties.hpp, InertiaRequirement).
   /// Throws std::invalid_argument naming the element if dimension is not 2 or 3, or Mbar is empty,
-  /// not square, not finite, not symmetric, has a subnormal entry (check_no_subnormal_entries), or
+  /// not square, not finite, not symmetric, has a subnormal entry or one of 1e150 or more
+  /// (check_entry_magnitudes), or
   /// does not meet its positivity (eigenvalues below -1e-12 max|Mbar| count as negative). The block
   /// must have k * dimension coordinates.
   DirectorInertia(std::string name, BlockId block, Index dimension, Matrix mass_coefficients,

@@ -22,6 +22,8 @@ MassFunction spherical_point_mass(double m) {
     throw std::invalid_argument("a point mass in spherical coordinates needs a finite mass > 0, got " + format_number(m));
   if (is_subnormal(m))
     throw std::invalid_argument("a point mass in spherical coordinates: its mass " + subnormal_refusal(m, false));
+  if (beyond_double_range(m))
+    throw std::invalid_argument("a point mass in spherical coordinates: its mass " + overflow_refusal(m));
   MassFunction f;
   f.mass = [m](ConstVectorRef q) {
     const double r = q(0), s = std::sin(q(1));

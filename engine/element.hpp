@@ -23,6 +23,10 @@ class Element {
   std::span<const BlockId> blocks() const { return blocks_; }
   /// Number of local coordinates the element expects; the System checks it against the blocks.
   virtual Index local_size() const = 0;
+  /// Why the element's functions are undefined at q (local_size() entries), "" where they are
+  /// defined: "the spring's two points coincide (length 0), where ...". Steppers refuse an initial
+  /// state where an element is undefined, and name it when a step's equations are not finite.
+  virtual std::string singularity(ConstVectorRef /*q*/) const { return {}; }
 
  private:
   std::string name_;

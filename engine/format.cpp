@@ -28,4 +28,15 @@ std::string subnormal_refusal(double value, bool zero_accepted) {
          " (a subnormal value keeps too few digits for the equations)";
 }
 
+bool beyond_double_range(double value) { return !(std::abs(value) < kLargestMagnitude); }
+
+std::string beyond_range_text() {
+  return "beyond the range of double precision (the squares of such values overflow)";
+}
+
+std::string overflow_refusal(double value) {
+  return "must be below " + format_number(kLargestMagnitude) + " in magnitude, got " + format_exact(value) + ": " +
+         beyond_range_text();
+}
+
 }  // namespace noether

@@ -1,5 +1,6 @@
 #include <noether/engine/inertia.hpp>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -44,21 +45,27 @@ void check_positive_semidefinite_mass(const std::string& owner, const char* what
                                 "; a mass matrix is positive semidefinite (it may be singular: livens-em takes that)");
 }
 
-void check_no_subnormal_entries(const std::string& owner, const char* what, ConstMatrixRef mass) {
+void check_entry_magnitudes(const std::string& owner, const char* what, ConstMatrixRef mass) {
+  const auto refuse = [&](Index i, Index j, const std::string& refusal) {
+    throw std::invalid_argument(owner + ": " + what + " entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                                ") " + refusal);
+  };
   for (Index j = 0; j < mass.cols(); ++j)
-    for (Index i = 0; i < mass.rows(); ++i)
-      if (is_subnormal(mass(i, j)))
-        throw std::invalid_argument(owner + ": " + what + " entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                    ") " + subnormal_refusal(mass(i, j), true));
+    for (Index i = 0; i < mass.rows(); ++i) {
+      const double entry = mass(i, j);
+      if (is_subnormal(entry)) refuse(i, j, subnormal_refusal(entry, true));
+      if (std::isfinite(entry) && beyond_double_range(entry)) refuse(i, j, overflow_refusal(entry));
+    }
 }
 
 namespace {
 
-/// mass, once check_positive_semidefinite_mass and check_no_subnormal_entries accept it.
+/// mass, once check_entry_magnitudes and check_positive_semidefinite_mass accept it (in this order:
+/// the eigenvalues of entries beyond the range overflow).
 const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
   const std::string owner = "inertia " + quote(name);
+  check_entry_magnitudes(owner, "the mass matrix", mass);
   check_positive_semidefinite_mass(owner, "the mass matrix", mass);
-  check_no_subnormal_entries(owner, "the mass matrix", mass);
   return mass;
 }
 

@@ -81,8 +81,8 @@ class ConstantMassInertia : public Inertia {
  public:
   /// mass: n x n, n = local_size(). Throws std::invalid_argument naming the element unless M is
   /// square, non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive semidefinite (no
-  /// eigenvalue below -1e-12 max|M|), with no subnormal entry (check_no_subnormal_entries); M may
-  /// be singular.
+  /// eigenvalue below -1e-12 max|M|), with no subnormal entry and none of 1e150 or more
+  /// (check_entry_magnitudes); M may be singular.
   ConstantMassInertia(std::string name, std::vector<BlockId> blocks, const Matrix& mass);
 
   Index local_size() const final { return local_size_; }
@@ -110,9 +110,11 @@ class ConstantMassInertia : public Inertia {
 void check_positive_semidefinite_mass(const std::string& owner, const char* what, const Matrix& mass);
 
 /// Throws std::invalid_argument "<owner>: <what> entry (i, j) must be a normal number, ..."
-/// (subnormal_refusal, engine/format.hpp) for the first subnormal entry of `mass` (column by column):
-/// an element's mass data, its masses and moments of inertia, take 0 or a normal number. For the data
-/// given when an element is built, not for M(q) at a configuration (a sine of a tiny angle is no modelling error).
-void check_no_subnormal_entries(const std::string& owner, const char* what, ConstMatrixRef mass);
+/// (subnormal_refusal, engine/format.hpp) for the first subnormal entry of `mass` (column by column),
+/// or "... must be below 1e+150 in magnitude, ..." (overflow_refusal) for the first finite entry
+/// beyond that: an element's mass data, its masses and moments of inertia, take 0 or a normal
+/// number whose products with the state stay finite. For the data given when an element is built,
+/// not for M(q) at a configuration (a sine of a tiny angle is no modelling error).
+void check_entry_magnitudes(const std::string& owner, const char* what, ConstMatrixRef mass);
 
 }  // namespace noether

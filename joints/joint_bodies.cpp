@@ -84,10 +84,11 @@ AffineVector JointBodies::direction(const Side& side, const Vector& N) const {
 
 Vector JointBodies::unit(const Vector& N, const std::string& what) const {
   check_size(N, what);
-  const double length = N.norm();
-  if (!(length > 1e-12 * (1.0 + N.cwiseAbs().maxCoeff())) || !std::isfinite(length))
-    throw std::invalid_argument(label_ + ": " + what + " must be a nonzero direction, got " + describe(N));
-  return N / length;
+  if (!N.allFinite() || N.cwiseAbs().maxCoeff() == 0.0)
+    throw std::invalid_argument(label_ + ": " + what + " must be a finite, nonzero direction, got " + describe(N));
+  if (std::isnormal(N.squaredNorm())) return N / N.norm();
+  const Vector scaled = N / N.cwiseAbs().maxCoeff();  // |N|^2 overflows or underflows; |scaled| is in [1, sqrt(n)]
+  return scaled / scaled.norm();
 }
 
 std::array<Vector, 3> JointBodies::frame_axes(const JointFrame& frame, const std::string& what) const {

@@ -53,8 +53,10 @@ class JointBodies {
   AffineVector direction_a(const Vector& N) const { return direction(a_, N); }
   AffineVector direction_b(const Vector& N) const { return direction(b_, N); }
 
-  /// N / |N|. Throws naming the joint and `what` if N does not have dimension() entries, is not
-  /// finite or has zero length (|N| <= 1e-12 (1 + max|N_i|)).
+  /// N / |N|: any finite direction with a nonzero entry, of any length (an axis (0, 1e300, 0) or
+  /// (0, 1e-300, 0) is the y axis). Where |N|^2 overflows or underflows it normalizes N / max|N_i|
+  /// instead, whose square is representable. Throws naming the joint and `what` if N does not have
+  /// dimension() entries, is not finite or is zero.
   Vector unit(const Vector& N, const std::string& what) const;
   /// The orthonormal right-handed axes (e1, e2, e3) of a 3D joint frame (see JointFrame). Throws
   /// if the axis or normal is zero or the normal is parallel to the axis.

@@ -28,6 +28,12 @@ AxialPointDamper::AxialPointDamper(std::string name, ForcePointPair points, doub
   damping_ = checked_damping(this->name(), damping);
 }
 
+std::string AxialPointDamper::singularity(ConstVectorRef q) const {
+  if (points_.separation(q).squaredNorm() != 0.0) return {};
+  return "the axial damper's two points coincide (length 0), where its axis, the direction between them, is "
+         "undefined; move the points apart, or damp the full relative velocity (axial false)";
+}
+
 void AxialPointDamper::do_add_damping_matrix(ConstVectorRef q, double s, MatrixRef C) const {
   const Vector Jt_r = points_.jacobian().transpose() * points_.separation(q);
   C.noalias() += (s * damping_ / points_.separation(q).squaredNorm()) * (Jt_r * Jt_r.transpose());

@@ -43,6 +43,8 @@ class AxialPointDamper final : public Dissipation {
 
   Index local_size() const override { return points_.local_size(); }
   bool has_constant_damping() const override { return false; }
+  /// At r = 0, where the axis e = r/|r| is undefined.
+  std::string singularity(ConstVectorRef q) const override;
 
  protected:
   void do_add_damping_matrix(ConstVectorRef q, double s, MatrixRef C) const override;

@@ -53,6 +53,14 @@ PointSpring::PointSpring(std::string name, ForcePointPair points, SpringLaw law)
   if (!law_) throw std::invalid_argument("spring " + quote(this->name()) + ": give its spring law W(pi)");
 }
 
+std::string PointSpring::singularity(ConstVectorRef q) const {
+  if (squared_length(q) != 0.0) return {};
+  const ScalarJet W = law_(0.0);
+  if (std::isfinite(W.value) && std::isfinite(W.first) && std::isfinite(W.second)) return {};
+  return "the spring's two points coincide (length 0), where the direction of its force is undefined (its law is "
+         "not finite at zero length); move the points apart, or give a rest length of 0";
+}
+
 Vector PointSpring::invariant_gradient(ConstVectorRef q) const {
   return 2.0 * (points_.jacobian().transpose() * points_.separation(q));
 }

@@ -39,6 +39,10 @@ class PointSpring final : public Potential {
   /// pi(q) = |x_a - x_b|^2.
   double squared_length(ConstVectorRef q) const { return points_.separation(q).squaredNorm(); }
 
+  /// At pi = 0 where the law W or its derivatives are not finite there (a linear spring of rest
+  /// length L0 > 0: the direction of its force is undefined at zero length).
+  std::string singularity(ConstVectorRef q) const override;
+
   void add_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, double s, VectorRef g) const override;
   /// K += s * d/dq_b Dbar V = s * [ dWbar/dpi_b Dpi(q_mid) Dpi(q_b)^T + Wbar J^T J ].
   void add_discrete_gradient_jacobian(ConstVectorRef q_a, ConstVectorRef q_b, double s, MatrixRef K) const override;

@@ -77,6 +77,22 @@ std::string violation_text(const System& system, const ConstraintViolation& v, c
          " (round-off allows " + format_number(v.tolerance) + ")";
 }
 
+/// Throws ProjectionError unless q, projected from `start`, meets the rule at q itself: the projection
+/// stops at a hundredth of the tolerances at `start`, which are 1e-10 of its coordinates; from
+/// coordinates of an absurd size (a position 1e308) that is no bound at q, and the stepper would
+/// refuse q.
+void require_projection_met(const System& system, const Vector& start, ConstVectorRef q) {
+  const ConstraintViolation after = worst_of(rows_of(system, q, nullptr));
+  if (after.row < 0) return;
+  Index largest = 0;
+  start.cwiseAbs().maxCoeff(&largest);
+  throw ProjectionError("the position projection from the initial " + system.coordinate_label(largest) + " = " +
+                        format_number(start(largest)) + " cannot meet them within round-off: after it, " +
+                        violation_text(system, after, "|g|") + "; the projection's round-off at that size (1e-10 "
+                        "of the coordinates) exceeds the constraints' scale: give initial positions of moderate "
+                        "size near the constraints");
+}
+
 }  // namespace
 
 ConstraintViolation position_violation(const System& system, ConstVectorRef q) {
@@ -114,6 +130,7 @@ InitialProjection project_initial_state(const System& system, State& state, Proj
     options.row_tolerances = 0.01 * rows.tolerance;
     ConstraintProjector(system, options).project_positions(state.q);
     std::tie(report.position_correction, report.position_coordinate) = largest_change(before, state.q);
+    require_projection_met(system, before, state.q);
   }
   rows = rows_of(system, state.q, &state.v);
   report.velocities = worst_of(rows);

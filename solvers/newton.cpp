@@ -154,6 +154,16 @@ std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, Li
   return tangent;
 }
 
+/// The first column of the matrix (values in pattern order) whose entries are all 0, or -1.
+Index first_zero_column(const CscPattern& pattern, std::span<const double> values) {
+  for (Index j = 0; j < pattern.n; ++j) {
+    const auto begin = values.begin() + pattern.column_starts[static_cast<std::size_t>(j)];
+    const auto end = values.begin() + pattern.column_starts[static_cast<std::size_t>(j) + 1];
+    if (std::all_of(begin, end, [](double a) { return a == 0.0; })) return j;
+  }
+  return -1;
+}
+
 }  // namespace
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
@@ -187,10 +197,16 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
   // A non-finite entry makes the factorization fail as if the matrix were singular: say which.
   const std::span<const double> matrix = system.matrix();
   const bool finite = std::all_of(matrix.begin(), matrix.end(), [](double a) { return std::isfinite(a); });
-  fail(system, context,
-       finite ? "the Newton matrix could not be factorized (" + status.message + ")"
-              : "the Newton matrix has a non-finite entry (" + status.message + ")",
-       report, finite ? NewtonError::Cause::singular_matrix : NewtonError::Cause::non_finite);
+  if (!finite)
+    fail(system, context, "the Newton matrix has a non-finite entry (" + status.message + ")", report,
+         NewtonError::Cause::non_finite);
+  std::string reason = "the Newton matrix could not be factorized (" + status.message + ")";
+  const Index column = first_zero_column(system.pattern(), matrix);
+  if (column >= 0 && !system.describe_unknown(column).empty())
+    reason += ": the column of " + system.describe_unknown(column) +
+              " is zero, no equation of the step depends on that unknown (a coordinate without mass, stiffness, "
+              "damping or constraint: give it an inertia)";
+  fail(system, context, reason, report, NewtonError::Cause::singular_matrix);
 }
 
 bool NewtonSolver::stalled(const NewtonReport& report, double best_of_second_half) const {
@@ -290,6 +306,10 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       x = stalled_best_;
       if (system.reads_last_evaluation()) evaluate(false);
       report.stalled_residual = best_of_second_half;
+      estimate_condition_at_end();
+      return report;
+    }
+    if (report.iterations == options_.max_iterations && meets_tolerance) {  // unconfirmed, but within it
       estimate_condition_at_end();
       return report;
     }

@@ -97,6 +97,10 @@ class NewtonSystem {
   virtual std::span<const double> matrix() const = 0;
   /// Who owns residual row i, for error messages: "constraint 'P4' row 1", "coordinate bar3.phi.x".
   virtual std::string describe_row(Index row) const = 0;
+  /// What unknown i of a mechanism's step is, for error messages: "coordinate bar3.phi.x",
+  /// "constraint 'P4' row 1"; "" for a system of other unknowns. Newton names the unknown of a zero
+  /// column of a singular matrix with it (a coordinate that nothing acts on).
+  virtual std::string describe_unknown(Index /*i*/) const { return {}; }
   /// Whether the caller reads what the last evaluate computed at Newton's solution (sem-vi's
   /// sums of its global row): Newton then evaluates every x it returns; otherwise it may return an update
   /// it did not evaluate (NewtonOptions).
@@ -142,6 +146,9 @@ struct NewtonOptions {
   /// as where a step ends at or near a singular configuration of its constraints (the multipliers
   /// along the near null space are set by rounding alone). Solves that converge are untouched.
   /// Step refinement does not split such a step first: its substeps end at the same singular instant.
+  /// A solve at its last iteration whose iterate meets the residual tolerance returns it: the
+  /// increment or stagnation test that would confirm it needs one more iteration, so without this
+  /// max_iterations = 1 could never succeed (a linear step converges in one).
   ///
   /// Figures for each rule: docs/notebook.md, "The unevaluated last update", "Chord steps where the
   /// contraction predicts the tolerance", "The matrix after a refactorization, predicted" and "A

@@ -147,6 +147,14 @@ NodeState node_state(const T& term, const LocalVector& q0, const LocalVector& q1
   return {node_configuration(term, q0, q1, node), LocalVector(v.data(), v.size())};
 }
 
+/// The largest h > 0 with omega h < pi in floating point (omega > 0): pi/omega, or the doubles just below
+/// it where omega (pi/omega) rounds to pi or above.
+double largest_step(double omega) {
+  double h = std::numbers::pi / omega;
+  while (!(omega * h < std::numbers::pi)) h = std::nextafter(h, 0.0);
+  return h;
+}
+
 }  // namespace
 
 ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions& options, std::string_view stepper)
@@ -161,12 +169,12 @@ ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions&
 Vector ExponentialScheme::initial_guess(const StepInput& in, const StepGuess& guess) const {
   if (!(std::abs(omega_ * in.h) < std::numbers::pi)) {
     std::string message = "evi: the interpolation needs |omega h| < pi (sin(omega h) != 0), got omega = ";
-    message += format_number(omega_);
+    message += format_exact(omega_);
     message += " and h = ";
-    message += format_number(in.h);
-    message += "; take |h| < pi/omega = ";
-    message += format_number(std::numbers::pi / omega_);
-    message += " or a smaller omega";
+    message += format_exact(in.h);
+    message += "; take |h| < pi/omega, strictly: |h| <= ";
+    message += format_exact(largest_step(omega_));
+    message += ", or a smaller omega";
     throw std::invalid_argument(message);
   }
   const Index m = system_.num_multipliers();

@@ -94,19 +94,41 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     return owner.empty() ? label : label + "; largest contribution from " + owner;
   }
 
+  std::string describe_unknown(Index i) const override {
+    if constexpr (has_global_unknown)
+      if (i == pattern().n) return scheme_.global_label();
+    const TermLayout& layout = assembly_.layout();
+    const auto [field, index] = layout.field_of(layout.natural_index(i));
+    const System& system = layout.system();
+    return layout.field_kind(field) == FieldKind::multipliers ? system.multiplier_label(index)
+                                                              : "coordinate " + system.coordinate_label(index);
+  }
+
   /// The element with a non-finite entry and the size of the iterate it was evaluated at, with a
   /// hint when that is beyond the squares of doubles: then the state overflowed (absurd initial
-  /// values or parameters), and the element only shows it.
+  /// values or parameters), and the element only shows it. Otherwise, with the first element
+  /// undefined (Element::singularity) at the step's start, its end or its midpoint, where the
+  /// schemes evaluate their terms: a spring whose two points meet there.
   std::string describe_non_finite() const override {
     if (!input_) return {};
     typename Scheme::Data data;
-    std::string source = assembly_.non_finite_contributor(scheme_.iterate(*input_, natural_x_, data));
+    const auto it = scheme_.iterate(*input_, natural_x_, data);
+    std::string source = assembly_.non_finite_contributor(it);
     if (source.empty()) return source;
     const double largest = natural_x_.cwiseAbs().maxCoeff();
     source += " at an iterate of max|x| = " + format_number(largest);
-    if (!(largest < 1e150))
-      source += ": beyond the range of double precision (the squares of such values overflow); check the initial "
-                "values and parameters for an absurd size";
+    if (beyond_double_range(largest))
+      return source + ": " + beyond_range_text() + "; check the initial values and parameters for an absurd size";
+    const Vector& q0 = input_->state.q;
+    std::vector<std::pair<const char*, Vector>> places{{"the step's start", q0}};
+    if constexpr (requires { it.q1; }) {  // the end positions, when the scheme's iterate holds them
+      const Vector q1 = it.q1;
+      places.push_back({"its end", q1});
+      places.push_back({"its midpoint", 0.5 * (q0 + q1)});
+    }
+    for (const auto& [where, q] : places)
+      if (const std::string undefined = undefined_element(assembly_.layout().system(), q); !undefined.empty())
+        return source + "; at " + where + ", " + undefined;
     return source;
   }
 

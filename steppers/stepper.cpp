@@ -111,6 +111,25 @@ void require_no_redundancy(const System& system, ConstVectorRef q, std::string_v
                        "system as it is)");
 }
 
+std::string undefined_element(const System& system, ConstVectorRef q) {
+  Vector local;
+  std::string found;
+  const auto scan = [&](const char* kind, const auto& placed_elements) {
+    for (const auto& placed : placed_elements) {
+      if (!found.empty()) return;
+      gather(q, placed.dofs, local);
+      if (std::string why = placed.element->singularity(local); !why.empty())
+        found = std::string(kind) + " " + quote(placed.element->name()) + ": " + why;
+    }
+  };
+  scan("inertia", system.inertias());
+  scan("potential", system.potentials());
+  scan("constraint", system.constraints());
+  scan("dissipation", system.dissipations());
+  scan("external load", system.external_loads());
+  return found;
+}
+
 void check_initial_state(const System& system, const State& state, std::string_view stepper) {
   const Index d = system.num_coordinates();
   require_size(stepper, "q", state.q, d, "coordinates");
@@ -119,6 +138,8 @@ void check_initial_state(const System& system, const State& state, std::string_v
   require_finite(stepper, "q", state.q, coordinate);
   require_finite(stepper, "v", state.v, coordinate);
   require_finite_time(stepper, state);
+  if (const std::string undefined = undefined_element(system, state.q); !undefined.empty())
+    throw std::invalid_argument(std::string(stepper) + ": at the initial positions, " + undefined);
   require_consistent_initial_values(system, state, stepper);
 }
 

@@ -186,9 +186,16 @@ void require_no_redundancy(const System& system, ConstVectorRef q, std::string_v
 
 /// For Stepper::initialize: throws std::invalid_argument, starting with the stepper's name, unless
 /// state.q and state.v hold num_coordinates() finite entries each and t is finite (the message
-/// names the field and its size, or the first non-finite entry by its coordinate label), and
-/// InconsistentInitialValues unless they lie on the constraints (require_consistent_initial_values).
+/// names the field and its size, or the first non-finite entry by its coordinate label) and every
+/// element is defined at state.q (undefined_element: "livens-em: at the initial positions, potential
+/// 'spring': the spring's two points coincide ..."), and InconsistentInitialValues unless they lie
+/// on the constraints (require_consistent_initial_values).
 void check_initial_state(const System& system, const State& state, std::string_view stepper);
+
+/// "potential 'spring': the spring's two points coincide ...": the first element (inertias,
+/// potentials, constraints, dissipations, loads, in the system's order) undefined at q
+/// (Element::singularity), or "" when each is defined there.
+std::string undefined_element(const System& system, ConstVectorRef q);
 
 /// For Stepper::step: throws std::invalid_argument, starting with the stepper's name, unless h is
 /// finite and non-zero (a negative h steps back in time) and the state is complete and finite as

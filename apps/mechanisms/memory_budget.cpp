@@ -100,7 +100,10 @@ AvailableMemory available_memory() {
 std::int64_t available_memory_bytes() { return available_memory().bytes; }
 
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {
-  const double needed = bars * bytes_per_bar;
+  require_memory(bars * bytes_per_bar, what, std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar");
+}
+
+void require_memory(double needed, const std::string& what, const std::string& basis) {
   const AvailableMemory available = available_memory();
   const auto bytes = static_cast<double>(available.bytes);
   if (bytes <= 0 || needed <= 0.8 * bytes) return;
@@ -110,8 +113,7 @@ void require_memory_for_bars(double bars, double bytes_per_bar, const std::strin
     std::snprintf(text, sizeof text, gb < 10 ? "%.2g" : "%.0f", gb);
     return std::string(text);
   };
-  throw std::invalid_argument(what + " needs about " + gigabytes(needed) + " GB (" +
-                              std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar), and " +
+  throw std::invalid_argument(what + " needs about " + gigabytes(needed) + " GB (" + basis + "), and " +
                               gigabytes(bytes) + " GB are available: choose a smaller size (the limit is " +
                               available.limit + ")");
 }

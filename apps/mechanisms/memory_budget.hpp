@@ -42,4 +42,7 @@ constexpr double kLatticeBarPeakBytes = 30e3;
 /// `bytes_per_bar` need more than 80 % of the available memory. Does nothing when it is unknown.
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
+/// The same for `needed` bytes, estimated on `basis` (e.g. "14 KB per bar"), which the message names.
+void require_memory(double needed, const std::string& what, const std::string& basis);
+
 }  // namespace noether

@@ -146,9 +146,20 @@ class Builder {
     return *b.ref;
   }
 
+  /// The blocks of the bodies an element spans (its mass matrix, equations or damping over their
+  /// coordinates concatenated): each body once, since a body listed twice would count twice (its mass
+  /// doubled) where the element means it once.
   std::vector<BlockId> blocks(const std::vector<std::string>& names, const std::string& field) const {
     std::vector<BlockId> list;
-    for (const std::string& name : names) list.push_back(body(name, field).block);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const auto first = std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]);
+      if (first != names.begin() + static_cast<std::ptrdiff_t>(i))
+        throw FieldError(field + "[" + std::to_string(i) + "]",
+                         "body '" + names[i] + "' is listed twice (also at " + field + "[" +
+                             std::to_string(first - names.begin()) + "]); list each body once: the element spans "
+                             "the listed bodies' coordinates, and a body listed twice would count twice");
+      list.push_back(body(names[i], field).block);
+    }
     return list;
   }
 

@@ -473,7 +473,8 @@ TEST_CASE("a new run removes an earlier run's checkpoint, and resume refuses a c
   // A later run into the same directory, without checkpoints, that fails at its first step.
   RunOptions second = first;
   second.checkpoint_every = 0;
-  second.configure().newton.max_iterations = 1;
+  second.configure().newton.max_iterations = 1;  // too few for a step of h = 0.01 (its first iterate
+  second.configure().max_refinement_depth = 0;     // has r = 1.2e-7), and no refinement
   const RunOutcome b = run(second);
   REQUIRE(b.ending.status == RunStatus::failed);
   CHECK(b.plan.run_id != a.plan.run_id);

@@ -282,7 +282,7 @@ TEST_CASE("a non-finite initial state is the stepper's refusal: status failed, b
   // A non-finite initial state is the stepper's refusal, not a usage error without a summary.
   TempDir dir("outputs_nonfinite");
   RunOptions options = options_for("top", dir.path);
-  options.overrides = {{"density", 1e300}, {"omega_p", 1e14}};  // p = M v overflows
+  options.overrides = {{"density", 1e140}, {"omega_p", 1e200}};  // p = M v overflows (M and v do not)
   const RunOutcome r = run(options);
   CHECK(r.ending.status == RunStatus::failed);
   CHECK(r.ending.failure.cause == FailureCause::refused);

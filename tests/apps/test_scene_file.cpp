@@ -453,3 +453,62 @@ TEST_CASE("a run whose constraints have no common solution is refused, not run w
   CHECK(r.ending.error.starts_with("the projected initial positions violate constraint 'bar.orthonormality' row 0, dropped as "
                             "dependent on the others, by 49.5"));
 }
+
+namespace {
+
+/// The outcome of running `document` (parse_scene of its text) for `t_end`, into a fresh directory.
+RunOutcome run_scene(const nlohmann::json& document, const std::string& directory, double t_end = 0.03) {
+  testing::TempDir dir(directory);
+  RunOptions options;
+  options.scene = SceneSource{"s.json", std::make_shared<const Scene>(parse_scene(document.dump(), "s.json"))};
+  options.configure().t_end = t_end;
+  options.output_dir = dir.path;
+  options.threads = 1;
+  return run(options);
+}
+
+}  // namespace
+
+TEST_CASE("initial positions of an absurd size are refused as beyond what the projection can meet, not projected") {
+  // `position: [1e308, 0]`: the warning said the positions were projected onto the constraints, then
+  // the stepper refused |g| = 0.5, advising project_initial_state "as noether run does".
+  nlohmann::json pendulum = example("pendulum");
+  pendulum["bodies"][0]["position"] = {1e308, 0.0};
+  const RunOutcome r = run_scene(pendulum, "scene_absurd_position");
+  CHECK(r.ending.failure.cause == FailureCause::refused);
+  CHECK(r.ending.error.starts_with("the initial values are off the constraints and cannot be projected onto them: the "
+                                   "position projection from the initial bar.phi.x = 1e+308 cannot meet them within "
+                                   "round-off: after it, constraint 'pivot' row 0 has |g| = 0.5 (round-off allows "));
+  CHECK(r.ending.error.find("give initial positions of moderate size near the constraints") != std::string::npos);
+  // 10 m off is projected, with the warning, and runs.
+  pendulum["bodies"][0]["position"] = {10.5, 0.0};
+  const RunOutcome far = run_scene(pendulum, "scene_far_position");
+  CHECK(far.ok());
+  CHECK(far.statistics.initial_projection.projected());
+}
+
+TEST_CASE("a body listed twice by one inertia, constraint or damping entry is refused at its JSON path") {
+  // An `inertias` entry listing body 'y' twice doubled its mass silently.
+  const nlohmann::json scene = nlohmann::json::parse(R"({"noether_scene": 1,
+    "bodies": [{"name": "y", "type": "coordinates", "coordinates": ["c"], "position": [0.0]}],
+    "inertias": [{"name": "m", "bodies": ["y", "y"], "matrix": [[1, 0], [0, 1]]}],
+    "run": {"h": 0.01, "t_end": 0.03}})");
+  CHECK(refusal(scene) == "broken.json: /inertias/0/bodies/1: body 'y' is listed twice (also at bodies[0]); list each body "
+                          "once: the element spans the listed bodies' coordinates, and a body listed twice would count "
+                          "twice");
+}
+
+TEST_CASE("a coordinate nothing acts on is named when the Newton matrix is singular") {
+  // A `coordinates` body without inertia failed as "klu: the matrix is singular", the largest
+  // residual entry in another coordinate.
+  const nlohmann::json scene = nlohmann::json::parse(R"({"noether_scene": 1,
+    "bodies": [{"name": "x", "type": "coordinates", "coordinates": ["a", "b"], "position": [0.1, 0.2]}],
+    "inertias": [{"name": "m", "bodies": ["x"], "matrix": [[1, 0], [0, 0]]}],
+    "forces": [{"name": "pot", "type": "polynomial", "body": "x", "coordinate": "a", "coefficients": [0, 0, 1]}],
+    "run": {"h": 0.01, "t_end": 0.03}})");
+  const RunOutcome r = run_scene(scene, "scene_massless_coordinate");
+  CHECK(r.ending.failure.cause == FailureCause::newton);
+  CHECK(r.ending.error.find("the Newton matrix could not be factorized (klu: the matrix is singular): the column of "
+                            "coordinate x.b is zero, no equation of the step depends on that unknown (a coordinate "
+                            "without mass, stiffness, damping or constraint: give it an inertia)") != std::string::npos);
+}

@@ -211,3 +211,28 @@ TEST_CASE("mechanism: a subnormal mass or moment of inertia is refused with the 
   mechanism.add_point_mass("tiny bob", smallest, Eigen::Vector3d::Zero());
   CHECK(mechanism.bodies().size() == 3);
 }
+
+TEST_CASE("mechanism: a mass or moment of inertia beyond the range of double precision is refused with the body's name and the value") {
+  // A scene's mass 1e308 was blamed on the gravity element (its weight m g overflows), a planar
+  // moment of inertia 1e308 failed in Newton as "inertia 'bar.inertia' gives a non-finite residual
+  // entry", and a rigid body's 1e308 was "the mass matrix has a non-finite entry".
+  const std::string got = " must be below 1e+150 in magnitude, got 1e+308: beyond the range of double precision (the "
+                          "squares of such values overflow)";
+  const RigidBodyProperties good{2.0, Eigen::Vector3d::Zero(), Eigen::Vector3d(1.0, 1.5, 2.0).asDiagonal()};
+  RigidBodyProperties p = good;
+  p.mass = 1e308;
+  check_rejected([=](Mechanism& m) { m.add_rigid_body("wheel", p); }, "wheel", "the mass" + got);
+  p = good;
+  p.inertia = Eigen::Vector3d::Constant(1e308).asDiagonal();
+  check_rejected([=](Mechanism& m) { m.add_rigid_body("wheel", p); }, "wheel", "the inertia tensor entry (0, 0)" + got);
+  check_rejected([](Mechanism& m) { m.add_planar_body("link", {1e308, Eigen::Vector2d::Zero(), 0.1}); }, "link",
+                 "the mass" + got);
+  check_rejected([](Mechanism& m) { m.add_planar_body("link", {1.0, Eigen::Vector2d::Zero(), 1e308}); }, "link",
+                 "the moment of inertia" + got);
+  check_rejected([](Mechanism& m) { m.add_point_mass("bob", 1e308, Eigen::Vector3d::Zero()); }, "bob", "the mass" + got);
+
+  // Just below the bound is taken.
+  Mechanism mechanism;
+  mechanism.add_planar_body("heavy", {0.99e150, Eigen::Vector2d::Zero(), 0.99e150});
+  CHECK(mechanism.bodies().size() == 1);
+}

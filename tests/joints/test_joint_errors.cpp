@@ -20,8 +20,9 @@ const Vector Y = vec({0.1, 0.2}), axis2 = vec({1, 0}), zero2 = Vector::Zero(2);
 TEST_CASE("joint factories reject zero or non-finite axes, naming the joint") {
   CHECK_THROWS_WITH_AS(make_revolute("hinge", A, X, zero3, B, X, axis), doctest::Contains("revolute joint 'hinge': axis_a"),
                        std::invalid_argument);
-  CHECK_THROWS_WITH_AS(make_universal_to_ground("cardan", X, axis, B, X, vec({0, 1e-20, 0})),
-                       doctest::Contains("universal joint 'cardan': axis_b"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(make_universal_to_ground("cardan", X, axis, B, X, zero3),
+                       doctest::Contains("universal joint 'cardan': axis_b must be a finite, nonzero direction"),
+                       std::invalid_argument);
   const Vector not_finite = vec({std::numeric_limits<double>::quiet_NaN(), 0, 1});
   CHECK_THROWS_WITH_AS(make_cylindrical("sleeve", A, X, not_finite, B, X, axis), doctest::Contains("cylindrical joint 'sleeve'"),
                        std::invalid_argument);
@@ -29,6 +30,23 @@ TEST_CASE("joint factories reject zero or non-finite axes, naming the joint") {
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(make_fixed_planar_to_ground("weld", Y, axis2, Q, Y, zero2), doctest::Contains("planar fixed joint 'weld'"),
                        std::invalid_argument);
+}
+
+TEST_CASE("an axis of any finite nonzero length is its direction, where its squared length overflows or underflows too") {
+  // A scene's axis (0, 1e300, 0) or (0, 1e-300, 0) was refused as "must be a nonzero direction":
+  // |N|^2 is inf or 0 there. Normalized from N / max|N_i|, each is the y axis, to the bit.
+  const Vector y = vec({0, 1, 0});
+  const std::shared_ptr<Constraint> unit = make_revolute("hinge", A, X, y, B, X, y);
+  const Vector q = Vector::LinSpaced(unit->local_size(), -1.0, 2.0);
+  for (const double length : {1e300, 1e-300, 1e-20, 0.5}) {
+    CAPTURE(length);
+    const std::shared_ptr<Constraint> scaled = make_revolute("hinge", A, X, length * y, B, X, length * y);
+    CHECK(value_of(*scaled, q) == value_of(*unit, q));
+    CHECK(jacobian_of(*scaled, q) == jacobian_of(*unit, q));
+  }
+  const Vector diagonal = vec({1, 1, 0});
+  const std::shared_ptr<Constraint> huge_and_tiny = make_revolute("hinge", A, X, 1e300 * diagonal, B, X, 1e-300 * diagonal);
+  CHECK(value_of(*huge_and_tiny, q) == value_of(*make_revolute("hinge", A, X, diagonal, B, X, diagonal), q));
 }
 
 TEST_CASE("joint frames reject a normal along the axis") {

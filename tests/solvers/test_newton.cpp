@@ -379,6 +379,26 @@ TEST_CASE("Newton alone: a solve that stalls above 100 times the tolerance, or s
   }
 }
 
+TEST_CASE("Newton alone: an iterate within the tolerance at the iteration limit is returned, so one iteration can succeed") {
+  // `--newton-max-iterations 1` never succeeded: "no convergence in 1 iterations" with the history
+  // at 1.5e-30, since the increment test that confirms an iterate needs one more iteration.
+  NoisyLine line(0.0, 1.0);  // linear: the first Newton update is the root
+  NewtonOptions one;
+  one.max_iterations = 1;
+  NewtonSolver solver(line.pattern(), LinearSolverKind::klu, one);
+  Vector x = Vector::Zero(1);
+  const NewtonReport report = solver.solve(line, x, "one iteration");
+  CHECK(report.iterations == 1);
+  CHECK(x(0) == 1.0);
+  CHECK(report.history.back().scaled_residual == 0.0);
+  CHECK(report.stalled_residual == 0.0);  // converged, not stalled
+  // An iterate outside the tolerance at the limit still fails: updates of 0.6 Newton steps.
+  NoisyLine slow(0.0, 0.6);
+  NewtonSolver slow_solver(slow.pattern(), LinearSolverKind::klu, one);
+  x = Vector::Zero(1);
+  CHECK_THROWS_WITH_AS(slow_solver.solve(slow, x, "slow"), doctest::Contains("no convergence in 1 iterations"), NewtonError);
+}
+
 TEST_CASE("Newton options that cannot work are refused, naming the option and the value") {
   CircleHyperbola system;
   const auto refuses = [&](NewtonOptions options, const std::string& message) {

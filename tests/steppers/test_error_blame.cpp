@@ -14,6 +14,8 @@
 #include <noether/bodies/mechanism.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/gravity.hpp>
+#include <noether/joints/point_damper.hpp>
+#include <noether/joints/point_spring.hpp>
 #include <noether/joints/spherical.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -200,4 +202,53 @@ TEST_CASE("a step whose residual overflows fails, whatever rows follow the non-f
     CHECK_THROWS_WITH_AS(stepper->step(state, 0.01), doctest::Contains("beyond the range of double precision"), NewtonError);
     CHECK(state.step == 0);
   }
+}
+
+namespace {
+
+/// A planar point mass "ball" at (x, 0) with velocity (vx, 0), tied to the ground point (0, 0) by a
+/// linear spring "spring" of rest length 0.3, or by an axial damper "dashpot".
+Mechanism ball_on_spring(double x, double vx, bool damper) {
+  Mechanism m;
+  const BodyRef ball = m.add_planar_point_mass("ball", 1.0, Eigen::Vector2d(x, 0.0), Eigen::Vector2d(vx, 0.0));
+  const ForcePointPair points(ball, Vector::Zero(2), Vector::Zero(2));
+  if (damper)
+    m.add(std::make_shared<AxialPointDamper>("dashpot", points, 1.0));
+  else
+    m.add(std::make_shared<PointSpring>("spring", points, linear_spring_law(10.0, 0.3)));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a spring or axial damper whose two points coincide is refused at the start, and named when a step meets it") {
+  // A spring of rest length 0.3 between coincident points, or an axial damper there, failed in
+  // Newton as "potential 'spring' gives a non-finite residual entry (-nan)": the direction between
+  // the points is undefined at zero length, and nothing said so.
+  for (const char* name : {"livens-em", "em-ggl", "midpoint-vi", "ggl-vi", "evi", "sem-vi", "lobatto4", "livens-em4"}) {
+    CAPTURE(name);
+    const std::string spring = failure(ball_on_spring(0.0, 1.0, false), name);
+    CHECK(spring == std::string(name) + ": at the initial positions, potential 'spring': the spring's two points "
+                                        "coincide (length 0), where the direction of its force is undefined (its law "
+                                        "is not finite at zero length); move the points apart, or give a rest length of 0");
+    CHECK(failure(ball_on_spring(0.0, 1.0, true), name).find(": at the initial positions, dissipation 'dashpot': the "
+                                                             "axial damper's two points coincide (length 0)") !=
+          std::string::npos);
+  }
+  // A step whose end puts the ball on the anchor: the predictor q0 + h v0 = 0.5 - 0.01 * 50.
+  StepperOptions options;
+  options.max_refinement_depth = 0;
+  const Mechanism mechanism = ball_on_spring(0.5, -50.0, false);
+  State state = mechanism.initial_state();
+  const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(mechanism.system(), options);
+  stepper->initialize(state);
+  std::string message;
+  try {
+    stepper->step(state, 0.01);
+  } catch (const NewtonError& e) {
+    message = e.what();
+  }
+  MESSAGE(message);
+  CHECK(message.find("potential 'spring' gives a non-finite ") != std::string::npos);
+  CHECK(message.find(", potential 'spring': the spring's two points coincide (length 0)") != std::string::npos);
 }

@@ -331,3 +331,20 @@ TEST_CASE("evi refuses a quadrature count that is not whole, showing every digit
                          std::invalid_argument);
   }
 }
+
+TEST_CASE("evi's refusal of |omega h| >= pi gives a bound the step can take") {
+  // With omega = pi/h it said "take |h| < pi/omega = 0.01" to a run of h = 0.01: the bound is
+  // strict, and pi/omega rounds to h itself.
+  const Model model = build("double-pendulum");
+  const double h = 0.01, omega = std::numbers::pi / h;
+  const std::unique_ptr<Stepper> stepper = find_stepper("evi").make(*model.system, evi_options(2, omega));
+  State state = model.initial;
+  stepper->initialize(state);
+  CHECK_THROWS_WITH_AS(stepper->step(state, h),
+                       "evi: the interpolation needs |omega h| < pi (sin(omega h) != 0), got omega = 314.1592653589793 "
+                       "and h = 0.01; take |h| < pi/omega, strictly: |h| <= 0.009999999999999998, or a smaller omega",
+                       std::invalid_argument);
+  State taken = model.initial;
+  stepper->initialize(taken);
+  CHECK_NOTHROW(stepper->step(taken, 0.009999999999999998));  // the bound it names is taken
+}
