@@ -8,15 +8,12 @@
 /// caught, and "message") or "returned" (with "detail", what the program saw). The script runs each
 /// case in its own process, so a crash, a sanitizer report or a hang is seen as such; it holds the
 /// expected outcome of every case.
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -39,6 +36,8 @@
 #include <noether/solvers/newton.hpp>
 #include <noether/solvers/projection.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+
+#include "support/call_gate.hpp"
 
 using namespace noether;
 
@@ -325,38 +324,10 @@ void system_cases(const CaseList& add) {
   });
 }
 
-/// Holds the first evaluation after arm() until release() (at most 30 s): a step held inside.
-class Gate {
- public:
-  void arm() { armed_ = true; }
-  void pass() {
-    std::unique_lock lock(mutex_);
-    if (!armed_) return;
-    armed_ = false;
-    inside_ = true;
-    changed_.notify_all();
-    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return released_; });
-  }
-  void wait_inside() {
-    std::unique_lock lock(mutex_);
-    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return inside_; });
-  }
-  void release() {
-    const std::lock_guard lock(mutex_);
-    released_ = true;
-    changed_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool armed_ = false, inside_ = false, released_ = false;
-};
-
 /// livens-em on the plane mass in the quartic well, its first step held inside by a gate while
 /// a second thread steps the same stepper; rethrows what the second thread's step threw.
 std::string step_from_two_threads() {
-  const auto gate = std::make_shared<Gate>();
+  const auto gate = std::make_shared<testing::CallGate>();
   PotentialFunction well = quartic();
   well.gradient = [gate, gradient = well.gradient](ConstVectorRef q) { gate->pass(); return gradient(q); };
   const auto system = plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 2, well));

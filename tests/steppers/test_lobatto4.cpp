@@ -20,6 +20,7 @@
 #include <noether/steppers/stepper_registry.hpp>
 #include "support/constraint_residuals.hpp"
 #include "support/driven_bar.hpp"
+#include "support/newton_convergence.hpp"
 
 using namespace noether;
 
@@ -156,32 +157,18 @@ TEST_CASE("lobatto4 is symmetric: a step back from where a step forward ended re
 }
 
 TEST_CASE("lobatto4 on every element kind: Newton converges quadratically, so its tangent is exact") {
-  // The largest quadratic constant C = r_{k+1} / r_k^2 over Newton's full steps (a fresh tangent,
-  // not NewtonIterate::chord) from r_k <= 1e-3 to above rounding (r_{k+1} > 1e-14). An exact
-  // tangent keeps C near the problem's curvature (0.01-0.02 measured); a wrong entry makes the
-  // contraction linear, r_{k+1} = c r_k, so C = c / r_k >= 1e3 c.
+  // testing::measure_quadratic_convergence: an exact tangent keeps C = r_{k+1} / r_k^2 near the
+  // problem's curvature (0.01-0.02 measured); a wrong entry makes it >= 1e3 times the contraction.
   const Model model = testing::driven_bar(2.0);
   const std::unique_ptr<Stepper> stepper = find_stepper("lobatto4").make(*model.system, StepperOptions{});
   State state = model.initial;
   stepper->initialize(state);
-  double worst = 0.0;
-  int full_steps = 0, max_iterations = 0;
-  for (int n = 0; n < 40; ++n) {
-    const StepReport report = stepper->step(state, 0.05);
-    const std::vector<NewtonIterate>& history = report.history;
-    for (std::size_t k = 0; k + 1 < history.size(); ++k) {
-      const double r0 = history[k].scaled_residual, r1 = history[k + 1].scaled_residual;
-      if (history[k + 1].chord || r0 > 1e-3 || r1 <= 1e-14) continue;
-      worst = std::max(worst, r1 / (r0 * r0));
-      ++full_steps;
-    }
-    max_iterations = std::max(max_iterations, report.iterations);
-  }
-  MESSAGE("largest quadratic constant ", worst, " over ", full_steps, " full Newton steps, iterations <= ",
-          max_iterations);
-  CHECK(full_steps >= 10);
-  CHECK(worst <= 1.0);
-  CHECK(max_iterations <= 6);
+  const testing::QuadraticConvergence c = testing::measure_quadratic_convergence(*stepper, state, 0.05, 40);
+  MESSAGE("largest quadratic constant ", c.worst, " over ", c.full_steps, " full Newton steps, iterations <= ",
+          c.max_iterations);
+  CHECK(c.full_steps >= 10);
+  CHECK(c.worst <= 1.0);
+  CHECK(c.max_iterations <= 6);
 }
 
 TEST_CASE("lobatto4 on the harmonic oscillator: the one-step map of steppers/lobatto4.hpp, stable only for "

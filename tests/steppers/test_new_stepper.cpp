@@ -27,6 +27,7 @@
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+#include "support/newton_convergence.hpp"
 
 namespace noether::toy {
 
@@ -390,31 +391,16 @@ TEST_CASE("a new stepper's failed step is refined into half-steps by SchemeStepp
 }
 
 TEST_CASE("a new stepper's tangent is exact: Newton converges quadratically") {
-  // The largest quadratic constant C = r_{k+1} / r_k^2 over Newton's full steps (a fresh tangent,
-  // not NewtonIterate::chord) from r_k <= 1e-3 to above rounding (r_{k+1} > 1e-14), on stiff
-  // springs and a long step, where h^2 k / (4 m) = 0.23 makes the potentials' part of the tangent
-  // count. An exact tangent keeps C near the problem's curvature; a wrong entry makes the
-  // contraction linear, r_{k+1} = c r_k, so C = c / r_k >= 1e3 c.
+  // testing::measure_quadratic_convergence, on stiff springs and a long step, where
+  // h^2 k / (4 m) = 0.23 makes the potentials' part of the tangent count.
   const Mechanism mechanism = loaded_pair(3.0);
   MidpointStepper stepper(mechanism.system(), StepperOptions{});
   State state = mechanism.initial_state();
   stepper.initialize(state);
-  double worst = 0.0;
-  int full_steps = 0, max_iterations = 0;
-  for (int n = 0; n < 40; ++n) {
-    const StepReport report = stepper.step(state, 0.1);
-    const std::vector<NewtonIterate>& history = report.history;
-    for (std::size_t k = 0; k + 1 < history.size(); ++k) {
-      const double r0 = history[k].scaled_residual, r1 = history[k + 1].scaled_residual;
-      if (history[k + 1].chord || r0 > 1e-3 || r1 <= 1e-14) continue;
-      worst = std::max(worst, r1 / (r0 * r0));
-      ++full_steps;
-    }
-    max_iterations = std::max(max_iterations, report.iterations);
-  }
-  MESSAGE("largest quadratic constant ", worst, " over ", full_steps, " full Newton steps, iterations <= ",
-          max_iterations);
-  CHECK(full_steps >= 10);
-  CHECK(worst <= 1.0);
-  CHECK(max_iterations <= 5);
+  const testing::QuadraticConvergence c = testing::measure_quadratic_convergence(stepper, state, 0.1, 40);
+  MESSAGE("largest quadratic constant ", c.worst, " over ", c.full_steps, " full Newton steps, iterations <= ",
+          c.max_iterations);
+  CHECK(c.full_steps >= 10);
+  CHECK(c.worst <= 1.0);
+  CHECK(c.max_iterations <= 5);
 }

@@ -2,12 +2,9 @@
 /// while the stepper lives (a block or element added later is refused, naming it), and it is one
 /// thread's at a time (a second call running into a step throws, naming the stepper, and the step
 /// it ran into completes), while several steppers on one System step in as many threads.
-#include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
@@ -21,6 +18,8 @@
 #include <noether/solvers/projection.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
+#include "support/call_gate.hpp"
+
 using namespace noether;
 
 namespace {
@@ -30,40 +29,9 @@ std::shared_ptr<Gravity> gravity(const std::string& name, const BodyRef& body) {
   return std::make_shared<Gravity>(name, body, 1.0, Vector(Eigen::Vector2d::Zero()), Vector(Eigen::Vector2d(0, -9.81)));
 }
 
-/// Holds the first evaluation after arm() until the other thread has tried its call (or 30 s have
-/// passed, so that a test of an unguarded stepper fails instead of hanging).
-class Gate {
- public:
-  void arm() { armed_ = true; }
-  /// Called by the potential: blocks once, the first time after arm().
-  void pass() {
-    std::unique_lock lock(mutex_);
-    if (!armed_) return;
-    armed_ = false;
-    inside_ = true;
-    changed_.notify_all();
-    changed_.wait_for(lock, std::chrono::seconds(30), [this] { return tried_; });
-  }
-  /// Whether a call is held in pass(), after waiting up to 30 s for one.
-  bool wait_inside() {
-    std::unique_lock lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(30), [this] { return inside_; });
-  }
-  void release() {
-    const std::lock_guard lock(mutex_);
-    tried_ = true;
-    changed_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  bool armed_ = false, inside_ = false, tried_ = false;
-};
-
 /// A unit mass on the line (block "p") in the quartic well V = q^4 / 4, whose energy and gradient
 /// pass through `gate`.
-std::shared_ptr<System> gated_well(const std::shared_ptr<Gate>& gate) {
+std::shared_ptr<System> gated_well(const std::shared_ptr<testing::CallGate>& gate) {
   auto system = std::make_shared<System>();
   const BlockId p = system->add_block("p", {"x"});
   system->add(std::make_shared<ConstantInertia>("mass", std::vector{p}, Matrix::Identity(1, 1)));
@@ -126,7 +94,7 @@ TEST_CASE("a ConstraintProjector uses its System too, and a copy of a System in 
 }
 
 TEST_CASE("one stepper stepped from two threads: the second call throws naming the stepper, the first step completes") {
-  const auto gate = std::make_shared<Gate>();
+  const auto gate = std::make_shared<testing::CallGate>();
   const std::shared_ptr<System> system = gated_well(gate);
   const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*system, StepperOptions{});
   State first{.q = Vector::Constant(1, 1.0), .v = Vector::Zero(1)};
