@@ -1133,6 +1133,10 @@ def main():
     parser.add_argument("--check", action="store_true", help="exit 1 unless every case gets what it expects")
     parser.add_argument("--write", help="write the Markdown table to this file")
     parser.add_argument("--only", help="run only the cases whose name contains this")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="the program is built with AddressSanitizer: leave out the cases under an address-space "
+                             "limit (ASan reserves terabytes of address space for its shadow memory at start, which "
+                             "ulimit -v forbids: the program dies before main)")
     args = parser.parse_args()
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -1142,6 +1146,11 @@ def main():
         sys.exit("case names repeat: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
     if args.only:
         cases = [c for c in cases if args.only in c.name]
+    if args.sanitized:
+        left_out = [c.area + "/" + c.name for c in cases if c.address_space]
+        cases = [c for c in cases if not c.address_space]
+        if left_out:
+            print("left out under AddressSanitizer (an address-space limit):", ", ".join(left_out))
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda c: run(c, args.noether, work), cases))
     bad = 0
