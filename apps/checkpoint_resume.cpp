@@ -20,6 +20,7 @@
 #include <noether/apps/summary_json.hpp>
 #include <noether/apps/timeseries_csv.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -30,13 +31,8 @@ namespace {
 constexpr const char* kNotWritten =
     ": the file was edited or damaged; restore the checkpoint.json the run wrote, or start the run again";
 
-/// 'path', built piece by piece (GCC 12 warns falsely, -Wrestrict, on "'" + string).
-std::string quoted(const fs::path& path) {
-  std::string text = "'";
-  text += path.string();
-  text += '\'';
-  return text;
-}
+/// 'path', as messages quote every name (engine/quote.hpp: hidden characters escaped).
+std::string quoted(const fs::path& path) { return quote(path.string()); }
 
 /// The bytes of the file at path (a symlink to one is followed). CheckpointError naming it when it
 /// is not a regular file or cannot be read, followed by `consequence` (what that leaves undone).

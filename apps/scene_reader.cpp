@@ -482,8 +482,8 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   return scene;
 }
 
-/// Bytes of memory that reading a scene file takes per byte of its text, with a margin over the 18
-/// measured.
+/// A bound on the bytes of memory that reading a scene file takes per byte of its text: the parsed
+/// document and the description read from it, with a margin.
 constexpr double kSceneBytesPerTextByte = 20.0;
 
 /// Refuses a scene too large for the memory this process may use before it is built, as the
@@ -513,11 +513,10 @@ std::string json_path(const ModelDescriptionError& e) {
 }  // namespace
 
 Scene parse_scene(std::string_view text, const std::string& origin) {
-  // The parsed document and the description read from it take about 18 bytes per byte of text (a
-  // 25 MB scene of 300 000 planar bodies peaks at 450 MB). Checked before parsing: a document that
-  // runs out of memory part-way cannot be destroyed (its destructor allocates), and ends the program.
+  // Checked before parsing: a document that runs out of memory part-way cannot be destroyed (its
+  // destructor allocates), and ends the program.
   require_memory(kSceneBytesPerTextByte * static_cast<double>(text.size()),
-                 "reading the scene '" + origin + "' (" + std::to_string(text.size() / 1000000) + " MB of JSON)",
+                 "reading the scene " + quote(origin) + " (" + std::to_string(text.size() / 1000000) + " MB of JSON)",
                  std::to_string(static_cast<int>(kSceneBytesPerTextByte)) + " bytes per byte of JSON");
   const nlohmann::json document = parse_json(text, origin);
   try {

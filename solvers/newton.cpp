@@ -202,8 +202,9 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
          NewtonError::Cause::non_finite);
   std::string reason = "the Newton matrix could not be factorized (" + status.message + ")";
   const Index column = first_zero_column(system.pattern(), matrix);
-  if (column >= 0 && !system.describe_unknown(column).empty())
-    reason += ": the column of " + system.describe_unknown(column) +
+  const std::string unknown = column >= 0 ? system.describe_unknown(column) : std::string();
+  if (!unknown.empty())
+    reason += ": the column of " + unknown +
               " is zero, no equation of the step depends on that unknown (a coordinate without mass, stiffness, "
               "damping or constraint: give it an inertia)";
   fail(system, context, reason, report, NewtonError::Cause::singular_matrix);
@@ -302,20 +303,18 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       estimate_condition_at_end();
       return report;
     }
-    if (report.iterations == options_.max_iterations && stalled(report, best_of_second_half)) {
-      x = stalled_best_;
-      if (system.reads_last_evaluation()) evaluate(false);
-      report.stalled_residual = best_of_second_half;
+    if (report.iterations == options_.max_iterations) {  // the last iterate: stalled, within the tolerance, or a failure
+      if (stalled(report, best_of_second_half)) {
+        x = stalled_best_;
+        if (system.reads_last_evaluation()) evaluate(false);
+        report.stalled_residual = best_of_second_half;
+      } else if (!meets_tolerance) {
+        fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
+             NewtonError::Cause::no_convergence);
+      }
       estimate_condition_at_end();
       return report;
     }
-    if (report.iterations == options_.max_iterations && meets_tolerance) {  // unconfirmed, but within it
-      estimate_condition_at_end();
-      return report;
-    }
-    if (report.iterations == options_.max_iterations)
-      fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
-           NewtonError::Cause::no_convergence);
     const bool refresh = refactorizes(scaled, rate, report.iterations);
     if (refresh) {
       if (!matrix_is_current) evaluate(true);
