@@ -237,6 +237,9 @@ void NewtonSolver::check_fits(ConstVectorRef x) const {
 
 bool NewtonSolver::refactorizes(double scaled, double rate, int iterations) const {
   if (!has_factorization_) return true;
+  // An initial iterate within the tolerance that must be updated (accept_initial_iterate false):
+  // with the tangent at it, so that the update's error is quadratic in its own.
+  if (iterations == 0 && !options_.accept_initial_iterate && scaled <= options_.residual_tolerance) return true;
   // Full Newton: the iterations reuse the last factorization while the last contraction rate,
   // kept up, would meet the tolerance within kChordSteps of them, and once r meets it (waiting
   // for the increment or stagnation test) whatever they do (NewtonOptions).
@@ -299,7 +302,9 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     if (count >= 2 && !chord) quadratic_constant_ = rate / report.history[count - 2].scaled_residual;
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
-    if (meets_tolerance && (report.iterations == 0 || stagnated || increment_is_small(increment_norm, x))) {
+    const bool ends = report.iterations == 0 ? options_.accept_initial_iterate
+                                             : stagnated || increment_is_small(increment_norm, x);
+    if (meets_tolerance && ends) {
       estimate_condition_at_end();
       return report;
     }

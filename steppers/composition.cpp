@@ -40,6 +40,11 @@ std::string refusal_of_composition(std::string_view message, std::string_view ba
   return std::string(name) + ": " + std::string(message);
 }
 
+StepperOptions substep_options(StepperOptions options) {
+  options.newton.accept_initial_iterate = false;
+  return options;
+}
+
 CompositionStepper::CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                                        std::vector<double> coefficients)
     : Stepper(system, name, StepperOptions::RedundantEquations::allow),  // the base looks for them

@@ -33,6 +33,27 @@
 /// momentum maps, the position constraints) the composition keeps; each substep is refined by the
 /// base where its Newton fails (StepperOptions::max_refinement_depth), and the base's warm start
 /// extrapolates across the substeps (steppers/step_predictor.hpp).
+///
+/// How exactly the substeps are solved. A composed step of order p has local error ~ C h^(p+1),
+/// global error ~ C t h^p; what the substeps' Newton solves leave must stay below it at every h.
+/// A solve's result is either an iterate reached by an update that met the increment test, with
+/// an error quadratic in that increment (<= 1e-10 (1 + max|x|), NewtonOptions): ~1e-20, below
+/// rounding at any h; or the warm start itself, accepted because its scaled residual met the
+/// tolerance tol. The warm start is the base's own values extrapolated, off by O(h^3); accepted,
+/// it leaves an error ~ tol in each substep that does not fall with h, and, the extrapolation error
+/// being smooth, the errors add up over the s t / h substeps: ~ tol t / h, against C t h^p.
+/// Keeping that below the composition's error would need tol ~ h^(p+1), which no fixed tolerance
+/// is, and which the warm start's residual, O(h^3), cannot meet once h is small: at such h the
+/// scaled tolerance amounts to never accepting the warm start. So the substeps never accept it
+/// (substep_options: NewtonOptions::accept_initial_iterate = false): a warm start within the
+/// tolerance takes one Newton update with the tangent at it, whose error is quadratic in the
+/// warm start's, O(h^6), below rounding where the warm start met the tolerance. Every other
+/// iterate is held to the tolerance as given (the default's or an explicit --newton-tol, alike):
+/// it bounds how far the iteration goes before the increment test can end it, not the error left.
+/// With the default tolerance and warm starts accepted, the error grew as h halved (em-ggl4 on
+/// the double pendulum, t = 1: 3.5e-12 at h = 1.25e-4, 4.5e-9 at 6.25e-5;
+/// tests/steppers/test_composition.cpp). The cost: at most the factorization and solve of one
+/// update in substeps that would have taken none (docs/steppers.md, "Compositions").
 #include <memory>
 #include <string>
 #include <string_view>
@@ -63,10 +84,16 @@ std::vector<double> paired(const std::vector<double>& coefficients);
 /// ("em-ggl4 needs ..."); a message that does not begin so gets "name: " in front.
 std::string refusal_of_composition(std::string_view message, std::string_view base, std::string_view name);
 
+/// The options a composition's base stepper is made with: `options` with Newton's warm start
+/// never accepted unrefined (NewtonOptions::accept_initial_iterate = false; the file comment says why).
+StepperOptions substep_options(StepperOptions options);
+
 class CompositionStepper final : public Stepper {
  public:
   /// name: the composed stepper's (e.g. "livens-em4"); base: a symmetric stepper of order 2 on
-  /// `system` (which must outlive this); coefficients: the substep fractions gamma_k.
+  /// `system` (which must outlive this), made with substep_options of the run's options (a base
+  /// made with other options keeps them: its substeps are solved as that base's steps would be);
+  /// coefficients: the substep fractions gamma_k.
   CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
                      std::vector<double> coefficients);
 

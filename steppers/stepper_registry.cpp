@@ -42,7 +42,7 @@ StepperInfo composition(int order, std::vector<double> coefficients, std::string
   auto make = [name, base, coefficients](const System& s, const StepperOptions& o) -> std::unique_ptr<Stepper> {
     std::unique_ptr<Stepper> base_stepper;
     try {
-      base_stepper = std::make_unique<Base>(s, o);
+      base_stepper = std::make_unique<Base>(s, substep_options(o));
     } catch (const StepperRefusal& e) {
       throw StepperRefusal(refusal_of_composition(e.what(), base, name));
     } catch (const std::invalid_argument& e) {
