@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
           for (long n_steps : steps) {
             const MakeStepper make = [&](const System& system, const StepperOptions& options) -> std::unique_ptr<Stepper> {
               return std::make_unique<CompositionStepper>(base + " by " + set.name, system,
-                                                          find_stepper(base).make(system, options), set.gammas);
+                                                          find_stepper(base).make(system, substep_options(options)),
+                                                          set.gammas);
             };
             const Outcome o = integrate(model, make, n_steps);
             const auto per_substep = [&](long count) {

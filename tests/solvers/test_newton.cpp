@@ -248,6 +248,37 @@ TEST_CASE("Newton alone: an update from an iterate within tolerance goes unevalu
   CHECK((x_unread - circle_hyperbola_root()).cwiseAbs().maxCoeff() <= 1e-14);
 }
 
+TEST_CASE("Newton alone: without accept_initial_iterate a start within the tolerance is updated once, with its own tangent") {
+  // A start 5e-14 off the root meets the tolerance (r ~ 1e-14); accepted, its error stays. Updated
+  // once with the tangent at it, the error is quadratic in 5e-14: rounding's (NewtonOptions).
+  const Vector start = circle_hyperbola_root() + Vector(Eigen::Vector2d(5e-14, -5e-14));
+  for (const bool modified : {false, true}) {
+    CAPTURE(modified);
+    CircleHyperbola system;
+    NewtonOptions options;
+    options.modified = modified;
+    NewtonSolver accepting(system.pattern(), LinearSolverKind::klu, options);
+    options.accept_initial_iterate = false;
+    NewtonSolver updating(system.pattern(), LinearSolverKind::klu, options);
+    // Modified Newton keeps a factorization from an earlier solve, at another point: it must not
+    // be the one the start is updated with.
+    Vector far = Vector(Eigen::Vector2d(2.0, 0.3));
+    updating.solve(system, far, "earlier solve");
+    Vector accepted = start, updated = start;
+    const NewtonReport a = accepting.solve(system, accepted, "accepting");
+    const NewtonReport b = updating.solve(system, updated, "updating");
+    REQUIRE(a.history.front().scaled_residual <= options.residual_tolerance);
+    CHECK(a.iterations == 0);
+    CHECK((accepted.array() == start.array()).all());
+    CHECK(b.iterations == 1);
+    CHECK(b.factorizations == 1);
+    CHECK(b.last_update_unevaluated);  // its increment met the increment test
+    const double error = (updated - circle_hyperbola_root()).cwiseAbs().maxCoeff();
+    MESSAGE("start off by 5e-14; after the update ", error);
+    CHECK(error <= 1e-15);
+  }
+}
+
 TEST_CASE("Newton alone: modified Newton reaches the same root with fewer factorizations, also across solves") {
   CircleHyperbola system;
   NewtonOptions options;

@@ -122,6 +122,39 @@ TEST_CASE("livens-em4, livens-em6, em-ggl4 and em-ggl6 converge at orders 4, 6, 
   CHECK(std::abs(observed_order("spring-pendulum", "livens-em6", 0.1, 0.8, {{"EA", 30.0}}) - 6.0) <= 0.3);
 }
 
+TEST_CASE("the compositions' errors do not grow as h halves below their truncation error, at the default tolerance") {
+  // Newton's warm start extrapolates the base's values and is off by O(h^3); accepted because its
+  // residual met the tolerance, it left an error ~ 1e-13 per substep that does not fall with h, and
+  // that added up over the substeps (steppers/composition.hpp): em-ggl4 on the double pendulum had
+  // 1.2e-14, 3.5e-12, 4.5e-9 at h = 2.5e-4, 1.25e-4, 6.25e-5; em-ggl6 1.5e-9, 8.4e-9, 3.2e-9. The
+  // reference: em-ggl6 at 5e-4, its own error below 1e-13 (checked against 2.5e-4). From 2.5e-4 on,
+  // both compositions' truncation errors are below 1e-14 (em-ggl4 at 5e-4: 3.8e-13, / 16 per
+  // halving), so what remains is rounding: ~ eps |q| per substep over 4e4 to 1.4e5 substeps, at
+  // most sqrt(1.4e5) 2.2e-16 * 1.5 m ~ 1e-13 when the roundings add up at random.
+  constexpr double kRounding = 1e-13;
+  const auto final_q = [](const std::string& stepper, double h) {
+    const Model model = build("double-pendulum");
+    const std::unique_ptr<Stepper> s = find_stepper(stepper).make(*model.system, StepperOptions{});
+    State state = model.initial;
+    s->initialize(state);
+    for (long n = std::lround(1.0 / h); n > 0; --n) s->step(state, h);
+    return Vector(state.q);
+  };
+  const Vector reference = final_q("em-ggl6", 5e-4);
+  CHECK((final_q("em-ggl6", 2.5e-4) - reference).cwiseAbs().maxCoeff() <= kRounding);
+  for (const std::string stepper : {"em-ggl4", "em-ggl6"}) {
+    CAPTURE(stepper);
+    double previous = std::numeric_limits<double>::quiet_NaN();
+    for (double h : {2.5e-4, 1.25e-4, 6.25e-5}) {
+      const double error = (final_q(stepper, h) - reference).cwiseAbs().maxCoeff();
+      MESSAGE(stepper, " at h = ", h, ": error ", error);
+      CHECK(error <= 10.0 * kRounding);  // 12 digits, where the tolerance's error cost 3 to 6
+      if (!std::isnan(previous)) CHECK(error <= previous + kRounding);
+      previous = error;
+    }
+  }
+}
+
 TEST_CASE("livens-em reflects G v and p - M v at every step, however small h, and two steps restore them") {
   // Why livens-em is composed in pairs (steppers/composition.hpp): its one-step map is not near
   // the identity off G v = 0 and p = M(q) v.
@@ -169,7 +202,7 @@ TEST_CASE("livens-em composed step by step, not in pairs, stops at order 4") {
   // pendulum; on pairs of steps (livens-em6) at order 6.
   const MakeStepper unpaired = [](const System& system, const StepperOptions& options) {
     return std::make_unique<CompositionStepper>("livens-em by Kahan and Li, unpaired", system,
-                                                std::make_unique<LivensEnergyMomentum>(system, options),
+                                                std::make_unique<LivensEnergyMomentum>(system, substep_options(options)),
                                                 kahan_li_coefficients());
   };
   CHECK(std::abs(observed_order("double-pendulum", "unpaired", 0.04, 0.48, unpaired) - 4.0) <= 0.3);
