@@ -34,26 +34,25 @@
 /// base where its Newton fails (StepperOptions::max_refinement_depth), and the base's warm start
 /// extrapolates across the substeps (steppers/step_predictor.hpp).
 ///
-/// How exactly the substeps are solved. A composed step of order p has local error ~ C h^(p+1),
-/// global error ~ C t h^p; what the substeps' Newton solves leave must stay below it at every h.
-/// A solve's result is either an iterate reached by an update that met the increment test, with
-/// an error quadratic in that increment (<= 1e-10 (1 + max|x|), NewtonOptions): ~1e-20, below
-/// rounding at any h; or the warm start itself, accepted because its scaled residual met the
-/// tolerance tol. The warm start is the base's own values extrapolated, off by O(h^3); accepted,
-/// it leaves an error ~ tol in each substep that does not fall with h, and, the extrapolation error
-/// being smooth, the errors add up over the s t / h substeps: ~ tol t / h, against C t h^p.
-/// Keeping that below the composition's error would need tol ~ h^(p+1), which no fixed tolerance
-/// is, and which the warm start's residual, O(h^3), cannot meet once h is small: at such h the
-/// scaled tolerance amounts to never accepting the warm start. So the substeps never accept it
-/// (substep_options: NewtonOptions::accept_initial_iterate = false): a warm start within the
-/// tolerance takes one Newton update with the tangent at it, whose error is quadratic in the
-/// warm start's, O(h^6), below rounding where the warm start met the tolerance. Every other
-/// iterate is held to the tolerance as given (the default's or an explicit --newton-tol, alike):
-/// it bounds how far the iteration goes before the increment test can end it, not the error left.
-/// With the default tolerance and warm starts accepted, the error grew as h halved (em-ggl4 on
-/// the double pendulum, t = 1: 3.5e-12 at h = 1.25e-4, 4.5e-9 at 6.25e-5;
-/// tests/steppers/test_composition.cpp). The cost: at most the factorization and solve of one
-/// update in substeps that would have taken none (docs/steppers.md, "Compositions").
+/// How exactly the substeps are solved. A composed step of order p has local error ~ C h^(p+1)
+/// and global error ~ C t h^p; what the substeps' Newton solves leave must stay below that at every
+/// h. A solve returns either an iterate reached by an update that met the increment test, whose
+/// error is quadratic in that increment (<= 1e-10 (1 + max|x|), NewtonOptions): ~1e-20, below
+/// rounding at any h; or its initial iterate, the warm start, accepted because its scaled residual
+/// met the tolerance tol. The warm start extrapolates the base's values and is off by O(h^3):
+/// accepted, it leaves in its substep an error up to ~ tol that does not fall with h, and, the
+/// extrapolation error being smooth, these errors add up over the s t / h substeps to ~ tol t / h,
+/// which passes C t h^p as h falls, so that the digits fall as h halves. Keeping them below the
+/// composition's error would take a tolerance ~ h^(p+1) on the warm start (no fixed tolerance is),
+/// which its residual, O(h^3), cannot meet once h is small: the scaled tolerance amounts there to
+/// never accepting the warm start. So the substeps never accept it (substep_options:
+/// NewtonOptions::accept_initial_iterate = false): a warm start within the tolerance takes one
+/// update with the tangent factored at it, whose error is quadratic in the warm start's, O(h^6),
+/// and below rounding wherever the warm start met the tolerance. Every later iterate is held to
+/// the tolerance as given, the default's or an explicit one (--newton-tol) alike: it decides how
+/// far the iteration goes before the increment test ends it, not the error left. The cost is the
+/// factorization and solve of that one update in the substeps that took none, at most one
+/// factorization per substep (docs/steppers.md, "How a composition's substeps are solved").
 #include <memory>
 #include <string>
 #include <string_view>
