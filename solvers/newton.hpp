@@ -117,10 +117,10 @@ struct NewtonOptions {
   /// relative to the magnitude of its terms, or within its rounding floor where its terms all
   /// vanish (a body at rest). It means the same for any inertia and any number of bodies: there is
   /// no absolute tolerance to tune (a row with scale and floor 0 must be exactly 0). Converged when
-  /// r <= residual_tolerance and either R(x0) already met it, or the last increment satisfies
-  /// max|dx| <= increment_tolerance * (1 + max|x|), or r stopped decreasing (r > 1/4 of the
-  /// previous one): r then sits at its rounding floor, and the increments are rounding noise
-  /// amplified by the matrix.
+  /// r <= residual_tolerance and either R(x0) already met it (unless accept_initial_iterate is
+  /// false), or the last increment satisfies max|dx| <= increment_tolerance * (1 + max|x|), or r
+  /// stopped decreasing (r > 1/4 of the previous one): r then sits at its rounding floor, and the
+  /// increments are rounding noise amplified by the matrix.
   ///
   /// An update from an iterate that met the residual tolerance, itself meeting the increment
   /// tolerance, ends the solve unevaluated unless the system reads its last evaluation
