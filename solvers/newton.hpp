@@ -159,15 +159,15 @@ struct NewtonOptions {
   double increment_tolerance = 1e-10;
   int max_iterations = 30;
   /// Whether the initial iterate x0 may be returned because R(x0) meets the residual tolerance.
-  /// Every other iterate the solve returns is reached by an update that met the increment test (or
-  /// sits at the rounding floor), so its error is quadratic in an increment of at most
-  /// increment_tolerance (1 + max|x|): ~1e-20, below rounding. x0 alone is accepted on its
-  /// residual, so its error is as large as the tolerance allows, whatever h; a caller whose steps
-  /// must be accurate beyond that (a composition's substeps: steppers/composition.hpp) sets this
-  /// false. An x0 within the residual tolerance is then updated once with the tangent factored at
-  /// it (by modified Newton too: a kept factorization of another step's tangent would leave an
-  /// error linear in x0's, possibly larger), and that update, when it meets the increment
-  /// tolerance, ends the solve unevaluated as above: its error is quadratic in x0's.
+  /// Every other iterate full Newton returns follows an update that met the increment test (or
+  /// sits at the rounding floor): its error is quadratic in an increment of at most
+  /// increment_tolerance (1 + max|x|), ~1e-20, below rounding (modified Newton's: linear, at its
+  /// rate). x0 alone is accepted on its residual, off by what the tolerance allows whatever h; a
+  /// caller whose steps must be accurate beyond that (a composition's substeps:
+  /// steppers/composition.hpp) sets this false. An x0 within the tolerance is then updated once
+  /// with the tangent factored at it (by modified Newton too: a kept factorization of another
+  /// step's tangent would leave an error linear in x0's, possibly larger), and that update, when it
+  /// meets the increment tolerance, ends the solve unevaluated as above, quadratic in x0's error.
   bool accept_initial_iterate = true;
   /// Modified Newton: keep the last factorization (also across steps) while each iteration
   /// reduces r at least by refresh_contraction; refactorize at the current iterate otherwise.
