@@ -81,10 +81,10 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    "fill-reducing ordering of klu and umfpack: auto, nd (nested dissection), amd, colamd",
                    "fill-reducing ordering of the Newton matrices' factors, for `klu` and `umfpack` (`eigen` takes "
                    "`auto` only): `nd` METIS's nested dissection of A + A^T, `amd` minimum degree of A + A^T, "
-                   "`colamd` a column ordering for A^T A; `auto` lets the solver choose, taking `nd` where it "
-                   "measures (klu) or predicts (umfpack) more than 1.5 times fewer flops than its own choice "
-                   "(loop-heavy mechanisms such as grid2d); summary.json's `factorization` says what was chosen and why "
-                   "([performance.md](performance.md), \"Nested-dissection orderings\")",
+                   "`colamd` a column ordering for A^T A; `auto`: klu chooses by a trial factorization of the first "
+                   "matrix, taking `nd` where it measures more than 1.5 times fewer flops (loop-heavy mechanisms "
+                   "such as grid2d), umfpack by its own strategy; summary.json's `factorization` says what was "
+                   "chosen and why ([performance.md](performance.md), \"Nested-dissection orderings\")",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {
                      o.configure().ordering = parse_ordering(self, text);

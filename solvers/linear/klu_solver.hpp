@@ -71,9 +71,10 @@ struct KluFree {
 /// (at most 15 flops per entry), under amd too, keeping the one of fewest flops (klu_flops; colamd
 /// on ties, or when AMD's factorization fails); when they are not (wide fronts: the grids, 3D
 /// revolute chains, where AMD's diagonal pivots fill in by far more), under nd instead, keeping nd
-/// only when it takes less than 1 / 1.5 of colamd's flops. The two thresholds keep the trial to one
-/// more factorization (where the first candidate wins, two) and METIS's analysis off the chains,
-/// whose fronts are narrow.
+/// only when it takes less than 1 / 1.5 of colamd's flops, unless colamd's order is CHOLMOD's
+/// nested dissection of A^T A already (the largest grids), which nd, blind to the pivoting, does
+/// not beat. The thresholds keep the trial to one more factorization (where the first candidate
+/// wins, two), and METIS's analysis off the chains, whose fronts are narrow.
 /// The first factorize after analyze_pattern or forget_factorization makes that choice. Its
 /// factorization is the result; later factorizations use that order until the next choice. The
 /// choice depends on the pattern and that one matrix alone (KLU, METIS with its fixed seed and the

@@ -10,13 +10,6 @@
 namespace noether {
 namespace {
 
-/// Automatic considers nd only where the automatic strategy's predicted factors do more than this
-/// many flops per entry, and keeps it only with more than kNestedDissectionGain times fewer
-/// predicted flops: the thresholds of KluSolver's trial (solvers/linear/klu_solver.cpp), for the
-/// same reasons.
-constexpr double kNestedDissectionFlopsPerEntry = 15.0;
-constexpr double kNestedDissectionGain = 1.5;
-
 std::string umfpack_status(int status) {
   switch (status) {
     case UMFPACK_WARNING_singular_matrix: return "the matrix is singular";
@@ -101,22 +94,10 @@ void UmfpackSolver::analyze_pattern(const CscPattern& pattern) {
   values_.assign(static_cast<std::size_t>(pattern.nnz()), 0.0);
   profile_ = {};
   profiled_ = false;
-  const double flops = analyze_with(ordering_);
-  if (ordering_ != FillOrdering::automatic) {
-    profile_.reason = "--ordering " + std::string(to_string(ordering_));
-    return;
-  }
-  const std::string first = profile_.ordering;
-  const double flops_per_entry =
-      flops / std::max(1.0, info_[UMFPACK_LNZ_ESTIMATE] + info_[UMFPACK_UNZ_ESTIMATE] - pattern.n);
-  profile_.reason = "UMFPACK's automatic strategy, " + first + ": " + format_number(flops) + " predicted flops";
-  if (flops_per_entry <= kNestedDissectionFlopsPerEntry || pattern.n < 2) return;
-  const double nd_flops = analyze_with(FillOrdering::nested_dissection);
-  profile_.reason = "fewest predicted flops: " + first + " " + format_number(flops) + ", nd " + format_number(nd_flops) +
-                    " (nd kept only with " + format_number(kNestedDissectionGain) + " times fewer)";
-  if (kNestedDissectionGain * nd_flops < flops) return;
-  analyze_with(FillOrdering::automatic);
-  profile_.ordering = first;
+  const double predicted = analyze_with(ordering_);
+  profile_.reason = (ordering_ == FillOrdering::automatic ? std::string("UMFPACK's automatic strategy")
+                                                          : "--ordering " + std::string(to_string(ordering_))) +
+                    ": " + format_number(predicted) + " flops predicted (an upper bound)";
 }
 
 FactorizationStatus UmfpackSolver::factorize(std::span<const double> values) {
