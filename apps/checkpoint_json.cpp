@@ -195,9 +195,12 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   const std::optional<LinearSolverKind> solver = parse_linear_solver_kind(f.text(option_key("solver")));
   if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
   c.solver = *solver;
-  const std::optional<FillOrdering> ordering = parse_fill_ordering(f.text(option_key("ordering")));
-  if (!ordering) throw JsonInputError(f.path(option_key("ordering")), "is not an ordering: auto, nd, amd or colamd");
-  c.ordering = *ordering;
+  // A checkpoint written before the ordering could be chosen ran with the automatic one.
+  if (f.value().contains(option_key("ordering"))) {
+    const std::optional<FillOrdering> ordering = parse_fill_ordering(f.text(option_key("ordering")));
+    if (!ordering) throw JsonInputError(f.path(option_key("ordering")), "is not an ordering: auto, nd, amd or colamd");
+    c.ordering = *ordering;
+  }
   c.h = f.number(option_key("h"));
   c.t_end = f.number(option_key("t_end"));
   c.max_steps = static_cast<int>(f.whole(option_key("max_steps"), 1));

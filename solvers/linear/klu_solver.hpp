@@ -73,7 +73,8 @@ struct KluFree {
 /// revolute chains, where AMD's diagonal pivots fill in by far more), under nd instead, keeping nd
 /// only when it takes less than 1 / 1.5 of colamd's flops, unless colamd's order is CHOLMOD's
 /// nested dissection of A^T A already (the largest grids), which nd, blind to the pivoting, does
-/// not beat. The thresholds keep the trial to one more factorization (where the first candidate
+/// not beat, or colamd's factorization takes less than 1e6 flops (about a millisecond: METIS's
+/// analysis would cost more than it saves). The thresholds keep the trial to one more factorization (where the first candidate
 /// wins, two), and METIS's analysis off the chains, whose fronts are narrow.
 /// The first factorize after analyze_pattern or forget_factorization makes that choice. Its
 /// factorization is the result; later factorizations use that order until the next choice. The

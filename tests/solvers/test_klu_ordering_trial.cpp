@@ -287,3 +287,17 @@ TEST_CASE("KLU's automatic ordering takes nested dissection on a grid of loops, 
   CHECK(chain.ordering.method != "nd");
   for (const KluSolver::OrderingTrial& t : chain.ordering.trials) CHECK(t.method != "nd");
 }
+
+TEST_CASE("KLU's automatic ordering does not try nested dissection on small matrices, whatever their fronts") {
+  // em-ggl on the Bricard linkage: COLAMD's factors do 40 flops per entry (wide fronts), but their
+  // factorization takes 4.8e5 flops, below the 1e6 under which METIS's analysis costs more than it
+  // saves; nd would have taken 2.8 times fewer.
+  const CapturedMatrix m = newton_matrix("bricard", {}, "em-ggl");
+  MESSAGE(m.ordering.reason);
+  REQUIRE(m.ordering.trials.size() == 1);
+  const KluSolver::OrderingTrial& first = m.ordering.trials.front();
+  CHECK(first.flops > 15.0 * static_cast<double>(first.factor_entries));
+  CHECK(first.flops < 1e6);
+  CHECK(m.ordering.method == first.method);
+  CHECK(m.ordering.reason.find("nd not tried: below") != std::string::npos);
+}
