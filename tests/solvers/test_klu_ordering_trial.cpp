@@ -289,10 +289,10 @@ TEST_CASE("KLU's automatic ordering takes nested dissection on a grid of loops, 
 }
 
 TEST_CASE("KLU's automatic ordering does not try nested dissection on small matrices, whatever their fronts") {
-  // em-ggl on the Bricard linkage: COLAMD's factors do 40 flops per entry (wide fronts), but their
-  // factorization takes 4.8e5 flops, below the 1e6 under which METIS's analysis costs more than it
-  // saves; nd would have taken 2.8 times fewer.
-  const CapturedMatrix m = newton_matrix("bricard", {}, "em-ggl");
+  // em-ggl on a 3D chain of 10 bars: COLAMD's factors do 17 flops per entry (wide fronts), but their
+  // factorization takes 2e5 flops, below the 1e6 under which METIS's analysis costs more than it
+  // saves; nd would have taken 1.8 times fewer (measured at h = 0.01).
+  const CapturedMatrix m = newton_matrix("chain3d", {{"n", 10}}, "em-ggl");
   MESSAGE(m.ordering.reason);
   REQUIRE(m.ordering.trials.size() == 1);
   const KluSolver::OrderingTrial& first = m.ordering.trials.front();
