@@ -33,7 +33,11 @@ class UmfpackSolver final : public LinearSolver {
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
   void solve_transposed(std::span<const double> b, std::span<double> x) override;
-  /// The ordering of analyze_pattern, and the fill and flops of the first factorization after it.
+  /// UMFPACK keeps nothing between factorizations; the next one's fill and flops are profiled
+  /// again, as a new solver's first would be (a resumed run reports what the run it continues does).
+  void forget_factorization() override { profiled_ = false; }
+  /// The ordering of analyze_pattern, and the fill and flops of the first factorization after it or
+  /// after forget_factorization.
   FactorizationProfile factorization_profile() const override { return profile_; }
 
  private:
@@ -53,7 +57,8 @@ class UmfpackSolver final : public LinearSolver {
   void* symbolic_ = nullptr;
   void* numeric_ = nullptr;
   FactorizationProfile profile_;
-  bool profiled_ = false;  ///< profile_ holds the first factorization's figures since analyze_pattern
+  bool profiled_ = false;  ///< profile_ holds the figures of the first factorization since
+                           ///< analyze_pattern or forget_factorization
 };
 
 }  // namespace noether
