@@ -84,8 +84,8 @@ constexpr double kMaxConditionDeterioration = 1e-3;
 /// separators are as small as its fronts already are.
 constexpr double kOtherTrialsFlopsPerEntry = 15.0;
 
-/// Nested dissection replaces the first candidate only when its trial factorization takes at most
-/// 1 / kNestedDissectionGain of the first's flops. The trial measures one matrix; later matrices
+/// Nested dissection replaces the first candidate only when its trial factorization takes less
+/// than 1 / kNestedDissectionGain of the first's flops. The trial measures one matrix; later matrices
 /// pivot on their own values, and an ordering that wins by a little on the first may lose on them,
 /// while the grids, where nested dissection pays, gain several times that (docs/performance.md,
 /// 'Nested-dissection orderings').
@@ -203,6 +203,7 @@ KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, FillOr
                             (blocks.failure.empty() ? klu_status(common_.status) : "ordering: " + blocks.failure));
   }
   Candidate candidate;
+  candidate.source = ordering;
   if (klu_ordering == kKluAmd) {
     candidate.largest_block = symbolic->maxblock;
     if (symbolic->maxblock > 1) candidate.method = "amd";  // KLU orders no block of size 1
@@ -316,9 +317,13 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   const bool dissected = candidates_.front().method == kCholmodNestedDissection;
   const bool small = ordering_.trials[0].flops < kNestedDissectionMinFlops;
   if (ordering_option_ == FillOrdering::automatic && (narrow_fronts || !(dissected || small))) {
-    add_candidate(narrow_fronts ? FillOrdering::amd : FillOrdering::nested_dissection);
+    // Only this choice's second candidate: one an earlier choice added (after forget_factorization,
+    // from a matrix of other fronts) is not tried, as a resumed run, which analyses afresh, has none.
+    const FillOrdering second = narrow_fronts ? FillOrdering::amd : FillOrdering::nested_dissection;
+    add_candidate(second);
     const double gain = narrow_fronts ? 1.0 : kNestedDissectionGain;
     for (std::size_t k = 1; k < candidates_.size(); ++k) {
+      if (candidates_[k].source != second) continue;
       factored = k;
       if (trial(k).ok && gain * ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
     }

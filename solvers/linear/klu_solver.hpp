@@ -137,6 +137,7 @@ class KluSolver final : public LinearSolver {
 
   /// An elimination order of the analysed pattern, from KLU's analysis with one ordering.
   struct Candidate {
+    FillOrdering source = FillOrdering::automatic;  ///< the ordering find_candidate made it with
     std::string method;       ///< as OrderingTrial::method, of its largest block ("" when all were tiny)
     Index largest_block = 0;  ///< that block's size
     std::vector<Index> row_order, column_order;  ///< P, Q: B = A(P, Q)

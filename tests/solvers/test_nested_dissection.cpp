@@ -155,7 +155,7 @@ TEST_CASE("on a grid, the nested-dissection order fills the Cholesky factor less
   CHECK(nd_entries < inverse);
 }
 
-TEST_CASE("KLU and UMFPACK under every ordering solve alike; nd is the ordering they report") {
+TEST_CASE("KLU and UMFPACK under every ordering solve alike and report the ordering asked for") {
   const SparseMatrix A = unsymmetric_grid(40);
   const CscPattern pattern = pattern_of(A);
   for (LinearSolverKind kind : {LinearSolverKind::klu, LinearSolverKind::umfpack})
