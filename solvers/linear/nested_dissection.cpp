@@ -97,7 +97,8 @@ std::vector<Index> nested_dissection_order(Index n, std::span<const Index> colum
   idx_t vertices = n;
   std::vector<idx_t> position(static_cast<std::size_t>(n));
   // METIS_NodeND's perm is the vertex eliminated at each position, its iperm the position of each
-  // vertex (as CHOLMOD reads them; tests/solvers/test_nested_dissection.cpp checks which is which).
+  // vertex: the other reading fills in more than the band on a grid
+  // (tests/solvers/test_nested_dissection.cpp checks which is which).
   const int status = METIS_NodeND(&vertices, g.starts.data(), g.adjacency.data(), nullptr, options, order.data(),
                                   position.data());
   if (status != METIS_OK)
