@@ -153,6 +153,7 @@ TEST_CASE("on a grid, the nested-dissection order fills the Cholesky factor less
   MESSAGE("L entries: nested dissection ", nd_entries, ", band ", band, ", inverse order ", inverse);
   CHECK(2 * nd_entries < band);
   CHECK(nd_entries < inverse);
+  CHECK(band < inverse);
 }
 
 TEST_CASE("KLU and UMFPACK under every ordering solve alike and report the ordering asked for") {
