@@ -155,6 +155,7 @@ Json options_json(const RunOptions& options) {
   Json j = {{"source", source}};
   j[option_key("stepper")] = c.stepper;
   j[option_key("solver")] = to_string(c.solver);
+  j[option_key("ordering")] = to_string(c.ordering);
   j[option_key("h")] = exact(c.h);
   j[option_key("t_end")] = exact(c.t_end);
   j[option_key("max_steps")] = c.max_steps;
@@ -194,6 +195,12 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   const std::optional<LinearSolverKind> solver = parse_linear_solver_kind(f.text(option_key("solver")));
   if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
   c.solver = *solver;
+  // A checkpoint written before the ordering could be chosen ran with the automatic one.
+  if (f.value().contains(option_key("ordering"))) {
+    const std::optional<FillOrdering> ordering = parse_fill_ordering(f.text(option_key("ordering")));
+    if (!ordering) throw JsonInputError(f.path(option_key("ordering")), "is not an ordering: auto, nd, amd or colamd");
+    c.ordering = *ordering;
+  }
   c.h = f.number(option_key("h"));
   c.t_end = f.number(option_key("t_end"));
   c.max_steps = static_cast<int>(f.whole(option_key("max_steps"), 1));

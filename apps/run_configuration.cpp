@@ -1,5 +1,7 @@
 #include <noether/apps/run_configuration.hpp>
 
+#include <noether/solvers/linear/make_linear_solver.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -104,6 +106,11 @@ void check_run_configuration(const RunConfiguration& c) {
   require_in_range(c.newton.refresh_contraction, run_setting("newton_refresh").values.range,
                    "modified Newton's refresh contraction (--newton-refresh)", "strictly between 0 and 1 (e.g. 0.25)");
   require_whole(c.max_refinement_depth, "refine_depth", "the step refinement depth (--refine-depth)");
+  try {
+    require_ordering_supported(c.solver, c.ordering);
+  } catch (const LinearSolverError& e) {
+    throw std::invalid_argument(std::string("--ordering: ") + e.what());
+  }
 }
 
 }  // namespace noether

@@ -19,6 +19,9 @@ struct RunConfiguration {
   std::string stepper = "livens-em";
   /// The linear solver of the Newton matrices (StepperOptions' default); the steppers refuse CHOLMOD.
   LinearSolverKind solver = StepperOptions{}.solver;
+  /// The solver's fill-reducing ordering (StepperOptions' default); klu and umfpack take any,
+  /// eigen automatic only.
+  FillOrdering ordering = StepperOptions{}.ordering;
   double h = 0.0;      ///< time step (> 0); no default here: the scenario's
   double t_end = 0.0;  ///< end time (>= 0), a whole number of steps h (step_count); the scenario's
   /// The most steps a run may take (`--max-steps`): a guard against an h or a t_end mistyped by
@@ -38,8 +41,10 @@ struct RunConfiguration {
   /// The stepper's own parameters given (`--set S=3` for evi); the others keep the scheme's defaults.
   std::map<std::string, double, std::less<>> scheme_parameters;
 
-  /// What the stepper is made with: solver, newton, the refinement depth and its parameters.
-  StepperOptions stepper_options() const { return {solver, newton, max_refinement_depth, scheme_parameters}; }
+  /// What the stepper is made with: solver and ordering, newton, the refinement depth and its parameters.
+  StepperOptions stepper_options() const {
+    return {solver, ordering, newton, max_refinement_depth, scheme_parameters};
+  }
 };
 
 /// The configuration a scenario runs with when nothing is chosen: its h and t_end over the
@@ -75,7 +80,8 @@ ParameterRange newton_refresh_range();
 /// (the message gives the count and the smallest h within it), and max_steps, the Newton
 /// tolerance, max_iterations, refresh_contraction and the refinement depth are in their ranges
 /// (run_settings(): the one range each setting has on the command line, in scene files and here),
-/// and the stepper declares every scheme parameter given.
+/// the solver takes the ordering (require_ordering_supported), and the stepper declares every
+/// scheme parameter given.
 void check_run_configuration(const RunConfiguration& configuration);
 
 }  // namespace noether

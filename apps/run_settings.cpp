@@ -76,6 +76,20 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    "linear solver of the Newton matrices: klu, umfpack, eigen", "linear solver of the Newton matrices", "",
                    [](const RunSetting&, const std::string& text, RunOptions& o) { o.configure().solver = parse_solver(text); },
                    [](const RunOptions& o) -> Shown { return std::string(to_string(chosen(o).solver)); }});
+  table.push_back({"ordering", "--ordering", "", "/run/ordering", "ordering", "ordering",
+                   choice({"auto", "nd", "amd", "colamd"}), true,
+                   "fill-reducing ordering of klu and umfpack: auto, nd (nested dissection), amd, colamd",
+                   "fill-reducing ordering of the Newton matrices' factors, for `klu` and `umfpack` (`eigen` takes "
+                   "`auto` only): `nd` METIS's nested dissection of A + A^T, `amd` minimum degree of A + A^T, "
+                   "`colamd` a column ordering for A^T A; `auto`: klu chooses by a trial factorization of the first "
+                   "matrix, taking `nd` where it measures more than 1.5 times fewer flops (loop-heavy mechanisms "
+                   "such as grid2d), umfpack by its own strategy; summary.json's `factorization` says what was "
+                   "chosen and why ([performance.md](performance.md), \"Nested-dissection orderings\")",
+                   "",
+                   [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     o.configure().ordering = parse_ordering(self, text);
+                   },
+                   [](const RunOptions& o) -> Shown { return std::string(to_string(chosen(o).ordering)); }});
 }
 
 /// Newton's tolerance, iteration limit, method and refresh contraction.
@@ -294,6 +308,13 @@ int parse_whole_setting(const RunSetting& setting, const std::string& text) {
   const std::string flag(setting.flag);
   if (range.low == 1 && range.high == kLargestInt) return parse_positive_count(flag, text);
   return parse_count_in(flag, text, static_cast<int>(range.low), static_cast<int>(range.high));
+}
+
+FillOrdering parse_ordering(const RunSetting& setting, const std::string& text) {
+  const std::optional<FillOrdering> ordering = parse_fill_ordering(text);
+  if (!ordering)
+    throw std::invalid_argument(std::string(setting.flag) + " expects auto, nd, amd or colamd, got " + quote(text));
+  return *ordering;
 }
 
 LinearSolverKind parse_solver(const std::string& text) {

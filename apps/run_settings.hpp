@@ -112,6 +112,8 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
 /// The whole of text as a whole number in the setting's range (parse_positive_count's message
 /// when the range is [1, largest int], parse_count_in's otherwise).
 int parse_whole_setting(const RunSetting& setting, const std::string& text);
+/// One of the orderings (auto, nd, amd, colamd); throws std::invalid_argument naming the setting's flag otherwise.
+FillOrdering parse_ordering(const RunSetting& setting, const std::string& text);
 /// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.
 LinearSolverKind parse_solver(const std::string& text);
 

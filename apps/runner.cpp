@@ -354,6 +354,7 @@ RunOutcome run(const RunOptions& options) {
   clock.start_closing();
   close_recording(m, outputs ? &*outputs : nullptr, recorder, outcome.ending);
   outcome.statistics = recorder.statistics();
+  if (prepared.stepper) outcome.factorization = prepared.stepper->factorization_profile();
   return finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
 }
 

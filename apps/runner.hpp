@@ -226,6 +226,10 @@ struct RunOutcome {
   /// The constraint equations dropped from the step equations because they depend on the others
   /// along the motion, each as describe_dependency says it; their residuals stay in the outputs.
   std::vector<std::string> dropped_equations;
+  /// How the stepper's linear solver factored the Newton matrices: the ordering it chose and why,
+  /// and the fill and flops of its first factorization under it (Stepper::factorization_profile;
+  /// empty when no step factored one).
+  FactorizationProfile factorization;
   RunEnding ending;
 
   /// Whether the run completed.

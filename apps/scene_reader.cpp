@@ -413,6 +413,7 @@ RunConfiguration read_run(SettingsObjects& objects) {
   run.stepper = objects.of(stepper).choice(key_of(stepper), stepper_names, run.stepper);
   read_scheme_parameters(objects, run);
   run.solver = *parse_linear_solver_kind(read_choice(objects, "solver", to_string(run.solver)));
+  run.ordering = *parse_fill_ordering(read_choice(objects, "ordering", to_string(run.ordering)));
   run.h = read_required_number(objects, "h", "the time step");
   run.t_end = read_required_number(objects, "t_end", "the end time");
   run.max_steps = read_whole(objects, "max_steps", run.max_steps);

@@ -213,6 +213,7 @@ void write_run(Json& root, const RunConfiguration& run) {
     put_setting(root, "stepper_parameters", std::move(parameters));
   }
   put_setting(root, "solver", std::string(to_string(run.solver)));
+  put_setting(root, "ordering", std::string(to_string(run.ordering)));
   put_setting(root, "h", run.h);
   put_setting(root, "t_end", run.t_end);
   put_setting(root, "max_steps", run.max_steps);

@@ -32,6 +32,7 @@ void add_plan(Json& j, const RunOutcome& o) {
   j["scenario"] = o.plan.scenario;
   j[summary_key("stepper")] = run.stepper;
   j[summary_key("solver")] = to_string(run.solver);
+  j[summary_key("ordering")] = to_string(run.ordering);
   j[summary_key("h")] = run.h;
   j[summary_key("t_end")] = run.t_end;
   j[summary_key("newton_method")] = newton_method_name(run.newton);
@@ -98,6 +99,16 @@ Json initial_projection_json(const RunStatistics& s) {
           {"note", s.initial_projection_note}};
 }
 
+/// The ordering the linear solver chose, why, and its first factorization's fill and flops; null
+/// where the solver does not say or no step factored a matrix.
+Json factorization_json(const FactorizationProfile& f) {
+  const auto text_or_null = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
+  return {{"ordering", text_or_null(f.ordering)},
+          {"reason", text_or_null(f.reason)},
+          {"factor_entries", f.factor_entries > 0 ? Json(f.factor_entries) : Json()},
+          {"flops", f.flops}};
+}
+
 /// The invariants' drifts and the conserved momenta ({} when the model declares none).
 void add_drifts(Json& j, const RunStatistics& s) {
   j["invariant_drifts"] = Json::object();
@@ -138,6 +149,7 @@ Json summary_json(const RunOutcome& o) {
   const NewtonTimings& phases = o.statistics.phase_seconds;
   j["phase_seconds"] = {
       {"assembly", phases.assembly}, {"factorization", phases.factorization}, {"solve", phases.solve}};
+  j["factorization"] = factorization_json(o.factorization);
   j["run_id"] = o.plan.run_id;
   return j;
 }

@@ -42,6 +42,7 @@ void print_plan(AlignedLines& lines, const RunPlan& plan) {
   lines.line(key("stepper"), run.stepper);
   for (const auto& [name, value] : resolved_scheme_parameters(run)) lines.line(name, value);
   lines.line(key("solver"), to_string(run.solver));
+  lines.line(key("ordering"), to_string(run.ordering));
   lines.line(key("threads"), plan.threads);
   lines.line(key("h"), run.h);
   lines.line(key("t_end"), run.t_end);
@@ -74,6 +75,12 @@ void print_steps(AlignedLines& lines, const RunStatistics& s, const RunTimes& ti
   lines.line("solve_seconds", s.phase_seconds.solve);
 }
 
+/// The ordering the linear solver chose and the fill of its factors (summary.json's factorization).
+void print_factorization(AlignedLines& lines, const FactorizationProfile& f) {
+  lines.line("factorization_ordering", f.ordering.empty() ? std::string("not reported") : f.ordering);
+  lines.line("factor_entries", f.factor_entries > 0 ? std::to_string(f.factor_entries) : std::string("not reported"));
+}
+
 /// The energies, constraint maxima, drifts, the initial projection, the dropped equations and the
 /// refinements.
 void print_measures(AlignedLines& lines, const RunStatistics& s, const std::vector<std::string>& dropped_equations) {
@@ -103,6 +110,7 @@ void print_summary(std::ostream& out, const RunOutcome& outcome) {
   print_plan(lines, outcome.plan);
   lines.line("status", to_string(outcome.ending.status));
   print_steps(lines, outcome.statistics, outcome.times);
+  print_factorization(lines, outcome.factorization);
   print_measures(lines, outcome.statistics, outcome.dropped_equations);
   const RunEnding& ending = outcome.ending;
   if (ending.status == RunStatus::interrupted) lines.line("interrupted_by", signal_name(ending.interrupt_signal));

@@ -73,7 +73,11 @@ std::string_view to_string(Backend backend) {
     case Backend::umfpack: return "umfpack";
     case Backend::umfpack_symmetric: return "umfpack-sym";
     case Backend::umfpack_unsymmetric: return "umfpack-unsym";
+    case Backend::umfpack_nd: return "umfpack-nd";
     case Backend::klu: return "klu";
+    case Backend::klu_nd: return "klu-nd";
+    case Backend::klu_amd: return "klu-amd";
+    case Backend::klu_colamd: return "klu-colamd";
     case Backend::cholmod: return "cholmod";
     case Backend::eigen: return "eigen";
   }
@@ -84,8 +88,12 @@ LinearSolverKind kind_of(Backend backend) {
   switch (backend) {
     case Backend::umfpack:
     case Backend::umfpack_symmetric:
-    case Backend::umfpack_unsymmetric: return LinearSolverKind::umfpack;
-    case Backend::klu: return LinearSolverKind::klu;
+    case Backend::umfpack_unsymmetric:
+    case Backend::umfpack_nd: return LinearSolverKind::umfpack;
+    case Backend::klu:
+    case Backend::klu_nd:
+    case Backend::klu_amd:
+    case Backend::klu_colamd: return LinearSolverKind::klu;
     case Backend::cholmod: return LinearSolverKind::cholmod;
     case Backend::eigen: return LinearSolverKind::eigen;
   }
@@ -97,7 +105,11 @@ std::unique_ptr<LinearSolver> make_backend(Backend backend) {
     case Backend::umfpack: return std::make_unique<UmfpackSolver>(UmfpackStrategy::automatic);
     case Backend::umfpack_symmetric: return std::make_unique<UmfpackSolver>(UmfpackStrategy::symmetric);
     case Backend::umfpack_unsymmetric: return std::make_unique<UmfpackSolver>(UmfpackStrategy::unsymmetric);
+    case Backend::umfpack_nd: return std::make_unique<UmfpackSolver>(FillOrdering::nested_dissection);
     case Backend::klu: return std::make_unique<KluSolver>();
+    case Backend::klu_nd: return std::make_unique<KluSolver>(FillOrdering::nested_dissection);
+    case Backend::klu_amd: return std::make_unique<KluSolver>(FillOrdering::amd);
+    case Backend::klu_colamd: return std::make_unique<KluSolver>(FillOrdering::colamd);
     case Backend::cholmod: return std::make_unique<CholmodSolver>();
     case Backend::eigen: return std::make_unique<EigenLuSolver>();
   }

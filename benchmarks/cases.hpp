@@ -30,10 +30,22 @@ double estimated_unknowns(MechanismKind kind, Index size);
 /// largest sizes against exhausting the machine's memory.
 double estimated_peak_bytes_per_body(MechanismKind kind);
 
-/// klu: KLU with klu_refactor (the default backend); umfpack: UMFPACK's automatic strategy;
-/// umfpack-sym / umfpack-unsym: UMFPACK_STRATEGY_SYMMETRIC / _UNSYMMETRIC; cholmod (SPD only);
-/// eigen (SparseLU).
-enum class Backend { umfpack, umfpack_symmetric, umfpack_unsymmetric, klu, cholmod, eigen };
+/// klu: KLU with klu_refactor (the default backend, FillOrdering::automatic); klu-nd, klu-amd,
+/// klu-colamd: KLU with that ordering alone; umfpack: UMFPACK's automatic ordering; umfpack-sym /
+/// umfpack-unsym: UMFPACK_STRATEGY_SYMMETRIC / _UNSYMMETRIC (the orderings amd, colamd);
+/// umfpack-nd: UMFPACK with nested dissection; cholmod (SPD only); eigen (SparseLU).
+enum class Backend {
+  umfpack,
+  umfpack_symmetric,
+  umfpack_unsymmetric,
+  umfpack_nd,
+  klu,
+  klu_nd,
+  klu_amd,
+  klu_colamd,
+  cholmod,
+  eigen
+};
 
 /// The backend of the default configuration (StepperOptions{}.solver): the report evaluates the
 /// targets on it.

@@ -34,6 +34,7 @@ class InstrumentedSolver final : public LinearSolver {
   void solve_transposed(std::span<const double> b, std::span<double> x) override {
     inner_->solve_transposed(b, x);
   }
+  FactorizationProfile factorization_profile() const override { return inner_->factorization_profile(); }
 
  private:
   std::unique_ptr<LinearSolver> inner_;

@@ -35,13 +35,16 @@ std::string case_prefix(const std::string& family, const StepCase& c) {
          "/" + std::string(to_string(c.backend));
 }
 
-/// KLU's ordering as a number (a counter): 0 COLAMD, 1 the given order, 2 nested dissection, 3 AMD.
-/// benchmarks/report maps the codes back to names; -1 when KLU ordered no block (all tiny).
-double klu_ordering_code(const std::string& method) {
+/// An ordering as a number (a counter): 0 COLAMD, 1 the given order, 2 CHOLMOD's nested dissection
+/// of A^T A, 3 AMD, 4 METIS's nested dissection of A + A^T (FactorizationProfile::ordering's names).
+/// benchmarks/report maps the codes back to names; -1 when none was reported (KLU ordered no
+/// block, all tiny; or the backend does not say).
+double ordering_code(const std::string& method) {
   if (method == "colamd") return 0;
   if (method == "given") return 1;
   if (method == "nested dissection") return 2;
   if (method == "amd") return 3;
+  if (method == "nd") return 4;
   return -1;
 }
 
@@ -169,8 +172,13 @@ void set_step_counters(benchmark::State& bench, const StepCase& c, const Steppin
   k["first_factorization_s"] = base.first_factorization;
   k["refactorization_s"] = mean(t.factorization_seconds);
   if (base.klu && t.factorizations > 0) k["klu_refactor_fraction"] = t.klu_refactorizations / t.factorizations;
-  if (base.klu) k["klu_ordering"] = klu_ordering_code(base.klu->ordering().method);
+  if (base.klu) k["klu_ordering"] = ordering_code(base.klu->ordering().method);
   if (base.klu) k["lu_nnz"] = base.klu->factor_entries();
+  // The ordering chosen, and its first factorization's fill and flops, for every LU backend.
+  const FactorizationProfile profile = run.stepper->factorization_profile();
+  k["ordering"] = ordering_code(profile.ordering);
+  if (profile.factor_entries > 0) k["factor_entries"] = profile.factor_entries;
+  if (std::isfinite(profile.flops)) k["factor_flops"] = profile.flops;
 }
 
 }  // namespace

@@ -154,6 +154,22 @@ void register_suite(Suite suite) {
       add_step({.mechanism = mechanism, .size = size, .backend = b, .modified_newton = true});
   }
 
+  // Orderings (docs/performance.md, 'Nested-dissection orderings'): KLU under each ordering alone
+  // and UMFPACK with and without nested dissection, beside the automatic choices (klu, umfpack), on
+  // grids, where nested dissection pays, and on chains and the N-four-bar, where it must not be
+  // chosen; the full suite adds grid2d k = 100 (2 s per KLU factorization). KLU's AMD is left out
+  // from k = 60 on: its pivoting off the diagonal there takes over ten times COLAMD's flops (k = 20:
+  // 14 times), minutes per step that would say nothing new.
+  std::vector<std::pair<M, Index>> ordered{{M::grid2d, 10}, {M::grid2d, 20}, {M::chain3d, 800}};
+  if (!quick)
+    ordered = {{M::grid2d, 20}, {M::grid2d, 60}, {M::chain2d, 6400}, {M::chain3d, 6400}, {M::nfourbar, 6400}};
+  if (suite == Suite::full) ordered.emplace_back(M::grid2d, 100);
+  for (auto [mechanism, size] : ordered)
+    for (Backend b : {Backend::klu, Backend::klu_colamd, Backend::klu_amd, Backend::klu_nd, Backend::umfpack,
+                      Backend::umfpack_nd})
+      if (b != Backend::klu_amd || mechanism != M::grid2d || size < 60)
+        add_step({.mechanism = mechanism, .size = size, .backend = b});
+
   // Other steppers on a short 3D chain (ggl-vi's Newton does not converge at h = 0.01 for n = 800);
   // em-ggl also on the short planar chain and N-four-bar, beside livens-em's runs of those sizes
   // (docs/notebook.md, "em-ggl against livens-em").

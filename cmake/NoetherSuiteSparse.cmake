@@ -1,5 +1,7 @@
 # SuiteSparse 5.12 ships no CMake package on Debian 12: find each library and the headers and
-# define the imported target Noether::SuiteSparse. Used by the build and by the installed package.
+# define the imported target Noether::SuiteSparse, with METIS 5.1 (the nested-dissection orderings
+# of solvers/linear/nested_dissection.hpp; CHOLMOD links its shared library already, libmetis-dev adds
+# the header). Used by the build and by the installed package.
 if(NOT COMMAND noether_require_package)
   function(noether_require_package found debian_package what)
     if(NOT ${found})
@@ -18,8 +20,13 @@ if(NOT TARGET Noether::SuiteSparse)
   endforeach()
   find_path(NOETHER_SUITESPARSE_INCLUDE_DIR NAMES umfpack.h klu.h cholmod.h PATH_SUFFIXES suitesparse)
   noether_require_package(NOETHER_SUITESPARSE_INCLUDE_DIR libsuitesparse-dev "SuiteSparse headers")
+  find_library(NOETHER_metis_LIBRARY NAMES metis)
+  find_path(NOETHER_METIS_INCLUDE_DIR NAMES metis.h)
+  noether_require_package(NOETHER_metis_LIBRARY libmetis-dev "METIS 5 (library)")
+  noether_require_package(NOETHER_METIS_INCLUDE_DIR libmetis-dev "METIS 5 (metis.h)")
+  list(APPEND _noether_suitesparse_libraries ${NOETHER_metis_LIBRARY})
   add_library(Noether::SuiteSparse INTERFACE IMPORTED)
   set_target_properties(Noether::SuiteSparse PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${NOETHER_SUITESPARSE_INCLUDE_DIR}"
+    INTERFACE_INCLUDE_DIRECTORIES "${NOETHER_SUITESPARSE_INCLUDE_DIR};${NOETHER_METIS_INCLUDE_DIR}"
     INTERFACE_LINK_LIBRARIES "${_noether_suitesparse_libraries}")
 endif()

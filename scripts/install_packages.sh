@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev nlohmann-json3-dev
-          libcli11-dev gnuplot-nox)
+          libcli11-dev libmetis-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
   shift
   packages+=(doctest-dev libbenchmark-dev python3 python3-jsonschema python3-vtk9)

@@ -55,6 +55,7 @@ class BorderedTangentSolver final : public TangentSolver {
   void solve(std::span<const double> rhs, std::span<double> x) override;
   void solve_transposed(std::span<const double> rhs, std::span<double> x) override;
   void forget_factorization() override;
+  FactorizationProfile factorization_profile() const override { return sparse_->factorization_profile(); }
 
  protected:
   double factored_norm1() const override;

@@ -135,19 +135,19 @@ void check_newton_options(const NewtonOptions& options) {
 namespace {
 
 /// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
-std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const NewtonOptions& options) {
+std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, const NewtonOptions& options) {
   check_newton_options(options);
   std::unique_ptr<LinearSolver> solver = options.linear_solver_factory ? options.linear_solver_factory()
-                                                                       : make_linear_solver(kind);
+                                                                       : make_linear_solver(choice.kind, choice.ordering);
   if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   return solver;
 }
 
 /// make_tangent's solver, or the pattern's matrix itself when make_tangent is unset; throws
 /// std::invalid_argument for a factory that makes none.
-std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverKind kind,
+std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverChoice solver,
                                                    const NewtonOptions& options, const TangentSolverFactory& make_tangent) {
-  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(kind, options);
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options);
   if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
   std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
   if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
@@ -166,10 +166,10 @@ Index first_zero_column(const CscPattern& pattern, std::span<const double> value
 
 }  // namespace
 
-NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
+NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
                            const TangentSolverFactory& make_tangent)
     : options_(options),
-      tangent_(make_tangent_solver(pattern, kind, options_, make_tangent)),
+      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent)),
       residual_(tangent_->size()),
       scale_(tangent_->size()),
       floor_(tangent_->size()),

@@ -34,6 +34,8 @@ class TangentSolver {
   /// Drops the factorization kept between solves (LinearSolver::forget_factorization); solving
   /// needs a factorize after it.
   virtual void forget_factorization() = 0;
+  /// The sparse solver's FactorizationProfile (LinearSolver::factorization_profile).
+  virtual FactorizationProfile factorization_profile() const = 0;
 
   /// kappa_1(T) = ||T||_1 ||T^{-1}||_1 of the last factorization made with_norm, ||T^{-1}||_1 by
   /// estimate_inverse_norm1 (solvers/condition_estimate.hpp): a lower bound, almost always within a
@@ -58,6 +60,7 @@ class SparseTangentSolver final : public TangentSolver {
   void solve(std::span<const double> rhs, std::span<double> x) override;
   void solve_transposed(std::span<const double> rhs, std::span<double> x) override;
   void forget_factorization() override;
+  FactorizationProfile factorization_profile() const override { return sparse_->factorization_profile(); }
 
  protected:
   double factored_norm1() const override;
@@ -263,10 +266,11 @@ void check_newton_options(const NewtonOptions& options);
 /// Threads: one thread's at a time (it keeps the factorization); a stepper owns one.
 class NewtonSolver {
  public:
-  /// make_tangent: makes the tangent solver from the sparse solver of `kind` (or of
-  /// options.linear_solver_factory); unset, the tangent is the pattern's matrix itself
-  /// (SparseTangentSolver). Throws std::invalid_argument for options check_newton_options refuses.
-  NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
+  /// make_tangent: makes the tangent solver from the sparse solver `solver` chooses (or
+  /// options.linear_solver_factory's); unset, the tangent is the pattern's matrix itself
+  /// (SparseTangentSolver). Throws std::invalid_argument for options check_newton_options refuses
+  /// and LinearSolverError for an ordering the kind does not take (make_linear_solver).
+  NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
                const TangentSolverFactory& make_tangent = {});
 
   /// Solves R(x) = 0 starting from x (overwritten with the solution; the tangent solver's size()
@@ -280,6 +284,8 @@ class NewtonSolver {
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return tangent_->kind(); }
+  /// The linear solver's ordering and fill (LinearSolver::factorization_profile).
+  FactorizationProfile factorization_profile() const { return tangent_->factorization_profile(); }
   /// Drops the factorization kept between solves (modified Newton's, KLU's pivot sequence) and the
   /// last quadratic constant, so that the next solve runs as a new solver's first one, with the
   /// same iterates, factorizations and evaluations (LinearSolver::forget_factorization).

@@ -98,6 +98,7 @@ class CompositionStepper final : public Stepper {
 
   std::string_view name() const override { return name_; }
   double conserved_energy(const State& state) const override;
+  FactorizationProfile factorization_profile() const override { return base_->factorization_profile(); }
 
  protected:
   /// The checks in this stepper's name, then the base's initialize, whose refusals (redundant

@@ -79,6 +79,7 @@ class SchemeStepper final : public Stepper {
   std::string_view name() const override;
   double conserved_energy(const State& state) const override;
   bool adaptive_step_size() const override;
+  FactorizationProfile factorization_profile() const override { return newton_->factorization_profile(); }
 
  protected:
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a

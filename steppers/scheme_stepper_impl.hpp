@@ -211,7 +211,8 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       equations_(std::make_unique<StepEquations>(system, *scheme_)),
-      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
+      newton_(std::make_unique<NewtonSolver>(equations_->pattern(), LinearSolverChoice(options.solver, options.ordering),
+                                             options.newton,
                                              equations_->tangent_solver())) {
   check_stepper_options(options);
 }

@@ -36,6 +36,9 @@ struct StepperOptions {
   /// "Current figures of the step-cost suite"). CHOLMOD is refused: the Newton matrices are
   /// unsymmetric and indefinite.
   LinearSolverKind solver = LinearSolverKind::klu;
+  /// The solver's fill-reducing ordering (FillOrdering; klu and umfpack take any, the others
+  /// automatic only: the stepper's construction throws LinearSolverError otherwise).
+  FillOrdering ordering = FillOrdering::automatic;
   NewtonOptions newton;
   /// Step refinement: a step whose Newton fails is taken as two half-steps of the same scheme,
   /// each refined the same way, at most this many times in a row (smallest substep h / 2^depth);
@@ -148,6 +151,11 @@ class Stepper {
   /// Replaces the history by one checkpoint returned; throws std::invalid_argument naming the
   /// entry that is missing or of the wrong size for the system.
   void restore_history(const StepperHistory& history);
+
+  /// How the Newton matrices are factored (LinearSolver::factorization_profile): the ordering chosen
+  /// and the fill and flops of its first factorization; empty before the first step factors one.
+  /// A composition reports its base scheme's.
+  virtual FactorizationProfile factorization_profile() const = 0;
 
  protected:
   /// Uses `system` (SystemUse, named "stepper '<name>'") for as long as the stepper lives;

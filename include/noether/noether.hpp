@@ -49,6 +49,7 @@
 #include <noether/solvers/initial_values.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
 #include <noether/solvers/linear/make_linear_solver.hpp>
+#include <noether/solvers/linear/nested_dissection.hpp>
 #include <noether/solvers/newton.hpp>
 #include <noether/solvers/projection.hpp>
 #include <noether/solvers/redundancy.hpp>

@@ -9,6 +9,7 @@
 #include <noether/engine/format.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/solvers/linear/lu_column_ordering.hpp>
+#include <noether/solvers/linear/nested_dissection.hpp>
 
 namespace noether {
 
@@ -73,14 +74,31 @@ namespace {
 /// pivot sequence has gone bad for the new values.
 constexpr double kMaxConditionDeterioration = 1e-3;
 
-/// The candidates after the first (KLU's AMD) are tried only when the first candidate's factors
-/// do at most this many flops per entry (its fronts are narrow). AMD orders for diagonal pivots;
-/// where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far more,
-/// and the trial alone would cost many factorizations. The threshold lies between the cases where
-/// AMD loses by far (grids, 3D revolute chains) and those where it wins or loses by a little (the
-/// chains, the N-four-bar, the four-bars, the top); the cases: docs/notebook.md, 'Figures moved from
-/// code comments'.
+/// KLU's AMD is tried only when the first candidate's factors do at most this many flops per entry
+/// (its fronts are narrow), nested dissection only when they do more. AMD orders for diagonal
+/// pivots; where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far
+/// more, and the trial alone would cost many factorizations. The threshold lies between the cases
+/// where AMD loses by far (grids, 3D revolute chains) and those where it wins or loses by a little
+/// (the chains, the N-four-bar, the four-bars, the top); the cases: docs/notebook.md, 'Figures
+/// moved from code comments'. Narrow fronts leave nested dissection nothing to gain: a chain's
+/// separators are as small as its fronts already are.
 constexpr double kOtherTrialsFlopsPerEntry = 15.0;
+
+/// Nested dissection replaces the first candidate only when its trial factorization takes less
+/// than 1 / kNestedDissectionGain of the first's flops. The trial measures one matrix; later matrices
+/// pivot on their own values, and an ordering that wins by a little on the first may lose on them,
+/// while the grids, where nested dissection pays, gain several times that (docs/performance.md,
+/// 'Nested-dissection orderings').
+constexpr double kNestedDissectionGain = 1.5;
+
+/// Nested dissection is tried only where the first candidate's factorization takes at least this
+/// many flops (about a millisecond). Below, METIS's analysis and the trial's refactorization cost
+/// several factorizations (grid2d k = 10, 1.5e6 flops: 6 ms of analysis against 1.3 ms per
+/// factorization), more than a short run gains, for matrices whose factors are small anyway.
+constexpr double kNestedDissectionMinFlops = 1e6;
+
+/// order_columns_for_lu's method name for CHOLMOD's nested dissection of A^T A.
+constexpr std::string_view kCholmodNestedDissection = "nested dissection";
 
 /// klu_common::ordering: KLU's AMD of A + A^T for each diagonal block, or common.user_order.
 constexpr int kKluAmd = 0;
@@ -98,23 +116,27 @@ std::string klu_status(int status) {
 
 /// What order_block did during one klu_analyze.
 struct BlockOrderings {
-  std::string method;       ///< order_columns_for_lu's method for the largest block
+  bool nested_dissection = false;  ///< order the blocks by nested_dissection_order, not order_columns_for_lu
+  std::string method;       ///< the method for the largest block
   Index largest_block = 0;  ///< its size
   std::string failure;      ///< why it failed, if it did
 };
 
-/// KLU's user_order callback for one diagonal block (n x n, zero-free diagonal after BTF): the
-/// column ordering of order_columns_for_lu in perm. A connected mechanism's Newton matrix is one
-/// block, which BTF leaves in the stepper's body-wise numbering (checked on the chains and
-/// nfourbar: the block KLU passes is the matrix itself), so the "given" candidate is that
-/// numbering. Returns -1 (no fill estimate: KLU sizes L and U as for COLAMD), or 0 on failure with
-/// the message kept for find_candidate; nothing is thrown through KLU's C code.
+/// KLU's user_order callback for one diagonal block (n x n, zero-free diagonal after BTF): in
+/// perm, the column ordering of order_columns_for_lu, or the nested dissection of the block's
+/// B + B^T (BlockOrderings::nested_dissection); KLU orders the block's rows alike. A connected
+/// mechanism's Newton matrix is one block, which BTF leaves in the stepper's body-wise numbering
+/// (checked on the chains and nfourbar: the block KLU passes is the matrix itself), so the "given"
+/// candidate is that numbering. Returns -1 (no fill estimate: KLU sizes L and U as for COLAMD), or
+/// 0 on failure with the message kept for find_candidate; nothing is thrown through KLU's C code.
 int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_common* common) {
   auto& record = *static_cast<BlockOrderings*>(common->user_data);
   try {
-    const auto starts = static_cast<std::size_t>(n) + 1;
-    const LuColumnOrdering ordering =
-        order_columns_for_lu(n, {column_starts, starts}, {row_indices, static_cast<std::size_t>(column_starts[n])});
+    const std::span<const Index> starts(column_starts, static_cast<std::size_t>(n) + 1);
+    const std::span<const Index> rows(row_indices, static_cast<std::size_t>(column_starts[n]));
+    const LuColumnOrdering ordering = record.nested_dissection
+                                          ? LuColumnOrdering{nested_dissection_order(n, starts, rows), "nd"}
+                                          : order_columns_for_lu(n, starts, rows);
     std::copy(ordering.columns.begin(), ordering.columns.end(), perm);
     if (n > static_cast<int>(record.largest_block)) {
       record.largest_block = static_cast<Index>(n);
@@ -127,12 +149,29 @@ int order_block(int n, int column_starts[], int row_indices[], int perm[], klu_c
   }
 }
 
+/// OrderingRecord::reason of an automatic choice: each trial's flops, and which second candidate
+/// the first's flops per factor entry called for.
+std::string automatic_choice_reason(const std::vector<KluSolver::OrderingTrial>& trials, double flops_per_entry) {
+  std::string reason = "fewest flops in a trial factorization of the first matrix:";
+  for (const KluSolver::OrderingTrial& t : trials)
+    reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
+              (t.factorized ? format_number(t.flops) : std::string("singular"));
+  if (flops_per_entry <= kOtherTrialsFlopsPerEntry) return reason;
+  reason += " (amd not tried: " + format_number(flops_per_entry) + " flops per factor entry, above " +
+            format_number(kOtherTrialsFlopsPerEntry) + "; ";
+  if (trials.front().method == kCholmodNestedDissection)
+    return reason + "nd not tried: the first candidate is a nested dissection already)";
+  if (trials.front().flops < kNestedDissectionMinFlops)
+    return reason + "nd not tried: below " + format_number(kNestedDissectionMinFlops) + " flops)";
+  return reason + "nd kept only with " + format_number(kNestedDissectionGain) + " times fewer)";
+}
+
 /// Nonzeros of L + U without L's unit diagonal (lnz and unz both count the diagonal).
 Index entries_of(const klu_numeric& numeric, Index n) { return numeric.lnz + numeric.unz - n; }
 
 }  // namespace
 
-KluSolver::KluSolver() {
+KluSolver::KluSolver(FillOrdering ordering) : ordering_option_(ordering) {
   klu_defaults(&common_);
   common_.user_order = &order_block;
   // No row scaling, and no re-check of the pattern at each factorization (klu_analyze checked it;
@@ -147,9 +186,11 @@ KluSolver::KluSolver() {
 
 KluSolver::~KluSolver() = default;
 
-KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, int klu_ordering) {
+KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, FillOrdering ordering) {
   std::vector<Index> column_starts = pattern.column_starts, row_indices = pattern.row_indices;  // KLU: non-const
   BlockOrderings blocks;
+  blocks.nested_dissection = ordering == FillOrdering::nested_dissection;
+  const int klu_ordering = ordering == FillOrdering::amd ? kKluAmd : kKluUserOrder;
   common_.ordering = klu_ordering;
   common_.user_data = &blocks;
   common_.btf = 1;
@@ -162,6 +203,7 @@ KluSolver::Candidate KluSolver::find_candidate(const CscPattern& pattern, int kl
                             (blocks.failure.empty() ? klu_status(common_.status) : "ordering: " + blocks.failure));
   }
   Candidate candidate;
+  candidate.source = ordering;
   if (klu_ordering == kKluAmd) {
     candidate.largest_block = symbolic->maxblock;
     if (symbolic->maxblock > 1) candidate.method = "amd";  // KLU orders no block of size 1
@@ -180,19 +222,21 @@ void KluSolver::analyze_pattern(const CscPattern& pattern) {
   factorized_ = false;
   ordering_chosen_ = false;
   ordering_ = {};
+  profile_ = {};
   candidates_.clear();
   pattern_ = &pattern;
   work_.assign(static_cast<std::size_t>(pattern.n), 0.0);
-  candidates_.push_back(find_candidate(pattern, kKluUserOrder));
-  amd_analysed_ = false;
+  analysed_.clear();
+  candidates_.push_back(find_candidate(pattern, ordering_option_));
 }
 
-void KluSolver::add_amd_candidate() {
-  if (amd_analysed_) return;
-  amd_analysed_ = true;
-  Candidate amd = find_candidate(*pattern_, kKluAmd);
+void KluSolver::add_candidate(FillOrdering ordering) {
+  if (std::find(analysed_.begin(), analysed_.end(), ordering) != analysed_.end()) return;
+  analysed_.push_back(ordering);
+  Candidate candidate = find_candidate(*pattern_, ordering);
   const Candidate& first = candidates_.front();
-  if (amd.row_order != first.row_order || amd.column_order != first.column_order) candidates_.push_back(std::move(amd));
+  if (candidate.row_order != first.row_order || candidate.column_order != first.column_order)
+    candidates_.push_back(std::move(candidate));
 }
 
 std::vector<std::string> KluSolver::candidate_methods() const {
@@ -262,14 +306,26 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   const double flops_per_entry =
       ordering_.trials[0].flops / static_cast<double>(std::max<Index>(ordering_.trials[0].factor_entries, 1));
   const bool narrow_fronts = flops_per_entry <= kOtherTrialsFlopsPerEntry;
-  // The fewest flops win, the first candidate (order_columns_for_lu's) on ties.
+  // The fewest flops win, the first candidate (order_columns_for_lu's) on ties; nested dissection
+  // needs more than kNestedDissectionGain times fewer.
   chosen_ = 0;
   std::size_t factored = 0;  // the candidate whose factors factors_ holds
-  if (narrow_fronts) {
-    add_amd_candidate();
+  // Where the first candidate is CHOLMOD's nested dissection of A^T A already, METIS's of A + A^T
+  // has nothing to add: ordering for diagonal pivots, it fills in as much or more once the pivoting
+  // leaves the diagonal (grid2d k = 60: 6.9e8 flops against 6.6e8; k = 100: 6.6e9 against 3.3e9),
+  // and its trial would cost two more factorizations of the largest matrices.
+  const bool dissected = candidates_.front().method == kCholmodNestedDissection;
+  const bool small = ordering_.trials[0].flops < kNestedDissectionMinFlops;
+  if (ordering_option_ == FillOrdering::automatic && (narrow_fronts || !(dissected || small))) {
+    // Only this choice's second candidate: one an earlier choice added (after forget_factorization,
+    // from a matrix of other fronts) is not tried, as a resumed run, which analyses afresh, has none.
+    const FillOrdering second = narrow_fronts ? FillOrdering::amd : FillOrdering::nested_dissection;
+    add_candidate(second);
+    const double gain = narrow_fronts ? 1.0 : kNestedDissectionGain;
     for (std::size_t k = 1; k < candidates_.size(); ++k) {
+      if (candidates_[k].source != second) continue;
       factored = k;
-      if (trial(k).ok && ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
+      if (trial(k).ok && gain * ordering_.trials[k].flops < ordering_.trials[chosen_].flops) chosen_ = k;
     }
   }
   // The winner's factorization again, as in its trial (same inputs, same factors).
@@ -278,13 +334,14 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   ordering_chosen_ = true;
   ordering_.method = candidates_[chosen_].method;
   ordering_.largest_block = candidates_[chosen_].largest_block;
-  ordering_.reason = "fewest flops in a trial factorization of the first matrix:";
-  for (const OrderingTrial& t : ordering_.trials)
-    ordering_.reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
-                        (t.factorized ? format_number(t.flops) : std::string("singular"));
-  if (!narrow_fronts)
-    ordering_.reason += " (amd not tried: " + format_number(flops_per_entry) +
-                        " flops per factor entry, above " + format_number(kOtherTrialsFlopsPerEntry) + ")";
+  ordering_.reason = ordering_option_ == FillOrdering::automatic
+                         ? automatic_choice_reason(ordering_.trials, flops_per_entry)
+                         : "--ordering " + std::string(to_string(ordering_option_)) + ": " +
+                               format_number(ordering_.trials[0].flops) + " flops";
+  profile_ = {.ordering = ordering_.method,
+              .reason = ordering_.reason,
+              .factor_entries = ordering_.trials[chosen_].factor_entries,
+              .flops = ordering_.trials[chosen_].flops};
   return {};
 }
 

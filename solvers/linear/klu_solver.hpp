@@ -55,26 +55,37 @@ struct KluFree {
 /// caches costs more than the gather (docs/notebook.md, 'KLU factors the matrix laid out in its own
 /// elimination order').
 ///
-/// The ordering is chosen by trial, between two candidate orders of A:
-///  - order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given order or
-///    nested dissection, judged by the Cholesky bound of A^T A, which holds for any pivoting);
-///  - KLU's AMD ordering of A + A^T, which that bound rates far worse on em-ggl's Newton matrices,
-///    yet whose pivoted LU there takes fewer flops (docs/notebook.md, 'The fill-reducing ordering,
-///    chosen by a trial factorization'): the bound is loose where the pivots stay near the diagonal.
-/// The first factorize after analyze_pattern or forget_factorization factors its matrix under the
-/// first candidate, then, when those factors are sparse (at most 15 flops per entry: AMD assumes
-/// diagonal pivots, and where the pivoting leaves the diagonal across wide fronts, on grids and 3D
-/// revolute chains, its factors fill in by far more), under AMD too, and keeps the
-/// candidate of fewest flops (klu_flops; the first on ties, or when AMD's factorization fails). Its
+/// The ordering (FillOrdering, fixed at construction) is KLU's analysis with one candidate
+/// ordering of each diagonal block, or chosen by trial between candidates (automatic):
+///  - colamd: order_columns_for_lu's (solvers/linear/lu_column_ordering.hpp: COLAMD, the given
+///    order or CHOLMOD's nested dissection of A^T A, judged by the Cholesky bound of A^T A, which
+///    holds for any pivoting);
+///  - amd: KLU's AMD ordering of A + A^T, which that bound rates far worse on em-ggl's Newton
+///    matrices, yet whose pivoted LU there takes fewer flops (docs/notebook.md, 'The fill-reducing
+///    ordering, chosen by a trial factorization'): the bound is loose where the pivots stay near
+///    the diagonal;
+///  - nd: METIS's nested dissection (solvers/linear/nested_dissection.hpp) of B + B^T for each
+///    block B that BTF's matching leaves with a zero-free diagonal, used as both row and column
+///    order of the block, as KLU uses AMD's.
+/// Automatic factors the first matrix under colamd's order, then, when those factors are sparse
+/// (at most 15 flops per entry), under amd too, keeping the one of fewest flops (klu_flops; colamd
+/// on ties, or when AMD's factorization fails); when they are not (wide fronts: the grids, 3D
+/// revolute chains, where AMD's diagonal pivots fill in by far more), under nd instead, keeping nd
+/// only when it takes less than 1 / 1.5 of colamd's flops, unless colamd's order is CHOLMOD's
+/// nested dissection of A^T A already (the largest grids), which nd, blind to the pivoting, does
+/// not beat, or colamd's factorization takes less than 1e6 flops (about a millisecond: METIS's
+/// analysis would cost more than it saves). The thresholds keep the trial to one more factorization (where the first candidate
+/// wins, two), and METIS's analysis off the chains, whose fronts are narrow.
+/// The first factorize after analyze_pattern or forget_factorization makes that choice. Its
 /// factorization is the result; later factorizations use that order until the next choice. The
-/// choice depends on the pattern and that one matrix alone (KLU and the gather are serial or per
-/// entry), so a run resumed from a checkpoint, which analyses afresh, chooses as the run that wrote
-/// the checkpoint and forgot its factorization there. Where AMD is tried, the trial costs one more
-/// fresh factorization per choice, two where the first candidate wins: one set of factors is kept
-/// at a time, so that the trial's peak memory is the larger candidate's, not the sum of both.
+/// choice depends on the pattern and that one matrix alone (KLU, METIS with its fixed seed and the
+/// gather are serial or per entry), so a run resumed from a checkpoint, which analyses afresh,
+/// chooses as the run that wrote the checkpoint and forgot its factorization there. One set of
+/// factors is kept at a time, so that the trial's peak memory is the larger candidate's, not the
+/// sum of both.
 class KluSolver final : public LinearSolver {
  public:
-  KluSolver();
+  explicit KluSolver(FillOrdering ordering = FillOrdering::automatic);
   ~KluSolver() override;
   KluSolver(const KluSolver&) = delete;
   KluSolver& operator=(const KluSolver&) = delete;
@@ -88,6 +99,9 @@ class KluSolver final : public LinearSolver {
   /// The next factorize chooses the ordering again and pivots afresh (klu_factor), as a new
   /// solver's first one does.
   void forget_factorization() override;
+  /// ordering()'s method and reason, and the chosen candidate's trial figures, of the last choice
+  /// since analyze_pattern (kept across forget_factorization until the next choice replaces it).
+  FactorizationProfile factorization_profile() const override { return profile_; }
 
   /// Numeric factorizations done with klu_refactor (for the benchmarks' phase reports).
   int refactorizations() const { return refactorizations_; }
@@ -97,7 +111,7 @@ class KluSolver final : public LinearSolver {
 
   /// One candidate ordering's trial factorization.
   struct OrderingTrial {
-    std::string method;        ///< "colamd", "given", "nested dissection" (order_columns_for_lu) or "amd"
+    std::string method;        ///< "colamd", "given", "nested dissection" (order_columns_for_lu), "amd" or "nd"
     bool factorized = false;   ///< false: KLU found the matrix singular in this order
     double flops = 0.0;        ///< klu_flops of the factorization
     Index factor_entries = 0;  ///< L + U as factor_entries() counts them
@@ -113,8 +127,8 @@ class KluSolver final : public LinearSolver {
   };
   const OrderingRecord& ordering() const { return ordering_; }
   /// The methods of the candidates analysed so far, in the order they are tried: after
-  /// analyze_pattern order_columns_for_lu's; after a trial that tried AMD, "amd" too (unless its
-  /// order is the same).
+  /// analyze_pattern the first (automatic: order_columns_for_lu's); after a trial that tried AMD
+  /// or nd, "amd" or "nd" too (unless its order is the same).
   std::vector<std::string> candidate_methods() const;
 
  private:
@@ -123,6 +137,7 @@ class KluSolver final : public LinearSolver {
 
   /// An elimination order of the analysed pattern, from KLU's analysis with one ordering.
   struct Candidate {
+    FillOrdering source = FillOrdering::automatic;  ///< the ordering find_candidate made it with
     std::string method;       ///< as OrderingTrial::method, of its largest block ("" when all were tiny)
     Index largest_block = 0;  ///< that block's size
     std::vector<Index> row_order, column_order;  ///< P, Q: B = A(P, Q)
@@ -137,10 +152,12 @@ class KluSolver final : public LinearSolver {
     double fresh_rcond = 0.0;  ///< klu_rcond of the last fresh factorization
   };
 
-  /// KLU's analysis of the pattern with KLU's ordering klu_ordering (0: AMD, 3: order_block).
-  Candidate find_candidate(const CscPattern& pattern, int klu_ordering);
-  /// KLU's AMD ordering appended to candidates_, once per analysis (not when it repeats the first).
-  void add_amd_candidate();
+  /// KLU's analysis of the pattern with the given candidate ordering of its blocks (automatic:
+  /// colamd's).
+  Candidate find_candidate(const CscPattern& pattern, FillOrdering ordering);
+  /// The candidate of `ordering` appended to candidates_, once per analysis (not when it repeats
+  /// the first).
+  void add_candidate(FillOrdering ordering);
   /// B's layout and KLU's analysis of B for candidates_[k], values not yet gathered.
   Factors lay_out(std::size_t k);
   /// Factors f.values afresh; on failure f holds no numeric factorization.
@@ -153,14 +170,16 @@ class KluSolver final : public LinearSolver {
   Index size() const { return static_cast<Index>(work_.size()); }
 
   klu_common common_{};
+  FillOrdering ordering_option_;
   const CscPattern* pattern_ = nullptr;  ///< the analysed pattern (LinearSolver: alive until the next analysis)
   std::vector<Candidate> candidates_;
-  bool amd_analysed_ = false;  ///< add_amd_candidate has run since analyze_pattern
+  std::vector<FillOrdering> analysed_;  ///< the orderings add_candidate has run for since analyze_pattern
   std::size_t chosen_ = 0;  ///< candidates_[chosen_] is in use when ordering_chosen_
   bool ordering_chosen_ = false;
   Factors factors_;
   std::vector<double> work_;  ///< right-hand side and solution in B's order
   OrderingRecord ordering_;
+  FactorizationProfile profile_;
   bool factorized_ = false;
   int refactorizations_ = 0;
 };

@@ -1,6 +1,5 @@
 #include <noether/solvers/linear/linear_solver.hpp>
 
-
 namespace noether {
 
 std::string_view to_string(LinearSolverKind kind) {
@@ -17,6 +16,23 @@ std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name) 
   for (LinearSolverKind kind : {LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::cholmod,
                                 LinearSolverKind::eigen})
     if (to_string(kind) == name) return kind;
+  return std::nullopt;
+}
+
+std::string_view to_string(FillOrdering ordering) {
+  switch (ordering) {
+    case FillOrdering::automatic: return "auto";
+    case FillOrdering::nested_dissection: return "nd";
+    case FillOrdering::amd: return "amd";
+    case FillOrdering::colamd: return "colamd";
+  }
+  return "unknown";
+}
+
+std::optional<FillOrdering> parse_fill_ordering(std::string_view name) {
+  for (FillOrdering ordering :
+       {FillOrdering::automatic, FillOrdering::nested_dissection, FillOrdering::amd, FillOrdering::colamd})
+    if (to_string(ordering) == name) return ordering;
   return std::nullopt;
 }
 

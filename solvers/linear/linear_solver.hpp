@@ -1,5 +1,6 @@
 #pragma once
 /// Sparse direct linear solvers behind one interface with explicit phases.
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -17,6 +18,40 @@ enum class LinearSolverKind { umfpack, klu, cholmod, eigen };
 std::string_view to_string(LinearSolverKind kind);
 /// Inverse of to_string; std::nullopt for an unknown name.
 std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name);
+
+/// The fill-reducing ordering of a sparse LU back-end (KLU, UMFPACK), `--ordering`:
+///  - automatic: the back-end's own choice, with nested dissection where it predicts or measures
+///    clearly fewer flops (KluSolver, UmfpackSolver say how each judges);
+///  - nested_dissection: METIS's nested dissection of A + A^T (solvers/linear/nested_dissection.hpp);
+///  - amd: approximate minimum degree of A + A^T;
+///  - colamd: a column ordering for A^T A (COLAMD; KLU's may be the given order or CHOLMOD's nested
+///    dissection of A^T A where those predict fewer flops: solvers/linear/lu_column_ordering.hpp).
+/// CHOLMOD and Eigen take automatic only (make_linear_solver).
+enum class FillOrdering { automatic, nested_dissection, amd, colamd };
+
+/// "auto", "nd", "amd", "colamd".
+std::string_view to_string(FillOrdering ordering);
+/// Inverse of to_string; std::nullopt for an unknown name.
+std::optional<FillOrdering> parse_fill_ordering(std::string_view name);
+
+/// A back-end and the ordering it factors in. A kind alone converts (implicitly) to a choice of it
+/// with the automatic ordering: callers that name only the back-end need not spell the ordering.
+struct LinearSolverChoice {
+  LinearSolverChoice(LinearSolverKind backend, FillOrdering fill_ordering = FillOrdering::automatic)
+      : kind(backend), ordering(fill_ordering) {}
+  LinearSolverKind kind;
+  FillOrdering ordering;
+};
+
+/// How a back-end factors the analysed pattern: the ordering it chose, why, and what its first
+/// factorization under that ordering cost. Empty (ordering "", counts 0 or NaN) where the back-end
+/// does not say, or before its first successful factorization.
+struct FactorizationProfile {
+  std::string ordering;      ///< the fill-reducing ordering in use, e.g. "nd", "amd", "colamd", "given"
+  std::string reason;        ///< why that one (the trial's or the analysis's figures)
+  Index factor_entries = 0;  ///< nonzeros of L + U, L's unit diagonal not counted
+  double flops = std::numeric_limits<double>::quiet_NaN();  ///< of that first factorization
+};
 
 /// Outcome of a numeric factorization. A failed one (numerically singular matrix, or not
 /// positive definite for CHOLMOD) is a status, not an exception: Newton reports it with context.
@@ -57,6 +92,8 @@ class LinearSolver {
   /// checkpoint, Stepper::checkpoint). Solving needs a factorize after it. Nothing for backends
   /// that factor each matrix afresh.
   virtual void forget_factorization() {}
+  /// The ordering and fill of the factorizations since the last choice of ordering (none by default).
+  virtual FactorizationProfile factorization_profile() const { return {}; }
 };
 
 /// For backends' solve: throws LinearSolverError naming the backend unless b and x both hold n entries.

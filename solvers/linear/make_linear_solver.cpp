@@ -1,5 +1,7 @@
 #include <noether/solvers/linear/make_linear_solver.hpp>
 
+#include <string>
+
 #include <noether/solvers/linear/cholmod_solver.hpp>
 #include <noether/solvers/linear/eigen_lu_solver.hpp>
 #include <noether/solvers/linear/klu_solver.hpp>
@@ -7,10 +9,17 @@
 
 namespace noether {
 
-std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind) {
+void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering) {
+  if (ordering == FillOrdering::automatic || kind == LinearSolverKind::klu || kind == LinearSolverKind::umfpack) return;
+  throw LinearSolverError("the ordering " + std::string(to_string(ordering)) + " applies to klu and umfpack; " +
+                          std::string(to_string(kind)) + " orders by its own rules: leave the ordering at auto");
+}
+
+std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering) {
+  require_ordering_supported(kind, ordering);
   switch (kind) {
-    case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>();
-    case LinearSolverKind::klu: return std::make_unique<KluSolver>();
+    case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>(ordering);
+    case LinearSolverKind::klu: return std::make_unique<KluSolver>(ordering);
     case LinearSolverKind::cholmod: return std::make_unique<CholmodSolver>();
     case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
   }

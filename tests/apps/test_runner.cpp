@@ -122,7 +122,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   const auto j = nlohmann::ordered_json::parse(read_file(dir.path / "summary.json"));
   std::vector<std::string> keys;
   for (const auto& item : j.items()) keys.push_back(item.key());
-  const std::vector<std::string> expected{"status", "timeseries", "motion", "final_state", "scenario", "stepper", "solver", "h", "t_end", "newton_method",
+  const std::vector<std::string> expected{"status", "timeseries", "motion", "final_state", "scenario", "stepper", "solver", "ordering", "h", "t_end", "newton_method",
                                           "newton_tolerance", "newton_max_iterations", "newton_refresh_contraction",
                                           "max_refinement_depth", "redundant", "scheme_parameters", "steps", "t_reached",
                                           "step_size_min", "step_size_max", "condition_estimate_max", "newton_iterations_total",
@@ -134,7 +134,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
                                           "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads",
-                                          "phase_seconds", "run_id"};
+                                          "phase_seconds", "factorization", "run_id"};
   CHECK(keys == expected);
   const std::string id = j["run_id"];
   CHECK(id == r.plan.run_id);
