@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -177,6 +178,56 @@ void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.stalled_residual = std::max(total.stalled_residual, part.stalled_residual);
   if (std::isnan(total.condition_estimate) || part.condition_estimate > total.condition_estimate)
     total.condition_estimate = part.condition_estimate;
+}
+
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take) {
+  State whole = state;
+  std::optional<NewtonError> failure;
+  StepReport report;
+  try {
+    report = take(whole, h);
+    if (report.stalled_residual == 0.0) {
+      state = std::move(whole);
+      return report;
+    }
+  } catch (const NewtonError& e) {
+    if (e.cause() == NewtonError::Cause::rejected) throw;
+    failure = e;
+    report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
+  }
+  for (double first : {1.0 / 3.0, 2.0 / 3.0}) {
+    State split = state;
+    StepReport parts;
+    parts.substeps = 0;
+    parts.smallest_substep = std::abs(h);
+    try {
+      for (double part : {first * h, h - first * h}) {
+        const StepReport r = take(split, part);
+        add_newton_work(parts, r);
+        parts.substeps += r.substeps;
+        parts.refinements += r.refinements;
+        parts.smallest_substep = std::min(parts.smallest_substep, r.smallest_substep);
+      }
+    } catch (const NewtonError& e) {
+      if (e.cause() == NewtonError::Cause::rejected) throw;
+      report.iterations += parts.iterations + static_cast<int>(e.history().size()) - 1;
+      continue;
+    }
+    if (parts.stalled_residual > 0.0) {
+      report.iterations += parts.iterations;
+      continue;
+    }
+    parts.iterations += report.iterations;
+    parts.refinements += report.refinements + 1;
+    parts.step_size = h;
+    split.step = state.step + 1;
+    split.t = state.t + h;
+    state = std::move(split);
+    return parts;
+  }
+  if (failure) throw *failure;
+  state = std::move(whole);
+  return report;
 }
 
 void check_stepper_options(const StepperOptions& options) {

@@ -1,6 +1,7 @@
 #pragma once
 /// Time steppers: one step of a structure-preserving scheme on a System.
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -222,6 +223,21 @@ const System& require_coordinates(const System& system, std::string_view stepper
 /// (MassPositivity::everywhere) has such an M(q) at q (num_coordinates()). Constant masses are
 /// checked by their elements when built (ConstantMassInertia, DirectorInertia).
 void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper);
+
+/// Takes a step of a fixed-size stepper by `take` (the stepper's step with its halving refinement)
+/// so that no node of its grid sits at a singular configuration of the constraints: where G(q)
+/// loses rank at a node (an end of the step or of a substep, lobatto4's q_mid, the midpoint of
+/// livens-em and em-ggl), the multipliers along the lost rank and the positions along its direction
+/// are set by rounding alone, amplified by the inverse of G's vanishing singular value, and Newton
+/// stalls (NewtonReport::stalled_residual) or fails there. Halving cannot help: every node of a
+/// step is a node of its halves at every depth (the halves of a step end at its midpoint). So a
+/// step that stalls or fails is taken again from its start as two steps of h/3 and 2h/3, and
+/// failing that of 2h/3 and h/3: only the step's end is a node of the old grid then. The first
+/// split whose steps neither stall nor fail is taken (t = state.t + h, step + 1; StepReport
+/// counts one refinement more and the work of every attempt); otherwise the stalled step, or the
+/// first NewtonError is thrown. A singular instant at the step's end remains (the caller's grid
+/// puts it there); docs/steppers.md, "Singular configurations". On a throw the state is unchanged.
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take);
 
 /// error, with what the rank of the constraint Jacobian at the last good state says about it
 /// (describe_rank_loss, solvers/redundancy.hpp): nothing when G(q) has full rank there; a
