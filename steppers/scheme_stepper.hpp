@@ -95,7 +95,7 @@ class SchemeStepper final : public Stepper {
   class StepEquations;
   struct Attempt;
   /// One step by h, halved recursively where Newton fails (advance); a NewtonError names the
-  /// substep that failed and the rank loss of G at its start (with_rank_loss).
+  /// substep that failed and the rank loss of G at its nodes (with_rank_loss).
   StepReport refined_step(State& state, double h);
   /// One step of the scheme from state by h (state advanced on success).
   NewtonReport advance_once(State& state, double h);

@@ -272,7 +272,7 @@ StepReport SchemeStepper<Scheme>::refined_step(State& state, double h) {
             : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
                   (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
-    throw with_rank_loss(system_, next, e.in_context(context));
+    throw with_rank_loss(system_, next, last.h, e.in_context(context));
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
   if constexpr (!Scheme::traits.adaptive_step) next.t = state.t + h;  // an adaptive scheme's t is its own

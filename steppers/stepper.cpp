@@ -292,18 +292,32 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
   }
 }
 
-NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error) {
-  const std::string rank_loss = describe_rank_loss(system, last_good.q);
-  if (rank_loss.empty() || error.cause() == NewtonError::Cause::rejected) return error;
-  const std::string where = "at t = " + format_number(last_good.t) + ", the last good state, " + rank_loss;
+NewtonError with_rank_loss(const System& system, const State& last_good, double h, const NewtonError& error) {
+  if (error.cause() == NewtonError::Cause::rejected) return error;
+  std::string rank_loss, where;
+  for (double fraction : {0.0, 0.5, 1.0}) {  // the failing step's start, middle and end
+    rank_loss = describe_rank_loss(system, last_good.q + (fraction * h) * last_good.v);
+    if (rank_loss.empty()) continue;
+    where = "at t = " + format_number(last_good.t + fraction * h) +
+            (fraction == 0.0 ? ", the last good state, "
+                             : " (the failing step's " + std::string(fraction == 0.5 ? "middle" : "end") +
+                                   ", predicted from the last good state at t = " + format_number(last_good.t) +
+                                   "), ");
+    break;
+  }
+  if (rank_loss.empty()) return error;
   if (error.cause() == NewtonError::Cause::singular_matrix)
     return NewtonError(error.context(),
-                       error.reason() + " because constraint equations depend on others: " + where +
+                       error.reason() + " because constraint equations depend on others: " + where + rank_loss +
                            "; remove the dependent equations (structural_redundancy and without_equations in "
                            "<noether/solvers/redundancy.hpp> find and drop them)",
                        error.history(), "", error.worst_value(), error.worst_scale(), error.cause());
   return NewtonError(error.context(), error.reason(), error.history(),
-                     error.worst_row() + "; " + where, error.worst_value(), error.worst_scale(), error.cause());
+                     error.worst_row() + "; the mechanism is at or near a singular configuration " + where + rank_loss +
+                         ". Newton cannot settle the multipliers along the lost rank at a node of a step there: a "
+                         "slightly different h puts the steps' nodes elsewhere, and step refinement (--refine-depth, "
+                         "StepperOptions::max_refinement_depth > 0) takes a step through it off the singular instant",
+                     error.worst_value(), error.worst_scale(), error.cause());
 }
 
 void initialize_momentum(const System& system, State& state) {

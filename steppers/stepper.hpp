@@ -121,7 +121,9 @@ class Stepper {
   void initialize(State& state) const;
 
   /// Advances state by h (step += 1, t += h; a negative h steps back in time), refining the step
-  /// where Newton fails (StepperOptions::max_refinement_depth). On a NewtonError (the refinement
+  /// where Newton fails (StepperOptions::max_refinement_depth) and, with refinement on, taking a
+  /// step whose Newton stalls or fails again off a singular instant (take_step_off_singular_nodes;
+  /// not an adaptive stepper). On a NewtonError (the refinement
   /// exhausted) the state is left unchanged; so it is on the std::invalid_argument thrown for an h
   /// that is zero or not finite, or a state not complete and finite as initialize leaves it
   /// (check_step_input), and on the std::logic_error thrown when another call runs on this stepper.
@@ -239,11 +241,13 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
 /// puts it there); docs/steppers.md, "Singular configurations". On a throw the state is unchanged.
 StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take);
 
-/// error, with what the rank of the constraint Jacobian at the last good state says about it
-/// (describe_rank_loss, solvers/redundancy.hpp): nothing when G(q) has full rank there; a
-/// singular Newton matrix with dependent constraint equations is blamed on those equations (the
-/// residual row it would otherwise name is a symptom); any other failure gets the dependency
-/// appended, as the cause to look at first near a singular configuration.
-NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error);
+/// error, with what the rank of the constraint Jacobian says about it at the nodes of the step
+/// that failed, from last_good by h: its start, and its middle and end predicted at last_good's
+/// velocity (describe_rank_loss, solvers/redundancy.hpp; the first node of the three where G(q)
+/// loses rank). Nothing when G has full rank at all three; a singular Newton matrix with dependent
+/// constraint equations is blamed on those equations (the residual row it would otherwise name is
+/// a symptom); any other failure gets "the mechanism is at or near a singular configuration at
+/// t = ...", the dependency and what to do appended, as the cause to look at first.
+NewtonError with_rank_loss(const System& system, const State& last_good, double h, const NewtonError& error);
 
 }  // namespace noether
