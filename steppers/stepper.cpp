@@ -299,21 +299,20 @@ NewtonError with_rank_loss(const System& system, const State& last_good, double 
     rank_loss = describe_rank_loss(system, last_good.q + (fraction * h) * last_good.v);
     if (rank_loss.empty()) continue;
     where = "at t = " + format_number(last_good.t + fraction * h) +
-            (fraction == 0.0 ? ", the last good state, "
+            (fraction == 0.0 ? " (the last good state)"
                              : " (the failing step's " + std::string(fraction == 0.5 ? "middle" : "end") +
-                                   ", predicted from the last good state at t = " + format_number(last_good.t) +
-                                   "), ");
+                                   ", predicted from the last good state at t = " + format_number(last_good.t) + ")");
     break;
   }
   if (rank_loss.empty()) return error;
   if (error.cause() == NewtonError::Cause::singular_matrix)
     return NewtonError(error.context(),
-                       error.reason() + " because constraint equations depend on others: " + where + rank_loss +
+                       error.reason() + " because constraint equations depend on others: " + where + ", " + rank_loss +
                            "; remove the dependent equations (structural_redundancy and without_equations in "
                            "<noether/solvers/redundancy.hpp> find and drop them)",
                        error.history(), "", error.worst_value(), error.worst_scale(), error.cause());
   return NewtonError(error.context(), error.reason(), error.history(),
-                     error.worst_row() + "; the mechanism is at or near a singular configuration " + where + rank_loss +
+                     error.worst_row() + "; the mechanism is at or near a singular configuration " + where + ": " + rank_loss +
                          ". Newton cannot settle the multipliers along the lost rank at a node of a step there: a "
                          "slightly different h puts the steps' nodes elsewhere, and step refinement (--refine-depth, "
                          "StepperOptions::max_refinement_depth > 0) takes a step through it off the singular instant",
