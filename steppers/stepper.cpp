@@ -294,14 +294,20 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
 
 NewtonError with_rank_loss(const System& system, const State& last_good, double h, const NewtonError& error) {
   if (error.cause() == NewtonError::Cause::rejected) return error;
+  // Times with ten digits: the failing substep may be shorter than format_number's resolution.
+  const auto time = [](double t) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.10g", t);
+    return std::string(buffer);
+  };
   std::string rank_loss, where;
   for (double fraction : {0.0, 0.5, 1.0}) {  // the failing step's start, middle and end
     rank_loss = describe_rank_loss(system, last_good.q + (fraction * h) * last_good.v);
     if (rank_loss.empty()) continue;
-    where = "at t = " + format_number(last_good.t + fraction * h) +
+    where = "at t = " + time(last_good.t + fraction * h) +
             (fraction == 0.0 ? " (the last good state)"
                              : " (the failing step's " + std::string(fraction == 0.5 ? "middle" : "end") +
-                                   ", predicted from the last good state at t = " + format_number(last_good.t) + ")");
+                                   ", predicted from the last good state at t = " + time(last_good.t) + ")");
     break;
   }
   if (rank_loss.empty()) return error;
@@ -313,9 +319,9 @@ NewtonError with_rank_loss(const System& system, const State& last_good, double 
                        error.history(), "", error.worst_value(), error.worst_scale(), error.cause());
   return NewtonError(error.context(), error.reason(), error.history(),
                      error.worst_row() + "; the mechanism is at or near a singular configuration " + where + ": " + rank_loss +
-                         ". Newton cannot settle the multipliers along the lost rank at a node of a step there: a "
-                         "slightly different h puts the steps' nodes elsewhere, and step refinement (--refine-depth, "
-                         "StepperOptions::max_refinement_depth > 0) takes a step through it off the singular instant",
+                         ". Newton cannot settle the multipliers along the lost rank at a node of a step there: take a "
+                         "slightly different h, so that no step ends at this instant (step refinement, --refine-depth "
+                         "> 0, moves the nodes inside a step, not its end)",
                      error.worst_value(), error.worst_scale(), error.cause());
 }
 

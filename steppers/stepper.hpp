@@ -76,7 +76,9 @@ struct StepReport : NewtonReport {
   /// Steps of the scheme taken: 1 when not refined; a composition's, the steps of its base
   /// scheme (its substeps, more when one was refined).
   int substeps = 1;
-  int refinements = 0;            ///< failed attempts that were split in two (0: not refined)
+  /// Attempts split in two: halved where Newton failed, or split at a third where it stalled or
+  /// failed (take_step_off_singular_nodes); 0: not refined.
+  int refinements = 0;
   /// |size| of the smallest substep: |h| for a scheme not refined; a composition's smallest step
   /// of its base scheme.
   double smallest_substep = 0.0;
