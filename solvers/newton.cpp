@@ -210,12 +210,12 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
   fail(system, context, reason, report, NewtonError::Cause::singular_matrix);
 }
 
-bool NewtonSolver::stalled(const NewtonReport& report, double best_of_second_half) const {
+bool NewtonSolver::stalled(const NewtonReport& report, double best_of_second_half, double best_candidate) const {
   const std::size_t half = static_cast<std::size_t>(options_.max_iterations / 2);
   double best_of_first_half = std::numeric_limits<double>::infinity();
   for (std::size_t k = 0; k < half; ++k)
     best_of_first_half = std::min(best_of_first_half, report.history[k].scaled_residual);
-  return best_of_second_half <= kStalledToleranceFactor * options_.residual_tolerance &&
+  return best_candidate <= kStalledToleranceFactor * options_.residual_tolerance &&
          best_of_second_half > kStagnationRate * best_of_first_half;
 }
 
@@ -289,12 +289,14 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     report.condition_estimate = tangent_->condition_estimate();
   };
   double best_of_second_half = std::numeric_limits<double>::infinity();
+  double best_candidate = std::numeric_limits<double>::infinity();  // of stalled_best_ (NewtonOptions)
   for (;;) {
     const double scaled = scaled_norm(residual_, scale_);
     report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
-    if (report.iterations >= options_.max_iterations / 2 && scaled < best_of_second_half) {
-      best_of_second_half = scaled;  // a candidate should the solve stall (NewtonOptions)
+    if (report.iterations >= options_.max_iterations / 2) best_of_second_half = std::min(best_of_second_half, scaled);
+    if (scaled < best_candidate && scaled <= kStalledToleranceFactor * options_.residual_tolerance) {
+      best_candidate = scaled;  // the iterate returned should the solve stall
       stalled_best_ = x;
     }
     const std::size_t count = report.history.size();
@@ -309,10 +311,10 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
       return report;
     }
     if (report.iterations == options_.max_iterations) {  // the last iterate: stalled, within the tolerance, or a failure
-      if (stalled(report, best_of_second_half)) {
+      if (stalled(report, best_of_second_half, best_candidate)) {
         x = stalled_best_;
         if (system.reads_last_evaluation()) evaluate(false);
-        report.stalled_residual = best_of_second_half;
+        report.stalled_residual = best_candidate;
       } else if (!meets_tolerance) {
         fail(system, context, "no convergence in " + std::to_string(options_.max_iterations) + " iterations", report,
              NewtonError::Cause::no_convergence);

@@ -143,12 +143,19 @@ struct NewtonOptions {
   /// matrix is evaluated there first. The iterates are the same bits either way.
   ///
   /// A solve that runs out of iterations returns its best iterate instead of failing
-  /// (NewtonReport::stalled_residual) when the best r of its second half of iterates is within
-  /// kStalledToleranceFactor (100) times the tolerance and no better than kStagnationRate (1/4)
-  /// times the best r of its first half: r has stopped at a floor the rows' rounding floors miss,
-  /// as where a step ends at or near a singular configuration of its constraints (the multipliers
-  /// along the near null space are set by rounding alone). Solves that converge are untouched.
-  /// Step refinement does not split such a step first: its substeps end at the same singular instant.
+  /// (NewtonReport::stalled_residual) when the best r of its second half of iterates is no better
+  /// than kStagnationRate (1/4) times the best r of its first half and the best r of all its
+  /// iterates is within kStalledToleranceFactor (100) times the tolerance: r has stopped at a floor
+  /// the rows' rounding floors miss, as where a step ends at or near a singular configuration of
+  /// its constraints. There the multipliers along the near null space of G are set by rounding
+  /// alone, amplified by the inverse of G's vanishing singular values: each update moves them by
+  /// far more than the solution's size, and those moves enter the next residual through the
+  /// terms bilinear in them and the positions, so that r can lie ten times higher for the rest of
+  /// the solve than at an early iterate. The iterate returned is therefore the best of the whole
+  /// solve, not of its second half (docs/notebook.md, "Stalled steps near singular
+  /// configurations"). Solves that converge are untouched.
+  /// The caller learns of it from the report, and may solve another problem instead (a stepper
+  /// splits such a step so that its inner nodes leave the singular instant).
   /// A solve at its last iteration whose iterate meets the residual tolerance returns it: the
   /// increment or stagnation test that would confirm it needs one more iteration, so without this
   /// max_iterations = 1 could never succeed (a linear step converges in one).
@@ -316,11 +323,12 @@ class NewtonSolver {
   NewtonOptions options_;
   std::unique_ptr<TangentSolver> tangent_;
   /// Whether the solve of `report`, out of iterations, ended stalled (NewtonOptions), given the
-  /// best r among the iterates of its second half.
-  bool stalled(const NewtonReport& report, double best_of_second_half) const;
+  /// best r among the iterates of its second half and among all its iterates within
+  /// kStalledToleranceFactor times the tolerance (infinity for none).
+  bool stalled(const NewtonReport& report, double best_of_second_half, double best_candidate) const;
 
   Vector residual_, scale_, floor_, increment_;
-  Vector stalled_best_;  ///< the iterate of least r in the second half of a long solve
+  Vector stalled_best_;  ///< the iterate of least r of the solve, once one is within 100 times the tolerance
   bool has_factorization_ = false;
   /// C of r_{k+1} = C r_k^2 at the last update made with a fresh factorization, over all solves
   /// (NaN before the first): predicts whether the matrix after a refactorization will be needed.

@@ -46,9 +46,10 @@ StepperOptions substep_options(StepperOptions options) {
 }
 
 CompositionStepper::CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
-                                       std::vector<double> coefficients)
+                                       std::vector<double> coefficients, bool refines)
     : Stepper(system, name, StepperOptions::RedundantEquations::allow),  // the base looks for them
-      name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)) {
+      name_(std::move(name)), system_(system), base_(std::move(base)), coefficients_(std::move(coefficients)),
+      refines_(refines) {
   if (!base_) throw std::invalid_argument(name_ + ": a composition needs a base stepper");
   if (base_->adaptive_step_size())
     throw std::invalid_argument(name_ + ": " + std::string(base_->name()) +
@@ -71,6 +72,11 @@ double CompositionStepper::conserved_energy(const State& state) const {
 }
 
 StepReport CompositionStepper::do_step(State& state, double h) {
+  if (!refines_) return composed_step(state, h);
+  return take_step_off_singular_nodes(state, h, [this](State& from, double size) { return composed_step(from, size); });
+}
+
+StepReport CompositionStepper::composed_step(State& state, double h) {
   StepReport report;
   report.substeps = 0;
   report.smallest_substep = std::abs(h);

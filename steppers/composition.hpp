@@ -92,9 +92,11 @@ class CompositionStepper final : public Stepper {
   /// name: the composed stepper's (e.g. "livens-em4"); base: a symmetric stepper of order 2 on
   /// `system` (which must outlive this), made with substep_options of the run's options (a base
   /// made with other options keeps them: its substeps are solved as that base's steps would be);
-  /// coefficients: the substep fractions gamma_k.
+  /// coefficients: the substep fractions gamma_k; refines: whether a step that stalls or fails is
+  /// taken again off the singular instant (take_step_off_singular_nodes:
+  /// StepperOptions::max_refinement_depth > 0).
   CompositionStepper(std::string name, const System& system, std::unique_ptr<Stepper> base,
-                     std::vector<double> coefficients);
+                     std::vector<double> coefficients, bool refines = true);
 
   std::string_view name() const override { return name_; }
   double conserved_energy(const State& state) const override;
@@ -104,8 +106,9 @@ class CompositionStepper final : public Stepper {
   /// The checks in this stepper's name, then the base's initialize, whose refusals (redundant
   /// equations, under the base's StepperOptions) are worded for the composition.
   void do_initialize(State& state) const override;
-  /// The substeps one after the other; on a NewtonError of any of them the state is left as it
-  /// was. The report adds up the substeps (substeps counts the base's steps).
+  /// The substeps one after the other (composed_step), taken off singular nodes when it refines:
+  /// the composition's inner nodes move with the split, which the base's own steps cannot move.
+  /// On a NewtonError the state is left as it was.
   StepReport do_step(State& state, double h) override;
   /// The base's: the composition keeps nothing between steps of its own.
   StepperHistory do_checkpoint() override { return base_->checkpoint(); }
@@ -116,6 +119,10 @@ class CompositionStepper final : public Stepper {
   const System& system_;
   std::unique_ptr<Stepper> base_;
   std::vector<double> coefficients_;
+  bool refines_;
+
+  /// The substeps one after the other; the report adds them up (substeps counts the base's steps).
+  StepReport composed_step(State& state, double h);
 };
 
 }  // namespace noether

@@ -85,6 +85,8 @@ class SchemeStepper final : public Stepper {
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
   /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).
   void do_initialize(State& state) const override;
+  /// refined_step, taken off singular nodes (take_step_off_singular_nodes) when the scheme's step
+  /// size is fixed and refinement is on (max_refinement_depth > 0).
   StepReport do_step(State& state, double h) override;
   /// The warm start's samples (schemes with warm_start; none otherwise), under "predictor.".
   StepperHistory do_checkpoint() override;
@@ -93,6 +95,9 @@ class SchemeStepper final : public Stepper {
  private:
   class StepEquations;
   struct Attempt;
+  /// One step by h, halved recursively where Newton fails (advance); a NewtonError names the
+  /// substep that failed and the rank loss of G at its nodes (with_rank_loss).
+  StepReport refined_step(State& state, double h);
   /// One step of the scheme from state by h (state advanced on success).
   NewtonReport advance_once(State& state, double h);
   /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.

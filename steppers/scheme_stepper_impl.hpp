@@ -253,6 +253,12 @@ void SchemeStepper<Scheme>::do_initialize(State& state) const {
 
 template <class Scheme>
 StepReport SchemeStepper<Scheme>::do_step(State& state, double h) {
+  if (Scheme::traits.adaptive_step || max_refinement_depth_ == 0) return refined_step(state, h);
+  return take_step_off_singular_nodes(state, h, [this](State& from, double size) { return refined_step(from, size); });
+}
+
+template <class Scheme>
+StepReport SchemeStepper<Scheme>::refined_step(State& state, double h) {
   StepReport report;
   report.substeps = 0;
   report.smallest_substep = Scheme::traits.adaptive_step ? std::numeric_limits<double>::infinity() : std::abs(h);
@@ -267,7 +273,7 @@ StepReport SchemeStepper<Scheme>::do_step(State& state, double h) {
             : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
                   (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
-    throw with_rank_loss(system_, state, e.in_context(context));
+    throw with_rank_loss(system_, next, last.h, e.in_context(context));
   }
   next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
   if constexpr (!Scheme::traits.adaptive_step) next.t = state.t + h;  // an adaptive scheme's t is its own

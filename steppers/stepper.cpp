@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -179,6 +180,56 @@ void add_newton_work(NewtonReport& total, const NewtonReport& part) {
     total.condition_estimate = part.condition_estimate;
 }
 
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take) {
+  State whole = state;
+  std::optional<NewtonError> failure;
+  StepReport report;
+  try {
+    report = take(whole, h);
+    if (report.stalled_residual == 0.0) {
+      state = std::move(whole);
+      return report;
+    }
+  } catch (const NewtonError& e) {
+    if (e.cause() == NewtonError::Cause::rejected) throw;
+    failure = e;
+    report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
+  }
+  for (double first : {1.0 / 3.0, 2.0 / 3.0}) {
+    State split = state;
+    StepReport parts;
+    parts.substeps = 0;
+    parts.smallest_substep = std::abs(h);
+    try {
+      for (double part : {first * h, h - first * h}) {
+        const StepReport r = take(split, part);
+        add_newton_work(parts, r);
+        parts.substeps += r.substeps;
+        parts.refinements += r.refinements;
+        parts.smallest_substep = std::min(parts.smallest_substep, r.smallest_substep);
+      }
+    } catch (const NewtonError& e) {
+      if (e.cause() == NewtonError::Cause::rejected) throw;
+      report.iterations += parts.iterations + static_cast<int>(e.history().size()) - 1;
+      continue;
+    }
+    if (parts.stalled_residual > 0.0) {
+      report.iterations += parts.iterations;
+      continue;
+    }
+    parts.iterations += report.iterations;
+    parts.refinements += report.refinements + 1;
+    parts.step_size = h;
+    split.step = state.step + 1;
+    split.t = state.t + h;
+    state = std::move(split);
+    return parts;
+  }
+  if (failure) throw *failure;
+  state = std::move(whole);
+  return report;
+}
+
 void check_stepper_options(const StepperOptions& options) {
   if (options.max_refinement_depth < 0 || options.max_refinement_depth > 30)
     throw std::invalid_argument("the step refinement depth (max_refinement_depth) must be 0 (off) to 30, got " +
@@ -241,18 +292,37 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
   }
 }
 
-NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error) {
-  const std::string rank_loss = describe_rank_loss(system, last_good.q);
-  if (rank_loss.empty() || error.cause() == NewtonError::Cause::rejected) return error;
-  const std::string where = "at t = " + format_number(last_good.t) + ", the last good state, " + rank_loss;
+NewtonError with_rank_loss(const System& system, const State& last_good, double h, const NewtonError& error) {
+  if (error.cause() == NewtonError::Cause::rejected) return error;
+  // Times with ten digits: the failing substep may be shorter than format_number's resolution.
+  const auto time = [](double t) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.10g", t);
+    return std::string(buffer);
+  };
+  std::string rank_loss, where;
+  for (double fraction : {0.0, 0.5, 1.0}) {  // the failing step's start, middle and end
+    rank_loss = describe_rank_loss(system, last_good.q + (fraction * h) * last_good.v);
+    if (rank_loss.empty()) continue;
+    where = "at t = " + time(last_good.t + fraction * h) +
+            (fraction == 0.0 ? " (the last good state)"
+                             : " (the failing step's " + std::string(fraction == 0.5 ? "middle" : "end") +
+                                   ", predicted from the last good state at t = " + time(last_good.t) + ")");
+    break;
+  }
+  if (rank_loss.empty()) return error;
   if (error.cause() == NewtonError::Cause::singular_matrix)
     return NewtonError(error.context(),
-                       error.reason() + " because constraint equations depend on others: " + where +
+                       error.reason() + " because constraint equations depend on others: " + where + ", " + rank_loss +
                            "; remove the dependent equations (structural_redundancy and without_equations in "
                            "<noether/solvers/redundancy.hpp> find and drop them)",
                        error.history(), "", error.worst_value(), error.worst_scale(), error.cause());
   return NewtonError(error.context(), error.reason(), error.history(),
-                     error.worst_row() + "; " + where, error.worst_value(), error.worst_scale(), error.cause());
+                     error.worst_row() + "; the mechanism is at or near a singular configuration " + where + ": " + rank_loss +
+                         ". Newton cannot settle the multipliers along the lost rank at a node of a step there: take a "
+                         "slightly different h, so that no step ends at this instant (step refinement, --refine-depth "
+                         "> 0, moves the nodes inside a step, not its end)",
+                     error.worst_value(), error.worst_scale(), error.cause());
 }
 
 void initialize_momentum(const System& system, State& state) {

@@ -1,6 +1,7 @@
 #pragma once
 /// Time steppers: one step of a structure-preserving scheme on a System.
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -78,7 +79,9 @@ struct StepReport : NewtonReport {
   /// Steps of the scheme taken: 1 when not refined; a composition's, the steps of its base
   /// scheme (its substeps, more when one was refined).
   int substeps = 1;
-  int refinements = 0;            ///< failed attempts that were split in two (0: not refined)
+  /// Attempts split in two: halved where Newton failed, or split at a third where it stalled or
+  /// failed (take_step_off_singular_nodes); 0: not refined.
+  int refinements = 0;
   /// |size| of the smallest substep: |h| for a scheme not refined; a composition's smallest step
   /// of its base scheme.
   double smallest_substep = 0.0;
@@ -123,7 +126,9 @@ class Stepper {
   void initialize(State& state) const;
 
   /// Advances state by h (step += 1, t += h; a negative h steps back in time), refining the step
-  /// where Newton fails (StepperOptions::max_refinement_depth). On a NewtonError (the refinement
+  /// where Newton fails (StepperOptions::max_refinement_depth) and, with refinement on, taking a
+  /// step whose Newton stalls or fails again off a singular instant (take_step_off_singular_nodes;
+  /// not an adaptive stepper). On a NewtonError (the refinement
   /// exhausted) the state is left unchanged; so it is on the std::invalid_argument thrown for an h
   /// that is zero or not finite, or a state not complete and finite as initialize leaves it
   /// (check_step_input), and on the std::logic_error thrown when another call runs on this stepper.
@@ -231,11 +236,28 @@ const System& require_coordinates(const System& system, std::string_view stepper
 /// checked by their elements when built (ConstantMassInertia, DirectorInertia).
 void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper);
 
-/// error, with what the rank of the constraint Jacobian at the last good state says about it
-/// (describe_rank_loss, solvers/redundancy.hpp): nothing when G(q) has full rank there; a
-/// singular Newton matrix with dependent constraint equations is blamed on those equations (the
-/// residual row it would otherwise name is a symptom); any other failure gets the dependency
-/// appended, as the cause to look at first near a singular configuration.
-NewtonError with_rank_loss(const System& system, const State& last_good, const NewtonError& error);
+/// Takes a step of a fixed-size stepper by `take` (the stepper's step with its halving refinement)
+/// so that no node of its grid sits at a singular configuration of the constraints: where G(q)
+/// loses rank at a node (an end of the step or of a substep, lobatto4's q_mid, the midpoint of
+/// livens-em and em-ggl), the multipliers along the lost rank and the positions along its direction
+/// are set by rounding alone, amplified by the inverse of G's vanishing singular value, and Newton
+/// stalls (NewtonReport::stalled_residual) or fails there. Halving cannot help: every node of a
+/// step is a node of its halves at every depth (the halves of a step end at its midpoint). So a
+/// step that stalls or fails is taken again from its start as two steps of h/3 and 2h/3, and
+/// failing that of 2h/3 and h/3: only the step's end is a node of the old grid then. The first
+/// split whose steps neither stall nor fail is taken (t = state.t + h, step + 1; StepReport
+/// counts one refinement more and the work of every attempt); otherwise the stalled step, or the
+/// first NewtonError is thrown. A singular instant at the step's end remains (the caller's grid
+/// puts it there); docs/steppers.md, "Singular configurations". On a throw the state is unchanged.
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take);
+
+/// error, with what the rank of the constraint Jacobian says about it at the nodes of the step
+/// that failed, from last_good by h: its start, and its middle and end predicted at last_good's
+/// velocity (describe_rank_loss, solvers/redundancy.hpp; the first node of the three where G(q)
+/// loses rank). Nothing when G has full rank at all three; a singular Newton matrix with dependent
+/// constraint equations is blamed on those equations (the residual row it would otherwise name is
+/// a symptom); any other failure gets "the mechanism is at or near a singular configuration at
+/// t = ...", the dependency and what to do appended, as the cause to look at first.
+NewtonError with_rank_loss(const System& system, const State& last_good, double h, const NewtonError& error);
 
 }  // namespace noether

@@ -48,7 +48,8 @@ StepperInfo composition(int order, std::vector<double> coefficients, std::string
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(refusal_of_composition(e.what(), base, name));
     }
-    return std::make_unique<CompositionStepper>(name, s, std::move(base_stepper), coefficients);
+    return std::make_unique<CompositionStepper>(name, s, std::move(base_stepper), coefficients,
+                                                o.max_refinement_depth > 0);
   };
   const SchemeTraits& traits = Base::traits();
   return {.name = name,

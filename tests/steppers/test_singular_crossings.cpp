@@ -1,0 +1,108 @@
+/// Steps through the singular configurations of the N-four-bar (every crank horizontal: the
+/// constraint Jacobian loses rank in every cell at once). A node of a step at such an instant
+/// leaves the multipliers along the lost rank to rounding, and Newton stalls or fails there; the
+/// steppers take such a step again split at a third (take_step_off_singular_nodes,
+/// steppers/stepper.hpp), and a failure names the singular configuration (with_rank_loss).
+///
+/// The step sizes put a node of a step next to the first crossing, t1 = 0.721581025 s for n = 40
+/// (the closed form of benchmarks/work_precision/parallelogram.hpp): h = (t1 + 7e-7) / 2309.5
+/// puts the middle of step 2310 (lobatto4's node q_mid) 7e-7 s after it; h = t1 / 577.5875 puts
+/// the end of em-ggl4's fourth substep (at 0.5855 of the step) 2.5e-6 s before it.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include <noether/apps/runner.hpp>
+
+using namespace noether;
+
+namespace {
+
+/// lobatto4's step whose middle node lies 7e-7 s after the first crossing is step 2310.
+constexpr double kLobattoStep = 0.000312440669;
+/// em-ggl4's step whose fourth substep ends 2.5e-6 s before the first crossing is step 578.
+constexpr double kCompositionStep = 0.0012492947;
+
+/// nfourbar n = 40 by `stepper` with step h for `steps` steps, one thread.
+RunOptions nfourbar_run(const std::string& stepper, double h, int steps) {
+  RunOptions options;
+  options.scenario = "nfourbar";
+  options.configure().stepper = stepper;
+  options.configure().h = h;
+  options.configure().t_end = steps * h;
+  options.threads = 1;
+  options.overrides = {{"n", 40}};
+  return options;
+}
+
+/// The run's largest energy change in one step, relative to its energy.
+double largest_energy_step(const RunStatistics& stats) {
+  return stats.energy_max_abs_increment / std::abs(stats.energy_initial);
+}
+
+}  // namespace
+
+TEST_CASE("lobatto4 passes the N-four-bar's singular configuration 7e-7 s from a step's middle node") {
+  // Halving kept the failed step's middle as a node of its halves at every depth: Newton stalled at
+  // a scaled residual of 1e-11 to 1e-10 there and the run failed at step 2310 after 8 halvings.
+  const RunOutcome r = run(nfourbar_run("lobatto4", kLobattoStep, 2320));
+  const RunStatistics& stats = r.statistics;
+  MESSAGE(r.ending.error, "; refined ", stats.refined_steps, ", stalled ", stats.newton_stalled_steps,
+          ", largest energy step ", largest_energy_step(stats));
+  REQUIRE(r.ok());
+  CHECK(stats.newton_stalled_steps == 0);
+  // lobatto4 does not conserve the energy, but its steps change it by about 1e-14 of it here.
+  CHECK(largest_energy_step(stats) <= 1e-13);
+}
+
+TEST_CASE("a Newton failure next to a singular configuration says that the mechanism is there") {
+  // Without refinement and with 6 iterations lobatto4 fails at step 2310, whose start (1.6e-4 s
+  // before the crossing) has a constraint Jacobian of full rank: the rank is looked at in the
+  // step's middle too, where the crossing is.
+  RunOptions options = nfourbar_run("lobatto4", kLobattoStep, 2320);
+  options.configure().max_refinement_depth = 0;
+  options.configure().newton.max_iterations = 6;
+  const RunOutcome r = run(options);
+  MESSAGE(r.ending.error.substr(0, 1500));
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.statistics.steps == 2309);
+  const std::string& error = r.ending.error;
+  CHECK(error.find("the mechanism is at or near a singular configuration at t = 0.72158") != std::string::npos);
+  CHECK(error.find("(the failing step's middle, predicted from the last good state at t = ") != std::string::npos);
+  CHECK(error.find("the constraint Jacobian is (nearly) rank deficient (rank ") != std::string::npos);
+  CHECK(error.find("a slightly different h") != std::string::npos);
+}
+
+TEST_CASE("em-ggl4 passes the N-four-bar's singular configuration 2.5e-6 s from a substep's end without a stalled step") {
+  // The composition's inner node stays where it is when its substeps are halved; Newton stalled
+  // there and the step changed the energy by 1.3e-12 of it. Split at a third, the composition's
+  // nodes move off the crossing: no stalled step, and no energy step above 2.3e-13 of it.
+  const RunOutcome r = run(nfourbar_run("em-ggl4", kCompositionStep, 600));
+  const RunStatistics& stats = r.statistics;
+  MESSAGE("refined ", stats.refined_steps, ", stalled ", stats.newton_stalled_steps, ", largest energy step ",
+          largest_energy_step(stats));
+  REQUIRE(r.ok());
+  CHECK(stats.newton_stalled_steps == 0);
+  CHECK(largest_energy_step(stats) <= 5e-13);
+}
+
+TEST_CASE("issue 40's runs of lobatto4 and em-ggl4 through nfourbar n = 40's singular configurations over 20 s" *
+          doctest::test_suite("long")) {
+  // lobatto4 at h = 3.125e-4 failed at t = 11.0719 (the crossing at 11.07203 lies 0.4978 of step
+  // 35431 in: its middle node 7e-7 s away). It completes now, with one stalled step at 2.6871875,
+  // whose end (which a split cannot move) lies 4.5e-6 s after the crossing at 2.687183.
+  const RunOutcome lobatto = run(nfourbar_run("lobatto4", 0.0003125, 64000));
+  MESSAGE("lobatto4: ", lobatto.ending.error, "; stalled ", lobatto.statistics.newton_stalled_steps,
+          ", largest energy step ", largest_energy_step(lobatto.statistics));
+  CHECK(lobatto.ok());
+  // em-ggl4 at h = 1.25e-3 stalled twice, once at the crossing at 15.00323 (its fourth substep's
+  // end 2.5e-6 s before it) with an energy step of 2.9e-8, 4.6e-11 of the energy.
+  const RunOutcome composition = run(nfourbar_run("em-ggl4", 0.00125, 16000));
+  const RunStatistics& stats = composition.statistics;
+  MESSAGE("em-ggl4: ", composition.ending.error, "; stalled ", stats.newton_stalled_steps, ", largest energy step ",
+          largest_energy_step(stats));
+  REQUIRE(composition.ok());
+  CHECK(stats.newton_stalled_steps == 0);
+  CHECK(largest_energy_step(stats) <= 1e-12);
+}
