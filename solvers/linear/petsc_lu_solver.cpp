@@ -92,6 +92,10 @@ void ensure_petsc(const std::string& backend) {
   started_petsc = true;
 }
 
+/// The largest workspace relaxation ICNTL(14) a factorization retries with, percent: past it, the
+/// failure is MUMPS's out of memory (LinearSolverError).
+constexpr PetscInt kLargestWorkspaceRelaxation = 1280;
+
 /// The back-end: MUMPS through PETSc's factor matrix (docs/distributed.md: why not KSP, and why
 /// not SuperLU_DIST with Debian's PETSc). Rows: this process owns rows [row_begin_, row_end_) of the n x n matrix and gives
 /// the entries of those rows (COO, global indices); on PETSC_COMM_SELF that is every row.
@@ -126,6 +130,11 @@ class PetscLuSolver final : public LinearSolver {
     lay_out(pattern.n, 0, pattern.n);
   }
 
+  /// A factorization that runs out of MUMPS's estimated workspace (INFOG(1) = -8 or -9: pivots
+  /// delayed beyond the analysis's estimate, as the saddle points of constraint rows do) is
+  /// redone with a fresh analysis and twice the relaxation ICNTL(14), up to
+  /// kLargestWorkspaceRelaxation percent; the relaxation reached stays for this back-end's later
+  /// analyses. The relaxation changes memory only, not the factors' values.
   FactorizationStatus factorize(std::span<const double> values) override {
     const std::lock_guard<std::mutex> hold(petsc_lock());
     if (!matrix_) throw LinearSolverError(name() + ": factorize called before analyze_pattern");
@@ -135,25 +144,27 @@ class PetscLuSolver final : public LinearSolver {
     const ErrorCapture petsc(name());
     factorized_ = false;
     petsc.check(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES), "setting the matrix's values");
-    if (!factor_) {
-      petsc.check(MatGetFactor(matrix_, MATSOLVERMUMPS, MAT_FACTOR_LU, &factor_), "MatGetFactor");
+    for (;;) {
+      if (!factor_) {
+        if (FactorizationStatus status = analyse(petsc); !status.ok) return status;
+      }
       MatFactorInfo info;
       petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
-      petsc.check(MatLUFactorSymbolic(factor_, matrix_, nullptr, nullptr, &info), "the analysis");
-      if (FactorizationStatus status = factor_status(petsc, "the analysis"); !status.ok) {
-        MatDestroy(&factor_);  // the next factorize analyses afresh
-        return status;
+      petsc.check(MatLUFactorNumeric(factor_, matrix_, &info), "the factorization");
+      const PetscInt code = infog1(petsc);
+      const bool workspace_short = code == -8 || code == -9;
+      PetscInt relaxation = 0;
+      if (workspace_short) petsc.check(MatMumpsGetIcntl(factor_, 14, &relaxation), "MatMumpsGetIcntl");
+      if (workspace_short && relaxation < kLargestWorkspaceRelaxation) {
+        workspace_relaxation_ = std::min(kLargestWorkspaceRelaxation, 2 * std::max<PetscInt>(relaxation, 20));
+        MatDestroy(&factor_);  // PETSc's MUMPS interface factors no more after a failure: analyse afresh
+        continue;
       }
+      FactorizationStatus status = factor_status(petsc, "the factorization");
+      factorized_ = status.ok;
+      if (!status.ok) MatDestroy(&factor_);  // as above: the next factorize analyses afresh
+      return status;
     }
-    MatFactorInfo info;
-    petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
-    petsc.check(MatLUFactorNumeric(factor_, matrix_, &info), "the factorization");
-    FactorizationStatus status = factor_status(petsc, "the factorization");
-    factorized_ = status.ok;
-    // PETSc's MUMPS interface skips every later numeric factorization once one has failed: the
-    // next factorize analyses afresh.
-    if (!status.ok) MatDestroy(&factor_);
-    return status;
   }
 
   void solve(std::span<const double> b, std::span<double> x) override { solve_system(false, b, x); }
@@ -189,6 +200,26 @@ class PetscLuSolver final : public LinearSolver {
     local_size_ = static_cast<std::size_t>(local);
   }
 
+  /// MUMPS's analysis of the matrix (its values set) into a new factor_, with the workspace
+  /// relaxation reached so far; on failure the status, and no factor_.
+  FactorizationStatus analyse(const ErrorCapture& petsc) {
+    petsc.check(MatGetFactor(matrix_, MATSOLVERMUMPS, MAT_FACTOR_LU, &factor_), "MatGetFactor");
+    if (workspace_relaxation_ > 0)
+      petsc.check(MatMumpsSetIcntl(factor_, 14, workspace_relaxation_), "MatMumpsSetIcntl");
+    MatFactorInfo info;
+    petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
+    petsc.check(MatLUFactorSymbolic(factor_, matrix_, nullptr, nullptr, &info), "the analysis");
+    FactorizationStatus status = factor_status(petsc, "the analysis");
+    if (!status.ok) MatDestroy(&factor_);  // the next factorize analyses afresh
+    return status;
+  }
+
+  PetscInt infog1(const ErrorCapture& petsc) const {
+    PetscInt code = 0;
+    petsc.check(MatMumpsGetInfog(factor_, 1, &code), "MatMumpsGetInfog");
+    return code;
+  }
+
   /// The factor's status after a phase: its MatFactorError as a failed status naming the package's
   /// code, or ok.
   FactorizationStatus factor_status(const ErrorCapture& petsc, const char* phase) const {
@@ -202,10 +233,10 @@ class PetscLuSolver final : public LinearSolver {
       case MAT_FACTOR_OUTMEMORY: what = "out of memory"; break;
       default: what = "failed"; break;
     }
-    PetscInt infog1 = 0, info2 = 0;
-    petsc.check(MatMumpsGetInfog(factor_, 1, &infog1), "MatMumpsGetInfog");
+    PetscInt info2 = 0;
     petsc.check(MatMumpsGetInfo(factor_, 2, &info2), "MatMumpsGetInfo");
-    const std::string detail = "MUMPS INFOG(1) = " + std::to_string(infog1) + ", INFO(2) = " + std::to_string(info2);
+    const std::string detail =
+        "MUMPS INFOG(1) = " + std::to_string(infog1(petsc)) + ", INFO(2) = " + std::to_string(info2);
     if (error == MAT_FACTOR_OUTMEMORY)
       throw LinearSolverError(name() + ": " + what + " in " + phase + " (" + detail + ")");
     return {false, name() + ": " + what + " (" + detail + ", in " + phase + ")"};
@@ -251,6 +282,7 @@ class PetscLuSolver final : public LinearSolver {
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
   std::size_t local_size_ = 0;  ///< rows of this process
+  PetscInt workspace_relaxation_ = 0;  ///< ICNTL(14) of the next analysis, percent; 0: PETSc's default
   bool factorized_ = false;
 };
 
