@@ -87,7 +87,7 @@ void ensure_petsc(const std::string& backend) {
   const PetscErrorCode code = PetscInitializeNoArguments();
   if (code != 0)
     throw LinearSolverError(backend + ": PETSc could not start (PetscInitialize returned " + std::to_string(code) +
-                            "); under a batch system, run the program with mpirun");
+                            ")");
   if (!started_petsc) std::atexit(&finalize_petsc);
   started_petsc = true;
 }
@@ -97,8 +97,9 @@ void ensure_petsc(const std::string& backend) {
 constexpr PetscInt kLargestWorkspaceRelaxation = 1280;
 
 /// The back-end: MUMPS through PETSc's factor matrix (docs/distributed.md: why not KSP, and why
-/// not SuperLU_DIST with Debian's PETSc). Rows: this process owns rows [row_begin_, row_end_) of the n x n matrix and gives
-/// the entries of those rows (COO, global indices); on PETSC_COMM_SELF that is every row.
+/// not SuperLU_DIST with Debian's PETSc). Rows: this process owns local_size_ rows of the n x n
+/// matrix from row_begin_ and gives the entries of those rows (coordinates, global indices); on
+/// PETSC_COMM_SELF that is every row.
 class PetscLuSolver final : public LinearSolver {
  public:
   PetscLuSolver(LinearSolverKind kind, MPI_Comm comm) : kind_(kind), comm_(comm) {
@@ -220,9 +221,9 @@ class PetscLuSolver final : public LinearSolver {
     return code;
   }
 
-  /// The factor's status after a phase: its MatFactorError as a failed status naming the package's
-  /// code, or ok.
-  FactorizationStatus factor_status(const ErrorCapture& petsc, const char* phase) const {
+  /// The factor's status after a phase: its MatFactorError as a failed status naming MUMPS's code,
+  /// or ok. Out of memory throws LinearSolverError (as the other back-ends), the factor dropped.
+  FactorizationStatus factor_status(const ErrorCapture& petsc, const char* phase) {
     MatFactorError error = MAT_FACTOR_NOERROR;
     petsc.check(MatFactorGetError(factor_, &error), "MatFactorGetError");
     if (error == MAT_FACTOR_NOERROR) return {};
@@ -237,8 +238,10 @@ class PetscLuSolver final : public LinearSolver {
     petsc.check(MatMumpsGetInfo(factor_, 2, &info2), "MatMumpsGetInfo");
     const std::string detail =
         "MUMPS INFOG(1) = " + std::to_string(infog1(petsc)) + ", INFO(2) = " + std::to_string(info2);
-    if (error == MAT_FACTOR_OUTMEMORY)
+    if (error == MAT_FACTOR_OUTMEMORY) {
+      MatDestroy(&factor_);
       throw LinearSolverError(name() + ": " + what + " in " + phase + " (" + detail + ")");
+    }
     return {false, name() + ": " + what + " (" + detail + ", in " + phase + ")"};
   }
 
@@ -276,7 +279,7 @@ class PetscLuSolver final : public LinearSolver {
   LinearSolverKind kind_;
   MPI_Comm comm_;
   Mat matrix_ = nullptr;
-  Mat factor_ = nullptr;  ///< with the package's analysis, after the first factorize
+  Mat factor_ = nullptr;  ///< with MUMPS's analysis, after the first factorize
   Vec solution_ = nullptr, right_side_ = nullptr;
   Index size_ = 0;       ///< n, of the whole matrix
   Index row_begin_ = 0;  ///< the first row of this process
