@@ -4,6 +4,8 @@
   over final_state.json's q), and says nothing on stderr (no PETSc or MPI output);
 - the same mumps run twice gives the same final_state.json, byte for byte;
 - grid2d k = 10, whose factorizations outgrow MUMPS's estimated workspace, completes;
+- a run stopped by SIGTERM after a checkpoint (exit code 143: the CLI's own handler, not PETSc's or
+  MPI's) and resumed writes the uninterrupted run's files, byte for byte;
 - a run meeting a singular Newton matrix ends with the run's own message naming MUMPS's INFOG(1)
   and no PETSc trace (coordinate b with no mass and nothing acting on it: the reliability table's
   massless_coordinate scene, with mumps).
@@ -11,8 +13,10 @@
 import json
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 noether, work = sys.argv[1], pathlib.Path(sys.argv[2])
 shutil.rmtree(work, ignore_errors=True)
@@ -59,6 +63,27 @@ if not failures:
 grid, grid_out = run("grid", "grid2d", "--set", "k=10", "--t", "0.05", "--threads", "1", "--solver", "mumps")
 if grid.returncode != 0:
     failures.append(f"grid2d k = 10 with mumps: exit code {grid.returncode}: {grid.stderr}")
+
+# A run interrupted after a checkpoint and resumed writes the uninterrupted run's files, byte for
+# byte (the back-end drops MUMPS's analysis at the checkpoint, LinearSolver::forget_factorization).
+grid_run = ("grid2d", "--set", "k=8", "--t", "1", "--threads", "1", "--solver", "mumps")
+whole, whole_out = run("whole", *grid_run)
+stopped_out = work / "stopped"
+stopped = subprocess.Popen([noether, "run", *grid_run, "--checkpoint-every", "10", "--out", str(stopped_out)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+deadline = time.monotonic() + 120
+while not (stopped_out / "checkpoint.json").exists() and stopped.poll() is None and time.monotonic() < deadline:
+    time.sleep(0.05)
+stopped.send_signal(signal.SIGTERM)
+stopped.wait(timeout=120)
+resumed = subprocess.run([noether, "resume", str(stopped_out)], capture_output=True, text=True, timeout=300)
+if whole.returncode != 0 or stopped.returncode != 143 or resumed.returncode != 0:
+    failures.append(f"resume: exit codes {whole.returncode}, {stopped.returncode} (143: stopped by SIGTERM after a "
+                    f"checkpoint), {resumed.returncode}: {resumed.stderr}")
+else:
+    for name in ("final_state.json", "timeseries.csv"):
+        if (whole_out / name).read_bytes() != (stopped_out / name).read_bytes():
+            failures.append(f"resume with mumps: {name} differs from the uninterrupted run's")
 
 scene = work / "massless.json"
 scene.write_text(json.dumps({
