@@ -78,7 +78,7 @@ TEST_CASE("MUMPS: after forget_factorization a factorization gives a new solver'
   CHECK(same_bits(solution(*reused, b), expected));
 }
 
-TEST_CASE("MUMPS: a structurally singular pattern is a failed status naming INFOG(1) = -6; a new pattern then factors") {
+TEST_CASE("MUMPS: a structurally singular pattern is a failed status naming INFOG(1) = -6, and a new pattern then factors") {
   if (!linear_solver_built(LinearSolverKind::mumps)) return;
   // Column 1 holds no entry: no permutation gives a zero-free diagonal.
   const CscPattern empty_column{3, {0, 2, 2, 4}, {0, 1, 0, 1}};
