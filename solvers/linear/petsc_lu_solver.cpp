@@ -44,7 +44,7 @@ struct LibraryLeaksUnchecked {
 
 void finalize_petsc() {
   const std::lock_guard<std::mutex> hold(petsc_lock());
-  const LibraryLeaksUnchecked unchecked;
+  [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
   PetscBool finalized = PETSC_FALSE;
   if (PetscFinalized(&finalized) == 0 && !finalized) PetscFinalize();
 }
@@ -91,7 +91,7 @@ class ErrorCapture {
 constexpr const char* kPetscOptions[] = {"-no_signal_handler", "-skip_petscrc"};
 
 PetscErrorCode start_petsc() {
-  const LibraryLeaksUnchecked unchecked;
+  [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
   return PetscInitializeNoArguments();
 }
 
@@ -228,7 +228,7 @@ class PetscLuSolver final : public LinearSolver {
   /// MUMPS's analysis of the matrix (its values set) into a new factor_, with the workspace
   /// relaxation reached so far; on failure the status, and no factor_.
   FactorizationStatus analyse(const ErrorCapture& petsc) {
-    const LibraryLeaksUnchecked unchecked;
+    [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
     petsc.check(MatGetFactor(matrix_, MATSOLVERMUMPS, MAT_FACTOR_LU, &factor_), "MatGetFactor");
     if (workspace_relaxation_ > 0)
       petsc.check(MatMumpsSetIcntl(factor_, 14, workspace_relaxation_), "MatMumpsSetIcntl");
