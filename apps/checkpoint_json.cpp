@@ -193,7 +193,7 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   RunConfiguration& c = options.settings.emplace();
   c.stepper = f.text(option_key("stepper"));
   const std::optional<LinearSolverKind> solver = parse_linear_solver_kind(f.text(option_key("solver")));
-  if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
+  if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: " + accepted_solvers());
   c.solver = *solver;
   // A checkpoint written before the ordering could be chosen ran with the automatic one.
   if (f.value().contains(option_key("ordering"))) {
