@@ -20,6 +20,17 @@ noether_require_package(CLI11_FOUND libcli11-dev "CLI11 (command-line parsing)")
 
 include(NoetherSuiteSparse)
 
+# Runs over several processes (distributed/, docs/distributed.md): on when MPI is found, unless
+# configured off; NOETHER_MPI=ON without MPI stops configuration and names the package.
+find_package(MPI QUIET COMPONENTS C)
+option(NOETHER_MPI "Build the runs over several processes (needs MPI)" ${MPI_C_FOUND})
+if(NOETHER_MPI)
+  noether_require_package(MPI_C_FOUND libopenmpi-dev "MPI (runs over several processes)")
+  # C++ sources use MPI's C interface; mpi.h would otherwise pull in the removed C++ bindings,
+  # which need a library of their own.
+  set_property(TARGET MPI::MPI_C APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+endif()
+
 if(NOETHER_BUILD_TESTS)
   find_package(doctest QUIET)
   noether_require_package(doctest_FOUND doctest-dev "doctest (the test suite)")
