@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <limits>
 #include <optional>
 #include <string>
@@ -57,6 +58,11 @@ struct RunOptions {
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
   const FileCalls* file_calls = nullptr;
+  /// The processes of a run over several (an MPI job: docs/distributed.md), which all run these
+  /// options alike: each assembles its part of every Newton system (StepperOptions::distribution),
+  /// rank 0 alone writes output_dir, and all stop after the same step when any is asked to.
+  /// nullptr: one process.
+  std::shared_ptr<const Distribution> distribution;
 
   /// The run settings to change: settings, set first to the defaults they take when absent (the
   /// scene's, or default_run_configuration(scenario)); so give scene or scenario first. Throws

@@ -18,6 +18,15 @@ void check(int code, const char* call) {
   throw std::runtime_error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+/// MPI_Finalize at exit, for MPI started by world(). Registered before any library that starts
+/// on MPI (PETSc: solvers/linear/petsc_lu_solver.cpp) registers its own end, so it runs after
+/// theirs (exit handlers run in reverse order of registration).
+void finalize_mpi() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
 }  // namespace
 
 std::shared_ptr<MpiDistribution> MpiDistribution::world() {
@@ -26,20 +35,15 @@ std::shared_ptr<MpiDistribution> MpiDistribution::world() {
   if (!initialized) {
     int provided = 0;
     check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    std::atexit(finalize_mpi);
   }
   int rank = 0, ranks = 1;
   check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(MPI_COMM_WORLD, &ranks), "MPI_Comm_size");
-  return std::shared_ptr<MpiDistribution>(new MpiDistribution(rank, ranks, !initialized));
+  return std::shared_ptr<MpiDistribution>(new MpiDistribution(rank, ranks));
 }
 
-MpiDistribution::MpiDistribution(int rank, int ranks, bool finalizes) : rank_(rank), ranks_(ranks), finalizes_(finalizes) {}
-
-MpiDistribution::~MpiDistribution() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (finalizes_ && !finalized) MPI_Finalize();
-}
+MpiDistribution::MpiDistribution(int rank, int ranks) : rank_(rank), ranks_(ranks) {}
 
 void MpiDistribution::sum(std::span<double> values) const {
   if (ranks_ == 1 || values.empty()) return;

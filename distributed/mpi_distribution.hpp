@@ -13,10 +13,9 @@ class MpiDistribution final : public Distribution {
  public:
   /// The processes of MPI_COMM_WORLD. Initializes MPI (thread level MPI_THREAD_FUNNELED: only the
   /// thread that made it calls MPI; TBB's workers never do) unless it is initialized already, and
-  /// then finalizes it when the last distribution it made ends. Throws std::runtime_error when
-  /// MPI cannot start.
+  /// then finalizes it at exit, after the libraries started on it have ended. Throws
+  /// std::runtime_error when MPI cannot start.
   static std::shared_ptr<MpiDistribution> world();
-  ~MpiDistribution() override;
   MpiDistribution(const MpiDistribution&) = delete;
   MpiDistribution& operator=(const MpiDistribution&) = delete;
 
@@ -36,9 +35,8 @@ class MpiDistribution final : public Distribution {
   [[noreturn]] void abort(int exit_code) const;
 
  private:
-  MpiDistribution(int rank, int ranks, bool finalizes);
+  MpiDistribution(int rank, int ranks);
   int rank_, ranks_;
-  bool finalizes_;  ///< MPI was initialized by world(): finalized by the destructor
 };
 
 }  // namespace noether

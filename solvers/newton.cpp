@@ -135,10 +135,11 @@ void check_newton_options(const NewtonOptions& options) {
 namespace {
 
 /// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
-std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const NewtonOptions& options) {
+std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const NewtonOptions& options,
+                                                 const Distribution* processes) {
   check_newton_options(options);
   std::unique_ptr<LinearSolver> solver = options.linear_solver_factory ? options.linear_solver_factory()
-                                                                       : make_linear_solver(kind);
+                                                                       : make_linear_solver(kind, processes);
   if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   return solver;
 }
@@ -146,8 +147,9 @@ std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverKind kind, const Ne
 /// make_tangent's solver, or the pattern's matrix itself when make_tangent is unset; throws
 /// std::invalid_argument for a factory that makes none.
 std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverKind kind,
-                                                   const NewtonOptions& options, const TangentSolverFactory& make_tangent) {
-  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(kind, options);
+                                                   const NewtonOptions& options, const TangentSolverFactory& make_tangent,
+                                                   const Distribution* processes) {
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(kind, options, processes);
   if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
   std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
   if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
@@ -167,9 +169,9 @@ Index first_zero_column(const CscPattern& pattern, std::span<const double> value
 }  // namespace
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverKind kind, NewtonOptions options,
-                           const TangentSolverFactory& make_tangent)
+                           const TangentSolverFactory& make_tangent, const Distribution* processes)
     : options_(options),
-      tangent_(make_tangent_solver(pattern, kind, options_, make_tangent)),
+      tangent_(make_tangent_solver(pattern, kind, options_, make_tangent, processes)),
       residual_(tangent_->size()),
       scale_(tangent_->size()),
       floor_(tangent_->size()),

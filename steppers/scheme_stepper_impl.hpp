@@ -213,7 +213,7 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       distribution_(options.distribution),
       equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get())),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), options.solver, options.newton,
-                                             equations_->tangent_solver())) {
+                                             equations_->tangent_solver(), distribution_.get())) {
   check_stepper_options(options);
 }
 
