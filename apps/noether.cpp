@@ -242,6 +242,9 @@ int main(int argc, char** argv) {
   // with EPIPE, reported as any other write error, instead of ending the program with SIGPIPE
   // after the run completed (exit 141, as if a signal had stopped the run).
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) passed makes the write fail with EFBIG, an output error the run
+  // reports in its summary, instead of ending the program with SIGXFSZ and a core.
+  std::signal(SIGXFSZ, SIG_IGN);
   int exit_code = 0;
   std::optional<Processes> processes;
   // An error outside a run's steps ends this process; under mpirun it may be this process's alone
