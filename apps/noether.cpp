@@ -118,7 +118,12 @@ int run_and_report(RunOptions options, const Processes& processes) {
 }
 
 int run_command(const RunArguments& arguments, const Processes& processes) {
-  return run_and_report(to_run_options(arguments), processes);
+  RunOptions options = to_run_options(arguments);
+  // The processes of one job share the machines' cores: one thread each unless --threads asks for
+  // more (a hybrid run, docs/distributed.md).
+  const std::shared_ptr<const Distribution> distribution = processes.distribution();
+  if (!arguments.given("threads") && distribution && distribution->ranks() > 1) options.threads = 1;
+  return run_and_report(std::move(options), processes);
 }
 
 /// `noether resume DIR`: the run of DIR/checkpoint.json, continued to its t_end with its options
