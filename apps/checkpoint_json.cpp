@@ -192,7 +192,7 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   RunConfiguration& c = options.settings.emplace();
   c.stepper = f.text(option_key("stepper"));
   const std::optional<LinearSolverKind> solver = parse_linear_solver_kind(f.text(option_key("solver")));
-  if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: klu, umfpack or eigen");
+  if (!solver) throw JsonInputError(f.path(option_key("solver")), "is not a solver: " + accepted_solvers());
   c.solver = *solver;
   c.h = f.number(option_key("h"));
   c.t_end = f.number(option_key("t_end"));

@@ -6,6 +6,7 @@
 
 #include <noether/apps/run_settings.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -94,6 +95,8 @@ ParameterRange newton_refresh_range() { return ParameterRange::between(0.0, 1.0)
 
 void check_run_configuration(const RunConfiguration& c) {
   check_scheme_parameters(c.stepper, find_stepper(c.stepper).parameters, c.stepper_options());
+  if (!linear_solver_built(c.solver))
+    throw std::invalid_argument("solver " + std::string(to_string(c.solver)) + ": " + linear_solver_missing_message(c.solver));
   require_number(c.h, c.h > 0.0, "time step h", "> 0");
   require_number(c.t_end, c.t_end >= 0.0, "end time t_end", ">= 0");
   check_step_count(c);

@@ -10,6 +10,7 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/quote.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
 
 namespace noether {
 namespace {
@@ -72,8 +73,12 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                      o.configure().max_steps = parse_whole_setting(self, text);
                    },
                    [](const RunOptions& o) -> Shown { return std::to_string(chosen(o).max_steps); }});
-  table.push_back({"solver", "--solver", "", "/run/solver", "solver", "solver", choice({"klu", "umfpack", "eigen"}), true,
-                   "linear solver of the Newton matrices: klu, umfpack, eigen", "linear solver of the Newton matrices", "",
+  table.push_back({"solver", "--solver", "", "/run/solver", "solver", "solver",
+                   choice({"klu", "umfpack", "eigen", "mumps"}), true,
+                   "linear solver of the Newton matrices: klu, umfpack, eigen; mumps in a build with PETSc",
+                   "linear solver of the Newton matrices; `mumps` (through PETSc, in one process as yet) in a build "
+                   "with PETSc, where a build without says how to get it ([distributed.md](distributed.md))",
+                   "",
                    [](const RunSetting&, const std::string& text, RunOptions& o) { o.configure().solver = parse_solver(text); },
                    [](const RunOptions& o) -> Shown { return std::string(to_string(chosen(o).solver)); }});
 }
@@ -296,14 +301,22 @@ int parse_whole_setting(const RunSetting& setting, const std::string& text) {
   return parse_count_in(flag, text, static_cast<int>(range.low), static_cast<int>(range.high));
 }
 
+std::string accepted_solvers() {
+  std::string list;
+  for (const std::string_view name : run_setting("solver").values.choices)
+    list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
+
 LinearSolverKind parse_solver(const std::string& text) {
   if (text == to_string(LinearSolverKind::cholmod))
     throw std::invalid_argument(
         "--solver cholmod: CHOLMOD needs a symmetric positive definite matrix, and the steppers' Newton matrices "
-        "are unsymmetric and indefinite (CHOLMOD serves the projection of initial values); accepted: klu, umfpack, "
-        "eigen");
+        "are unsymmetric and indefinite (CHOLMOD serves the projection of initial values); accepted: " +
+        accepted_solvers());
   const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(text);
-  if (!kind) throw std::invalid_argument("unknown solver " + quote(text) + "; accepted: klu, umfpack, eigen");
+  if (!kind) throw std::invalid_argument("unknown solver " + quote(text) + "; accepted: " + accepted_solvers());
+  if (!linear_solver_built(*kind)) throw std::invalid_argument("--solver " + text + ": " + linear_solver_missing_message(*kind));
   return *kind;
 }
 

@@ -112,7 +112,10 @@ int parse_count_in(const std::string& what, const std::string& text, int low, in
 /// The whole of text as a whole number in the setting's range (parse_positive_count's message
 /// when the range is [1, largest int], parse_count_in's otherwise).
 int parse_whole_setting(const RunSetting& setting, const std::string& text);
-/// One of the solvers the steppers accept: klu, umfpack, eigen. cholmod is refused with why.
+/// The solver setting's choices as a list, "klu, umfpack, ...", for the messages that refuse one.
+std::string accepted_solvers();
+/// One of the solvers the steppers accept (the solver setting's choices). cholmod is refused with
+/// why, and a back-end this build lacks (mumps without PETSc) with how to get it.
 LinearSolverKind parse_solver(const std::string& text);
 
 }  // namespace noether

@@ -31,6 +31,22 @@ if(NOETHER_MPI)
   set_property(TARGET MPI::MPI_C APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
 endif()
 
+# The PETSc back-end (mumps; docs/distributed.md): AUTO builds it when PETSc is found, ON requires
+# it (scripts/setup.sh all, so that the test suite always tests it), OFF leaves it out. Without it
+# `--solver mumps` says how to get it.
+set(NOETHER_WITH_PETSC AUTO CACHE STRING "The MUMPS back-end through PETSc: AUTO, ON or OFF")
+set_property(CACHE NOETHER_WITH_PETSC PROPERTY STRINGS AUTO ON OFF)
+set(NOETHER_PETSC_BUILT OFF)
+if(NOETHER_WITH_PETSC STREQUAL "AUTO" OR NOETHER_WITH_PETSC)
+  include(NoetherPETSc)
+  if(TARGET Noether::PETSc)
+    set(NOETHER_PETSC_BUILT ON)
+  elseif(NOT NOETHER_WITH_PETSC STREQUAL "AUTO")
+    noether_require_package(FALSE petsc-dev "PETSc with MPI (NOETHER_WITH_PETSC=ON: the mumps back-end)")
+  endif()
+endif()
+message(STATUS "Noether: the PETSc back-end (mumps): ${NOETHER_PETSC_BUILT}")
+
 if(NOETHER_BUILD_TESTS)
   find_package(doctest QUIET)
   noether_require_package(doctest_FOUND doctest-dev "doctest (the test suite)")

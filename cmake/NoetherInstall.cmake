@@ -34,5 +34,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/NoetherConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/NoetherConfig.cmake INSTALL_DESTINATION ${NOETHER_PACKAGE_DIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/NoetherConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/NoetherConfig.cmake ${PROJECT_BINARY_DIR}/NoetherConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/NoetherSuiteSparse.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/NoetherSuiteSparse.cmake ${PROJECT_SOURCE_DIR}/cmake/NoetherPETSc.cmake
         DESTINATION ${NOETHER_PACKAGE_DIR})

@@ -3,7 +3,8 @@
 #   bash scripts/install_packages.sh [--tests] [PACKAGE...]
 # Always what builds the libraries and the `noether` program and what the program runs (gnuplot
 # for `noether plot`); with --tests also what only the test suite and the benchmarks need (doctest,
-# Google Benchmark, and the Python checks' jsonschema and VTK reader); then the packages named.
+# Google Benchmark, the Python checks' jsonschema and VTK reader, and PETSc with MPI, so that the
+# suite always tests the mumps back-end); then the packages named.
 # Run as root; safe to run again (nothing is installed twice, apt-get runs only when needed).
 set -euo pipefail
 
@@ -11,7 +12,7 @@ packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev 
           libcli11-dev gnuplot-nox)
 if [ "${1:-}" = --tests ]; then
   shift
-  packages+=(doctest-dev libbenchmark-dev python3 python3-jsonschema python3-vtk9)
+  packages+=(doctest-dev libbenchmark-dev python3 python3-jsonschema python3-vtk9 petsc-dev)
 fi
 packages+=("$@")
 missing=()

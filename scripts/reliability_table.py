@@ -96,7 +96,7 @@ def cli_cases():
     add("set_missing_value", "`--set --t 1`", "usage", "--set: expects a value, got the option --t", ["run", "double-pendulum", "--set", "--t", "1"])
     add("unknown_scenario", "`run nope`", "usage", "unknown scenario 'nope'", run_args("nope"))
     add("unknown_stepper", "`--stepper rk4`", "usage", "'rk4'", run_args("double-pendulum", "--stepper", "rk4"))
-    add("unknown_solver", "`--solver mumps`", "usage", "mumps", run_args("double-pendulum", "--solver", "mumps"))
+    add("unknown_solver", "`--solver pardiso`", "usage", "pardiso", run_args("double-pendulum", "--solver", "pardiso"))
     add("solver_cholmod", "`--solver cholmod`", "usage", "cholmod", run_args("double-pendulum", "--solver", "cholmod"))
     add("h_not_a_number", "`--h abc`", "usage", "abc", run_args("double-pendulum", "--h", "abc"))
     add("h_nan", "`--h nan`", "usage", "nan", run_args("double-pendulum", "--h", "nan"))

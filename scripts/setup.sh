@@ -3,7 +3,8 @@
 # Release tree in ./build:
 #   bash scripts/setup.sh program [CMAKE_ARGS...]   the `noether` program and the libraries it links
 #   bash scripts/setup.sh all [CMAKE_ARGS...]       everything: also the tests, the examples and
-#                                                   the benchmarks, with what only they need
+#                                                   the benchmarks, with what only they need, and
+#                                                   the PETSc back-end (mumps)
 # Run as root on a fresh machine; safe to run again. One tree serves both: `program` after `all`
 # configures the tests and benchmarks out and builds the program alone, `all` builds them again.
 set -euo pipefail
@@ -19,7 +20,7 @@ case "${1:-}" in
     shift
     bash scripts/install_packages.sh --tests
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNOETHER_WERROR=ON -DNOETHER_BUILD_TESTS=ON \
-          -DNOETHER_BUILD_BENCHMARKS=ON "$@"
+          -DNOETHER_BUILD_BENCHMARKS=ON -DNOETHER_WITH_PETSC=ON "$@"
     cmake --build build -j"$(nproc)" ;;
   *)
     echo "usage: bash scripts/setup.sh program|all [CMAKE_ARGS...]" >&2

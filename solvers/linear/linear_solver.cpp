@@ -9,13 +9,14 @@ std::string_view to_string(LinearSolverKind kind) {
     case LinearSolverKind::klu: return "klu";
     case LinearSolverKind::cholmod: return "cholmod";
     case LinearSolverKind::eigen: return "eigen";
+    case LinearSolverKind::mumps: return "mumps";
   }
   return "unknown";
 }
 
 std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name) {
   for (LinearSolverKind kind : {LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::cholmod,
-                                LinearSolverKind::eigen})
+                                LinearSolverKind::eigen, LinearSolverKind::mumps})
     if (to_string(kind) == name) return kind;
   return std::nullopt;
 }

@@ -11,9 +11,12 @@
 
 namespace noether {
 
-enum class LinearSolverKind { umfpack, klu, cholmod, eigen };
+/// mumps is the PETSc back-end (petsc_lu_solver.hpp), in a build with PETSc only
+/// (linear_solver_built); the name exists in every build, so that asking for it in a build without
+/// it can say how to get it.
+enum class LinearSolverKind { umfpack, klu, cholmod, eigen, mumps };
 
-/// "umfpack", "klu", "cholmod", "eigen".
+/// "umfpack", "klu", "cholmod", "eigen", "mumps".
 std::string_view to_string(LinearSolverKind kind);
 /// Inverse of to_string; std::nullopt for an unknown name.
 std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name);

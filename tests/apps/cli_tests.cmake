@@ -48,9 +48,9 @@ noether_cli_test(NAME unknown_scenario EXIT_CODE 2 ARGS run nope
 noether_cli_test(NAME unknown_stepper EXIT_CODE 2 ARGS run double-pendulum --stepper nope
                  STDERR "${usage}unknown stepper 'nope'; known steppers: livens-em")
 noether_cli_test(NAME unknown_solver EXIT_CODE 2 ARGS run double-pendulum --solver nope
-                 STDERR "${usage}unknown solver 'nope'; accepted: klu, umfpack, eigen\n$")
+                 STDERR "${usage}unknown solver 'nope'; accepted: klu, umfpack, eigen, mumps\n$")
 noether_cli_test(NAME cholmod_solver EXIT_CODE 2 ARGS run double-pendulum --solver cholmod
-                 STDERR "${usage}--solver cholmod: CHOLMOD needs a symmetric positive definite matrix, .*unsymmetric and indefinite .*projection of initial values.*; accepted: klu, umfpack, eigen")
+                 STDERR "${usage}--solver cholmod: CHOLMOD needs a symmetric positive definite matrix, .*unsymmetric and indefinite .*projection of initial values.*; accepted: klu, umfpack, eigen, mumps")
 noether_cli_test(NAME unknown_set_key EXIT_CODE 2 ARGS run double-pendulum --set nope=1
                  STDERR "${usage}scenario 'double-pendulum' has no parameter 'nope'; it accepts: m1, m2, ")
 noether_cli_test(NAME evi_quadrature_points EXIT_CODE 0 WRITES_OUTPUT
@@ -183,6 +183,15 @@ foreach(script interrupt disk_full symlinks resume)
            $<TARGET_FILE:noether_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli_test_output/${script})
 endforeach()
 set_tests_properties(cli.disk_full PROPERTIES SKIP_RETURN_CODE 77)
+# --solver mumps in one process: agreement with klu, the same bits twice, a singular matrix's
+# message (docs/distributed.md); a build without PETSc refuses the name with how to get it.
+if(NOETHER_PETSC_BUILT)
+  add_test(NAME cli.mumps COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/apps/check_mumps.py
+           $<TARGET_FILE:noether_cli> ${CMAKE_CURRENT_BINARY_DIR}/cli_test_output/mumps)
+else()
+  noether_cli_test(NAME mumps_not_built EXIT_CODE 2 ARGS run double-pendulum --solver mumps
+                   STDERR "${usage}--solver mumps: mumps is a PETSc back-end, and this Noether was built without PETSc: install the Debian package petsc-dev .*-DNOETHER_WITH_PETSC=ON")
+endif()
 # noether plot: figures of real runs parsed (SVG as XML, PNG header), and its errors.
 add_test(NAME cli.plot COMMAND bash ${PROJECT_SOURCE_DIR}/tests/apps/check_plot.sh $<TARGET_FILE:noether_cli>
          ${CMAKE_CURRENT_BINARY_DIR}/cli_test_output/plot ${PROJECT_SOURCE_DIR})

@@ -208,7 +208,7 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
       {"Newton tolerance 1e300", with(pendulum, P("/run/newton"), {{"tolerance", 1e300}}),
        "/run/newton/tolerance: must be in (0, 0.001], got 1e+300"},
       {"unknown stepper", with(pendulum, P("/run/stepper"), "rk4"), "/run/stepper: unknown value 'rk4'; accepted: livens-em,"},
-      {"CHOLMOD", with(pendulum, P("/run/solver"), "cholmod"), "/run/solver: unknown value 'cholmod'; accepted: klu, umfpack, eigen"},
+      {"CHOLMOD", with(pendulum, P("/run/solver"), "cholmod"), "/run/solver: unknown value 'cholmod'; accepted: klu, umfpack, eigen, mumps"},
       {"parameter of another stepper", with(pendulum, P("/run/stepper_parameters"), {{"S", 3}}),
        "/run/stepper_parameters: unknown key 'S'; stepper livens-em takes none"},
       {"duplicate body", with(fourbar, P("/bodies/1/name"), "B1"), "/bodies/1/name: a body named 'B1' is defined already"},

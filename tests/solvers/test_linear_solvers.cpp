@@ -1,5 +1,7 @@
 #include <cmath>
+#include <initializer_list>
 #include <random>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/SparseCore>
@@ -23,10 +25,19 @@ using testing::SparseSystem;
 using testing::to_csc;
 using testing::Triplets;
 
-constexpr LinearSolverKind kUnsymmetricBackends[] = {LinearSolverKind::umfpack, LinearSolverKind::klu,
-                                                     LinearSolverKind::eigen};
-constexpr LinearSolverKind kAllBackends[] = {LinearSolverKind::umfpack, LinearSolverKind::klu,
-                                             LinearSolverKind::eigen, LinearSolverKind::cholmod};
+/// The kinds among `kinds` that this build has (mumps with PETSc only; the test
+/// suite's build, scripts/setup.sh all, always has them).
+std::vector<LinearSolverKind> built(std::initializer_list<LinearSolverKind> kinds) {
+  std::vector<LinearSolverKind> out;
+  for (LinearSolverKind kind : kinds)
+    if (linear_solver_built(kind)) out.push_back(kind);
+  return out;
+}
+const std::vector<LinearSolverKind> kUnsymmetricBackends =
+    built({LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::eigen, LinearSolverKind::mumps});
+const std::vector<LinearSolverKind> kAllBackends =
+    built({LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::eigen, LinearSolverKind::cholmod,
+           LinearSolverKind::mumps});
 
 /// Unsymmetric: diagonal 6 plus five random entries per column in [-1, 1], whose transposed
 /// positions are mostly structural zeros. Diagonally dominant, so well conditioned.
@@ -259,6 +270,7 @@ TEST_CASE("a singular matrix is a failed status with a message, then the solver 
       MESSAGE(to_string(kind), ": ", status.message);
       CHECK_FALSE(status.ok);
       CHECK(status.message.find(std::string(to_string(kind))) == 0);  // names the backend
+      if (kind == LinearSolverKind::mumps) CHECK(status.message.find("MUMPS INFOG(1) = -10") != std::string::npos);
       Vector x(50);
       CHECK_THROWS_AS(solver->solve(as_span(b), as_span(x)), LinearSolverError);  // the old factors are gone
       REQUIRE(solver->factorize(regular->values).ok);
@@ -332,4 +344,23 @@ TEST_CASE("linear solver names round-trip") {
   CHECK_FALSE(parse_linear_solver_kind("UMFPACK").has_value());
   CHECK_FALSE(parse_linear_solver_kind("").has_value());
   CHECK_FALSE(parse_linear_solver_kind("superlu").has_value());
+  CHECK(parse_linear_solver_kind("mumps") == LinearSolverKind::mumps);  // named in every build
+  CHECK_FALSE(parse_linear_solver_kind("superlu_dist").has_value());
+}
+
+TEST_CASE("a build without PETSc says how to get mumps: the package and the CMake option") {
+  {
+    const LinearSolverKind kind = LinearSolverKind::mumps;
+    const std::string message = linear_solver_missing_message(kind);
+    CHECK(message.find(std::string(to_string(kind))) == 0);
+    CHECK(message.find("petsc-dev") != std::string::npos);
+    CHECK(message.find("-DNOETHER_WITH_PETSC=ON") != std::string::npos);
+    if (!linear_solver_built(kind))
+      CHECK_THROWS_WITH_AS(make_linear_solver(kind), message.c_str(), LinearSolverError);
+  }
+  for (LinearSolverKind kind : {LinearSolverKind::klu, LinearSolverKind::umfpack, LinearSolverKind::eigen,
+                                LinearSolverKind::cholmod}) {
+    CHECK(linear_solver_built(kind));
+    CHECK_THROWS_AS(linear_solver_missing_message(kind), std::logic_error);
+  }
 }

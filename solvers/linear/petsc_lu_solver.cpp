@@ -1,0 +1,281 @@
+/// The PETSc back-end (petsc_lu_solver.hpp): a PETSc matrix laid out once from the pattern's
+/// entries, factored by MatGetFactor's MUMPS; docs/distributed.md gives the design.
+#include <noether/solvers/linear/petsc_lu_solver.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <petscmat.h>
+
+namespace noether {
+namespace {
+
+/// Every PETSc call of the back-ends holds it: PETSc's global state (its error handler stack, its
+/// logging, MPI's singleton) is not thread-safe.
+std::mutex& petsc_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+/// Whether this code called PetscInitialize (so it calls PetscFinalize); a program that started
+/// PETSc itself ends it itself.
+bool started_petsc = false;
+
+void finalize_petsc() {
+  const std::lock_guard<std::mutex> hold(petsc_lock());
+  PetscBool finalized = PETSC_FALSE;
+  if (PetscFinalized(&finalized) == 0 && !finalized) PetscFinalize();
+}
+
+/// Catches the message of the first PETSc error raised while it lives (PetscPushErrorHandler), so
+/// that a failed call becomes a LinearSolverError with PETSc's words and PETSc prints nothing.
+class ErrorCapture {
+ public:
+  explicit ErrorCapture(std::string backend) : backend_(std::move(backend)) {
+    PetscPushErrorHandler(&ErrorCapture::handle, this);
+  }
+  ~ErrorCapture() { PetscPopErrorHandler(); }
+  ErrorCapture(const ErrorCapture&) = delete;
+  ErrorCapture& operator=(const ErrorCapture&) = delete;
+
+  /// Throws LinearSolverError "<backend>: <what> failed: <PETSc's message>" unless code is 0.
+  void check(PetscErrorCode code, const char* what) const {
+    if (code == 0) return;
+    std::string message = message_;
+    if (message.empty()) {
+      const char* text = nullptr;
+      PetscErrorMessage(code, &text, nullptr);
+      message = text ? text : "PETSc error " + std::to_string(code);
+    }
+    throw LinearSolverError(backend_ + ": " + what + " failed: " + message);
+  }
+
+ private:
+  static PetscErrorCode handle(MPI_Comm, int, const char* function, const char*, PetscErrorCode code,
+                               PetscErrorType type, const char* message, void* context) {
+    auto& self = *static_cast<ErrorCapture*>(context);
+    if (type == PETSC_ERROR_INITIAL && self.message_.empty())
+      self.message_ = std::string(message ? message : "") + " (in " + (function ? function : "PETSc") + ")";
+    return code;
+  }
+
+  std::string backend_;
+  std::string message_;
+};
+
+/// PETSc's options set before it starts (PETSC_OPTIONS, read as PETSc starts, may add to them): no
+/// option files (-skip_petscrc) and no signal handlers (-no_signal_handler: the program's own
+/// handle SIGHUP, SIGINT and SIGTERM, apps/interrupt_signals.hpp).
+constexpr const char* kPetscOptions[] = {"-no_signal_handler", "-skip_petscrc"};
+
+/// Starts PETSc once per process (the caller holds petsc_lock) with kPetscOptions and no command
+/// line. Without mpirun, Open MPI starts as a singleton.
+void ensure_petsc(const std::string& backend) {
+  PetscBool initialized = PETSC_FALSE;
+  if (PetscInitialized(&initialized) != 0)
+    throw LinearSolverError(backend + ": PETSc's state could not be read");
+  if (initialized) return;
+  PetscBool finalized = PETSC_FALSE;
+  PetscFinalized(&finalized);
+  if (finalized) throw LinearSolverError(backend + ": PETSc has already ended in this process (it starts once)");
+  for (const char* name : kPetscOptions)
+    if (PetscOptionsSetValue(nullptr, name, nullptr) != 0)
+      throw LinearSolverError(backend + ": PETSc's option " + name + " could not be set");
+  const PetscErrorCode code = PetscInitializeNoArguments();
+  if (code != 0)
+    throw LinearSolverError(backend + ": PETSc could not start (PetscInitialize returned " + std::to_string(code) +
+                            "); under a batch system, run the program with mpirun");
+  if (!started_petsc) std::atexit(&finalize_petsc);
+  started_petsc = true;
+}
+
+/// The back-end: MUMPS through PETSc's factor matrix (docs/distributed.md: why not KSP, and why
+/// not SuperLU_DIST with Debian's PETSc). Rows: this process owns rows [row_begin_, row_begin_ +
+/// local_size_) of the n x n matrix; it gives its part of the matrix as entries of any rows (COO,
+/// global indices: PETSc moves the others' and sums the parts); on PETSC_COMM_SELF it owns every row.
+class PetscLuSolver final : public LinearSolver {
+ public:
+  PetscLuSolver(LinearSolverKind kind, MPI_Comm comm) : kind_(kind), comm_(comm) {
+    const std::lock_guard<std::mutex> hold(petsc_lock());
+    ensure_petsc(name());
+  }
+  ~PetscLuSolver() override {
+    const std::lock_guard<std::mutex> hold(petsc_lock());
+    destroy();
+  }
+  PetscLuSolver(const PetscLuSolver&) = delete;
+  PetscLuSolver& operator=(const PetscLuSolver&) = delete;
+
+  LinearSolverKind kind() const override { return kind_; }
+  bool needs_symmetric_positive_definite() const override { return false; }
+
+  /// The pattern's entries as coordinates, in the pattern's order (factorize's values); this
+  /// process's rows: the whole matrix alone, else its run of them (petsc_lu_solver.hpp).
+  void analyze_pattern(const CscPattern& pattern) override {
+    coo_rows_.clear();
+    coo_columns_.clear();
+    coo_rows_.reserve(static_cast<std::size_t>(pattern.nnz()));
+    coo_columns_.reserve(static_cast<std::size_t>(pattern.nnz()));
+    for (Index j = 0; j < pattern.n; ++j)
+      for (Index k = pattern.column_starts[static_cast<std::size_t>(j)];
+           k < pattern.column_starts[static_cast<std::size_t>(j) + 1]; ++k) {
+        coo_rows_.push_back(pattern.row_indices[static_cast<std::size_t>(k)]);
+        coo_columns_.push_back(j);
+      }
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm_, &rank);
+    MPI_Comm_size(comm_, &ranks);
+    lay_out(pattern.n, pattern.n * rank / ranks, pattern.n * (rank + 1) / ranks);
+  }
+
+  FactorizationStatus factorize(std::span<const double> values) override {
+    const std::lock_guard<std::mutex> hold(petsc_lock());
+    if (!matrix_) throw LinearSolverError(name() + ": factorize called before analyze_pattern");
+    if (values.size() != coo_rows_.size())
+      throw LinearSolverError(name() + ": expected " + std::to_string(coo_rows_.size()) + " values, got " +
+                              std::to_string(values.size()));
+    const ErrorCapture petsc(name());
+    factorized_ = false;
+    petsc.check(MatSetValuesCOO(matrix_, values.data(), INSERT_VALUES), "setting the matrix's values");
+    if (!factor_) {
+      petsc.check(MatGetFactor(matrix_, MATSOLVERMUMPS, MAT_FACTOR_LU, &factor_), "MatGetFactor");
+      MatFactorInfo info;
+      petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
+      petsc.check(MatLUFactorSymbolic(factor_, matrix_, nullptr, nullptr, &info), "the analysis");
+      if (FactorizationStatus status = factor_status(petsc, "the analysis"); !status.ok) {
+        MatDestroy(&factor_);  // the next factorize analyses afresh
+        return status;
+      }
+    }
+    MatFactorInfo info;
+    petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
+    petsc.check(MatLUFactorNumeric(factor_, matrix_, &info), "the factorization");
+    FactorizationStatus status = factor_status(petsc, "the factorization");
+    factorized_ = status.ok;
+    // PETSc's MUMPS interface skips every later numeric factorization once one has failed: the
+    // next factorize analyses afresh.
+    if (!status.ok) MatDestroy(&factor_);
+    return status;
+  }
+
+  void solve(std::span<const double> b, std::span<double> x) override { solve_system(false, b, x); }
+  void solve_transposed(std::span<const double> b, std::span<double> x) override { solve_system(true, b, x); }
+
+  /// Drops the analysis, with the matrix: MUMPS chooses its scaling and row permutation from the
+  /// first matrix's values, so that the next factorize depends on its own values alone only after
+  /// a fresh analysis (bitwise, tested).
+  void forget_factorization() override {
+    if (matrix_) lay_out(size_, row_begin_, row_begin_ + static_cast<Index>(local_size_));
+  }
+
+ private:
+  std::string name() const { return std::string(to_string(kind_)); }
+
+  /// PETSc's matrix of global size n, this process's rows [row_begin, row_end), preallocated from
+  /// the entries (coo_rows_[k], coo_columns_[k]) (global indices, in the order factorize's values
+  /// come in).
+  void lay_out(Index n, Index row_begin, Index row_end) {
+    const std::lock_guard<std::mutex> hold(petsc_lock());
+    destroy();
+    size_ = n;
+    row_begin_ = row_begin;
+    std::vector<PetscInt> rows = coo_rows_, columns = coo_columns_;  // PETSc may overwrite them
+    const ErrorCapture petsc(name());
+    const PetscInt local = row_end - row_begin;
+    petsc.check(MatCreate(comm_, &matrix_), "MatCreate");
+    petsc.check(MatSetSizes(matrix_, local, local, n, n), "MatSetSizes");
+    petsc.check(MatSetType(matrix_, MATAIJ), "MatSetType");
+    petsc.check(MatSetPreallocationCOO(matrix_, static_cast<PetscCount>(rows.size()), rows.data(), columns.data()),
+                "laying out the pattern (MatSetPreallocationCOO)");
+    petsc.check(MatCreateVecs(matrix_, &solution_, &right_side_), "MatCreateVecs");
+    local_size_ = static_cast<std::size_t>(local);
+    if (local != n)  // several processes: the solution gathered to each
+      petsc.check(VecScatterCreateToAll(solution_, &gather_, &everywhere_), "VecScatterCreateToAll");
+  }
+
+  /// The factor's status after a phase: its MatFactorError as a failed status naming the package's
+  /// code, or ok.
+  FactorizationStatus factor_status(const ErrorCapture& petsc, const char* phase) const {
+    MatFactorError error = MAT_FACTOR_NOERROR;
+    petsc.check(MatFactorGetError(factor_, &error), "MatFactorGetError");
+    if (error == MAT_FACTOR_NOERROR) return {};
+    std::string what;
+    switch (error) {
+      case MAT_FACTOR_STRUCT_ZEROPIVOT: what = "the matrix is structurally singular"; break;
+      case MAT_FACTOR_NUMERIC_ZEROPIVOT: what = "the matrix is singular"; break;
+      case MAT_FACTOR_OUTMEMORY: what = "out of memory"; break;
+      default: what = "failed"; break;
+    }
+    PetscInt infog1 = 0, info2 = 0;
+    petsc.check(MatMumpsGetInfog(factor_, 1, &infog1), "MatMumpsGetInfog");
+    petsc.check(MatMumpsGetInfo(factor_, 2, &info2), "MatMumpsGetInfo");
+    const std::string detail = "MUMPS INFOG(1) = " + std::to_string(infog1) + ", INFO(2) = " + std::to_string(info2);
+    if (error == MAT_FACTOR_OUTMEMORY)
+      throw LinearSolverError(name() + ": " + what + " in " + phase + " (" + detail + ")");
+    return {false, name() + ": " + what + " (" + detail + ", in " + phase + ")"};
+  }
+
+  void solve_system(bool transposed, std::span<const double> b, std::span<double> x) {
+    const std::lock_guard<std::mutex> hold(petsc_lock());
+    if (!factorized_) throw LinearSolverError(name() + ": solve called without a successful factorization");
+    check_solve_sizes(name(), size_, b, x);
+    const ErrorCapture petsc(name());
+    PetscScalar* entries = nullptr;
+    petsc.check(VecGetArrayWrite(right_side_, &entries), "VecGetArrayWrite");
+    std::copy_n(b.begin() + row_begin_, local_size_, entries);
+    petsc.check(VecRestoreArrayWrite(right_side_, &entries), "VecRestoreArrayWrite");
+    if (transposed)
+      petsc.check(MatSolveTranspose(factor_, right_side_, solution_), "the transposed solve");
+    else
+      petsc.check(MatSolve(factor_, right_side_, solution_), "the solve");
+    const Vec whole = gather_ ? everywhere_ : solution_;
+    if (gather_) {
+      petsc.check(VecScatterBegin(gather_, solution_, everywhere_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterBegin");
+      petsc.check(VecScatterEnd(gather_, solution_, everywhere_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterEnd");
+    }
+    const PetscScalar* result = nullptr;
+    petsc.check(VecGetArrayRead(whole, &result), "VecGetArrayRead");
+    std::copy(result, result + size_, x.begin());
+    petsc.check(VecRestoreArrayRead(whole, &result), "VecRestoreArrayRead");
+  }
+
+  /// Frees PETSc's objects (the caller holds petsc_lock); after PETSc has ended (a back-end that
+  /// outlives main), there is nothing left to free.
+  void destroy() {
+    factorized_ = false;
+    PetscBool finalized = PETSC_FALSE;
+    if (PetscFinalized(&finalized) != 0 || finalized) return;
+    VecScatterDestroy(&gather_);
+    VecDestroy(&everywhere_);
+    VecDestroy(&solution_);
+    VecDestroy(&right_side_);
+    MatDestroy(&matrix_);
+    MatDestroy(&factor_);
+  }
+
+  LinearSolverKind kind_;
+  MPI_Comm comm_;
+  Mat matrix_ = nullptr;
+  Mat factor_ = nullptr;  ///< with the package's analysis, after the first factorize
+  Vec solution_ = nullptr, right_side_ = nullptr;
+  VecScatter gather_ = nullptr;  ///< this process's rows of the solution to everywhere_ (several processes)
+  Vec everywhere_ = nullptr;     ///< the whole solution, on every process (several processes)
+  Index size_ = 0;       ///< n, of the whole matrix
+  Index row_begin_ = 0;  ///< the first row of this process
+  std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
+  std::size_t local_size_ = 0;  ///< rows of this process
+  bool factorized_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes) {
+  if (kind != LinearSolverKind::mumps)
+    throw std::invalid_argument("make_petsc_lu_solver: " + std::string(to_string(kind)) + " is not a PETSc back-end (mumps)");
+  return std::make_unique<PetscLuSolver>(kind, processes && processes->ranks() > 1 ? MPI_COMM_WORLD : PETSC_COMM_SELF);
+}
+
+}  // namespace noether
