@@ -20,17 +20,6 @@ noether_require_package(CLI11_FOUND libcli11-dev "CLI11 (command-line parsing)")
 
 include(NoetherSuiteSparse)
 
-# Runs over several processes (distributed/, docs/distributed.md): on when MPI is found, unless
-# configured off; NOETHER_MPI=ON without MPI stops configuration and names the package.
-find_package(MPI QUIET COMPONENTS C)
-option(NOETHER_MPI "Build the runs over several processes (needs MPI)" ${MPI_C_FOUND})
-if(NOETHER_MPI)
-  noether_require_package(MPI_C_FOUND libopenmpi-dev "MPI (runs over several processes)")
-  # C++ sources use MPI's C interface; mpi.h would otherwise pull in the removed C++ bindings,
-  # which need a library of their own.
-  set_property(TARGET MPI::MPI_C APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
-endif()
-
 # The PETSc back-end (mumps; docs/distributed.md): AUTO builds it when PETSc is found, ON requires
 # it (scripts/setup.sh all, so that the test suite always tests it), OFF leaves it out. Without it
 # `--solver mumps` says how to get it.
@@ -46,6 +35,18 @@ if(NOETHER_WITH_PETSC STREQUAL "AUTO" OR NOETHER_WITH_PETSC)
   endif()
 endif()
 message(STATUS "Noether: the PETSc back-end (mumps): ${NOETHER_PETSC_BUILT}")
+
+# Runs over several processes (distributed/, docs/distributed.md): on when MPI is found, unless
+# configured off; NOETHER_MPI=ON without MPI stops configuration and names the package.
+find_package(MPI QUIET COMPONENTS C)
+option(NOETHER_MPI "Build the runs over several processes (needs MPI)" ${MPI_C_FOUND})
+if(NOETHER_MPI)
+  noether_require_package(MPI_C_FOUND libopenmpi-dev "MPI (runs over several processes)")
+  # C++ sources use MPI's C interface; mpi.h would otherwise pull in the removed C++ bindings,
+  # which need a library of their own. (After NoetherPETSc, whose find_package(MPI) resets the
+  # target's properties.)
+  set_property(TARGET MPI::MPI_C APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+endif()
 
 if(NOETHER_BUILD_TESTS)
   find_package(doctest QUIET)
