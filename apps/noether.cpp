@@ -81,40 +81,36 @@ int list_command() {
   return 0;
 }
 
-/// Whether every process of a run over several reaches the ending together: a completed or
-/// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes
-/// the same decisions on the same equations). An output error (rank 0 alone writes) or any other
-/// error may be one process's alone.
-bool ends_together(const RunEnding& ending) {
-  return ending.status != RunStatus::failed || ending.failure.cause == FailureCause::newton ||
-         ending.failure.cause == FailureCause::refused;
-}
-
-/// Runs options on `processes` (progress on a terminal, SIGHUP, SIGINT and SIGTERM as requests to
-/// stop), prints the summary (rank 0 of several); the exit code. An ending the other processes may
-/// not share ends them all (Processes::end_all) once it is reported.
-int run_and_report(RunOptions options, const Processes& processes) {
-  options.distribution = processes.distribution();
-  options.progress = processes.reports() && isatty(STDOUT_FILENO) != 0;
-  const InterruptSignals signals;
-  options.interrupt = &signals.requested();
-  const RunOutcome outcome = run(options);
+/// Prints the summary of outcome (the reporting process of several) and returns the exit code; a
+/// failed or interrupted run's error goes to stderr.
+int report_outcome(const RunOutcome& outcome, const Processes& processes) {
+  const RunEnding& ending = outcome.ending;
+  const bool interrupted = ending.status == RunStatus::interrupted;
+  const int exit_code = outcome.ok() ? 0 : interrupted ? exit_signal_base + ending.interrupt_signal : exit_run_failed;
+  const bool lone = !ends_on_every_process(ending);
+  if (!processes.reports() && !lone) return exit_code;  // rank 0 reports it
   const std::string& note = outcome.statistics.initial_projection_note;
   if (processes.reports()) {
     if (!note.empty()) std::cerr << "noether: warning: " << note << '\n';
     print_summary(std::cout, outcome);
   }
-  if (outcome.ok()) return 0;
-  const RunEnding& ending = outcome.ending;
-  const bool interrupted = ending.status == RunStatus::interrupted;
-  const int exit_code = interrupted ? exit_signal_base + ending.interrupt_signal : exit_run_failed;
-  if (!processes.reports() && ends_together(ending)) return exit_code;  // rank 0 reports it
-  report_error(ending.error, exit_code);
-  if (!ends_together(ending)) {
+  return outcome.ok() ? 0 : report_error(ending.error, exit_code);
+}
+
+/// Runs options on `processes` (progress on a terminal, SIGHUP, SIGINT and SIGTERM as requests to
+/// stop), prints the summary (rank 0 of several); the exit code. An ending the other processes may
+/// not share is reported where it happens, which then ends them all (RunOptions::lone_ending).
+int run_and_report(RunOptions options, const Processes& processes) {
+  options.distribution = processes.distribution();
+  options.progress = processes.reports() && isatty(STDOUT_FILENO) != 0;
+  options.lone_ending = [&processes](const RunOutcome& outcome) {
+    const int exit_code = report_outcome(outcome, processes);
     std::cout.flush();
     processes.end_all(exit_code);
-  }
-  return exit_code;
+  };
+  const InterruptSignals signals;
+  options.interrupt = &signals.requested();
+  return report_outcome(run(options), processes);
 }
 
 int run_command(const RunArguments& arguments, const Processes& processes) {

@@ -374,7 +374,16 @@ RunOutcome run(const RunOptions& options) {
   clock.start_closing();
   close_recording(m, outputs ? &*outputs : nullptr, recorder, outcome.ending);
   outcome.statistics = recorder.statistics();
-  return finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
+  outcome = finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
+  if (options.distribution && options.distribution->ranks() > 1 && !ends_on_every_process(outcome.ending) &&
+      options.lone_ending)
+    options.lone_ending(outcome);
+  return outcome;
+}
+
+bool ends_on_every_process(const RunEnding& ending) {
+  return ending.status != RunStatus::failed || ending.failure.cause == FailureCause::newton ||
+         ending.failure.cause == FailureCause::refused;
 }
 
 std::string_view to_string(RunStatus status) {

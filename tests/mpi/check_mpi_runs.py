@@ -6,8 +6,8 @@ against what it must do:
              to 1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar)
   bits       the same run twice on the same number of processes gives the same final_state.json
   outputs    rank 0 alone writes: one summary, the time series with as many rows as one process's
-  resume     a run stopped by SIGTERM under mpirun resumes under mpirun and ends as the run that
-             was never stopped, to rounding
+  signal     SIGTERM to mpirun interrupts every process after the same step (summary: interrupted)
+  resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding
   newton     a Newton failure ends every process with exit 1 and a summary saying so
   output     rank 0's time series hitting a file-size limit (an output error only rank 0 meets)
              ends every process within seconds, exit 1, summary.json naming the output error
@@ -89,7 +89,7 @@ class Checker:
         self.expect("bits", same, "two runs on %d processes differ" % self.ranks)
 
     def resume(self):
-        args = ["run", "chain2d", "--set", "n=200", "--t", "2", "--h", "0.001", "--solver", "mumps",
+        args = ["run", "chain2d", "--set", "n=50", "--t", "0.5", "--h", "0.001", "--solver", "mumps",
                 "--checkpoint-every", "50"]
         whole, stopped = self.directory("resume-whole"), self.directory("resume-stopped")
         run(mpirun(self.ranks, self.noether, args + ["--out", whole]))
@@ -100,7 +100,9 @@ class Checker:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=TIMEOUT)
         status = summary(stopped)["status"]
-        self.expect("signal", process.returncode == 143 and status == "interrupted",
+        # mpirun's own exit code is its business (Open MPI's is 1 after forwarding SIGTERM); the
+        # processes' ending is the summary's.
+        self.expect("signal", process.returncode != 0 and status == "interrupted",
                     "exit %d, status %s" % (process.returncode, status))
         r = run(mpirun(self.ranks, self.noether, ["resume", stopped]))
         qa, qb = final_q(whole), final_q(stopped)
@@ -119,15 +121,16 @@ class Checker:
     def output(self):
         d = self.directory("output")
         start = time.monotonic()
-        # ulimit -f 64: files up to 64 KiB; the time series of 20 000 steps passes it, summary.json does not.
-        r = run(["bash", "-c", "ulimit -f 64 && exec \"$@\"", "bash"] +
-                mpirun(self.ranks, self.noether, ["run", "chain2d", "--set", "n=20", "--t", "20", "--h", "0.001",
-                                                  "--solver", "mumps", "--vtk", "off", "--out", d]))
+        # Every process under `ulimit -f 64` (files up to 64 KiB): rank 0's time series passes it
+        # after a few dozen steps, summary.json does not; the other processes write nothing.
+        r = run(["mpirun", "--oversubscribe", "-np", str(self.ranks), "bash", "-c", 'ulimit -f 64 && exec "$@"',
+                 "bash", self.noether, "run", "chain2d", "--set", "n=20", "--t", "1", "--h", "0.001",
+                 "--solver", "mumps", "--vtk", "off", "--out", d])
         seconds = time.monotonic() - start
         s = summary(d)
         self.expect("output", r.returncode != 0 and s["status"] == "failed" and s.get("failure", {}).get("cause") == "output"
-                    and seconds < 120, "exit %d, status %s, %.0f s: %s" % (r.returncode, s["status"], seconds,
-                                                                           r.stderr[-2000:]))
+                    and seconds < 60, "exit %d, status %s, %.0f s: %s" % (r.returncode, s["status"], seconds,
+                                                                          r.stderr[-2000:]))
 
     def klu(self):
         r = run(mpirun(self.ranks, self.noether, ["run", "double-pendulum", "--t", "0.01"]))
@@ -139,22 +142,30 @@ def main():
     parser.add_argument("--noether", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--case", action="append", help="run only these (klu, agreement, bits, resume, newton, output)")
     a = parser.parse_args()
     os.makedirs(a.work, exist_ok=True)
     c = Checker(a.noether, a.work, a.ranks)
-    c.klu()
+    wanted = lambda case: not a.case or case in a.case
     short = ["--t", "0.05", "--h", "0.01"]
-    nfourbar = c.agreement("nfourbar", ["--set", "n=100", "--t", "0.2"])
-    if nfourbar:
-        c.outputs(nfourbar, os.path.join(a.work, "nfourbar-klu"))
-    c.agreement("chain2d", ["--set", "n=200"] + short)
-    c.agreement("chain3d", ["--set", "n=100"] + short)
-    c.agreement("grid2d", ["--set", "k=10"] + short)
-    c.agreement("double-fourbar", ["--t", "0.5"])
-    c.bits("grid2d", ["--set", "k=10"] + short)
-    c.resume()
-    c.newton()
-    c.output()
+    if wanted("klu"):
+        c.klu()
+    if wanted("agreement"):
+        nfourbar = c.agreement("nfourbar", ["--set", "n=100", "--t", "0.2"])
+        if nfourbar:
+            c.outputs(nfourbar, os.path.join(a.work, "nfourbar-klu"))
+        c.agreement("chain2d", ["--set", "n=200"] + short)
+        c.agreement("chain3d", ["--set", "n=100"] + short)
+        c.agreement("grid2d", ["--set", "k=10"] + short)
+        c.agreement("double-fourbar", ["--t", "0.5"])
+    if wanted("bits"):
+        c.bits("grid2d", ["--set", "k=10"] + short)
+    if wanted("resume"):
+        c.resume()
+    if wanted("newton"):
+        c.newton()
+    if wanted("output"):
+        c.output()
     if c.failures:
         print("failed: " + ", ".join(c.failures))
         return 1
