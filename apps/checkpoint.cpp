@@ -28,7 +28,6 @@ CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& pla
       start_(std::chrono::steady_clock::now()) {}
 
 void CheckpointWriter::after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder) {
-  if (state.step % options_.checkpoint_every != 0) return;
   const double wall_seconds =
       seconds_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   Checkpoint checkpoint{run_id_, options_, state, next_h, stepper.checkpoint(), recorder.statistics(),

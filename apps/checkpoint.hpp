@@ -104,8 +104,8 @@ class CheckpointWriter {
  public:
   /// outputs must outlive the writer.
   CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs& outputs);
-  /// After the step that reached `state`, when the run goes on: writes the checkpoint when the
-  /// step's number is a multiple of the interval, with the statistics recorder gathered up to
+  /// After the step that reached `state`, when the run goes on and the step's number is a
+  /// multiple of the interval: writes the checkpoint, with the statistics recorder gathered up to
   /// it. next_h: the h the next step gets. Drops the
   /// stepper's factorization (Stepper::checkpoint). Throws OutputError when a file cannot be written.
   void after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder);

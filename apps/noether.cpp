@@ -13,6 +13,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,6 +23,7 @@
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/processes.hpp>
 #include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/plot_command.hpp>
 #include <noether/apps/runner.hpp>
@@ -79,33 +81,56 @@ int list_command() {
   return 0;
 }
 
-/// Runs options (progress on a terminal, SIGHUP, SIGINT and SIGTERM as requests to stop), prints
-/// the summary; the exit code.
-int run_and_report(RunOptions options) {
-  options.progress = isatty(STDOUT_FILENO) != 0;
-  const InterruptSignals signals;
-  options.interrupt = &signals.requested();
-  const RunOutcome outcome = run(options);
-  const std::string& note = outcome.statistics.initial_projection_note;
-  if (!note.empty()) std::cerr << "noether: warning: " << note << '\n';
-  print_summary(std::cout, outcome);
-  if (outcome.ok()) return 0;
+/// Prints the summary of outcome (the reporting process of several) and returns the exit code; a
+/// failed or interrupted run's error goes to stderr.
+int report_outcome(const RunOutcome& outcome, const Processes& processes) {
   const RunEnding& ending = outcome.ending;
   const bool interrupted = ending.status == RunStatus::interrupted;
-  return report_error(ending.error, interrupted ? exit_signal_base + ending.interrupt_signal : exit_run_failed);
+  const int exit_code = outcome.ok() ? 0 : interrupted ? exit_signal_base + ending.interrupt_signal : exit_run_failed;
+  const bool lone = !ends_on_every_process(ending);
+  if (!processes.reports() && !lone) return exit_code;  // rank 0 reports it
+  const std::string& note = outcome.statistics.initial_projection_note;
+  if (processes.reports()) {
+    if (!note.empty()) std::cerr << "noether: warning: " << note << '\n';
+    print_summary(std::cout, outcome);
+  }
+  return outcome.ok() ? 0 : report_error(ending.error, exit_code);
 }
 
-int run_command(const RunArguments& arguments) { return run_and_report(to_run_options(arguments)); }
+/// Runs options on `processes` (progress on a terminal, SIGHUP, SIGINT and SIGTERM as requests to
+/// stop), prints the summary (rank 0 of several); the exit code. An ending the other processes may
+/// not share is reported where it happens, which then ends them all (RunOptions::lone_ending).
+int run_and_report(RunOptions options, const Processes& processes) {
+  options.distribution = processes.distribution();
+  options.progress = processes.reports() && isatty(STDOUT_FILENO) != 0;
+  options.lone_ending = [&processes](const RunOutcome& outcome) {
+    const int exit_code = report_outcome(outcome, processes);
+    std::cout.flush();
+    processes.end_all(exit_code);
+  };
+  const InterruptSignals signals;
+  options.interrupt = &signals.requested();
+  return report_outcome(run(options), processes);
+}
+
+int run_command(const RunArguments& arguments, const Processes& processes) {
+  RunOptions options = to_run_options(arguments);
+  // The processes of one job share the machines' cores: one thread each unless --threads asks for
+  // more (a hybrid run, docs/distributed.md).
+  const std::shared_ptr<const Distribution> distribution = processes.distribution();
+  if (!arguments.given("threads") && distribution && distribution->ranks() > 1) options.threads = 1;
+  return run_and_report(std::move(options), processes);
+}
 
 /// `noether resume DIR`: the run of DIR/checkpoint.json, continued to its t_end with its options
 /// (threads: --threads when given).
-int resume_command(const std::string& directory, const std::optional<std::string>& threads) {
+int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
   if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;
   options.resume = &checkpoint;
-  return run_and_report(std::move(options));
+  return run_and_report(std::move(options), processes);
 }
 
 /// `noether export`: the scene of the run the arguments describe, on stdout.
@@ -154,7 +179,7 @@ void check_command(int argc, char** argv, const CLI::App& app) {
   throw std::invalid_argument("unknown command " + quote(word) + "; commands: list, run, resume, export, plot (see noether --help)");
 }
 
-int dispatch(int argc, char** argv) {
+int dispatch(int argc, char** argv, const Processes& processes) {
   CLI::App app{"Noether: structure-preserving integration of constrained multibody systems", "noether"};
   app.require_subcommand(1);
   app.footer(exit_codes_help);
@@ -185,8 +210,8 @@ int dispatch(int argc, char** argv) {
   }
   if (list->parsed()) return list_command();
   if (plot->parsed()) return plot_command(plot_directory);
-  if (resume->parsed()) return resume_command(resume_directory, resume_threads);
-  return export_scene->parsed() ? export_command(arguments) : run_command(arguments);
+  if (resume->parsed()) return resume_command(resume_directory, resume_threads, processes);
+  return export_scene->parsed() ? export_command(arguments) : run_command(arguments, processes);
 }
 
 /// exit_code, once standard output is flushed; when what was printed there could not all be
@@ -218,15 +243,32 @@ int main(int argc, char** argv) {
   // with EPIPE, reported as any other write error, instead of ending the program with SIGPIPE
   // after the run completed (exit 141, as if a signal had stopped the run).
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f) passed makes the write fail with EFBIG, an output error the run
+  // reports in its summary, instead of ending the program with SIGXFSZ and a core.
+  std::signal(SIGXFSZ, SIG_IGN);
   int exit_code = 0;
+  std::optional<Processes> processes;
+  // An error outside a run's steps ends this process; under mpirun it may be this process's alone
+  // (memory), so it ends the others too, which would wait for this one. A usage error is every
+  // process's (they all read the same arguments): rank 0 reports it.
+  const auto fail = [&](const std::string& message, int code) {
+    if (processes && !processes->reports() && code == exit_usage) return code;
+    report_error(message, code);
+    if (processes && code != exit_usage) {
+      std::cout.flush();
+      processes->end_all(code);
+    }
+    return code;
+  };
   try {
-    exit_code = dispatch(argc, argv);
+    processes.emplace();
+    exit_code = dispatch(argc, argv, *processes);
   } catch (const std::invalid_argument& e) {
-    exit_code = report_error(e.what(), exit_usage);
+    exit_code = fail(e.what(), exit_usage);
   } catch (const std::bad_alloc&) {  // outside a run's steps (those end as a failed run: runner.cpp)
-    exit_code = report_error(out_of_memory_message(), exit_run_failed);
+    exit_code = fail(out_of_memory_message(), exit_run_failed);
   } catch (const std::exception& e) {
-    exit_code = report_error(e.what(), exit_run_failed);
+    exit_code = fail(e.what(), exit_run_failed);
   }
   return flush_standard_output(exit_code);
 }

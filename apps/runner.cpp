@@ -85,12 +85,13 @@ struct PreparedStepper {
   /// The equations dropped as dependent on the others (describe_dependency), when some were.
   std::vector<std::string> dropped_equations;
 
-  PreparedStepper(const Model& model, const RunConfiguration& run) {
+  PreparedStepper(const Model& model, const RunConfiguration& run, std::shared_ptr<const Distribution> distribution) {
     try {
       reduced = without_redundancy(model, run, dropped_equations);
       StepperOptions options = run.stepper_options();
       // without_redundancy has looked for them: the stepper need not look again.
       options.redundant_equations = StepperOptions::RedundantEquations::allow;
+      options.distribution = std::move(distribution);
       stepper = find_stepper(run.stepper).make(system(model), options);
     } catch (const StepperRefusal& e) {
       refusal = e;
@@ -125,9 +126,23 @@ class RunClock {
   bool stepped_ = false;
 };
 
-/// The signal that asked the run to stop (RunOptions::interrupt), 0 when none did.
+/// The signal that asked the run to stop (RunOptions::interrupt), 0 when none did; in a run over
+/// several processes, the signal of the lowest rank asked, on every process (collective), so
+/// that all stop after the same step.
 int interrupt_requested(const RunOptions& options) {
-  return options.interrupt ? options.interrupt->load(std::memory_order_relaxed) : 0;
+  const int own = options.interrupt ? options.interrupt->load(std::memory_order_relaxed) : 0;
+  const Distribution* processes = options.distribution.get();
+  if (!processes || processes->ranks() == 1) return own;
+  std::vector<double> signals(static_cast<std::size_t>(processes->ranks()), 0.0);
+  signals[static_cast<std::size_t>(processes->rank())] = own;
+  processes->sum(signals);
+  const auto asked = std::ranges::find_if(signals, [](double signal) { return signal != 0.0; });
+  return asked == signals.end() ? 0 : static_cast<int>(*asked);
+}
+
+/// Whether the step that reached `state` is followed by a checkpoint (RunOptions::checkpoint_every).
+bool checkpoint_due(const RunOptions& options, const State& state) {
+  return options.checkpoint_every > 0 && state.step % options.checkpoint_every == 0;
 }
 
 /// An adaptive run that took kAdaptiveStepLimit times step_count steps without reaching t_end.
@@ -170,7 +185,11 @@ int integrate(Stepper& stepper, const RunOptions& options, const RunConfiguratio
     ++n;
     if (adaptive) h = report.step_size / report.substeps;
     recorder.record_step(state, stepper.conserved_energy(state), report);
-    if (checkpoints && going_on()) checkpoints->after_step(state, h, stepper, recorder);
+    if (!going_on() || !checkpoint_due(options, state)) continue;
+    // Every process drops its factorization with the checkpoint (Stepper::checkpoint), so that all
+    // go on alike; rank 0 writes it.
+    if (checkpoints) checkpoints->after_step(state, h, stepper, recorder);
+    else stepper.checkpoint();
   }
   return 0;
 }
@@ -266,6 +285,7 @@ void close_recording(const RunModel& m, RunOutputs* outputs, RunRecorder& record
 /// Opens the run's output directory into `outputs` (summary.json says running, of `running`);
 /// leaves it empty without options.output_dir.
 void open_directory(const RunOptions& options, const RunOutcome& running, std::optional<RunOutputs>& outputs) {
+  if (options.distribution && options.distribution->rank() != 0) return;  // rank 0 writes the outputs
   const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
   if (options.resume)
     outputs.emplace(*options.output_dir, calls, running, options.resume->timeseries_length);
@@ -341,7 +361,7 @@ RunOutcome run(const RunOptions& options) {
   const ModelDescription description = describe(plan.source);
   const Model model = build_model(description);
   const ThreadLimit thread_limit(plan.threads);
-  PreparedStepper prepared(model, plan.configuration);
+  PreparedStepper prepared(model, plan.configuration, options.distribution);
   outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
@@ -355,7 +375,16 @@ RunOutcome run(const RunOptions& options) {
   close_recording(m, outputs ? &*outputs : nullptr, recorder, outcome.ending);
   outcome.statistics = recorder.statistics();
   if (prepared.stepper) outcome.factorization = prepared.stepper->factorization_profile();
-  return finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
+  outcome = finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
+  if (options.distribution && options.distribution->ranks() > 1 && !ends_on_every_process(outcome.ending) &&
+      options.lone_ending)
+    options.lone_ending(outcome);
+  return outcome;
+}
+
+bool ends_on_every_process(const RunEnding& ending) {
+  return ending.status != RunStatus::failed || ending.failure.cause == FailureCause::newton ||
+         ending.failure.cause == FailureCause::refused;
 }
 
 std::string_view to_string(RunStatus status) {

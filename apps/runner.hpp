@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <limits>
 #include <optional>
 #include <string>
@@ -21,6 +23,8 @@
 namespace noether {
 
 struct Checkpoint;
+
+struct RunOutcome;
 
 struct RunOptions {
   std::string scenario;
@@ -57,6 +61,17 @@ struct RunOptions {
   /// The system calls the output files go through (nullptr: the real ones); tests inject the
   /// failures of a full disk here.
   const FileCalls* file_calls = nullptr;
+  /// The processes of a run over several (an MPI job: docs/distributed.md), which all run these
+  /// options alike: each assembles its part of every Newton system (StepperOptions::distribution),
+  /// rank 0 alone writes output_dir, and all stop after the same step when any is asked to.
+  /// nullptr: one process.
+  std::shared_ptr<const Distribution> distribution;
+  /// In a run over several processes, called by run() on a process whose run ends in a way the
+  /// others may not share (ends_on_every_process false), with the outcome, once its outputs are
+  /// written and before what the processes made together is destroyed (its destruction is
+  /// collective, and the others may be waiting in a step): the program reports it and ends the
+  /// job there (apps/processes.hpp).
+  std::function<void(const RunOutcome&)> lone_ending;
 
   /// The run settings to change: settings, set first to the defaults they take when absent (the
   /// scene's, or default_run_configuration(scenario)); so give scene or scenario first. Throws
@@ -261,5 +276,11 @@ RunPlan plan_run(const RunOptions& options);
 /// step as its next first guess, and runs until its first state at or past t_end (t_reached); a
 /// run that takes more than kAdaptiveStepLimit times step_count steps before fails (cause error).
 RunOutcome run(const RunOptions& options);
+
+/// Whether every process of a run over several reaches this ending together: a completed or
+/// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes the
+/// same decisions on the same equations). An output error (rank 0 alone writes) or any other error
+/// (memory running out) may be one process's alone.
+bool ends_on_every_process(const RunEnding& ending);
 
 }  // namespace noether

@@ -36,6 +36,18 @@ if(NOETHER_WITH_PETSC STREQUAL "AUTO" OR NOETHER_WITH_PETSC)
 endif()
 message(STATUS "Noether: the PETSc back-end (mumps): ${NOETHER_PETSC_BUILT}")
 
+# Runs over several processes (distributed/, docs/distributed.md): on when MPI is found, unless
+# configured off; NOETHER_MPI=ON without MPI stops configuration and names the package.
+find_package(MPI QUIET COMPONENTS C)
+option(NOETHER_MPI "Build the runs over several processes (needs MPI)" ${MPI_C_FOUND})
+if(NOETHER_MPI)
+  noether_require_package(MPI_C_FOUND libopenmpi-dev "MPI (runs over several processes)")
+  # C++ sources use MPI's C interface; mpi.h would otherwise pull in the removed C++ bindings,
+  # which need a library of their own. (After NoetherPETSc, whose find_package(MPI) resets the
+  # target's properties.)
+  set_property(TARGET MPI::MPI_C APPEND PROPERTY INTERFACE_COMPILE_DEFINITIONS OMPI_SKIP_MPICXX MPICH_SKIP_MPICXX)
+endif()
+
 if(NOETHER_BUILD_TESTS)
   find_package(doctest QUIET)
   noether_require_package(doctest_FOUND doctest-dev "doctest (the test suite)")

@@ -42,16 +42,23 @@ void for_each_structural_entry(const UnitLayout& unit, F&& f) {
 
 }  // namespace
 
-AssemblyPlan::AssemblyPlan(Index n, const std::vector<UnitLayout>& units) {
+AssemblyPlan::AssemblyPlan(Index n, const std::vector<UnitLayout>& units, std::vector<Index> ids) {
   if (n < 0) throw std::invalid_argument("an assembly needs a non-negative number of unknowns");
   const auto count = static_cast<Index>(units.size());
+  if (!ids.empty() && ids.size() != units.size())
+    throw std::invalid_argument("an assembly plan of " + std::to_string(count) + " units given " +
+                                std::to_string(ids.size()) + " unit ids");
+  if (ids.empty()) {
+    ids.resize(units.size());
+    std::iota(ids.begin(), ids.end(), Index{0});
+  }
   for (Index u = 0; u < count; ++u) check_layout(units[static_cast<std::size_t>(u)], u, n);
   pattern_.n = n;
   build_pattern(units);
   schedule_ = make_assembly_schedule(
       n, count, [&](Index u) { return std::span<const Index>(units[static_cast<std::size_t>(u)].dofs); },
       default_units_per_chunk(count));
-  build_visit_data(units);
+  build_visit_data(units, ids);
 }
 
 /// Rows of each column by counting: bucket every structural entry (and the diagonal) by column,
@@ -92,7 +99,7 @@ void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
 /// scatter entries list first those that are the first contribution to their slot (in visiting
 /// order; they assign), then the others (they add), so that no assembly needs to zero the matrix;
 /// entries of constant blocks are listed apart (Visit).
-void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
+void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units, const std::vector<Index>& ids) {
   const auto nnz = static_cast<std::size_t>(pattern_.nnz());
   std::vector<bool> has_constant(nnz, false), constant_written(nnz, false), varying_written(nnz, false);
   for (const UnitLayout& layout : units)
@@ -102,7 +109,7 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
   std::vector<ScatterEntry> mixed, adds, constant_adds;
   for (Index u : schedule_.units) {
     const UnitLayout& layout = units[static_cast<std::size_t>(u)];
-    Visit visit{u, static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0, 0,
+    Visit visit{ids[static_cast<std::size_t>(u)], static_cast<Index>(residual_rows_.size()), static_cast<Index>(scatter_.size()), 0, 0,
                 static_cast<Index>(mixed_slots_.size()), static_cast<Index>(constant_scatter_.size()), 0,
                 static_cast<Index>(block_shapes_.size()), 0, false};
     residual_rows_.insert(residual_rows_.end(), layout.dofs.begin(), layout.dofs.end());
@@ -143,12 +150,13 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units) {
   constant_scatter_.shrink_to_fit();
 }
 
-Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int global_sums)
+Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int global_sums, const Distribution* distribution)
     : plan_(std::move(plan)),
       values_(static_cast<std::size_t>(plan_.pattern().nnz()), 0.0),  // slots no unit writes stay 0
       mixed_constants_(plan_.mixed_slots_.size()),
       global_sums_(global_sums),
       visit_sums_(static_cast<std::size_t>(plan_.num_units() * global_sums)),
+      distribution_(distribution),
       empty_scratch_{std::vector<double>(static_cast<std::size_t>(3 * plan_.max_residual_size_ + plan_.max_matrix_size_)),
                      std::vector<double>(static_cast<std::size_t>(workspace_size)),
                      std::vector<double>(static_cast<std::size_t>(global_sums > 0 ? plan_.max_residual_size_ : 0)),
@@ -156,6 +164,25 @@ Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int global_sums)
                      std::vector<double>(static_cast<std::size_t>(global_sums))},
       scratch_(empty_scratch_) {
   if (global_sums < 0) throw std::invalid_argument("an assembler's global sums must be >= 0, got " + std::to_string(global_sums));
+}
+
+void Assembler::sum_over_processes(VectorRef residual, VectorRef* scale, VectorRef* floor, GlobalTermsOutput* global,
+                                   bool with_matrix) {
+  std::vector<VectorRef*> parts{&residual};
+  if (scale) parts.insert(parts.end(), {scale, floor});
+  if (global && with_matrix) parts.insert(parts.end(), {&global->column, &global->row});
+  const Index sums = global ? static_cast<Index>(global->sums.size()) : 0;
+  process_sums_.resize(static_cast<std::size_t>(static_cast<Index>(parts.size()) * residual.size() + sums));
+  double* packed = process_sums_.data();
+  for (VectorRef* part : parts) packed = std::copy_n(part->data(), part->size(), packed);
+  if (global) std::copy(global->sums.begin(), global->sums.end(), packed);
+  distribution_->sum(process_sums_);
+  const double* summed = process_sums_.data();
+  for (VectorRef* part : parts) {
+    std::copy_n(summed, part->size(), part->data());
+    summed += part->size();
+  }
+  if (global) std::copy_n(summed, sums, global->sums.begin());
 }
 
 void Assembler::scatter_global_terms(std::size_t k, const UnitScratch& scratch, GlobalTermsOutput& global, bool with_matrix) {

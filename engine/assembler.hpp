@@ -30,6 +30,7 @@
 
 #include <noether/engine/sparse_pattern.hpp>
 #include <noether/engine/assembly_schedule.hpp>
+#include <noether/engine/distribution.hpp>
 #include <noether/engine/parallel_ranges.hpp>
 
 namespace noether {
@@ -141,8 +142,11 @@ class AssemblyPlan {
   /// n: number of global unknowns. Every diagonal entry is part of the pattern (structurally),
   /// whether or not a unit writes it. Throws std::invalid_argument for a dof outside [0, n) or a
   /// block outside its unit's dofs.
-  /// The layouts are not kept: an assembly reads only the plan's flat arrays.
-  AssemblyPlan(Index n, const std::vector<UnitLayout>& units);
+  /// The layouts are not kept: an assembly reads only the plan's flat arrays. ids: the number an
+  /// assembly passes its evaluation for units[k] (ids[k]; k when ids is empty, else units.size()
+  /// entries), so that a plan of some units of a larger list (the terms one process owns,
+  /// engine/distribution.hpp) names them as the list does.
+  AssemblyPlan(Index n, const std::vector<UnitLayout>& units, std::vector<Index> ids = {});
 
   const CscPattern& pattern() const { return pattern_; }
   Index num_units() const { return static_cast<Index>(visits_.size()) - 1; }
@@ -151,7 +155,7 @@ class AssemblyPlan {
  private:
   friend class Assembler;
   void build_pattern(const std::vector<UnitLayout>& units);
-  void build_visit_data(const std::vector<UnitLayout>& units);
+  void build_visit_data(const std::vector<UnitLayout>& units, const std::vector<Index>& ids);
 
   CscPattern pattern_;
   AssemblySchedule schedule_;
@@ -206,12 +210,21 @@ struct UnitScratch {
 
 /// Owns the matrix and the per-thread scratch for one plan, and runs assemblies. Threads: an
 /// assembly runs on the worker threads itself; one Assembler is one caller's at a time.
+///
+/// In a distributed system (engine/distribution.hpp) the plan holds the units this process owns;
+/// an assembly adds `start` on rank 0 alone, then sums the residual, scale, floor and global terms
+/// over the processes (Distribution::sum, one call per assembly), so that they are the whole
+/// system's on every process, while the matrix values() are this process's part (the
+/// contributions of its units on its plan's pattern). Every process must assemble alike: the sum
+/// is collective.
 class Assembler {
  public:
   /// workspace_size: doubles of each thread's workspace (UnitOutput::workspace), allocated once.
   /// global_sums > 0 makes an assembler of a global unknown: every unit gets a UnitGlobalTerms with that many sums
-  /// (and must then be assembled with a GlobalTermsOutput).
-  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0, int global_sums = 0);
+  /// (and must then be assembled with a GlobalTermsOutput). distribution: the processes that
+  /// assemble the system together (must outlive this), or nullptr for one process.
+  explicit Assembler(AssemblyPlan plan, Index workspace_size = 0, int global_sums = 0,
+                     const Distribution* distribution = nullptr);
 
   const AssemblyPlan& plan() const { return plan_; }
   const CscPattern& pattern() const { return plan_.pattern(); }
@@ -290,6 +303,10 @@ class Assembler {
   void scatter_global_terms(std::size_t k, const UnitScratch& scratch, GlobalTermsOutput& global, bool with_matrix);
   /// global.sums = the units' sums added up in visiting order.
   void reduce_global_sums(GlobalTermsOutput& global) const;
+  /// Sums the outputs of an assembly over the processes of a distributed system, in one call
+  /// (Distribution::sum); nothing in one process.
+  void sum_over_processes(VectorRef residual, VectorRef* scale, VectorRef* floor, GlobalTermsOutput* global,
+                          bool with_matrix);
   /// Writes the entries of constant blocks of the unit at visiting position k into values_.
   void scatter_constants(std::size_t k, const UnitScratch& scratch);
   /// Writes the sum of the constant blocks into values_: every slot without a varying contribution
@@ -305,6 +322,8 @@ class Assembler {
   bool constants_written_ = false;       ///< values_ holds the current constant blocks
   int global_sums_ = 0;                  ///< sums per unit (0: no global unknown)
   std::vector<double> visit_sums_;       ///< global_sums_ per visiting position
+  const Distribution* distribution_;     ///< nullptr in one process
+  std::vector<double> process_sums_;     ///< what sum_over_processes sends, packed
   UnitScratch empty_scratch_;            ///< sized for the largest unit, copied for each thread
   tbb::enumerable_thread_specific<UnitScratch> scratch_;
 };
@@ -392,6 +411,7 @@ void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef
     throw std::invalid_argument("the global terms hold " + std::to_string(global->sums.size()) + " sums, the assembler " +
                                 std::to_string(global_sums_));
   if (with_matrix && !constants_written_) write_constants(eval);
+  if (distribution_ && distribution_->rank() != 0) start = nullptr;
   for_each_index_range(residual.size(), [&](Index begin, Index end) {
     const Index size = end - begin;
     if (start) residual.segment(begin, size) = start->segment(begin, size);
@@ -411,6 +431,7 @@ void Assembler::assemble_onto(const ConstVectorRef* start, Eval& eval, VectorRef
     if (global) scatter_global_terms(k, scratch, *global, unit_matrix);
   });
   if (global) reduce_global_sums(*global);
+  if (distribution_) sum_over_processes(residual, scale, floor, global, with_matrix);
 }
 
 template <class Eval>

@@ -61,9 +61,10 @@ Structure structure_of(Pattern pattern, const Element& e, TermKind kind) {
 }  // namespace
 
 TermLayout::TermLayout(const System& system, std::vector<FieldKind> fields,
-                       const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums)
+                       const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums,
+                       const Distribution* distribution)
     : system_(system), fields_(std::move(fields)), position_(body_wise_positions(system, fields_)),
-      natural_(position_.size()), assembler_(make_assembler(shapes, workspace_slots, global_sums)) {
+      natural_(position_.size()), assembler_(make_assembler(shapes, workspace_slots, global_sums, distribution)) {
   for (std::size_t i = 0; i < position_.size(); ++i) natural_[static_cast<std::size_t>(position_[i])] = static_cast<Index>(i);
 }
 
@@ -170,7 +171,7 @@ UnitLayout TermLayout::unit_layout(const TermRef& ref, const TermShape& shape, c
 /// them, engine/assembly_schedule.hpp, so that the terms and the elements' data are read in
 /// sequence), their runs and shapes, and the assembly plan.
 Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots,
-                                     int global_sums) {
+                                     int global_sums, const Distribution* distribution) {
   if (fields_.empty() || fields_.size() > static_cast<std::size_t>(kMaxFields) || workspace_slots < 0)
     throw std::invalid_argument("a scheme needs 1 to " + std::to_string(kMaxFields) + " fields, got " +
                                 std::to_string(fields_.size()) + ", and no negative workspace");
@@ -203,14 +204,23 @@ Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>
   }
   std::ranges::stable_sort(planned, {}, &Planned::first_coordinate);
   std::vector<UnitLayout> units;
+  std::vector<Index> ids;
+  const auto owned = [&](const Planned& p) {
+    return !distribution ||
+           term_owner(p.first_coordinate, system_.num_coordinates(), distribution->ranks()) == distribution->rank();
+  };
   for (Planned& p : planned) {
     p.ref.runs_begin = static_cast<Index>(runs_.size());
     append_runs(*p.placed.dofs, runs_);
     p.ref.runs_end = static_cast<Index>(runs_.size());
+    if (owned(p)) {
+      ids.push_back(static_cast<Index>(terms_.size()));
+      units.push_back(unit_layout(p.ref, *p.shape, p.placed));
+    }
     terms_.push_back(p.ref);
-    units.push_back(unit_layout(p.ref, *p.shape, p.placed));
   }
-  return Assembler(AssemblyPlan(size(), units), workspace_slots * slot_size_, global_sums);
+  return Assembler(AssemblyPlan(size(), units, std::move(ids)), workspace_slots * slot_size_, global_sums,
+                   distribution);
 }
 
 }  // namespace noether

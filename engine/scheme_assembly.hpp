@@ -248,9 +248,12 @@ class TermLayout {
   /// (TermOutput::global_column): the scalar sums its kernels add up.
   /// Throws std::invalid_argument for no fields or more than kMaxFields, a shape that names a field
   /// the scheme does not have, a multiplier field for an element that is not a constraint, or a
-  /// block outside its fields.
+  /// block outside its fields. distribution: the processes that assemble the system together
+  /// (must outlive this; nullptr for one process): the assembler then plans the terms this process
+  /// owns (term_owner of their smallest coordinate), while terms() lists them all.
   TermLayout(const System& system, std::vector<FieldKind> fields,
-             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0);
+             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0,
+             const Distribution* distribution = nullptr);
 
   const System& system() const { return system_; }
   std::span<const TermRef> terms() const { return terms_; }
@@ -301,7 +304,8 @@ class TermLayout {
   static std::vector<PlacedView> placed_of(const System& system, TermKind kind);
   Index add_shape(const TermShape& shape, TermKind kind, const std::string& owner);
   void copy_forms();
-  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums);
+  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums,
+                           const Distribution* distribution);
   UnitLayout unit_layout(const TermRef& ref, const TermShape& shape, const PlacedView& placed) const;
 
   const System& system_;
@@ -393,11 +397,13 @@ class SchemeAssembly {
   using Iterate = typename Scheme::Iterate;
 
   /// Plans the scheme's terms on `system` (both must outlive this); global_sums > 0 for a scheme
-  /// with a global unknown, whose kernels add up that many sums (TermLayout).
-  SchemeAssembly(const System& system, const Scheme& scheme, int global_sums = 0)
+  /// with a global unknown, whose kernels add up that many sums; distribution: the processes that
+  /// assemble it together, nullptr for one (TermLayout).
+  SchemeAssembly(const System& system, const Scheme& scheme, int global_sums = 0,
+                 const Distribution* distribution = nullptr)
       : scheme_(scheme),
         layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
-                Scheme::workspace_slots, global_sums) {
+                Scheme::workspace_slots, global_sums, distribution) {
     static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
                                           "every element kind (engine/scheme_assembly.hpp)");
   }

@@ -135,10 +135,12 @@ void check_newton_options(const NewtonOptions& options) {
 namespace {
 
 /// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
-std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, const NewtonOptions& options) {
+std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, const NewtonOptions& options,
+                                                 const Distribution* processes) {
   check_newton_options(options);
-  std::unique_ptr<LinearSolver> solver = options.linear_solver_factory ? options.linear_solver_factory()
-                                                                       : make_linear_solver(choice.kind, choice.ordering);
+  std::unique_ptr<LinearSolver> solver = options.linear_solver_factory
+                                             ? options.linear_solver_factory()
+                                             : make_linear_solver(choice.kind, choice.ordering, processes);
   if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   return solver;
 }
@@ -146,8 +148,9 @@ std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, cons
 /// make_tangent's solver, or the pattern's matrix itself when make_tangent is unset; throws
 /// std::invalid_argument for a factory that makes none.
 std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverChoice solver,
-                                                   const NewtonOptions& options, const TangentSolverFactory& make_tangent) {
-  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options);
+                                                   const NewtonOptions& options, const TangentSolverFactory& make_tangent,
+                                                   const Distribution* processes) {
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options, processes);
   if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
   std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
   if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
@@ -167,9 +170,9 @@ Index first_zero_column(const CscPattern& pattern, std::span<const double> value
 }  // namespace
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
-                           const TangentSolverFactory& make_tangent)
+                           const TangentSolverFactory& make_tangent, const Distribution* processes)
     : options_(options),
-      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent)),
+      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes)),
       residual_(tangent_->size()),
       scale_(tangent_->size()),
       floor_(tangent_->size()),

@@ -106,6 +106,7 @@ class SchemeStepper final : public Stepper {
   const System& system_;
   int max_refinement_depth_;
   std::unique_ptr<const Scheme> scheme_;
+  std::shared_ptr<const Distribution> distribution_;  ///< nullptr in one process
   std::unique_ptr<StepEquations> equations_;
   std::unique_ptr<NewtonSolver> newton_;
 };

@@ -29,8 +29,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   static constexpr bool has_global_unknown = Scheme::traits.global_sums > 0;
   static constexpr Index kGlobalUnknowns = has_global_unknown ? 1 : 0;
 
-  StepEquations(const System& system, const Scheme& scheme)
-      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums), column_(has_global_unknown ? pattern().n : 0),
+  StepEquations(const System& system, const Scheme& scheme, const Distribution* distribution)
+      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums, distribution), column_(has_global_unknown ? pattern().n : 0),
         row_(has_global_unknown ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.global_sums)) {}
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
@@ -210,10 +210,10 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
     : Stepper(system, Scheme::name, options.redundant_equations), system_(require_coordinates(system, Scheme::name)),
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
-      equations_(std::make_unique<StepEquations>(system, *scheme_)),
+      distribution_(options.distribution),
+      equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get())),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), LinearSolverChoice(options.solver, options.ordering),
-                                             options.newton,
-                                             equations_->tangent_solver())) {
+                                             options.newton, equations_->tangent_solver(), distribution_.get())) {
   check_stepper_options(options);
 }
 

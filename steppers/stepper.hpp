@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include <noether/engine/distribution.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
 #include <noether/solvers/newton.hpp>
@@ -57,6 +58,11 @@ struct StepperOptions {
   /// dropped or examined them itself, as the `noether` program does).
   enum class RedundantEquations { refuse, allow };
   RedundantEquations redundant_equations = RedundantEquations::refuse;
+  /// The processes that step the system together (engine/distribution.hpp; an MPI job,
+  /// distributed/), each assembling the terms it owns; nullptr for one process. Every process
+  /// makes the stepper alike and calls its functions alike (they are collective), and the Newton
+  /// matrices' linear solver (newton.linear_solver_factory) must sum the processes' parts.
+  std::shared_ptr<const Distribution> distribution = nullptr;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless max_refinement_depth is in

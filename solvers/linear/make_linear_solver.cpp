@@ -35,8 +35,14 @@ void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering) {
                           std::string(to_string(kind)) + " orders by its own rules: leave the ordering at auto");
 }
 
-std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering) {
+std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering,
+                                                 const Distribution* processes) {
   require_ordering_supported(kind, ordering);
+  if (processes && processes->ranks() > 1 && !is_petsc_backend(kind))
+    throw std::invalid_argument("the " + std::string(to_string(kind)) +
+                                " solver factors in one process, and this run has " +
+                                std::to_string(processes->ranks()) +
+                                " processes: a run over several processes needs a distributed solver (--solver mumps)");
   switch (kind) {
     case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>(ordering);
     case LinearSolverKind::klu: return std::make_unique<KluSolver>(ordering);
@@ -44,7 +50,7 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrde
     case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
     case LinearSolverKind::mumps:
 #if NOETHER_WITH_PETSC
-      return make_petsc_lu_solver(kind);
+      return make_petsc_lu_solver(kind, processes);
 #else
       throw LinearSolverError(linear_solver_missing_message(kind));
 #endif

@@ -121,9 +121,9 @@ void ensure_petsc(const std::string& backend) {
 constexpr PetscInt kLargestWorkspaceRelaxation = 1280;
 
 /// The back-end: MUMPS through PETSc's factor matrix (docs/distributed.md: why not KSP, and why
-/// not SuperLU_DIST with Debian's PETSc). Rows: this process owns local_size_ rows of the n x n
-/// matrix from row_begin_ and gives the entries of those rows (coordinates, global indices); on
-/// PETSC_COMM_SELF that is every row.
+/// not SuperLU_DIST with Debian's PETSc). Rows: this process owns rows [row_begin_, row_begin_ +
+/// local_size_) of the n x n matrix; it gives its part of the matrix as entries of any rows (COO,
+/// global indices: PETSc moves the others' and sums the parts); on PETSC_COMM_SELF it owns every row.
 class PetscLuSolver final : public LinearSolver {
  public:
   PetscLuSolver(LinearSolverKind kind, MPI_Comm comm) : kind_(kind), comm_(comm) {
@@ -140,7 +140,8 @@ class PetscLuSolver final : public LinearSolver {
   LinearSolverKind kind() const override { return kind_; }
   bool needs_symmetric_positive_definite() const override { return false; }
 
-  /// The pattern's entries as coordinates, in the pattern's order (factorize's values).
+  /// The pattern's entries as coordinates, in the pattern's order (factorize's values); this
+  /// process's rows: the whole matrix alone, else its run of them (petsc_lu_solver.hpp).
   void analyze_pattern(const CscPattern& pattern) override {
     coo_rows_.clear();
     coo_columns_.clear();
@@ -152,7 +153,10 @@ class PetscLuSolver final : public LinearSolver {
         coo_rows_.push_back(pattern.row_indices[static_cast<std::size_t>(k)]);
         coo_columns_.push_back(j);
       }
-    lay_out(pattern.n, 0, pattern.n);
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm_, &rank);
+    MPI_Comm_size(comm_, &ranks);
+    lay_out(pattern.n, pattern.n * rank / ranks, pattern.n * (rank + 1) / ranks);
   }
 
   /// A factorization that runs out of MUMPS's estimated workspace (INFOG(1) = -8 or -9: pivots
@@ -223,6 +227,8 @@ class PetscLuSolver final : public LinearSolver {
                 "laying out the pattern (MatSetPreallocationCOO)");
     petsc.check(MatCreateVecs(matrix_, &solution_, &right_side_), "MatCreateVecs");
     local_size_ = static_cast<std::size_t>(local);
+    if (local != n)  // several processes: the solution gathered to each
+      petsc.check(VecScatterCreateToAll(solution_, &gather_, &everywhere_), "VecScatterCreateToAll");
   }
 
   /// MUMPS's analysis of the matrix (its values set) into a new factor_, with the workspace
@@ -273,20 +279,25 @@ class PetscLuSolver final : public LinearSolver {
   void solve_system(bool transposed, std::span<const double> b, std::span<double> x) {
     const std::lock_guard<std::mutex> hold(petsc_lock());
     if (!factorized_) throw LinearSolverError(name() + ": solve called without a successful factorization");
-    check_solve_sizes(name(), static_cast<Index>(local_size_), b, x);
+    check_solve_sizes(name(), size_, b, x);
     const ErrorCapture petsc(name());
     PetscScalar* entries = nullptr;
     petsc.check(VecGetArrayWrite(right_side_, &entries), "VecGetArrayWrite");
-    std::copy(b.begin(), b.end(), entries);
+    std::copy_n(b.begin() + row_begin_, local_size_, entries);
     petsc.check(VecRestoreArrayWrite(right_side_, &entries), "VecRestoreArrayWrite");
     if (transposed)
       petsc.check(MatSolveTranspose(factor_, right_side_, solution_), "the transposed solve");
     else
       petsc.check(MatSolve(factor_, right_side_, solution_), "the solve");
+    const Vec whole = gather_ ? everywhere_ : solution_;
+    if (gather_) {
+      petsc.check(VecScatterBegin(gather_, solution_, everywhere_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterBegin");
+      petsc.check(VecScatterEnd(gather_, solution_, everywhere_, INSERT_VALUES, SCATTER_FORWARD), "VecScatterEnd");
+    }
     const PetscScalar* result = nullptr;
-    petsc.check(VecGetArrayRead(solution_, &result), "VecGetArrayRead");
-    std::copy(result, result + local_size_, x.begin());
-    petsc.check(VecRestoreArrayRead(solution_, &result), "VecRestoreArrayRead");
+    petsc.check(VecGetArrayRead(whole, &result), "VecGetArrayRead");
+    std::copy(result, result + size_, x.begin());
+    petsc.check(VecRestoreArrayRead(whole, &result), "VecRestoreArrayRead");
   }
 
   /// Frees PETSc's objects (the caller holds petsc_lock); after PETSc has ended (a back-end that
@@ -295,6 +306,8 @@ class PetscLuSolver final : public LinearSolver {
     factorized_ = false;
     PetscBool finalized = PETSC_FALSE;
     if (PetscFinalized(&finalized) != 0 || finalized) return;
+    VecScatterDestroy(&gather_);
+    VecDestroy(&everywhere_);
     VecDestroy(&solution_);
     VecDestroy(&right_side_);
     MatDestroy(&matrix_);
@@ -306,6 +319,8 @@ class PetscLuSolver final : public LinearSolver {
   Mat matrix_ = nullptr;
   Mat factor_ = nullptr;  ///< with MUMPS's analysis, after the first factorize
   Vec solution_ = nullptr, right_side_ = nullptr;
+  VecScatter gather_ = nullptr;  ///< this process's rows of the solution to everywhere_ (several processes)
+  Vec everywhere_ = nullptr;     ///< the whole solution, on every process (several processes)
   Index size_ = 0;       ///< n, of the whole matrix
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
@@ -316,10 +331,10 @@ class PetscLuSolver final : public LinearSolver {
 
 }  // namespace
 
-std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind) {
+std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes) {
   if (kind != LinearSolverKind::mumps)
     throw std::invalid_argument("make_petsc_lu_solver: " + std::string(to_string(kind)) + " is not a PETSc back-end (mumps)");
-  return std::make_unique<PetscLuSolver>(kind, PETSC_COMM_SELF);
+  return std::make_unique<PetscLuSolver>(kind, processes && processes->ranks() > 1 ? MPI_COMM_WORLD : PETSC_COMM_SELF);
 }
 
 }  // namespace noether

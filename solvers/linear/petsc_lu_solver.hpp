@@ -3,6 +3,7 @@
 /// that code using the back-end through LinearSolver needs neither's headers.
 #include <memory>
 
+#include <noether/engine/distribution.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
 
 namespace noether {
@@ -22,6 +23,12 @@ namespace noether {
 /// (-10: numerically singular; -6 at the analysis: structurally singular); PETSc's own errors are LinearSolverError with PETSc's message, never printed by PETSc.
 /// PETSc's state is process-wide and not thread-safe: the PETSc back-ends of a process take turns
 /// (a lock around each phase).
-std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind);
+///
+/// processes (engine/distribution.hpp; nullptr or one process: PETSC_COMM_SELF): the processes of
+/// MPI_COMM_WORLD, each giving analyze_pattern and factorize its part of the matrix (any entries,
+/// on any rows; PETSc sums the parts) and solve the whole right side, the same on every process;
+/// each owns a contiguous run of the rows [r n / R, (r + 1) n / R), and every process gets the
+/// whole solution. Every phase is then collective.
+std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes = nullptr);
 
 }  // namespace noether

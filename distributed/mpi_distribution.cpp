@@ -1,0 +1,83 @@
+#include <noether/distributed/mpi_distribution.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+#include <mpi.h>
+
+namespace noether {
+namespace {
+
+void check(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw std::runtime_error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+/// MPI_Finalize at exit, for MPI started by world(). Registered before any library that starts
+/// on MPI (PETSc: solvers/linear/petsc_lu_solver.cpp) registers its own end, so it runs after
+/// theirs (exit handlers run in reverse order of registration).
+void finalize_mpi() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+}  // namespace
+
+std::shared_ptr<MpiDistribution> MpiDistribution::world() {
+  int initialized = 0;
+  check(MPI_Initialized(&initialized), "MPI_Initialized");
+  if (!initialized) {
+    int provided = 0;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    std::atexit(finalize_mpi);
+  }
+  int rank = 0, ranks = 1;
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(MPI_COMM_WORLD, &ranks), "MPI_Comm_size");
+  return std::shared_ptr<MpiDistribution>(new MpiDistribution(rank, ranks));
+}
+
+MpiDistribution::MpiDistribution(int rank, int ranks) : rank_(rank), ranks_(ranks) {}
+
+void MpiDistribution::sum(std::span<double> values) const {
+  if (ranks_ == 1 || values.empty()) return;
+  const auto count = static_cast<int>(values.size());
+  // A left fold along the ranks: rank r receives (..(v_0 + v_1) + ..) + v_{r-1}, adds its own and
+  // passes it on; the last rank holds the sum and sends it to all. MPI_Reduce would be faster but
+  // may group the additions as its algorithm for the message size likes, even for an operation
+  // declared non-commutative (v_0 + (v_1 + v_2) keeps the rank order).
+  if (rank_ > 0) {
+    std::vector<double> lower(values.size());
+    check(MPI_Recv(lower.data(), count, MPI_DOUBLE, rank_ - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = lower[i] + values[i];
+  }
+  if (rank_ + 1 < ranks_) check(MPI_Send(values.data(), count, MPI_DOUBLE, rank_ + 1, 0, MPI_COMM_WORLD), "MPI_Send");
+  check(MPI_Bcast(values.data(), count, MPI_DOUBLE, ranks_ - 1, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+bool MpiDistribution::any(bool flag) const {
+  int local = flag ? 1 : 0, global = 0;
+  check(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+  return global != 0;
+}
+
+std::string MpiDistribution::broadcast(const std::string& text) const {
+  unsigned long long size = text.size();
+  check(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  std::string out = rank_ == 0 ? text : std::string(static_cast<std::size_t>(size), '\0');
+  check(MPI_Bcast(out.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
+  return out;
+}
+
+void MpiDistribution::abort(int exit_code) const {
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::abort();  // MPI_Abort does not return; the standard does not say so to the compiler
+}
+
+}  // namespace noether

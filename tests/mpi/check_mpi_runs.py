@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Runs of the `noether` program over several processes (docs/distributed.md), each checked
+against what it must do:
+
+  agreement  mpirun -np N noether run SCENARIO --solver mumps agrees with the one-process KLU run
+             to 1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar)
+  bits       the same run twice on the same number of processes gives the same final_state.json
+  outputs    rank 0 alone writes: one summary, the time series with as many rows as one process's
+  signal     SIGTERM to mpirun interrupts every process after the same step (summary: interrupted)
+  resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding
+  newton     a Newton failure ends every process with exit 1 and a summary saying so
+  output     rank 0's time series hitting a file-size limit (an output error only rank 0 meets)
+             ends every process within seconds, exit 1, summary.json naming the output error
+  klu        a one-process solver under mpirun is refused, exit 2, naming what to use
+
+Usage: check_mpi_runs.py --noether PATH --work DIR [--ranks N]
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+TIMEOUT = 300  # seconds: a run that hangs fails its case instead of the whole suite
+
+
+def mpirun(ranks, noether, args, **kwargs):
+    return ["mpirun", "--oversubscribe", "-np", str(ranks), noether] + args
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, env=ENV, capture_output=True, text=True, timeout=TIMEOUT, **kwargs)
+
+
+def final_q(directory):
+    with open(os.path.join(directory, "final_state.json")) as f:
+        state = json.load(f)
+    return list(state["q"].values())
+
+
+def summary(directory):
+    with open(os.path.join(directory, "summary.json")) as f:
+        return json.load(f)
+
+
+class Checker:
+    def __init__(self, noether, work, ranks):
+        self.noether, self.work, self.ranks = noether, work, ranks
+        self.failures = []
+
+    def directory(self, name):
+        path = os.path.join(self.work, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    def expect(self, case, condition, detail):
+        print(("ok   " if condition else "FAIL ") + case + ("" if condition else ": " + detail))
+        if not condition:
+            self.failures.append(case)
+
+    def agreement(self, scenario, args):
+        one, many = self.directory(scenario + "-klu"), self.directory(scenario + "-mumps")
+        a = run([self.noether, "run", scenario] + args + ["--solver", "klu", "--out", one])
+        b = run(mpirun(self.ranks, self.noether, ["run", scenario] + args + ["--solver", "mumps", "--out", many]))
+        case = "agreement " + scenario
+        if a.returncode != 0 or b.returncode != 0:
+            return self.expect(case, False, "exit codes %d and %d: %s" % (a.returncode, b.returncode, b.stderr[-2000:]))
+        qa, qb = final_q(one), final_q(many)
+        scale = max(1.0, max(abs(x) for x in qa))
+        worst = max(abs(x - y) for x, y in zip(qa, qb)) / scale
+        self.expect(case, len(qa) == len(qb) and worst <= 1e-10, "max relative difference in q %.3g" % worst)
+        return many
+
+    def outputs(self, directory, reference):
+        rows = lambda d: sum(1 for _ in open(os.path.join(d, "timeseries.csv")))
+        s = summary(directory)
+        self.expect("outputs", s["status"] == "completed" and rows(directory) == rows(reference),
+                    "status %s, %d rows against %d" % (s["status"], rows(directory), rows(reference)))
+
+    def bits(self, scenario, args):
+        first, second = self.directory("bits-1"), self.directory("bits-2")
+        for d in (first, second):
+            run(mpirun(self.ranks, self.noether, ["run", scenario] + args + ["--solver", "mumps", "--out", d]))
+        same = open(os.path.join(first, "final_state.json")).read() == open(os.path.join(second, "final_state.json")).read()
+        self.expect("bits", same, "two runs on %d processes differ" % self.ranks)
+
+    def resume(self):
+        args = ["run", "chain2d", "--set", "n=50", "--t", "0.5", "--h", "0.001", "--solver", "mumps",
+                "--checkpoint-every", "50"]
+        whole, stopped = self.directory("resume-whole"), self.directory("resume-stopped")
+        run(mpirun(self.ranks, self.noether, args + ["--out", whole]))
+        process = subprocess.Popen(mpirun(self.ranks, self.noether, args + ["--out", stopped]), env=ENV,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        while not os.path.exists(os.path.join(stopped, "checkpoint.json")) and process.poll() is None:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=TIMEOUT)
+        status = summary(stopped)["status"]
+        # mpirun's own exit code is its business (Open MPI's is 1 after forwarding SIGTERM); the
+        # processes' ending is the summary's.
+        self.expect("signal", process.returncode != 0 and status == "interrupted",
+                    "exit %d, status %s" % (process.returncode, status))
+        r = run(mpirun(self.ranks, self.noether, ["resume", stopped]))
+        qa, qb = final_q(whole), final_q(stopped)
+        worst = max(abs(x - y) for x, y in zip(qa, qb))
+        self.expect("resume", r.returncode == 0 and worst <= 1e-10,
+                    "exit %d, max difference in q %.3g: %s" % (r.returncode, worst, r.stderr[-2000:]))
+
+    def newton(self):
+        d = self.directory("newton")
+        r = run(mpirun(self.ranks, self.noether, ["run", "double-fourbar", "--solver", "mumps", "--t", "0.1",
+                                                 "--newton-max-iterations", "1", "--refine-depth", "0", "--out", d]))
+        s = summary(d)
+        self.expect("newton", r.returncode == 1 and s["status"] == "failed" and "Newton" in r.stderr,
+                    "exit %d, status %s: %s" % (r.returncode, s["status"], r.stderr[-2000:]))
+
+    def output(self):
+        d = self.directory("output")
+        start = time.monotonic()
+        # Every process under `ulimit -f 64` (files up to 64 KiB): rank 0's time series passes it
+        # after a few dozen steps, summary.json does not; the other processes write nothing.
+        r = run(["mpirun", "--oversubscribe", "-np", str(self.ranks), "bash", "-c", 'ulimit -f 64 && exec "$@"',
+                 "bash", self.noether, "run", "chain2d", "--set", "n=20", "--t", "1", "--h", "0.001",
+                 "--solver", "mumps", "--vtk", "off", "--out", d])
+        seconds = time.monotonic() - start
+        s = summary(d)
+        self.expect("output", r.returncode != 0 and s["status"] == "failed" and s.get("failure", {}).get("cause") == "output"
+                    and seconds < 60, "exit %d, status %s, %.0f s: %s" % (r.returncode, s["status"], seconds,
+                                                                          r.stderr[-2000:]))
+
+    def klu(self):
+        r = run(mpirun(self.ranks, self.noether, ["run", "double-pendulum", "--t", "0.01"]))
+        self.expect("klu", r.returncode == 2 and "distributed solver" in r.stderr, "exit %d: %s" % (r.returncode, r.stderr))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--noether", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--case", action="append", help="run only these (klu, agreement, bits, resume, newton, output)")
+    a = parser.parse_args()
+    os.makedirs(a.work, exist_ok=True)
+    c = Checker(a.noether, a.work, a.ranks)
+    wanted = lambda case: not a.case or case in a.case
+    short = ["--t", "0.05", "--h", "0.01"]
+    if wanted("klu"):
+        c.klu()
+    if wanted("agreement"):
+        nfourbar = c.agreement("nfourbar", ["--set", "n=100", "--t", "0.2"])
+        if nfourbar:
+            c.outputs(nfourbar, os.path.join(a.work, "nfourbar-klu"))
+        c.agreement("chain2d", ["--set", "n=200"] + short)
+        c.agreement("chain3d", ["--set", "n=100"] + short)
+        c.agreement("grid2d", ["--set", "k=10"] + short)
+        c.agreement("double-fourbar", ["--t", "0.5"])
+    if wanted("bits"):
+        c.bits("grid2d", ["--set", "k=10"] + short)
+    if wanted("resume"):
+        c.resume()
+    if wanted("newton"):
+        c.newton()
+    if wanted("output"):
+        c.output()
+    if c.failures:
+        print("failed: " + ", ".join(c.failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
