@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include <noether/engine/library_leaks.hpp>
+
 namespace noether {
 namespace {
 
@@ -22,6 +24,7 @@ void check(int code, const char* call) {
 /// on MPI (PETSc: solvers/linear/petsc_lu_solver.cpp) registers its own end, so it runs after
 /// theirs (exit handlers run in reverse order of registration).
 void finalize_mpi() {
+  [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
@@ -34,6 +37,7 @@ std::shared_ptr<MpiDistribution> MpiDistribution::world() {
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (!initialized) {
     int provided = 0;
+    [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
     check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
     std::atexit(finalize_mpi);
   }

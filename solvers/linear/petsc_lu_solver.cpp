@@ -10,12 +10,7 @@
 
 #include <petscmat.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/lsan_interface.h>
-#define NOETHER_LSAN 1
-#endif
-#endif
+#include <noether/engine/library_leaks.hpp>
 
 namespace noether {
 namespace {
@@ -30,17 +25,6 @@ std::mutex& petsc_lock() {
 /// Whether this code called PetscInitialize (so it calls PetscFinalize); a program that started
 /// PETSc itself ends it itself.
 bool started_petsc = false;
-
-/// Under LeakSanitizer (scripts/sanitize.sh, docs/testing.md), what the libraries allocate while
-/// one lives is not checked: Open MPI's start (its components, hwloc's topology, parameter strings)
-/// and MUMPS 5.5's analysis (8 bytes per analysis in dmumps_ana_driver_, and the communicator it
-/// duplicates) keep memory they never free, partly in libraries built without frame pointers, whose
-/// allocations LeakSanitizer's fast unwinder cannot attribute for a suppression file.
-struct LibraryLeaksUnchecked {
-#ifdef NOETHER_LSAN
-  __lsan::ScopedDisabler disabled;
-#endif
-};
 
 void finalize_petsc() {
   const std::lock_guard<std::mutex> hold(petsc_lock());
