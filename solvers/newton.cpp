@@ -173,6 +173,7 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver,
                            const TangentSolverFactory& make_tangent, const Distribution* processes)
     : options_(options),
       tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes)),
+      one_process_(!processes || processes->ranks() == 1),
       residual_(tangent_->size()),
       scale_(tangent_->size()),
       floor_(tangent_->size()),
@@ -204,7 +205,9 @@ void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, N
     fail(system, context, "the Newton matrix has a non-finite entry (" + status.message + ")", report,
          NewtonError::Cause::non_finite);
   std::string reason = "the Newton matrix could not be factorized (" + status.message + ")";
-  const Index column = first_zero_column(system.pattern(), matrix);
+  // Over several processes the matrix here is this process's part: a zero column of it says
+  // nothing of the whole.
+  const Index column = one_process_ ? first_zero_column(system.pattern(), matrix) : -1;
   const std::string unknown = column >= 0 ? system.describe_unknown(column) : std::string();
   if (!unknown.empty())
     reason += ": the column of " + unknown +

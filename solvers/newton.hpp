@@ -325,6 +325,7 @@ class NewtonSolver {
 
   NewtonOptions options_;
   std::unique_ptr<TangentSolver> tangent_;
+  bool one_process_;  ///< the system is not assembled over several processes
   /// Whether the solve of `report`, out of iterations, ended stalled (NewtonOptions), given the
   /// best r among the iterates of its second half and among all its iterates within
   /// kStalledToleranceFactor times the tolerance (infinity for none).

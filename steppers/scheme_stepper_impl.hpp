@@ -30,7 +30,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   static constexpr Index kGlobalUnknowns = has_global_unknown ? 1 : 0;
 
   StepEquations(const System& system, const Scheme& scheme, const Distribution* distribution)
-      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums, distribution), column_(has_global_unknown ? pattern().n : 0),
+      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums, distribution),
+        one_process_(!distribution || distribution->ranks() == 1), column_(has_global_unknown ? pattern().n : 0),
         row_(has_global_unknown ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.global_sums)) {}
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
@@ -138,7 +139,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
     fixed_size_ = fixed_size;
     has_matrix_scale_ = false;
-    const bool estimate_condition = Scheme::traits.estimates_condition && !fixed_size;
+    // Not over several processes: the estimate's ||T||_1 would be of this process's part of T.
+    const bool estimate_condition = Scheme::traits.estimates_condition && !fixed_size && one_process_;
     if (h != h_) assembly_.invalidate_constants();  // constant blocks may depend on h
     h_ = h;
     input_.emplace(StepInput{state, h});
@@ -175,6 +177,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
  private:
   const Scheme& scheme_;
   SchemeAssembly<Scheme> assembly_;
+  bool one_process_;  ///< the system is not assembled over several processes
   typename Scheme::Data data_;
   std::optional<StepInput> input_;  ///< the step being solved (only during solve)
   double h_ = 0.0;
