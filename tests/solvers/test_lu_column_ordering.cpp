@@ -11,33 +11,16 @@
 #include <noether/steppers/livens_em.hpp>
 #include <noether/solvers/linear/lu_column_ordering.hpp>
 #include "support/finite_differences.hpp"
+#include "support/sparse_matrices.hpp"
 
 using namespace noether;
 
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
-using Triplets = std::vector<Eigen::Triplet<double, Index>>;
-
-SparseMatrix from_triplets(Index n, const Triplets& t) {
-  SparseMatrix A(n, n);
-  A.setFromTriplets(t.begin(), t.end());
-  A.makeCompressed();
-  return A;
-}
-
-/// The 5-point Laplacian of a side x side grid: a two-dimensional graph, like grid2d's closed loops.
-SparseMatrix grid_laplacian(Index side) {
-  Triplets t;
-  for (Index i = 0; i < side; ++i)
-    for (Index j = 0; j < side; ++j) {
-      const Index k = i * side + j;
-      t.emplace_back(k, k, 4.2);
-      if (i + 1 < side) t.insert(t.end(), {{k, k + side, -1.0}, {k + side, k, -1.0}});
-      if (j + 1 < side) t.insert(t.end(), {{k, k + 1, -1.0}, {k + 1, k, -1.0}});
-    }
-  return from_triplets(side * side, t);
-}
+using testing::SparseMatrix;
+using testing::Triplets;
+using testing::from_triplets;
+using testing::grid_laplacian;
 
 /// A chain-like saddle point [K G^T; G 0]: K tridiagonal (d), each of the m constraint rows couples
 /// coordinates 2r and 2r + 3 (m = d/2 - 1), and the multiplier block is a structural zero diagonal.

@@ -15,33 +15,16 @@
 #include <noether/solvers/linear/nested_dissection.hpp>
 #include <noether/solvers/linear/umfpack_solver.hpp>
 #include "support/finite_differences.hpp"
+#include "support/sparse_matrices.hpp"
 
 using namespace noether;
 
 namespace {
 
-using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, Index>;
-using Triplets = std::vector<Eigen::Triplet<double, Index>>;
-
-SparseMatrix from_triplets(Index n, const Triplets& t) {
-  SparseMatrix A(n, n);
-  A.setFromTriplets(t.begin(), t.end());
-  A.makeCompressed();
-  return A;
-}
-
-/// The 5-point Laplacian of a side x side grid, numbered row by row (a band of width side).
-SparseMatrix grid_laplacian(Index side) {
-  Triplets t;
-  for (Index i = 0; i < side; ++i)
-    for (Index j = 0; j < side; ++j) {
-      const Index k = i * side + j;
-      t.emplace_back(k, k, 4.2);
-      if (i + 1 < side) t.insert(t.end(), {{k, k + side, -1.0}, {k + side, k, -1.0}});
-      if (j + 1 < side) t.insert(t.end(), {{k, k + 1, -1.0}, {k + 1, k, -1.0}});
-    }
-  return from_triplets(side * side, t);
-}
+using testing::SparseMatrix;
+using testing::Triplets;
+using testing::from_triplets;
+using testing::grid_laplacian;
 
 /// An unsymmetric matrix on the grid's graph: each coupling holds another value each way, and some
 /// only one way, so that A + A^T has entries A lacks.

@@ -36,6 +36,20 @@ inline SparseMatrix from_triplets(Index n, const Triplets& triplets) {
   return A;
 }
 
+/// The 5-point Laplacian of a side x side grid, numbered row by row (a band of width side), with
+/// 4.2 on the diagonal (diagonally dominant: every ordering factors it without pivoting).
+inline SparseMatrix grid_laplacian(Index side) {
+  Triplets t;
+  for (Index i = 0; i < side; ++i)
+    for (Index j = 0; j < side; ++j) {
+      const Index k = i * side + j;
+      t.emplace_back(k, k, 4.2);
+      if (i + 1 < side) t.insert(t.end(), {{k, k + side, -1.0}, {k + side, k, -1.0}});
+      if (j + 1 < side) t.insert(t.end(), {{k, k + 1, -1.0}, {k + 1, k, -1.0}});
+    }
+  return from_triplets(side * side, t);
+}
+
 /// The shape of a Newton matrix of a constrained step: [K G^T; G 0] with K (d x d) an
 /// unsymmetric banded stiffness and G (m x d) of full row rank; the zero block's diagonal is
 /// stored explicitly, as the assembler does. Needs d >= 3 m + 2.
