@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <mpi.h>
@@ -69,14 +70,6 @@ bool MpiDistribution::any(bool flag) const {
   int local = flag ? 1 : 0, global = 0;
   check(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
   return global != 0;
-}
-
-std::string MpiDistribution::broadcast(const std::string& text) const {
-  unsigned long long size = text.size();
-  check(MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  std::string out = rank_ == 0 ? text : std::string(static_cast<std::size_t>(size), '\0');
-  check(MPI_Bcast(out.data(), static_cast<int>(size), MPI_CHAR, 0, MPI_COMM_WORLD), "MPI_Bcast");
-  return out;
 }
 
 void MpiDistribution::abort(int exit_code) const {

@@ -3,7 +3,6 @@
 /// sums added in the order of the ranks. The MPI types stay in the source file.
 #include <memory>
 #include <span>
-#include <string>
 
 #include <noether/engine/distribution.hpp>
 
@@ -28,8 +27,6 @@ class MpiDistribution final : public Distribution {
   /// Whether `flag` is true on any process (collective), so that every process takes a decision
   /// one of them has a reason for (a signal, an error) at the same point.
   bool any(bool flag) const;
-  /// Rank 0's `text` on every process (collective).
-  std::string broadcast(const std::string& text) const;
   /// Ends every process of the job with `exit_code` (MPI_Abort), for an error that the others
   /// cannot learn of at a collective call.
   [[noreturn]] void abort(int exit_code) const;

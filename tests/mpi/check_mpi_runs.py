@@ -29,7 +29,7 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 TIMEOUT = 300  # seconds: a run that hangs fails its case instead of the whole suite
 
 
-def mpirun(ranks, noether, args, **kwargs):
+def mpirun(ranks, noether, args):
     return ["mpirun", "--oversubscribe", "-np", str(ranks), noether] + args
 
 
