@@ -175,11 +175,13 @@ int integrate(Stepper& stepper, const RunOptions& options, const RunConfiguratio
   return 0;
 }
 
-/// The time series, and the drawings when options ask, of the run into outputs.
+/// The time series, and the drawings when options ask, of the run into outputs. stepped: the system
+/// the stepper steps, whose multipliers the reaction columns read.
 void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
-                  const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
+                  const System& stepped, const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
-                                                 find_stepper(plan.configuration.stepper).reports_condition));
+                                                 find_stepper(plan.configuration.stepper).reports_condition,
+                                                 options.write_reactions ? &stepped : nullptr));
   // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
   if (options.write_motion && !options.resume)
     recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
@@ -219,7 +221,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
   try {
     std::optional<CheckpointWriter> checkpoints;
     if (outputs) {
-      open_outputs(*outputs, m.description, m.model, options, plan, recorder);
+      open_outputs(*outputs, m.description, m.model, m.prepared.system(m.model), options, plan, recorder);
       if (options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
     }
     if (m.prepared.refusal) throw *m.prepared.refusal;
