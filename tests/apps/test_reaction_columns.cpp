@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/runner.hpp>
 #include "support/temp_dir.hpp"
 
@@ -99,4 +100,25 @@ TEST_CASE("without --reactions the time series has no reaction column and the sa
   for (std::size_t r = 0; r < off.size(); ++r)
     CHECK(std::vector<std::string>(on[r].begin(), on[r].begin() + static_cast<long>(off[r].size())) == off[r]);
   CHECK(read_file(dir.path / "off" / "final_state.json") == read_file(dir.path / "on" / "final_state.json"));
+}
+
+TEST_CASE("a scene with output.reactions on: a bar hanging at rest, its pivot's reaction m g up and no moment") {
+  TempDir dir("reaction_columns_scene");
+  RunArguments a;
+  a.scenario = NOETHER_SOURCE_DIR "/tests/apps/scenes/hanging_pendulum.json";
+  a.settings = {{"output_directory", dir.path.string()}, {"threads", "1"}};
+  const RunOptions options = to_run_options(a);
+  REQUIRE(options.write_reactions);
+  REQUIRE(run(options).ok());
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : split(read_file(dir.path / "timeseries.csv"), '\n')) rows.push_back(split(line, ','));
+  REQUIRE(reaction_columns(rows[0]) ==
+          std::vector<std::string>{"reaction:pivot.fx", "reaction:pivot.fy", "reaction:pivot.mz"});
+  const double weight = 2.0 * 9.81;  // the scene's mass and gravity
+  const auto value = [&](const std::string& c) { return std::stod(rows.back()[column(rows[0], c)]); };
+  MESSAGE("pivot reaction (", value("reaction:pivot.fx"), ", ", value("reaction:pivot.fy"), "), moment ",
+          value("reaction:pivot.mz"));
+  CHECK(std::abs(value("reaction:pivot.fx")) <= 1e-9 * weight);
+  CHECK(std::abs(value("reaction:pivot.fy") - weight) <= 1e-9 * weight);
+  CHECK(std::abs(value("reaction:pivot.mz")) <= 1e-9 * weight);
 }
