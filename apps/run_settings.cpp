@@ -196,7 +196,8 @@ void add_output_settings(std::vector<RunSetting>& table) {
                    "on adds each joint's reaction on its second body to timeseries.csv (reaction:<joint>.fx, ..., "
                    "world frame, from the step's multipliers), off leaves them out",
                    "add each joint's force and moment on its second body to `timeseries.csv` (on: columns "
-                   "`reaction:<joint>.fx` ... `.mz`, [output.md](output.md#joint-reactions)), or leave them out (off)",
+                   "`reaction:<joint>.fx` ... `.mz`, [output.md](output.md#joint-reactions); refused with `evi`, `midpoint-vi` "
+                   "and `sem-vi`), or leave them out (off)",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {
                      require_choice(self, text);

@@ -29,6 +29,14 @@ void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
 }
 
+/// The steppers whose State::lambda is mu / h, the impulse RATTLE applies at q_n, the first of the
+/// step's two constraint impulses (the second, nu at q_{n+1}, is not in the State:
+/// steppers/evi.hpp, sem_vi.hpp): -G^T lambda is about half the constraint force, so their rows
+/// would report half the reactions.
+bool splits_constraint_impulse(const std::string& stepper) {
+  return stepper == "evi" || stepper == "midpoint-vi" || stepper == "sem-vi";
+}
+
 /// A new run's id (RunPlan::run_id): 64 random bits, from the system's entropy source mixed with
 /// the clock, so that two runs share one with probability 2^-64.
 std::string new_run_id() {
@@ -313,6 +321,10 @@ RunPlan plan_run(const RunOptions& options) {
   require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
   RunPlan plan;
   plan.configuration = resolve_run_configuration(options);  // fails before the model is built
+  require(!options.write_reactions || !splits_constraint_impulse(plan.configuration.stepper),
+          "--reactions on: stepper " + plan.configuration.stepper +
+              " keeps only the first half of each step's constraint impulse (mu / h at q_n, RATTLE), which is "
+              "not the joints' reaction; use livens-em, em-ggl, ggl-vi, lobatto4 or a composition");
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
   plan.threads = capped_threads(options.threads);
   if (options.scene) {

@@ -62,7 +62,10 @@ std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, Co
 std::vector<Reaction> reaction_layouts(const System& system);
 
 /// joint_reactions at a stepper's state: reads state.q (q_{n+1}) and state.lambda (the
-/// multipliers of the step that led to it; zero in an initial state, which has no step).
+/// multipliers of the step that led to it; zero in an initial state, which has no step). The
+/// reaction is the step's where state.lambda is the step's constraint force (livens-em, em-ggl,
+/// ggl-vi, lobatto4, their compositions); evi, midpoint-vi and sem-vi keep only RATTLE's first
+/// half-impulse mu / h there, and give about half of it (docs/output.md, "Joint reactions").
 std::vector<Reaction> joint_reactions(const System& system, const State& state);
 
 }  // namespace noether

@@ -3,6 +3,7 @@
 /// joint_reactions at the row's state.
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -121,4 +122,23 @@ TEST_CASE("a scene with output.reactions on: a bar hanging at rest, its pivot's 
   CHECK(std::abs(value("reaction:pivot.fx")) <= 1e-9 * weight);
   CHECK(std::abs(value("reaction:pivot.fy") - weight) <= 1e-9 * weight);
   CHECK(std::abs(value("reaction:pivot.mz")) <= 1e-9 * weight);
+}
+
+TEST_CASE("--reactions on is refused with the steppers that keep half of each step's constraint impulse") {
+  for (const char* stepper : {"evi", "midpoint-vi", "sem-vi"}) {
+    CAPTURE(stepper);
+    RunOptions options;
+    options.scenario = "double-pendulum";
+    options.configure().stepper = stepper;
+    options.write_reactions = true;
+    try {
+      run(options);
+      FAIL("--reactions on with ", stepper, " was not refused");
+    } catch (const std::invalid_argument& e) {
+      CHECK(std::string(e.what()).find("--reactions on: stepper " + std::string(stepper)) != std::string::npos);
+    }
+    options.write_reactions = false;
+    options.configure().t_end = 0.01;
+    CHECK(run(options).ok());
+  }
 }
