@@ -255,7 +255,7 @@ TEST_CASE("reactions: planar double pendulum: each body's momentum changes by it
       const Eigen::Vector2d lower_force = elbow.head(2) + Eigen::Vector2d(0, -2 * kMass * kGravity);
       worst = std::max({worst, (upper_rate - upper_force).norm(), (lower_rate - lower_force).norm()});
     }
-    MESSAGE(name, ": largest |dp/dt - (reactions + weight)| over 50 steps ", worst);
+    MESSAGE(std::string(name), ": largest |dp/dt - (reactions + weight)| over 50 steps ", worst);
     CHECK(worst <= 1e-8 * kMass * kGravity);  // the schemes' linear momentum balance, to Newton's tolerance
   }
 }
