@@ -168,6 +168,7 @@ Json options_json(const RunOptions& options) {
   j[option_key("stepper_parameters")] = scheme;
   j[option_key("threads")] = options.threads;
   j[option_key("every")] = options.output_every;
+  j[option_key("reactions")] = options.write_reactions;
   j[option_key("checkpoint_every")] = options.checkpoint_every;
   return j;
 }
@@ -216,6 +217,8 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   for (const auto& [name, value] : read_values(f, option_key("stepper_parameters"))) c.scheme_parameters[name] = value;
   options.threads = static_cast<int>(f.whole(option_key("threads"), 1));
   options.output_every = static_cast<int>(f.whole(option_key("every"), 1));
+  // A checkpoint of a run without the setting wrote no reaction columns.
+  options.write_reactions = f.value().contains(option_key("reactions")) && f.boolean(option_key("reactions"));
   options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));
   return options;
 }

@@ -83,6 +83,7 @@ void use_scene(const RunArguments& arguments, RunOptions& options) {
   options.scene = SceneSource{arguments.scenario, scene};
   options.output_every = scene->output_every;
   options.write_motion = scene->output_vtk;
+  options.write_reactions = scene->output_reactions;
   if (scene->output_directory) options.output_dir = *scene->output_directory;
 }
 

@@ -35,9 +35,11 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
 }
 
 TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
-                                           const ConservedMomenta& momenta, bool condition_column) {
-  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, system, probes, momenta, condition_column);
-  return timeseries_.emplace(directory_, system, probes, momenta, condition_column);
+                                           const ConservedMomenta& momenta, bool condition_column,
+                                           const System* reactions) {
+  if (resumed_length_)
+    return timeseries_.emplace(directory_, *resumed_length_, system, probes, momenta, condition_column, reactions);
+  return timeseries_.emplace(directory_, system, probes, momenta, condition_column, reactions);
 }
 
 VtkSeries& RunOutputs::open_motion(VtkDrawing drawing) { return motion_.emplace(directory_, std::move(drawing)); }

@@ -35,7 +35,7 @@ class RunOutputs {
 
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
-                                 bool condition_column);
+                                 bool condition_column, const System* reactions = nullptr);
   /// Creates vtk/ and the series of drawing's files (OutputError when it cannot).
   VtkSeries& open_motion(VtkDrawing drawing);
   /// Writes final_state.json of state, the last good one, with system's labels and the probes'

@@ -211,6 +211,18 @@ void add_output_settings(std::vector<RunSetting>& table) {
                      o.write_motion = text == "on";
                    },
                    [](const RunOptions& o) -> Shown { return o.write_motion ? "on" : "off"; }});
+  table.push_back({"reactions", "--reactions", "", "/output/reactions", "reactions", "", choice({"on", "off"}), true,
+                   "on adds each joint's reaction on its second body to timeseries.csv (reaction:<joint>.fx, ..., "
+                   "world frame, from the step's multipliers), off leaves them out",
+                   "add each joint's force and moment on its second body to `timeseries.csv` (on: columns "
+                   "`reaction:<joint>.fx` ... `.mz`, [output.md](output.md#joint-reactions); refused with `evi`, `midpoint-vi` "
+                   "and `sem-vi`), or leave them out (off)",
+                   "",
+                   [](const RunSetting& self, const std::string& text, RunOptions& o) {
+                     require_choice(self, text);
+                     o.write_reactions = text == "on";
+                   },
+                   [](const RunOptions& o) -> Shown { return o.write_reactions ? "on" : "off"; }});
   table.push_back({"every", "--every", "N", "/output/every", "output_every", "", whole(1, kLargestInt), true,
                    "write every N-th step to timeseries.csv and DIR/vtk/",
                    "write every N-th step to `timeseries.csv` and `vtk/`", "",

@@ -29,6 +29,14 @@ void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
 }
 
+/// The steppers whose State::lambda is mu / h, the impulse RATTLE applies at q_n, the first of the
+/// step's two constraint impulses (the second, nu at q_{n+1}, is not in the State:
+/// steppers/evi.hpp, sem_vi.hpp): -G^T lambda is about half the constraint force, so their rows
+/// would report half the reactions.
+bool splits_constraint_impulse(const std::string& stepper) {
+  return stepper == "evi" || stepper == "midpoint-vi" || stepper == "sem-vi";
+}
+
 /// A new run's id (RunPlan::run_id): 64 random bits, from the system's entropy source mixed with
 /// the clock, so that two runs share one with probability 2^-64.
 std::string new_run_id() {
@@ -194,11 +202,13 @@ int integrate(Stepper& stepper, const RunOptions& options, const RunConfiguratio
   return 0;
 }
 
-/// The time series, and the drawings when options ask, of the run into outputs.
+/// The time series, and the drawings when options ask, of the run into outputs. stepped: the system
+/// the stepper steps, whose multipliers the reaction columns read.
 void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
-                  const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
+                  const System& stepped, const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
-                                                 find_stepper(plan.configuration.stepper).reports_condition));
+                                                 find_stepper(plan.configuration.stepper).reports_condition,
+                                                 options.write_reactions ? &stepped : nullptr));
   // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
   if (options.write_motion && !options.resume)
     recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
@@ -238,7 +248,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
   try {
     std::optional<CheckpointWriter> checkpoints;
     if (outputs) {
-      open_outputs(*outputs, m.description, m.model, options, plan, recorder);
+      open_outputs(*outputs, m.description, m.model, m.prepared.system(m.model), options, plan, recorder);
       if (options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
     }
     if (m.prepared.refusal) throw *m.prepared.refusal;
@@ -331,6 +341,10 @@ RunPlan plan_run(const RunOptions& options) {
   require(!options.resume || options.output_dir, "a resumed run continues the files of its output directory: give it");
   RunPlan plan;
   plan.configuration = resolve_run_configuration(options);  // fails before the model is built
+  require(!options.write_reactions || !splits_constraint_impulse(plan.configuration.stepper),
+          "--reactions on: stepper " + plan.configuration.stepper +
+              " keeps only the first half of each step's constraint impulse (mu / h at q_n, RATTLE), which is "
+              "not the joints' reaction; use livens-em, em-ggl, ggl-vi, lobatto4 or a composition");
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
   plan.threads = capped_threads(options.threads);
   if (options.scene) {

@@ -48,6 +48,9 @@ struct RunOptions {
   int output_every = 1;
   /// `--vtk on|off`: with output_dir, the same states are drawn into vtk/ and listed by motion.pvd.
   bool write_motion = true;
+  /// `--reactions on|off`: timeseries.csv gets each joint's reaction on its second body
+  /// (reaction:<joint>.fx, ...; apps/model/output_columns.hpp, engine/reaction.hpp).
+  bool write_reactions = false;
   /// Read before each step: a non-zero value (the number of the signal that asked, as
   /// InterruptSignals stores it) ends the run as interrupted after the last step completed.
   const std::atomic<int>* interrupt = nullptr;

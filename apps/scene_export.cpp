@@ -7,6 +7,7 @@ Scene export_scene(const RunOptions& options) {
   scene.run = resolve_run_configuration(options);
   scene.output_every = options.output_every;
   scene.output_vtk = options.write_motion;
+  scene.output_reactions = options.write_reactions;
   if (options.scene) {
     const Scene& loaded = *options.scene->scene;
     scene.name = loaded.name;

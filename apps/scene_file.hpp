@@ -24,6 +24,7 @@ struct Scene {
   RunConfiguration run;
   int output_every = 1;  ///< timeseries.csv gets every N-th step
   bool output_vtk = true;  ///< the same steps are drawn into vtk/ and motion.pvd (`--vtk`)
+  bool output_reactions = false;  ///< timeseries.csv gets the joints' reactions (`--reactions`)
   /// Where `noether run` writes its outputs when no --out is given (relative to the working directory).
   std::optional<std::filesystem::path> output_directory;
 };

@@ -433,6 +433,7 @@ void read_output(SettingsObjects& objects, Scene& scene) {
   scene.output_every = read_whole(objects, "every", scene.output_every);
   const RunSetting& vtk = run_setting("vtk");
   scene.output_vtk = objects.of(vtk).boolean_or(key_of(vtk), scene.output_vtk);  // true or false in a scene
+  scene.output_reactions = read_choice(objects, "reactions", scene.output_reactions ? "on" : "off") == "on";
   const RunSetting& directory = run_setting("output_directory");
   JsonObject& output = objects.of(directory);
   if (!output.has(key_of(directory))) return;

@@ -229,6 +229,7 @@ void write_run(Json& root, const RunConfiguration& run) {
 void write_output(Json& root, const Scene& scene) {
   put_setting(root, "every", scene.output_every);
   put_setting(root, "vtk", scene.output_vtk);
+  put_setting(root, "reactions", std::string(scene.output_reactions ? "on" : "off"));
   if (scene.output_directory) put_setting(root, "output_directory", scene.output_directory->string());
 }
 

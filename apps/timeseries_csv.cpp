@@ -24,7 +24,8 @@ std::vector<std::string> constraint_row_labels(const System& system) {
 }
 
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
-                                            const ConservedMomenta& momenta, bool condition_column) {
+                                            const ConservedMomenta& momenta, bool condition_column,
+                                            bool reaction_columns) {
   std::vector<std::string> columns{"t"};
   for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back(coordinate_column(system.coordinate_label(i)));
   for (const Probe& probe : probes)
@@ -35,14 +36,19 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
   columns.push_back("h");
   if (condition_column) columns.push_back("condition");
   for (const std::string& name : momenta.names()) columns.push_back(name);
+  if (reaction_columns)
+    for (const Reaction& layout : reaction_layouts(system))
+      for (const ReactionComponent& c : reaction_components(layout)) columns.push_back(reaction_column(layout.joint, c.name));
   return columns;
 }
 
 TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
-                             const ConservedMomenta& momenta, bool condition_column)
+                             const ConservedMomenta& momenta, bool condition_column, const System* reactions)
     : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
-      file_(directory, kPartialFileName, kFileName) {
-  const std::vector<std::string> columns = timeseries_columns(system, probes, momenta, condition_column);
+      reaction_system_(reactions), file_(directory, kPartialFileName, kFileName) {
+  if (reactions) reaction_layouts_ = reaction_layouts(system);
+  const std::vector<std::string> columns =
+      timeseries_columns(system, probes, momenta, condition_column, reactions != nullptr);
   std::string header;
   for (std::size_t i = 0; i < columns.size(); ++i) header += (i == 0 ? "" : ",") + columns[i];
   file_.append(header + '\n');
@@ -50,9 +56,12 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& sys
 }
 
 TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
-                             std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column)
+                             std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
+                             const System* reactions)
     : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
-      file_(directory, kPartialFileName, kFileName, length) {}
+      reaction_system_(reactions), file_(directory, kPartialFileName, kFileName, length) {
+  if (reactions) reaction_layouts_ = reaction_layouts(system);
+}
 
 void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g, double h, double condition) {
   write_value(state.t);
@@ -68,7 +77,19 @@ void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef 
   if (condition_column_) write_value(condition);
   if (!momenta_.empty())
     for (double value : momenta_.values(momenta(system_, state.q, state.v, momenta_.about))) write_value(value);
+  if (reaction_system_) write_reactions(state);
   end_row();
+}
+
+void TimeseriesCsv::write_reactions(const State& state) {
+  // The stepped system keeps the full system's joints in order, less those whose every equation was dropped.
+  const std::vector<Reaction> reactions = joint_reactions(*reaction_system_, state);
+  auto next = reactions.begin();
+  for (const Reaction& layout : reaction_layouts_) {
+    const bool stepped = next != reactions.end() && next->joint == layout.joint;
+    for (const ReactionComponent& c : reaction_components(stepped ? *next : layout)) write_value(c.value);
+    if (stepped) ++next;
+  }
 }
 
 void TimeseriesCsv::commit() {

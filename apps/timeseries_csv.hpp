@@ -7,16 +7,21 @@
 
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/reaction.hpp>
 
 namespace noether {
 
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe
 /// (apps/model/output_columns.hpp), energy, total_energy, g:<constraint>[<row>] per constraint row,
 /// h, condition when the stepper reports its condition estimate, then the conserved momentum
-/// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z). No two are
-/// equal for a model build_model made (System::add_block and probe_name_clash refuse what would be).
+/// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z), then with
+/// reaction_columns reaction:<joint>.<component> per joint and component (reaction_components, in
+/// the order of reaction_layouts). No two are equal for a model build_model made
+/// (System::add_block and probe_name_clash refuse what would be; reaction_column says why its own
+/// cannot be).
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
-                                            const ConservedMomenta& momenta = {}, bool condition_column = false);
+                                            const ConservedMomenta& momenta = {}, bool condition_column = false,
+                                            bool reaction_columns = false);
 
 /// "<constraint>[<row>]" for each constraint row of system, in the order of the multipliers.
 std::vector<std::string> constraint_row_labels(const System& system);
@@ -32,17 +37,23 @@ class TimeseriesCsv {
 
   /// Creates kPartialFileName in directory (which must outlive this object) and writes the header
   /// (timeseries_columns). Throws OutputError naming the file and the
-  /// reason when it cannot.
+  /// reason when it cannot. reactions: the system the stepper steps (system, or system without
+  /// its dropped equations), whose multipliers the states hold, for the reaction columns; null for
+  /// none. It must outlive this object.
   TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
-                const ConservedMomenta& momenta = {}, bool condition_column = false);
+                const ConservedMomenta& momenta = {}, bool condition_column = false,
+                const System* reactions = nullptr);
   /// Continues kPartialFileName (which must exist) after its first `length` bytes, header included,
   /// as a checkpoint recorded them (sync); what follows them is cut off.
   TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
-                std::span<const Probe> probes, const ConservedMomenta& momenta = {}, bool condition_column = false);
+                std::span<const Probe> probes, const ConservedMomenta& momenta = {}, bool condition_column = false,
+                const System* reactions = nullptr);
 
   /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
   /// condition: the size and condition estimate of the step that led to state (NaN for the
-  /// initial state; condition written only with its column). Throws OutputError when the file
+  /// initial state; condition written only with its column). The reactions: joint_reactions of
+  /// the stepped system at state (q_{n+1} and the step's multipliers); a joint whose equations
+  /// were all dropped as dependent carries none (0: the kept equations carry its share). Throws OutputError when the file
   /// cannot be written (the file then ends with the last whole row).
   void write_row(const State& state, double energy, ConstVectorRef g, double h, double condition);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
@@ -54,12 +65,15 @@ class TimeseriesCsv {
 
  private:
   void write_value(double value);
+  void write_reactions(const State& state);
   void end_row();
 
   const System& system_;
   std::span<const Probe> probes_;
   ConservedMomenta momenta_;
   bool condition_column_;
+  const System* reaction_system_;
+  std::vector<Reaction> reaction_layouts_;  ///< of system: the reaction columns' joints
   StagedFile file_;
   bool committed_ = false;
   bool row_started_ = false;

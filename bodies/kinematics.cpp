@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+
 namespace noether {
 
 Index BodyKinematics::dimension() const {
@@ -44,6 +46,25 @@ Matrix BodyKinematics::direction_map(const Vector& N) const {
   Matrix D = Matrix::Zero(dim, size());
   for (Index i = 0; i < dim; ++i) D.middleCols(dim * (i + 1), dim) = N(i) * Matrix::Identity(dim, dim);
   return D;
+}
+
+BodyWrench BodyKinematics::wrench(ConstVectorRef q, ConstVectorRef f, const Vector& X) const {
+  if (q.size() != size() || f.size() != size())
+    throw std::invalid_argument("a body's wrench needs " + std::to_string(size()) + " coordinates and forces, got " +
+                                std::to_string(q.size()) + " and " + std::to_string(f.size()));
+  const Index dim = dimension();
+  const auto embed = [dim](ConstVectorRef v) {
+    Eigen::Vector3d e = Eigen::Vector3d::Zero();
+    e.head(dim) = v;
+    return e;
+  };
+  BodyWrench w;
+  w.force = embed(f.head(dim));
+  if (!has_directors()) return w;
+  const Eigen::Vector3d r = embed(point_map(X) * q - q.head(dim));
+  for (Index i = 1; i <= dim; ++i) w.moment += embed(q.segment(dim * i, dim)).cross(embed(f.segment(dim * i, dim)));
+  w.moment -= r.cross(w.force);
+  return w;
 }
 
 }  // namespace noether

@@ -11,11 +11,20 @@
 /// d_i are its orthonormal body axes (kept orthonormal by the body's internal constraints).
 #include <string>
 
+#include <Eigen/Core>
+
 #include <noether/engine/types.hpp>
 
 namespace noether {
 
 enum class BodyKind { director3d, planar_director, point_mass2d, point_mass3d };
+
+/// A force and a moment on a body, world components. Planar bodies: force (fx, fy, 0), moment
+/// (0, 0, mz). A point mass: the moment is zero (it has no orientation to be turned).
+struct BodyWrench {
+  Eigen::Vector3d force = Eigen::Vector3d::Zero();
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+};
 
 class BodyKinematics {
  public:
@@ -33,6 +42,15 @@ class BodyKinematics {
   /// D(N) with n(N) = N_i d_i = D(N) q   (dimension() x size()). Throws std::invalid_argument for a
   /// point mass, which has no orientation.
   Matrix direction_map(const Vector& N) const;
+
+  /// The wrench about the body-fixed point X (as point_map) of the generalized force f on the
+  /// body's coordinates q (size() entries each): the force F and moment M whose virtual work on
+  /// every rigid motion equals f's. With r = x(X) - phi,
+  ///   F = f_phi,   M = sum_i d_i x f_{d_i} - r x F
+  /// (planar: the z components of the same cross products; a point mass: F = f, M = 0). The part
+  /// of f that would stretch or shear the directors does no work on a rigid motion and is not
+  /// in the wrench: the body's orthonormality constraints carry it.
+  BodyWrench wrench(ConstVectorRef q, ConstVectorRef f, const Vector& X) const;
 
  private:
   BodyKind kind_;

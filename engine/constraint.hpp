@@ -2,6 +2,7 @@
 /// Holonomic constraint elements g(q) = 0.
 #include <noether/engine/element.hpp>
 #include <noether/engine/exact_form.hpp>
+#include <noether/engine/reaction.hpp>
 
 namespace noether {
 
@@ -48,7 +49,12 @@ class Constraint : public Element {
     do_add_discrete_gradient_contraction_jacobian(q_a, q_b, lambda, s, K);
   }
 
+  /// Where the constraint reports its reaction (engine/reaction.hpp): a joint's second body; nullptr
+  /// for a constraint that reports none (a body's own orthonormality). It lives as long as the element.
+  const ReactionSite* reaction_site() const { return do_reaction_site(); }
+
  protected:
+  virtual const ReactionSite* do_reaction_site() const { return nullptr; }
   virtual const QuadraticFormView* do_quadratic_form() const { return nullptr; }
   virtual void do_calc_value(ConstVectorRef q, VectorRef g) const = 0;
   virtual void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const = 0;

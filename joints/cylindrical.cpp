@@ -8,13 +8,14 @@ const JointFamily cylindrical{"cylindrical joint", 3, true};
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector a = bodies.unit(axis_a, "axis_a");
-  const auto [m1, m2] = axis_normal_pair(bodies.unit(axis_b, "axis_b"));
+  const Vector b = bodies.unit(axis_b, "axis_b");
+  const auto [m1, m2] = axis_normal_pair(b);
   const auto [n1, n2] = axis_normal_pair(a);
   const AffineVector offset = bodies.point_b(X_b) - bodies.point_a(X_a);
   std::vector<QuadraticEquation> equations = parallel_axes_equations(bodies, a, m1, m2);
   equations.push_back(dot_equation(bodies.direction_a(n1), offset));
   equations.push_back(dot_equation(bodies.direction_a(n2), offset));
-  return bodies.make_joint(std::move(equations));
+  return bodies.make_joint(std::move(equations), X_b, axis_frame(b));
 }
 
 }  // namespace

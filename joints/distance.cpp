@@ -16,7 +16,7 @@ std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
     throw std::invalid_argument(bodies.label() + ": the length must be positive and finite, got " +
                                 format_number(length));
   const AffineVector r = bodies.point_a(X_a) - bodies.point_b(X_b);
-  return bodies.make_joint({dot_equation(r, r, 0.5, -0.5 * length * length)});
+  return bodies.make_joint({dot_equation(r, r, 0.5, -0.5 * length * length)}, X_b);
 }
 
 }  // namespace

@@ -11,7 +11,9 @@ std::shared_ptr<Constraint> build(const JointBodies& bodies, const JointFrame& f
   const std::array<Vector, 3> f = bodies.frame_axes(frame_b, "frame_b");
   std::vector<QuadraticEquation> equations = coincidence_equations(bodies, frame_a.origin, frame_b.origin);
   append(equations, aligned_frames_equations(bodies, e, f));
-  return bodies.make_joint(std::move(equations));
+  Matrix axes_b(3, 3);
+  for (Index k = 0; k < 3; ++k) axes_b.col(k) = f[static_cast<std::size_t>(k)];
+  return bodies.make_joint(std::move(equations), frame_b.origin, axes_b);
 }
 
 }  // namespace

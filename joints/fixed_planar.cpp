@@ -8,10 +8,10 @@ const JointFamily fixed_planar{"planar fixed joint", 2, true};
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector u = bodies.unit(axis_a, "axis_a");
-  const Vector m = planar_normal(bodies.unit(axis_b, "axis_b"));
+  const Vector b = bodies.unit(axis_b, "axis_b");
   std::vector<QuadraticEquation> equations = coincidence_equations(bodies, X_a, X_b);
-  equations.push_back(dot_equation(bodies.direction_a(u), bodies.direction_b(m)));
-  return bodies.make_joint(std::move(equations));
+  equations.push_back(dot_equation(bodies.direction_a(u), bodies.direction_b(planar_normal(b))));
+  return bodies.make_joint(std::move(equations), X_b, axis_frame(b));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 
 #include <noether/engine/quote.hpp>
+#include <noether/joints/joint_reaction.hpp>
 
 namespace noether {
 namespace {
@@ -103,11 +104,14 @@ std::array<Vector, 3> JointBodies::frame_axes(const JointFrame& frame, const std
   return {e1, e2, e3};
 }
 
-std::shared_ptr<Constraint> JointBodies::make_joint(std::vector<QuadraticEquation> equations) const {
+std::shared_ptr<Constraint> JointBodies::make_joint(std::vector<QuadraticEquation> equations, const Vector& origin_b,
+                                                    const Matrix& axes_b) const {
   std::vector<BlockId> blocks;
   if (a_.body) blocks.push_back(a_.body->block);
   blocks.push_back(b_.body->block);
-  return std::make_shared<QuadraticJoint>(name_, std::move(blocks), std::move(equations));
+  const Index position = static_cast<Index>(blocks.size()) - 1;
+  auto reaction = std::make_shared<JointReactionSite>(name_, position, b_.body->kinematics, origin_b, axes_b);
+  return std::make_shared<QuadraticJoint>(name_, std::move(blocks), std::move(equations), std::move(reaction));
 }
 
 }  // namespace noether

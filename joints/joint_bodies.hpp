@@ -62,8 +62,11 @@ class JointBodies {
   /// if the axis or normal is zero or the normal is parallel to the axis.
   std::array<Vector, 3> frame_axes(const JointFrame& frame, const std::string& what) const;
 
-  /// The QuadraticJoint named after the joint with these equations on the joint's blocks.
-  std::shared_ptr<Constraint> make_joint(std::vector<QuadraticEquation> equations) const;
+  /// The QuadraticJoint named after the joint with these equations on the joint's blocks. It
+  /// reports its reaction on body B (JointReactionSite) about B's body-fixed point origin_b, in the
+  /// frame whose axes are the columns of axes_b (B's body coordinates, orthonormal; empty: none).
+  std::shared_ptr<Constraint> make_joint(std::vector<QuadraticEquation> equations, const Vector& origin_b,
+                                         const Matrix& axes_b = Matrix()) const;
 
   /// "revolute joint 'hinge'", the prefix of every error message.
   const std::string& label() const { return label_; }

@@ -15,6 +15,19 @@ std::array<Vector, 2> axis_normal_pair(const Vector& axis) {
 
 Vector planar_normal(const Vector& u) { return Eigen::Vector2d(-u(1), u(0)); }
 
+Matrix axis_frame(const Vector& axis) {
+  Matrix frame(axis.size(), axis.size());
+  frame.col(0) = axis;
+  if (axis.size() == 2) {
+    frame.col(1) = planar_normal(axis);
+    return frame;
+  }
+  const auto [n1, n2] = axis_normal_pair(axis);
+  frame.col(1) = n1;
+  frame.col(2) = n2;
+  return frame;
+}
+
 std::vector<QuadraticEquation> coincidence_equations(const JointBodies& bodies, const Vector& X_a, const Vector& X_b) {
   return component_equations(bodies.point_b(X_b) - bodies.point_a(X_a));
 }

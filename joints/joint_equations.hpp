@@ -13,6 +13,10 @@ namespace noether {
 std::array<Vector, 2> axis_normal_pair(const Vector& axis);
 /// The planar vector u turned by +90 degrees: (-u_2, u_1).
 Vector planar_normal(const Vector& u);
+/// The joint frame of a unit axis, in the coordinates the axis is given in, one axis per column:
+/// 3D (axis, n1, n2) with (n1, n2) = axis_normal_pair(axis), right-handed; 2D (axis,
+/// planar_normal(axis)).
+Matrix axis_frame(const Vector& axis);
 
 /// x_B(X_b) - x_A(X_a) = 0: dim linear equations (a point of A, or a world point, coincides with a
 /// point of B). Full rank dim in every configuration.

@@ -6,8 +6,9 @@ namespace {
 JointFamily perpendicular_family(const BodyRef& b) { return {"perpendicular joint", b.kinematics.dimension(), true}; }
 
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& axis_a, const Vector& axis_b) {
-  return bodies.make_joint({dot_equation(bodies.direction_a(bodies.unit(axis_a, "axis_a")),
-                                         bodies.direction_b(bodies.unit(axis_b, "axis_b")))});
+  const Vector b = bodies.unit(axis_b, "axis_b");
+  return bodies.make_joint({dot_equation(bodies.direction_a(bodies.unit(axis_a, "axis_a")), bodies.direction_b(b))},
+                           Vector::Zero(bodies.dimension()), axis_frame(b));
 }
 
 }  // namespace

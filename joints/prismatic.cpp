@@ -13,7 +13,9 @@ std::shared_ptr<Constraint> build(const JointBodies& bodies, const JointFrame& f
   std::vector<QuadraticEquation> equations{dot_equation(bodies.direction_a(e[1]), offset),
                                            dot_equation(bodies.direction_a(e[2]), offset)};
   append(equations, aligned_frames_equations(bodies, e, f));
-  return bodies.make_joint(std::move(equations));
+  Matrix axes_b(3, 3);
+  for (Index k = 0; k < 3; ++k) axes_b.col(k) = f[static_cast<std::size_t>(k)];
+  return bodies.make_joint(std::move(equations), frame_b.origin, axes_b);
 }
 
 }  // namespace

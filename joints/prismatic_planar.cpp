@@ -8,10 +8,12 @@ const JointFamily prismatic_planar{"planar prismatic joint", 2, true};
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector u = bodies.unit(axis_a, "axis_a");
-  const Vector m = planar_normal(bodies.unit(axis_b, "axis_b"));
+  const Vector b = bodies.unit(axis_b, "axis_b");
+  const Vector m = planar_normal(b);
   const AffineVector offset = bodies.point_b(X_b) - bodies.point_a(X_a);
   return bodies.make_joint({dot_equation(bodies.direction_a(planar_normal(u)), offset),
-                                  dot_equation(bodies.direction_a(u), bodies.direction_b(m))});
+                            dot_equation(bodies.direction_a(u), bodies.direction_b(m))},
+                           X_b, axis_frame(b));
 }
 
 }  // namespace

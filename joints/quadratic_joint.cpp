@@ -58,7 +58,9 @@ Index local_size_of(const std::vector<QuadraticEquation>& equations) {
 }  // namespace
 
 QuadraticJoint::QuadraticJoint(std::string name, std::vector<BlockId> blocks,
-                               const std::vector<QuadraticEquation>& equations)
-    : QuadraticConstraint(name, std::move(blocks), local_size_of(equations), joint_form(name, equations)) {}
+                               const std::vector<QuadraticEquation>& equations,
+                               std::shared_ptr<const ReactionSite> reaction)
+    : QuadraticConstraint(name, std::move(blocks), local_size_of(equations), joint_form(name, equations)),
+      reaction_(std::move(reaction)) {}
 
 }  // namespace noether

@@ -46,8 +46,16 @@ std::vector<QuadraticEquation> component_equations(const AffineVector& y);
 class QuadraticJoint final : public QuadraticConstraint {
  public:
   /// Throws std::invalid_argument (naming the joint) if there are no equations or their sizes
-  /// disagree, or a Hessian is not symmetric.
-  QuadraticJoint(std::string name, std::vector<BlockId> blocks, const std::vector<QuadraticEquation>& equations);
+  /// disagree, or a Hessian is not symmetric. reaction: where the joint reports its reaction
+  /// (engine/reaction.hpp), or null for none.
+  QuadraticJoint(std::string name, std::vector<BlockId> blocks, const std::vector<QuadraticEquation>& equations,
+                 std::shared_ptr<const ReactionSite> reaction = nullptr);
+
+ protected:
+  const ReactionSite* do_reaction_site() const override { return reaction_.get(); }
+
+ private:
+  std::shared_ptr<const ReactionSite> reaction_;
 };
 
 }  // namespace noether

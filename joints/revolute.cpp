@@ -8,10 +8,11 @@ const JointFamily revolute{"revolute joint", 3, true};
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   const Vector a = bodies.unit(axis_a, "axis_a");
-  const auto [n1, n2] = axis_normal_pair(bodies.unit(axis_b, "axis_b"));
+  const Vector b = bodies.unit(axis_b, "axis_b");
+  const auto [n1, n2] = axis_normal_pair(b);
   std::vector<QuadraticEquation> equations = coincidence_equations(bodies, X_a, X_b);
   append(equations, parallel_axes_equations(bodies, a, n1, n2));
-  return bodies.make_joint(std::move(equations));
+  return bodies.make_joint(std::move(equations), X_b, axis_frame(b));
 }
 
 }  // namespace

@@ -8,9 +8,9 @@ const JointFamily universal{"universal joint", 3, true};
 std::shared_ptr<Constraint> build(const JointBodies& bodies, const Vector& X_a,
                                   const Vector& axis_a, const Vector& X_b, const Vector& axis_b) {
   std::vector<QuadraticEquation> equations = coincidence_equations(bodies, X_a, X_b);
-  equations.push_back(dot_equation(bodies.direction_a(bodies.unit(axis_a, "axis_a")),
-                                   bodies.direction_b(bodies.unit(axis_b, "axis_b"))));
-  return bodies.make_joint(std::move(equations));
+  const Vector b = bodies.unit(axis_b, "axis_b");
+  equations.push_back(dot_equation(bodies.direction_a(bodies.unit(axis_a, "axis_a")), bodies.direction_b(b)));
+  return bodies.make_joint(std::move(equations), X_b, axis_frame(b));
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ class SelectedRows final : public Constraint {
   void do_calc_value(ConstVectorRef q, VectorRef g) const override;
   void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const override;
   void do_add_hessian_contraction(ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const override;
+  /// The full constraint's: the kept rows carry the reaction the dropped ones would have shared.
+  const ReactionSite* do_reaction_site() const override { return full_->reaction_site(); }
 
  private:
   std::shared_ptr<const Constraint> full_;

@@ -51,4 +51,20 @@ std::string probe_name_clash(const System& system, std::span<const Probe> earlie
   return "";
 }
 
+std::vector<ReactionComponent> reaction_components(const Reaction& reaction) {
+  std::vector<ReactionComponent> components{{"fx", reaction.force(0)}, {"fy", reaction.force(1)}};
+  if (reaction.dimension == 3) components.push_back({"fz", reaction.force(2)});
+  if (!reaction.has_moment) return components;
+  if (reaction.dimension == 3) {
+    components.push_back({"mx", reaction.moment(0)});
+    components.push_back({"my", reaction.moment(1)});
+  }
+  components.push_back({"mz", reaction.moment(2)});
+  return components;
+}
+
+std::string reaction_column(std::string_view joint, std::string_view component) {
+  return "reaction:" + std::string(joint) + "." + std::string(component);
+}
+
 }  // namespace noether

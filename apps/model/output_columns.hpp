@@ -6,8 +6,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <noether/apps/model/model.hpp>
+#include <noether/engine/reaction.hpp>
 
 namespace noether {
 
@@ -16,6 +18,21 @@ std::string coordinate_column(std::string_view label);
 
 /// "<probe>.x", "<probe>.y", "<probe>.z" for axis 0, 1, 2: a column of the probe named `probe`.
 std::string probe_column(std::string_view probe, Index axis);
+
+/// One component of a joint's reaction as timeseries.csv writes it: "fx", "fy", "fz" (force),
+/// "mx", "my", "mz" (moment about the joint point), world frame.
+struct ReactionComponent {
+  std::string_view name;
+  double value;
+};
+
+/// The components a reaction has: 3D bodies fx fy fz mx my mz, planar bodies fx fy mz, point
+/// masses the force alone (Reaction::dimension, has_moment).
+std::vector<ReactionComponent> reaction_components(const Reaction& reaction);
+
+/// "reaction:<joint>.<component>". No other column starts with "reaction:", and the component
+/// after the last '.' tells two joints' columns apart, so these never collide.
+std::string reaction_column(std::string_view joint, std::string_view component);
 
 /// Why a probe named `name` with `dimension` axes cannot write its columns beside those of the
 /// system's coordinates, of the `earlier` probes and of the conserved momentum components:

@@ -13,6 +13,7 @@
 #include <noether/engine/exact_form.hpp>
 #include <noether/engine/gonzalez.hpp>
 #include <noether/engine/measures.hpp>
+#include <noether/engine/reaction.hpp>
 #include <noether/engine/rigid_motion.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>

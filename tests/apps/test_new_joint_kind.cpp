@@ -28,7 +28,8 @@ std::shared_ptr<Constraint> make_plane(const JointEnds& e) {
   const JointFamily family{"plane joint", e.b.kinematics.dimension(), !e.ground()};
   const JointBodies bodies = e.ground() ? JointBodies(e.name, family, e.b) : JointBodies(e.name, family, *e.a, e.b);
   const AffineVector n = bodies.direction_a(bodies.unit(e.side_a.axis, "axis_a"));
-  return bodies.make_joint({dot_equation(n, bodies.point_b(e.point_b) - bodies.point_a(e.point_a), 1.0, -e.numbers[0])});
+  return bodies.make_joint({dot_equation(n, bodies.point_b(e.point_b) - bodies.point_a(e.point_a), 1.0, -e.numbers[0])},
+                           e.point_b);
 }
 
 constexpr std::array kOffset{JointNumber{"offset", "the plane's signed distance from point_a along axis_a", NumberSign::any}};
