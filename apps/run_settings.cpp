@@ -74,17 +74,24 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    },
                    [](const RunOptions& o) -> Shown { return std::to_string(chosen(o).max_steps); }});
   table.push_back({"solver", "--solver", "", "/run/solver", "solver", "solver",
-                   choice({"klu", "umfpack", "eigen", "mumps"}), true,
-                   "linear solver of the Newton matrices: klu, umfpack, eigen; mumps in a build with PETSc",
-                   "linear solver of the Newton matrices; `mumps` (through PETSc, in one process as yet) in a build "
-                   "with PETSc, where a build without says how to get it ([distributed.md](distributed.md))",
+                   choice({"auto", "klu", "umfpack", "eigen", "schur", "mumps"}), true,
+                   "linear solver of the Newton matrices: auto (chosen by the mechanism), klu, umfpack, eigen, "
+                   "schur; mumps in a build with PETSc",
+                   "linear solver of the Newton matrices. `auto` chooses by the mechanism: in one process `klu`, "
+                   "or `umfpack` where the first matrix's factors have wide fronts and UMFPACK's take 1.5 times "
+                   "fewer flops; over several processes (`mpirun`) `schur` where the processes' parts share at "
+                   "most 64 unknowns per cut (chains, trees), else `mumps`. `schur`: each process's part by KLU, "
+                   "the unknowns they share by their Schur complement. `mumps` (through PETSc) in a build with "
+                   "PETSc, where a build without says how to get it. summary.json's `factorization` names the "
+                   "solver chosen and why ([distributed.md](distributed.md))",
                    "",
                    [](const RunSetting&, const std::string& text, RunOptions& o) { o.configure().solver = parse_solver(text); },
                    [](const RunOptions& o) -> Shown { return std::string(to_string(chosen(o).solver)); }});
   table.push_back({"ordering", "--ordering", "", "/run/ordering", "ordering", "ordering",
                    choice({"auto", "nd", "amd", "colamd"}), true,
                    "fill-reducing ordering of klu and umfpack: auto, nd (nested dissection), amd, colamd",
-                   "fill-reducing ordering of the Newton matrices' factors, for `klu` and `umfpack` (`eigen` takes "
+                   "fill-reducing ordering of the Newton matrices' factors, for `klu` and `umfpack` and the solvers "
+                   "made of them, `auto` and `schur` (`eigen` and `mumps` take "
                    "`auto` only): `nd` METIS's nested dissection of A + A^T, `amd` minimum degree of A + A^T, "
                    "`colamd` a column ordering for A^T A; `auto`: klu chooses by a trial factorization of the first "
                    "matrix, taking `nd` where it measures more than 1.5 times fewer flops (loop-heavy mechanisms "

@@ -103,7 +103,8 @@ Json initial_projection_json(const RunStatistics& s) {
 /// where the solver does not say or no step factored a matrix.
 Json factorization_json(const FactorizationProfile& f) {
   const auto text_or_null = [](const std::string& text) { return text.empty() ? Json() : Json(text); };
-  return {{"ordering", text_or_null(f.ordering)},
+  return {{"solver", text_or_null(f.solver)},
+          {"ordering", text_or_null(f.ordering)},
           {"reason", text_or_null(f.reason)},
           {"factor_entries", f.factor_entries > 0 ? Json(f.factor_entries) : Json()},
           {"flops", f.flops}};

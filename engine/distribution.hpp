@@ -2,7 +2,7 @@
 /// The processes that assemble one Newton system together (an MPI job: docs/distributed.md).
 ///
 /// Every process holds the whole system and the whole state; each evaluates only the terms it
-/// owns and assembles their residual rows and matrix entries. The residual, its scales and floors
+/// owns (engine/partition.hpp says which) and assembles their residual rows and matrix entries. The residual, its scales and floors
 /// are then summed over the processes, so that every process holds the same residual, to the bit,
 /// and takes the same Newton decisions; the matrix stays in parts, one per process, for a linear
 /// solver that sums them (a distributed one). The engine sees only this interface: the MPI
@@ -27,11 +27,8 @@ class Distribution {
   virtual void sum(std::span<double> values) const = 0;
 };
 
-/// The process that evaluates a term whose smallest coordinate is `first` of a system of
-/// `coordinates` coordinates: rank r owns the coordinates [r d / R, (r + 1) d / R) (rounded down),
-/// contiguous runs of the coordinates' order, in which the bodies of a chain follow each other, so
-/// that a process's terms touch few coordinates of another's. Preconditions: 0 <= first <
-/// max(coordinates, 1), ranks >= 1.
-int term_owner(Index first, Index coordinates, int ranks);
+/// The mark of an unknown that lies in no single process's matrix part (divide_unknowns,
+/// engine/partition.hpp): the interface between the parts.
+inline constexpr int kSharedUnknown = -1;
 
 }  // namespace noether

@@ -167,6 +167,20 @@ UnitLayout TermLayout::unit_layout(const TermRef& ref, const TermShape& shape, c
   return unit;
 }
 
+TermUnknowns TermLayout::term_unknowns(const TermRef& ref, const TermShape& shape, const PlacedView& placed,
+                                       int owner) const {
+  TermUnknowns out{owner, {}, {}};
+  for (int f : shape.fields()) {
+    const Index offset = field_offset(f);
+    if (field_kind(f) == FieldKind::coordinates)
+      for (Index dof : *placed.dofs) out.coordinates.push_back(position_[static_cast<std::size_t>(offset + dof)]);
+    else
+      for (Index r = 0; r < ref.equations; ++r)
+        out.multipliers.push_back(position_[static_cast<std::size_t>(offset + ref.first_multiplier + r)]);
+  }
+  return out;
+}
+
 /// Terms in the order of their smallest coordinate (the order in which the assembly visits
 /// them, engine/assembly_schedule.hpp, so that the terms and the elements' data are read in
 /// sequence), their runs and shapes, and the assembly plan.
@@ -205,20 +219,24 @@ Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>
   std::ranges::stable_sort(planned, {}, &Planned::first_coordinate);
   std::vector<UnitLayout> units;
   std::vector<Index> ids;
-  const auto owned = [&](const Planned& p) {
-    return !distribution ||
-           term_owner(p.first_coordinate, system_.num_coordinates(), distribution->ranks()) == distribution->rank();
+  const std::vector<int> process =
+      distribution ? coordinate_processes(system_, distribution->ranks()) : std::vector<int>();
+  const auto owner = [&](const Planned& p) {
+    return process.empty() ? 0 : process[static_cast<std::size_t>(p.first_coordinate)];
   };
+  std::vector<TermUnknowns> touched;  // over several processes: every term's, for unknown_owners_
   for (Planned& p : planned) {
     p.ref.runs_begin = static_cast<Index>(runs_.size());
     append_runs(*p.placed.dofs, runs_);
     p.ref.runs_end = static_cast<Index>(runs_.size());
-    if (owned(p)) {
+    if (!distribution || owner(p) == distribution->rank()) {
       ids.push_back(static_cast<Index>(terms_.size()));
       units.push_back(unit_layout(p.ref, *p.shape, p.placed));
     }
+    if (distribution) touched.push_back(term_unknowns(p.ref, *p.shape, p.placed, owner(p)));
     terms_.push_back(p.ref);
   }
+  if (distribution) unknown_owners_ = divide_unknowns(size(), touched);
   return Assembler(AssemblyPlan(size(), units, std::move(ids)), workspace_slots * slot_size_, global_sums,
                    distribution);
 }

@@ -28,6 +28,7 @@
 #include <noether/engine/assembler.hpp>
 #include <noether/engine/exact_form.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/partition.hpp>
 #include <noether/engine/system.hpp>
 #include <noether/engine/unknown_ordering.hpp>
 
@@ -250,7 +251,8 @@ class TermLayout {
   /// the scheme does not have, a multiplier field for an element that is not a constraint, or a
   /// block outside its fields. distribution: the processes that assemble the system together
   /// (must outlive this; nullptr for one process): the assembler then plans the terms this process
-  /// owns (term_owner of their smallest coordinate), while terms() lists them all.
+  /// owns (those whose smallest coordinate lies in a block of this process, block_processes in
+  /// engine/partition.hpp), while terms() lists them all.
   TermLayout(const System& system, std::vector<FieldKind> fields,
              const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0,
              const Distribution* distribution = nullptr);
@@ -266,6 +268,9 @@ class TermLayout {
   std::pair<int, Index> field_of(Index i) const;
 
   const CscPattern& pattern() const { return assembler_.pattern(); }
+  /// Over several processes, the process whose terms alone touch each unknown (Newton order), or
+  /// kSharedUnknown (divide_unknowns, engine/partition.hpp); empty in one process.
+  std::span<const int> unknown_owners() const { return unknown_owners_; }
   Assembler& assembler() { return assembler_; }
   const Assembler& assembler() const { return assembler_; }
 
@@ -307,6 +312,8 @@ class TermLayout {
   Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums,
                            const Distribution* distribution);
   UnitLayout unit_layout(const TermRef& ref, const TermShape& shape, const PlacedView& placed) const;
+  /// The term's unknowns as divide_unknowns reads them, `owner` its process.
+  TermUnknowns term_unknowns(const TermRef& ref, const TermShape& shape, const PlacedView& placed, int owner) const;
 
   const System& system_;
   std::vector<FieldKind> fields_;
@@ -320,6 +327,7 @@ class TermLayout {
   Arena arena_;
   std::vector<std::optional<SparseEntries>> masses_;
   std::vector<std::optional<QuadraticFormView>> potential_forms_, constraint_forms_;
+  std::vector<int> unknown_owners_;  ///< over several processes (unknown_owners), made with the assembler
   Assembler assembler_;
 };
 

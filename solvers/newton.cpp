@@ -136,11 +136,11 @@ namespace {
 
 /// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
 std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, const NewtonOptions& options,
-                                                 const Distribution* processes) {
+                                                 const Distribution* processes, std::span<const int> unknown_owners) {
   check_newton_options(options);
   std::unique_ptr<LinearSolver> solver = options.linear_solver_factory
                                              ? options.linear_solver_factory()
-                                             : make_linear_solver(choice.kind, choice.ordering, processes);
+                                             : make_linear_solver(choice.kind, choice.ordering, processes, unknown_owners);
   if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   return solver;
 }
@@ -149,8 +149,9 @@ std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, cons
 /// std::invalid_argument for a factory that makes none.
 std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverChoice solver,
                                                    const NewtonOptions& options, const TangentSolverFactory& make_tangent,
-                                                   const Distribution* processes) {
-  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options, processes);
+                                                   const Distribution* processes,
+                                                   std::span<const int> unknown_owners) {
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options, processes, unknown_owners);
   if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
   std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
   if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
@@ -170,9 +171,10 @@ Index first_zero_column(const CscPattern& pattern, std::span<const double> value
 }  // namespace
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
-                           const TangentSolverFactory& make_tangent, const Distribution* processes)
+                           const TangentSolverFactory& make_tangent, const Distribution* processes,
+                           std::span<const int> unknown_owners)
     : options_(options),
-      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes)),
+      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes, unknown_owners)),
       one_process_(!processes || processes->ranks() == 1),
       residual_(tangent_->size()),
       scale_(tangent_->size()),

@@ -277,11 +277,13 @@ class NewtonSolver {
   /// make_tangent: makes the tangent solver from the sparse solver `solver` chooses (or
   /// options.linear_solver_factory's); unset, the tangent is the pattern's matrix itself
   /// (SparseTangentSolver). processes: those that assemble the system together
-  /// (engine/distribution.hpp; nullptr for one), whose matrix parts the linear solver sums
-  /// (make_linear_solver). Throws std::invalid_argument for options check_newton_options refuses
-  /// and LinearSolverError for an ordering the kind does not take (make_linear_solver).
+  /// (engine/distribution.hpp; nullptr for one), whose matrix parts the linear solver sums, and
+  /// unknown_owners where the unknowns lie among those parts (make_linear_solver). Throws
+  /// std::invalid_argument for options check_newton_options refuses and LinearSolverError for an
+  /// ordering the kind does not take (make_linear_solver).
   NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
-               const TangentSolverFactory& make_tangent = {}, const Distribution* processes = nullptr);
+               const TangentSolverFactory& make_tangent = {}, const Distribution* processes = nullptr,
+               std::span<const int> unknown_owners = {});
 
   /// Solves R(x) = 0 starting from x (overwritten with the solution; the tangent solver's size()
   /// entries). context names the step ("step 812, t = 8.12") in a NewtonError; x is left at the

@@ -36,6 +36,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
+  /// Over several processes, where the unknowns lie among their matrix parts (TermLayout).
+  std::span<const int> unknown_owners() const { return assembly_.layout().unknown_owners(); }
   /// A scheme with a global unknown reads the sums of the last evaluation in next_state.
   bool reads_last_evaluation() const override { return has_global_unknown; }
   /// How Newton solves with the tangent: with a global unknown, A bordered by its column, the global
@@ -216,7 +218,8 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       distribution_(options.distribution),
       equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get())),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), LinearSolverChoice(options.solver, options.ordering),
-                                             options.newton, equations_->tangent_solver(), distribution_.get())) {
+                                             options.newton, equations_->tangent_solver(), distribution_.get(),
+                                             equations_->unknown_owners())) {
   check_stepper_options(options);
 }
 

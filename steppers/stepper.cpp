@@ -264,7 +264,7 @@ void require_unsymmetric_capable_solver(std::string_view stepper, LinearSolverKi
   if (kind == LinearSolverKind::cholmod)
     throw StepperRefusal(std::string(stepper) +
                          ": CHOLMOD needs a symmetric positive definite matrix, and this stepper's Newton "
-                         "matrix is unsymmetric and indefinite; choose --solver klu (the default), umfpack or eigen "
+                         "matrix is unsymmetric and indefinite; choose --solver auto (the default), klu, umfpack or eigen "
                          "(CHOLMOD serves the SPD projection of initial values)");
 }
 

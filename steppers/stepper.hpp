@@ -33,13 +33,15 @@ struct SchemeParameter {
 };
 
 struct StepperOptions {
-  /// The Newton matrices' linear solver. KLU by default: on the steppers' saddle-point matrices it
-  /// factors faster than UMFPACK and refactorizes new values in place (docs/performance.md,
-  /// "Current figures of the step-cost suite"). CHOLMOD is refused: the Newton matrices are
-  /// unsymmetric and indefinite.
-  LinearSolverKind solver = LinearSolverKind::klu;
-  /// The solver's fill-reducing ordering (FillOrdering; klu and umfpack take any, the others
-  /// automatic only: the stepper's construction throws LinearSolverError otherwise).
+  /// The Newton matrices' linear solver. By default chosen by the mechanism (automatic,
+  /// make_linear_solver): in one process KLU, which on the steppers' saddle-point matrices factors
+  /// fastest and refactorizes new values in place (docs/performance.md, "Current figures of the
+  /// step-cost suite"), unless its first factorization shows wide fronts that UMFPACK factors in
+  /// clearly fewer flops (AutoSolver); over several processes schur or mumps by the size of the
+  /// processes' interface. CHOLMOD is refused: the Newton matrices are unsymmetric and indefinite.
+  LinearSolverKind solver = LinearSolverKind::automatic;
+  /// The solver's fill-reducing ordering (FillOrdering; klu, umfpack, schur and auto take any, the
+  /// others automatic only: the stepper's construction throws LinearSolverError otherwise).
   FillOrdering ordering = FillOrdering::automatic;
   NewtonOptions newton;
   /// Step refinement: a step whose Newton fails is taken as two half-steps of the same scheme,

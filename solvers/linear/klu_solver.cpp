@@ -338,7 +338,8 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
                          ? automatic_choice_reason(ordering_.trials, flops_per_entry)
                          : "--ordering " + std::string(to_string(ordering_option_)) + ": " +
                                format_number(ordering_.trials[0].flops) + " flops";
-  profile_ = {.ordering = ordering_.method,
+  profile_ = {.solver = "klu",
+              .ordering = ordering_.method,
               .reason = ordering_.reason,
               .factor_entries = ordering_.trials[chosen_].factor_entries,
               .flops = ordering_.trials[chosen_].flops};

@@ -9,13 +9,16 @@ std::string_view to_string(LinearSolverKind kind) {
     case LinearSolverKind::cholmod: return "cholmod";
     case LinearSolverKind::eigen: return "eigen";
     case LinearSolverKind::mumps: return "mumps";
+    case LinearSolverKind::schur: return "schur";
+    case LinearSolverKind::automatic: return "auto";
   }
   return "unknown";
 }
 
 std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name) {
   for (LinearSolverKind kind : {LinearSolverKind::umfpack, LinearSolverKind::klu, LinearSolverKind::cholmod,
-                                LinearSolverKind::eigen, LinearSolverKind::mumps})
+                                LinearSolverKind::eigen, LinearSolverKind::mumps, LinearSolverKind::schur,
+                                LinearSolverKind::automatic})
     if (to_string(kind) == name) return kind;
   return std::nullopt;
 }

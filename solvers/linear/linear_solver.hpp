@@ -14,10 +14,12 @@ namespace noether {
 
 /// mumps is the PETSc back-end (petsc_lu_solver.hpp), in a build with PETSc only
 /// (linear_solver_built); the name exists in every build, so that asking for it in a build without
-/// it can say how to get it.
-enum class LinearSolverKind { umfpack, klu, cholmod, eigen, mumps };
+/// it can say how to get it. schur factors each process's interior by KLU and the interface
+/// between them by its Schur complement (schur_solver.hpp). automatic is a choice, not a back-end:
+/// make_linear_solver picks one by the mechanism (auto_solver.hpp in one process).
+enum class LinearSolverKind { umfpack, klu, cholmod, eigen, mumps, schur, automatic };
 
-/// "umfpack", "klu", "cholmod", "eigen", "mumps".
+/// "umfpack", "klu", "cholmod", "eigen", "mumps", "schur", "auto".
 std::string_view to_string(LinearSolverKind kind);
 /// Inverse of to_string; std::nullopt for an unknown name.
 std::optional<LinearSolverKind> parse_linear_solver_kind(std::string_view name);
@@ -50,6 +52,7 @@ struct LinearSolverChoice {
 /// factorization under that ordering cost. Empty (ordering "", counts 0 or NaN) where the back-end
 /// does not say, or before its first successful factorization.
 struct FactorizationProfile {
+  std::string solver;        ///< the back-end that factors (auto: the one it chose), e.g. "klu"
   std::string ordering;      ///< the fill-reducing ordering in use, e.g. "nd", "amd", "colamd", "given"
   std::string reason;        ///< why that one (the trial's or the analysis's figures)
   Index factor_entries = 0;  ///< nonzeros of L + U, L's unit diagonal not counted

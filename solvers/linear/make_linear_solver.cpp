@@ -1,11 +1,14 @@
 #include <noether/solvers/linear/make_linear_solver.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include <noether/solvers/linear/auto_solver.hpp>
 #include <noether/solvers/linear/cholmod_solver.hpp>
 #include <noether/solvers/linear/eigen_lu_solver.hpp>
 #include <noether/solvers/linear/klu_solver.hpp>
+#include <noether/solvers/linear/schur_solver.hpp>
 #include <noether/solvers/linear/umfpack_solver.hpp>
 #if NOETHER_WITH_PETSC
 #include <noether/solvers/linear/petsc_lu_solver.hpp>
@@ -15,6 +18,22 @@ namespace noether {
 namespace {
 
 bool is_petsc_backend(LinearSolverKind kind) { return kind == LinearSolverKind::mumps; }
+
+bool several(const Distribution* processes) { return processes && processes->ranks() > 1; }
+
+bool factors_over_processes(LinearSolverKind kind) {
+  return is_petsc_backend(kind) || kind == LinearSolverKind::schur || kind == LinearSolverKind::automatic;
+}
+
+/// automatic over several processes: schur where the interface is at most
+/// kSchurInterfacePerCut unknowns per cut between processes (a few bodies: chains, trees), else
+/// mumps, in a build with it.
+LinearSolverKind distributed_choice(const Distribution& processes, std::span<const int> unknown_owners) {
+  const auto interface = static_cast<Index>(std::ranges::count(unknown_owners, kSharedUnknown));
+  if (interface <= kSchurInterfacePerCut * (processes.ranks() - 1) || !linear_solver_built(LinearSolverKind::mumps))
+    return LinearSolverKind::schur;
+  return LinearSolverKind::mumps;
+}
 
 }  // namespace
 
@@ -30,24 +49,35 @@ std::string linear_solver_missing_message(LinearSolverKind kind) {
 }
 
 void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering) {
-  if (ordering == FillOrdering::automatic || kind == LinearSolverKind::klu || kind == LinearSolverKind::umfpack) return;
-  throw LinearSolverError("the ordering " + std::string(to_string(ordering)) + " applies to klu and umfpack; " +
+  if (ordering == FillOrdering::automatic || kind == LinearSolverKind::klu || kind == LinearSolverKind::umfpack ||
+      kind == LinearSolverKind::schur || kind == LinearSolverKind::automatic)
+    return;
+  throw LinearSolverError("the ordering " + std::string(to_string(ordering)) + " applies to klu, umfpack, schur and auto; " +
                           std::string(to_string(kind)) + " orders by its own rules: leave the ordering at auto");
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering,
-                                                 const Distribution* processes) {
+                                                 const Distribution* processes, std::span<const int> unknown_owners) {
   require_ordering_supported(kind, ordering);
-  if (processes && processes->ranks() > 1 && !is_petsc_backend(kind))
+  if (several(processes) && !factors_over_processes(kind))
     throw std::invalid_argument("the " + std::string(to_string(kind)) +
                                 " solver factors in one process, and this run has " +
                                 std::to_string(processes->ranks()) +
-                                " processes: a run over several processes needs a distributed solver (--solver mumps)");
+                                " processes: a run over several processes needs a distributed solver (--solver auto, "
+                                "schur or mumps)");
+  if (several(processes) && kind != LinearSolverKind::mumps &&
+      static_cast<Index>(unknown_owners.size()) == 0)
+    throw std::invalid_argument("the " + std::string(to_string(kind)) +
+                                " solver over several processes needs the unknowns' owners (divide_unknowns)");
+  if (kind == LinearSolverKind::automatic && several(processes))
+    kind = distributed_choice(*processes, unknown_owners);
   switch (kind) {
     case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>(ordering);
     case LinearSolverKind::klu: return std::make_unique<KluSolver>(ordering);
     case LinearSolverKind::cholmod: return std::make_unique<CholmodSolver>();
     case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
+    case LinearSolverKind::schur: return std::make_unique<SchurSolver>(processes, unknown_owners, ordering);
+    case LinearSolverKind::automatic: return std::make_unique<AutoSolver>(ordering);
     case LinearSolverKind::mumps:
 #if NOETHER_WITH_PETSC
       return make_petsc_lu_solver(kind, processes);

@@ -83,6 +83,7 @@ double UmfpackSolver::analyze_with(FillOrdering ordering) {
                                           given.empty() ? nullptr : given.data(), &symbolic_, control_.data(),
                                           info_.data());
   if (status != UMFPACK_OK) throw LinearSolverError("umfpack: symbolic analysis failed: " + umfpack_status(status));
+  profile_.solver = "umfpack";
   profile_.ordering = ordering_used(info_);
   return info_[UMFPACK_FLOPS_ESTIMATE];
 }

@@ -56,14 +56,14 @@ void fill(Index u, UnitOutput& out) {
   }
 }
 
-/// The plan of the units this process owns (term_owner of their smallest dof, as TermLayout
-/// decides), naming each by its index in `units`.
+/// The plan of the units this process owns (by their smallest dof, in contiguous runs of the dofs),
+/// naming each by its index in `units`.
 AssemblyPlan owned_plan(Index n, const std::vector<UnitLayout>& units, const Distribution& processes) {
   std::vector<UnitLayout> owned;
   std::vector<Index> ids;
   for (std::size_t u = 0; u < units.size(); ++u) {
     const Index first = *std::min_element(units[u].dofs.begin(), units[u].dofs.end());
-    if (term_owner(first, n, processes.ranks()) != processes.rank()) continue;
+    if (first * processes.ranks() / n != processes.rank()) continue;
     owned.push_back(units[u]);
     ids.push_back(static_cast<Index>(u));
   }

@@ -1,0 +1,192 @@
+/// The per-process KLU and interface Schur complement solver (schur_solver.hpp).
+#include <noether/solvers/linear/schur_solver.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace noether {
+namespace {
+
+constexpr Index kNone = -1;
+
+}  // namespace
+
+SchurSolver::SchurSolver(const Distribution* processes, std::span<const int> unknown_owners, FillOrdering ordering)
+    : processes_(processes), owners_(unknown_owners.begin(), unknown_owners.end()), interior_(ordering) {}
+
+void SchurSolver::analyze_pattern(const CscPattern& pattern) {
+  if (owners_.empty()) owners_.assign(static_cast<std::size_t>(pattern.n), 0);
+  if (static_cast<Index>(owners_.size()) != pattern.n)
+    throw LinearSolverError("schur: the unknowns' owners name " + std::to_string(owners_.size()) +
+                            " unknowns, the pattern has " + std::to_string(pattern.n));
+  n_ = pattern.n;
+  factorized_ = false;
+  split_pattern(pattern);
+  if (!interior_unknowns_.empty()) interior_.analyze_pattern(interior_pattern_);
+  const auto size = interior_unknowns_.size();
+  interior_values_.resize(interior_slots_.size());
+  rhs_.resize(size);
+  solution_.resize(size);
+  to_values_.resize(to_interface_.size());
+  from_values_.resize(from_interface_.size());
+  schur_.resize(interface_size(), interface_size());
+}
+
+/// Local numbers: interior unknown i is local[i] in I_r, interface unknown i is local[i] in G;
+/// entries touching another process's interior are not this process's (their values are 0 here).
+void SchurSolver::split_pattern(const CscPattern& pattern) {
+  interior_unknowns_.clear();
+  interface_.clear();
+  std::vector<Index> local(static_cast<std::size_t>(n_), kNone);
+  for (Index i = 0; i < n_; ++i) {
+    const int owner = owners_[static_cast<std::size_t>(i)];
+    if (owner == rank()) {
+      local[static_cast<std::size_t>(i)] = static_cast<Index>(interior_unknowns_.size());
+      interior_unknowns_.push_back(i);
+    } else if (owner == kSharedUnknown) {
+      local[static_cast<std::size_t>(i)] = static_cast<Index>(interface_.size());
+      interface_.push_back(i);
+    }
+  }
+  const auto kind = [&](Index i) { return owners_[static_cast<std::size_t>(i)]; };
+  interior_pattern_ = CscPattern{};
+  interior_pattern_.n = static_cast<Index>(interior_unknowns_.size());
+  interior_pattern_.column_starts.assign(1, 0);
+  interior_slots_.clear();
+  to_interface_.clear();
+  from_interface_.clear();
+  interface_block_.clear();
+  for (Index j = 0; j < n_; ++j) {
+    const bool column_interior = kind(j) == rank(), column_shared = kind(j) == kSharedUnknown;
+    for (Index k = pattern.column_starts[static_cast<std::size_t>(j)];
+         k < pattern.column_starts[static_cast<std::size_t>(j) + 1]; ++k) {
+      const Index i = pattern.row_indices[static_cast<std::size_t>(k)];
+      const bool row_interior = kind(i) == rank(), row_shared = kind(i) == kSharedUnknown;
+      const Index li = local[static_cast<std::size_t>(i)], lj = local[static_cast<std::size_t>(j)];
+      if (row_interior && column_interior) {
+        interior_pattern_.row_indices.push_back(li);
+        interior_slots_.push_back(k);
+      } else if (row_interior && column_shared) {
+        to_interface_.push_back({k, li, lj});
+      } else if (row_shared && column_interior) {
+        from_interface_.push_back({k, li, lj});
+      } else if (row_shared && column_shared) {
+        interface_block_.push_back({k, li, lj});
+      }
+    }
+    if (column_interior) interior_pattern_.column_starts.push_back(static_cast<Index>(interior_slots_.size()));
+  }
+  touched_columns_.clear();
+  for (const BlockEntry& e : to_interface_) touched_columns_.push_back(e.col);
+  std::ranges::sort(touched_columns_);
+  touched_columns_.erase(std::unique(touched_columns_.begin(), touched_columns_.end()), touched_columns_.end());
+}
+
+FactorizationStatus SchurSolver::factorize(std::span<const double> values) {
+  if (n_ == 0 && values.empty()) return {};
+  factorized_ = false;
+  for (std::size_t k = 0; k < interior_slots_.size(); ++k)
+    interior_values_[k] = values[static_cast<std::size_t>(interior_slots_[k])];
+  FactorizationStatus status = agreed_status(interior_unknowns_.empty() ? FactorizationStatus{}
+                                                                        : interior_.factorize(interior_values_));
+  if (!status.ok) return status;
+  for (std::size_t k = 0; k < to_interface_.size(); ++k) to_values_[k] = values[static_cast<std::size_t>(to_interface_[k].slot)];
+  for (std::size_t k = 0; k < from_interface_.size(); ++k)
+    from_values_[k] = values[static_cast<std::size_t>(from_interface_[k].slot)];
+  add_schur_share(values);
+  sum({schur_.data(), static_cast<std::size_t>(schur_.size())});
+  if (interface_size() > 0) {
+    schur_lu_.compute(schur_);
+    const Eigen::VectorXd pivots = schur_lu_.matrixLU().diagonal();
+    if (!pivots.allFinite() || (pivots.array() == 0.0).any())
+      return {false, "schur: the interface's Schur complement (" + std::to_string(interface_size()) +
+                         " unknowns shared by the processes' parts) is singular"};
+  }
+  update_profile();
+  factorized_ = true;
+  return {};
+}
+
+FactorizationStatus SchurSolver::agreed_status(const FactorizationStatus& mine) {
+  std::vector<double> failed(static_cast<std::size_t>(ranks()), 0.0);
+  failed[static_cast<std::size_t>(rank())] = mine.ok ? 0.0 : 1.0;
+  sum(failed);
+  if (!mine.ok) return {false, "schur: the interior of process " + std::to_string(rank()) + ": " + mine.message};
+  const auto first = std::ranges::find(failed, 1.0);
+  if (first == failed.end()) return {};
+  return {false, "schur: the interior of process " + std::to_string(first - failed.begin()) +
+                     " could not be factored (that process says why)"};
+}
+
+void SchurSolver::add_schur_share(std::span<const double> values) {
+  schur_.setZero();
+  for (const BlockEntry& e : interface_block_) schur_(e.row, e.col) += values[static_cast<std::size_t>(e.slot)];
+  for (const Index c : touched_columns_) {
+    std::ranges::fill(rhs_, 0.0);
+    for (const BlockEntry& e : to_interface_)
+      if (e.col == c) rhs_[static_cast<std::size_t>(e.row)] = values[static_cast<std::size_t>(e.slot)];
+    interior_.solve(rhs_, solution_);
+    for (const BlockEntry& e : from_interface_)
+      schur_(e.row, c) -= values[static_cast<std::size_t>(e.slot)] * solution_[static_cast<std::size_t>(e.col)];
+  }
+}
+
+void SchurSolver::update_profile() {
+  const FactorizationProfile part = interior_.factorization_profile();
+  const double g = static_cast<double>(interface_size());
+  std::vector<double> totals{static_cast<double>(part.factor_entries), std::isnan(part.flops) ? 0.0 : part.flops};
+  sum(totals);
+  profile_.solver = "schur";
+  profile_.ordering = part.ordering;
+  profile_.reason = std::to_string(ranks()) + " processes' interiors factored by KLU (process " +
+                    std::to_string(rank()) + ": " + (part.reason.empty() ? part.ordering : part.reason) +
+                    "), the interface of " + std::to_string(interface_size()) +
+                    " unknowns by its dense Schur complement";
+  profile_.factor_entries = static_cast<Index>(totals[0] + g * g);
+  profile_.flops = totals[1] + 2.0 * g * g * g / 3.0;
+}
+
+void SchurSolver::solve_system(bool transposed, std::span<const double> b, std::span<double> x) {
+  if (!factorized_) throw LinearSolverError("schur: solve called without a successful factorization");
+  check_solve_sizes("schur", n_, b, x);
+  const auto solve_interior = [&] {
+    if (interior_unknowns_.empty()) return;
+    if (transposed)
+      interior_.solve_transposed(rhs_, solution_);
+    else
+      interior_.solve(rhs_, solution_);
+  };
+  // The blocks as this solve reads them: A(G, I_r) and A(I_r, G), or their transposes' roles.
+  const std::vector<BlockEntry>& into = transposed ? to_interface_ : from_interface_;
+  const std::vector<BlockEntry>& out_of = transposed ? from_interface_ : to_interface_;
+  const std::vector<double>& into_values = transposed ? to_values_ : from_values_;
+  const std::vector<double>& out_of_values = transposed ? from_values_ : to_values_;
+  const auto interface_index = [&](const BlockEntry& e, bool of_into) { return of_into != transposed ? e.row : e.col; };
+  const auto interior_index = [&](const BlockEntry& e, bool of_into) { return of_into != transposed ? e.col : e.row; };
+
+  for (std::size_t k = 0; k < interior_unknowns_.size(); ++k) rhs_[k] = b[static_cast<std::size_t>(interior_unknowns_[k])];
+  solve_interior();
+  Eigen::VectorXd interface_side = Eigen::VectorXd::Zero(interface_size());
+  for (std::size_t k = 0; k < into.size(); ++k)
+    interface_side(interface_index(into[k], true)) -=
+        into_values[k] * solution_[static_cast<std::size_t>(interior_index(into[k], true))];
+  sum({interface_side.data(), static_cast<std::size_t>(interface_side.size())});
+  for (Index g = 0; g < interface_size(); ++g) interface_side(g) += b[static_cast<std::size_t>(interface_[static_cast<std::size_t>(g)])];
+  Eigen::VectorXd x_interface;
+  if (interface_size() > 0)
+    x_interface = transposed ? Eigen::VectorXd(schur_lu_.transpose().solve(interface_side))
+                             : Eigen::VectorXd(schur_lu_.solve(interface_side));
+  for (std::size_t k = 0; k < out_of.size(); ++k)
+    rhs_[static_cast<std::size_t>(interior_index(out_of[k], false))] -=
+        out_of_values[k] * x_interface(interface_index(out_of[k], false));
+  solve_interior();
+
+  std::ranges::fill(x, 0.0);
+  for (std::size_t k = 0; k < interior_unknowns_.size(); ++k) x[static_cast<std::size_t>(interior_unknowns_[k])] = solution_[k];
+  if (rank() == 0)
+    for (Index g = 0; g < interface_size(); ++g) x[static_cast<std::size_t>(interface_[static_cast<std::size_t>(g)])] = x_interface(g);
+  sum(x);
+}
+
+}  // namespace noether
