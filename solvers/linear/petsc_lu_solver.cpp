@@ -129,6 +129,7 @@ class PetscLuSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override {
     coo_rows_.clear();
     coo_columns_.clear();
+    profile_ = {};
     coo_rows_.reserve(static_cast<std::size_t>(pattern.nnz()));
     coo_columns_.reserve(static_cast<std::size_t>(pattern.nnz()));
     for (Index j = 0; j < pattern.n; ++j)
@@ -175,6 +176,7 @@ class PetscLuSolver final : public LinearSolver {
       }
       FactorizationStatus status = factor_status(petsc, "the factorization");
       factorized_ = status.ok;
+      if (status.ok && profile_.solver.empty()) profile_ = first_profile(petsc);
       if (!status.ok) MatDestroy(&factor_);  // as above: the next factorize analyses afresh
       return status;
     }
@@ -188,7 +190,12 @@ class PetscLuSolver final : public LinearSolver {
   /// a fresh analysis (bitwise, tested).
   void forget_factorization() override {
     if (matrix_) lay_out(size_, row_begin_, row_begin_ + static_cast<Index>(local_size_));
+    profile_ = {};
   }
+  /// MUMPS's ordering (INFOG(7)), its factors' entries (INFOG(29), summed over the processes) and
+  /// flops (RINFOG(3)) of the first factorization since the last analysis of a pattern or
+  /// forget_factorization.
+  FactorizationProfile factorization_profile() const override { return profile_; }
 
  private:
   std::string name() const { return std::string(to_string(kind_)); }
@@ -228,6 +235,23 @@ class PetscLuSolver final : public LinearSolver {
     FactorizationStatus status = factor_status(petsc, "the analysis");
     if (!status.ok) MatDestroy(&factor_);  // the next factorize analyses afresh
     return status;
+  }
+
+  /// The profile of the factorization just done (factorization_profile).
+  FactorizationProfile first_profile(const ErrorCapture& petsc) const {
+    static constexpr const char* kOrderings[] = {"amd", "given", "amf", "scotch", "pord", "metis", "qamd"};
+    PetscInt ordering = -1, entries = 0;
+    PetscReal flops = 0.0;
+    petsc.check(MatMumpsGetInfog(factor_, 7, &ordering), "MatMumpsGetInfog");
+    petsc.check(MatMumpsGetInfog(factor_, 29, &entries), "MatMumpsGetInfog");
+    petsc.check(MatMumpsGetRinfog(factor_, 3, &flops), "MatMumpsGetRinfog");
+    const std::string method =
+        ordering >= 0 && ordering < 7 ? kOrderings[ordering] : "ICNTL(7) = " + std::to_string(ordering);
+    return {.solver = "mumps",
+            .ordering = method,
+            .reason = "MUMPS's analysis (INFOG(7) = " + std::to_string(ordering) + ")",
+            .factor_entries = static_cast<Index>(entries),
+            .flops = static_cast<double>(flops)};
   }
 
   PetscInt infog1(const ErrorCapture& petsc) const {
@@ -309,7 +333,8 @@ class PetscLuSolver final : public LinearSolver {
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
   std::size_t local_size_ = 0;  ///< rows of this process
-  PetscInt workspace_relaxation_ = 0;  ///< ICNTL(14) of the next analysis, percent; 0: PETSc's default
+  PetscInt workspace_relaxation_ = 0;
+  FactorizationProfile profile_;  ///< ICNTL(14) of the next analysis, percent; 0: PETSc's default
   bool factorized_ = false;
 };
 

@@ -450,7 +450,7 @@ TEST_CASE("resume refuses a checkpoint whose settings are not those its director
   };
   CHECK(refusal_of("/options/solver", "umfpack") ==
         file + " gives solver = \"umfpack\", but " + summary + " says the outputs in '" + dir.string() +
-            "' were computed with solver = \"klu\" (a resumed run continues with the settings that computed its rows): "
+            "' were computed with solver = \"auto\" (a resumed run continues with the settings that computed its rows): "
             "the file was edited or damaged; restore the checkpoint.json the run wrote, or start the run again");
   CHECK(refusal_of("/options/stepper", "em-ggl").find(" gives stepper = \"em-ggl\", but ") != std::string::npos);
   CHECK(refusal_of("/options/newton_tolerance", 1e-12).find(" gives newton_tolerance = 1e-12, but ") != std::string::npos);

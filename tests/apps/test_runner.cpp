@@ -145,7 +145,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
   CHECK(j["t_reached"].get<double>() == doctest::Approx(0.1).epsilon(1e-14));
   CHECK(j["scenario"] == "spring-pendulum");
   CHECK(j["stepper"] == "livens-em");
-  CHECK(j["solver"] == "klu");  // the default
+  CHECK(j["solver"] == "auto");  // the default
   CHECK(j["h"].get<double>() == 0.01);
   CHECK(j["t_end"].get<double>() == 0.1);
   CHECK(j["newton_method"] == "full");

@@ -2,17 +2,20 @@
 """Runs of the `noether` program over several processes (docs/distributed.md), each checked
 against what it must do:
 
-  agreement  mpirun -np N noether run SCENARIO --solver mumps agrees with the one-process KLU run
-             to 1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar)
-  bits       the same run twice on the same number of processes agrees to rounding (1e-12
-             relative in q; whether to the bit is printed: MUMPS's scheduling may change rounding)
+  agreement  mpirun -np N noether run SCENARIO --solver mumps, and with the default solver (auto:
+             schur on these but the grid, mumps there), agrees with the one-process KLU run to
+             1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar);
+             summary.json names the solver
+  bits       the same run twice on the same number of processes: with mumps it agrees to rounding
+             (1e-12 relative in q; whether to the bit is printed: MUMPS's scheduling may change
+             rounding), with schur to the bit
   outputs    rank 0 alone writes: one summary, the time series with as many rows as one process's
   signal     SIGTERM to mpirun interrupts every process after the same step (summary: interrupted)
   resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding
   newton     a Newton failure ends every process with exit 1 and a summary saying so
   output     rank 0's time series hitting a file-size limit (an output error only rank 0 meets)
              ends every process within seconds, exit 1, summary.json naming the output error
-  klu        a one-process solver under mpirun is refused, exit 2, naming what to use
+  klu        a one-process solver (--solver klu) under mpirun is refused, exit 2, naming what to use
 
 Usage: check_mpi_runs.py --noether PATH --work DIR [--ranks N]
 """
@@ -63,17 +66,23 @@ class Checker:
         if not condition:
             self.failures.append(case)
 
-    def agreement(self, scenario, args):
-        one, many = self.directory(scenario + "-klu"), self.directory(scenario + "-mumps")
-        a = run([self.noether, "run", scenario] + args + ["--solver", "klu", "--out", one])
-        b = run(mpirun(self.ranks, self.noether, ["run", scenario] + args + ["--solver", "mumps", "--out", many]))
-        case = "agreement " + scenario
-        if a.returncode != 0 or b.returncode != 0:
-            return self.expect(case, False, "exit codes %d and %d: %s" % (a.returncode, b.returncode, b.stderr[-2000:]))
+    def agreement(self, scenario, args, solver, chosen):
+        """solver: --solver of the run over several processes (None: the default); chosen: the
+        back-end its summary.json must name."""
+        one, many = self.directory(scenario + "-klu"), self.directory(scenario + "-" + (solver or "default"))
+        if not os.path.exists(os.path.join(one, "final_state.json")):
+            run([self.noether, "run", scenario] + args + ["--solver", "klu", "--out", one])
+        b = run(mpirun(self.ranks, self.noether, ["run", scenario] + args + (["--solver", solver] if solver else [])
+                       + ["--out", many]))
+        case = "agreement %s %s" % (scenario, solver or "default")
+        if not os.path.exists(os.path.join(one, "final_state.json")) or b.returncode != 0:
+            return self.expect(case, False, "exit code %d: %s" % (b.returncode, b.stderr[-2000:]))
         qa, qb = final_q(one), final_q(many)
         scale = max(1.0, max(abs(x) for x in qa))
         worst = max(abs(x - y) for x, y in zip(qa, qb)) / scale
-        self.expect(case, len(qa) == len(qb) and worst <= 1e-10, "max relative difference in q %.3g" % worst)
+        named = summary(many)["factorization"]["solver"]
+        self.expect(case, len(qa) == len(qb) and worst <= 1e-10 and named == chosen,
+                    "max relative difference in q %.3g, solver %s (expected %s)" % (worst, named, chosen))
         return many
 
     def outputs(self, directory, reference):
@@ -86,13 +95,20 @@ class Checker:
         """The same run twice on the same number of processes: the processes' sums are a fixed
         fold, but MUMPS's dynamic scheduling (which process takes which part of a front, by the
         load at the moment) may change its rounding from run to run; the runs must agree to
-        rounding, and whether they agree to the bit is printed."""
+        rounding, and whether they agree to the bit is printed. schur's KLU factorizations and
+        sums are fixed: its runs must be the same bytes."""
         first, second = self.directory("bits-1"), self.directory("bits-2")
         for d in (first, second):
             run(mpirun(self.ranks, self.noether, ["run", scenario] + args + ["--solver", "mumps", "--out", d]))
         read = lambda d: open(os.path.join(d, "final_state.json")).read()
         print("note the two runs' final_state.json are " + ("" if read(first) == read(second) else "not ") +
               "the same bytes")
+        schur = [self.directory("bits-schur-1"), self.directory("bits-schur-2")]
+        for d in schur:
+            run(mpirun(self.ranks, self.noether, ["run", "nfourbar", "--set", "n=60", "--t", "0.1", "--solver", "schur",
+                                                  "--out", d]))
+        self.expect("bits schur", os.path.exists(os.path.join(schur[0], "final_state.json")) and
+                    read(schur[0]) == read(schur[1]), "two schur runs on %d processes differ" % self.ranks)
         qa, qb = final_q(first), final_q(second)
         worst = max(abs(x - y) for x, y in zip(qa, qb)) / max(1.0, max(abs(x) for x in qa))
         self.expect("bits", worst <= 1e-12, "two runs on %d processes differ by %.3g relative in q" % (self.ranks, worst))
@@ -142,7 +158,7 @@ class Checker:
                                                                           r.stderr[-2000:]))
 
     def klu(self):
-        r = run(mpirun(self.ranks, self.noether, ["run", "double-pendulum", "--t", "0.01"]))
+        r = run(mpirun(self.ranks, self.noether, ["run", "double-pendulum", "--t", "0.01", "--solver", "klu"]))
         self.expect("klu", r.returncode == 2 and "distributed solver" in r.stderr, "exit %d: %s" % (r.returncode, r.stderr))
 
 
@@ -160,13 +176,14 @@ def main():
     if wanted("klu"):
         c.klu()
     if wanted("agreement"):
-        nfourbar = c.agreement("nfourbar", ["--set", "n=100", "--t", "0.2"])
-        if nfourbar:
-            c.outputs(nfourbar, os.path.join(a.work, "nfourbar-klu"))
-        c.agreement("chain2d", ["--set", "n=200"] + short)
-        c.agreement("chain3d", ["--set", "n=100"] + short)
-        c.agreement("grid2d", ["--set", "k=10"] + short)
-        c.agreement("double-fourbar", ["--t", "0.5"])
+        for solver, chosen in (("mumps", "mumps"), (None, "schur")):
+            nfourbar = c.agreement("nfourbar", ["--set", "n=100", "--t", "0.2"], solver, chosen)
+            if nfourbar:
+                c.outputs(nfourbar, os.path.join(a.work, "nfourbar-klu"))
+            c.agreement("chain2d", ["--set", "n=200"] + short, solver, chosen)
+            c.agreement("chain3d", ["--set", "n=100"] + short, solver, chosen)
+            c.agreement("grid2d", ["--set", "k=10"] + short, solver, "mumps")  # auto: a cut of a grid is wide
+            c.agreement("double-fourbar", ["--t", "0.5"], solver, chosen)
     if wanted("bits"):
         c.bits("grid2d", ["--set", "k=10"] + short)
     if wanted("resume"):
