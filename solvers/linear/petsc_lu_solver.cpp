@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <petscmat.h>
@@ -69,10 +70,21 @@ class ErrorCapture {
   std::string message_;
 };
 
-/// PETSc's options set before it starts (PETSC_OPTIONS, read as PETSc starts, may add to them): no
-/// option files (-skip_petscrc) and no signal handlers (-no_signal_handler: the program's own
-/// handle SIGHUP, SIGINT and SIGTERM, apps/interrupt_signals.hpp).
-constexpr const char* kPetscOptions[] = {"-no_signal_handler", "-skip_petscrc"};
+/// PETSc's options set before it starts (PETSC_OPTIONS, read as PETSc starts, may add to them or
+/// change them): no option files (-skip_petscrc) and no signal handlers (-no_signal_handler: the
+/// program's own handle SIGHUP, SIGINT and SIGTERM, apps/interrupt_signals.hpp); and MUMPS's
+/// analysis of the steppers' saddle-point matrices, whose multiplier rows have a zero diagonal:
+/// ICNTL(6) = 5, a maximum weighted matching that permutes large entries onto the diagonal (with
+/// its scaling) before the ordering, so that the pivots the analysis plans are there and few are
+/// delayed (without it grid2d k = 60's first factorizations delayed 33 000 pivots and ran out of
+/// their workspace, INFOG(1) = -9, until retried), and ICNTL(7) = 2, approximate minimum fill,
+/// which factored those matrices faster than PORD, AMD and QAMD (docs/distributed.md, "Measured").
+/// Set as options, not by MatMumpsSetIcntl, which PETSc's own defaults for them override at the
+/// analysis.
+constexpr std::pair<const char*, const char*> kPetscOptions[] = {{"-no_signal_handler", nullptr},
+                                                                 {"-skip_petscrc", nullptr},
+                                                                 {"-mat_mumps_icntl_6", "5"},
+                                                                 {"-mat_mumps_icntl_7", "2"}};
 
 PetscErrorCode start_petsc() {
   [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
@@ -89,8 +101,8 @@ void ensure_petsc(const std::string& backend) {
   PetscBool finalized = PETSC_FALSE;
   PetscFinalized(&finalized);
   if (finalized) throw LinearSolverError(backend + ": PETSc has already ended in this process (it starts once)");
-  for (const char* name : kPetscOptions)
-    if (PetscOptionsSetValue(nullptr, name, nullptr) != 0)
+  for (const auto& [name, value] : kPetscOptions)
+    if (PetscOptionsSetValue(nullptr, name, value) != 0)
       throw LinearSolverError(backend + ": PETSc's option " + name + " could not be set");
   const PetscErrorCode code = start_petsc();
   if (code != 0)

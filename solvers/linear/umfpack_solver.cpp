@@ -54,6 +54,7 @@ Index entries_of(const std::vector<double>& info, int lnz, int unz, Index n) {
 UmfpackSolver::UmfpackSolver(FillOrdering ordering)
     : ordering_(ordering), control_(UMFPACK_CONTROL), info_(UMFPACK_INFO) {
   umfpack_di_defaults(control_.data());
+  control_[UMFPACK_IRSTEP] = 0;  // no iterative refinement (umfpack_solver.hpp)
 }
 
 UmfpackSolver::UmfpackSolver(UmfpackStrategy strategy) : UmfpackSolver(ordering_of(strategy)) {}

@@ -18,6 +18,11 @@ enum class UmfpackStrategy { automatic, symmetric, unsymmetric };
 /// cost one more factorization at every Newton matrix's first, and its analysis's predictions,
 /// bounds for any row pivoting, cannot judge nd: they rate it 13 times worse than its own order on
 /// a plain 120 x 120 grid (2.0e9 flops against 1.5e8), where nested dissection is at its best.
+///
+/// A solve is one forward and one backward substitution, without UMFPACK's iterative refinement
+/// (Control[UMFPACK_IRSTEP] = 0; its default 2 would add up to two residuals and solves to each):
+/// the Newton iteration around every solve refines its own result, and on grid2d k = 100 the
+/// refinement tripled the solve phase (docs/performance.md, "The solver chosen by the mechanism").
 class UmfpackSolver final : public LinearSolver {
  public:
   explicit UmfpackSolver(FillOrdering ordering = FillOrdering::automatic);
