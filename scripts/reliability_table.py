@@ -251,9 +251,9 @@ def cli_cases():
     add("resume_other_stepper", edited + "`options.stepper` livens-em -> em-ggl", "usage",
         r"gives stepper = \"em-ggl\", but '[^']*summary\.json' says the outputs in '[^']*' were computed with stepper = \"livens-em\"",
         [], out=None, setup=_resume_edited('"stepper":"livens-em"', '"stepper":"em-ggl"'))
-    add("resume_other_solver", edited + "`options.solver` klu -> umfpack", "usage",
-        r"gives solver = \"umfpack\", but .* computed with solver = \"klu\"",
-        [], out=None, setup=_resume_edited('"solver":"klu"', '"solver":"umfpack"'))
+    add("resume_other_solver", edited + "`options.solver` auto -> umfpack", "usage",
+        r"gives solver = \"umfpack\", but .* computed with solver = \"auto\"",
+        [], out=None, setup=_resume_edited('"solver":"auto"', '"solver":"umfpack"'))
     stale = "run A (`--checkpoint-every 30`) completes in DIR; run B into DIR fails at step 1"
     add("resume_after_later_run", "`noether resume DIR`: " + stale, "usage", r"no checkpoint in '[^']*': ",
         [], out=None, setup=_resume_stale(False))
@@ -918,7 +918,7 @@ FIXED = [
     ("cli/resume_other_solver", "a checkpoint whose stepper, solver or stepper parameter differs from the run's resumed "
      "silently, the summary naming settings that computed only part of the rows", "refused (exit 2): every setting of "
      "summary.json but threads must be the checkpoint's ('gives solver = \"umfpack\", but ... computed with solver = "
-     "\"klu\"')", "`resume refuses a checkpoint whose settings are not those its directory's summary names`, cli.resume (e)"),
+     "\"auto\"')", "`resume refuses a checkpoint whose settings are not those its directory's summary names`, cli.resume (e)"),
     ("cli/resume_stale_checkpoint", "run A with checkpoints, then run B into the same DIR without them, killed: `noether "
      "resume DIR` continued A's checkpoint over B's rows, cut them and wrote completed", "a new run removes an earlier "
      "run's checkpoint.json as it starts; a checkpoint names its run (`run_id`, also in summary.json) and one of another "

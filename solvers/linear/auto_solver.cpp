@@ -39,9 +39,13 @@ FactorizationStatus AutoSolver::choose(std::span<const double> values) {
   chosen_ = true;
   const double klu_flops = profile_.flops;
   const double per_entry = klu_flops / static_cast<double>(std::max<Index>(profile_.factor_entries, 1));
-  if (!(klu_flops >= rule_.trial_flops && per_entry > rule_.wide_front_flops_per_entry)) {
-    profile_.reason = "klu: narrow fronts (" + format_number(per_entry) + " flops per factor entry, " +
-                      format_number(klu_flops) + " flops); " + profile_.reason;
+  if (klu_flops < rule_.trial_flops) {
+    profile_.reason = "klu: " + format_number(klu_flops) + " flops on the first matrix, too few to try umfpack; " +
+                      profile_.reason;
+    return klu_status;
+  }
+  if (per_entry <= rule_.wide_front_flops_per_entry) {
+    profile_.reason = "klu: narrow fronts (" + format_number(per_entry) + " flops per factor entry); " + profile_.reason;
     return klu_status;
   }
   auto umfpack = std::make_unique<UmfpackSolver>(ordering_);

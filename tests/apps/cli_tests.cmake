@@ -48,17 +48,17 @@ noether_cli_test(NAME unknown_scenario EXIT_CODE 2 ARGS run nope
 noether_cli_test(NAME unknown_stepper EXIT_CODE 2 ARGS run double-pendulum --stepper nope
                  STDERR "${usage}unknown stepper 'nope'; known steppers: livens-em")
 noether_cli_test(NAME unknown_solver EXIT_CODE 2 ARGS run double-pendulum --solver nope
-                 STDERR "${usage}unknown solver 'nope'; accepted: klu, umfpack, eigen, mumps\n$")
+                 STDERR "${usage}unknown solver 'nope'; accepted: auto, klu, umfpack, eigen, schur, mumps\n$")
 # --ordering (docs/cli.md): nested dissection asked for is used and reported in summary.json with
 # its fill; an ordering the solver does not take is a usage error; a run that chooses nothing
 # reports its automatic choice (klu's trial takes nd on grid2d's closed loops).
 noether_cli_test(NAME ordering_nd EXIT_CODE 0 WRITES_OUTPUT ARGS run grid2d --ordering nd --t 0.02 --threads 1
                  STDOUT "\nordering +nd\n.*\nfactorization_ordering +nd\nfactor_entries +[1-9][0-9]*\n"
-                 SUMMARY "\n  \"ordering\": \"nd\",\n.*\n  \"factorization\": {\n    \"ordering\": \"nd\",\n    \"reason\": \"--ordering nd: [^\"]+ flops\",\n    \"factor_entries\": [1-9][0-9]*,\n    \"flops\": [1-9]")
+                 SUMMARY "\n  \"ordering\": \"nd\",\n.*\n  \"factorization\": {\n    \"solver\": \"klu\",\n    \"ordering\": \"nd\",\n    \"reason\": \"klu: [^\"]+; --ordering nd: [^\"]+ flops\",\n    \"factor_entries\": [1-9][0-9]*,\n    \"flops\": [1-9]")
 noether_cli_test(NAME ordering_auto_grid EXIT_CODE 0 WRITES_OUTPUT ARGS run grid2d --t 0.02 --threads 1
-                 SUMMARY "\n  \"ordering\": \"auto\",\n.*\n  \"factorization\": {\n    \"ordering\": \"nd\",\n    \"reason\": \"fewest flops in a trial factorization of the first matrix: colamd [^\"]+ nd ")
+                 SUMMARY "\n  \"ordering\": \"auto\",\n.*\n  \"factorization\": {\n    \"solver\": \"klu\",\n    \"ordering\": \"nd\",\n    \"reason\": \"klu: [^\"]+; fewest flops in a trial factorization of the first matrix: colamd [^\"]+ nd ")
 noether_cli_test(NAME ordering_eigen EXIT_CODE 2 ARGS run grid2d --solver eigen --ordering nd
-                 STDERR "${usage}--ordering: the ordering nd applies to klu and umfpack; eigen orders by its own rules: leave the ordering at auto\n$")
+                 STDERR "${usage}--ordering: the ordering nd applies to klu, umfpack, schur and auto; eigen orders by its own rules: leave the ordering at auto\n$")
 noether_cli_test(NAME unknown_ordering EXIT_CODE 2 ARGS run grid2d --ordering metis
                  STDERR "${usage}--ordering expects auto, nd, amd or colamd, got 'metis'\n$")
 noether_cli_test(NAME cholmod_solver EXIT_CODE 2 ARGS run double-pendulum --solver cholmod

@@ -46,10 +46,12 @@ std::vector<double> solve(LinearSolver& solver, Index n) {
 
 TEST_CASE("auto: a chain-like matrix stays with KLU, to the bit, and says why") {
   const SparseSystem s = to_csc(saddle_point_matrix(300, 90, 2));
-  AutoSolver automatic;
+  AutoSolver automatic(FillOrdering::automatic, AutoSolverRule{15.0, 0.0, 1.0});  // past the flops threshold
   const FactorizationProfile profile = first_profile(automatic, s);
   CHECK(profile.solver == "klu");
   CHECK(profile.reason.find("narrow fronts") != std::string::npos);
+  AutoSolver small;
+  CHECK(first_profile(small, s).reason.find("too few to try umfpack") != std::string::npos);
   KluSolver klu;
   first_profile(klu, s);
   CHECK(solve(automatic, s.pattern.n) == solve(klu, s.pattern.n));
@@ -80,7 +82,7 @@ TEST_CASE("auto: a margin no back-end can meet keeps KLU after the trial") {
   CHECK(profile.reason.find("umfpack") != std::string::npos);
 }
 
-TEST_CASE("make_linear_solver: auto in one process is AutoSolver; schur and auto take the orderings") {
+TEST_CASE("make_linear_solver: auto in one process is AutoSolver, schur and auto take the orderings") {
   CHECK(make_linear_solver(LinearSolverKind::automatic)->kind() == LinearSolverKind::automatic);
   CHECK(make_linear_solver(LinearSolverKind::schur, FillOrdering::nested_dissection)->kind() == LinearSolverKind::schur);
   CHECK_NOTHROW(make_linear_solver(LinearSolverKind::automatic, FillOrdering::amd));
