@@ -62,8 +62,7 @@ def _model_of(source):
     raise TypeError(f"expects a Model or a Mechanism, got {type(source).__name__}")
 
 
-_STEPPER_SETTINGS = ("solver", "ordering", "newton_tolerance", "newton_max_iterations", "newton_method",
-                     "newton_refresh", "refine_depth")
+_STEPPER_SETTINGS = tuple(_noether.stepper_settings())
 
 
 class Stepper(_noether.Stepper):

@@ -96,11 +96,13 @@ long advance(PyStepper& self, State& state, double h, long n) {
 }
 
 void bind_stepper_class(py::module_& m) {
+  m.def(
+      "stepper_settings",
+      [] { return std::vector<std::string>(kStepperSettings.begin(), kStepperSettings.end()); },
+      "the names of the run settings a Stepper takes");
   py::class_<PyStepper>(m, "Stepper",
-                        "A stepper of the registry (noether.steppers()) made on a model. Settings are those of "
-                        "`noether run` that a stepper takes (solver, ordering, newton_tolerance, "
-                        "newton_max_iterations, newton_method, newton_refresh, refine_depth) as texts, and the "
-                        "stepper's own parameters.")
+                        "A stepper of the registry (noether.steppers()) made on a model, with the run settings "
+                        "a stepper takes (stepper_settings()) as texts by name, and the stepper's own parameters.")
       .def(py::init([](ModelHandle model, const std::string& name, const std::map<std::string, std::string>& settings,
                        const std::map<std::string, double, std::less<>>& parameters) {
              const RunConfiguration configuration = stepper_configuration(name, settings, parameters);

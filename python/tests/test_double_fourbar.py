@@ -5,12 +5,10 @@ import json
 import math
 
 import numpy as np
-import pytest
 
 import noether
 
 L = 1.0
-J = 1.0 / 12
 
 
 def double_fourbar():

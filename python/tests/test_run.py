@@ -1,7 +1,6 @@
 """noether.run: the settings of `noether run` from its table, its outputs, its summary and series."""
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -85,8 +84,8 @@ ADVANCE_INTERRUPTED = textwrap.dedent("""
     stepper = noether.Stepper(model)
     state = model.initial_state()
     stepper.initialize(state)
-    print("stepping", flush=True)
     try:
+        print("stepping", flush=True)  # inside the try: the signal may come before advance starts
         stepper.advance(state, 0.01, 10**6)
     except KeyboardInterrupt:
         print("KeyboardInterrupt at step", state.step, flush=True)
@@ -95,9 +94,7 @@ ADVANCE_INTERRUPTED = textwrap.dedent("""
 
 def interrupt(script, *arguments, ready):
     """Runs script in a new interpreter, sends SIGINT once `ready` is true, returns its output."""
-    env = dict(os.environ)
-    process = subprocess.Popen([sys.executable, "-c", script, *map(str, arguments)], stdout=subprocess.PIPE,
-                               text=True, env=env)
+    process = subprocess.Popen([sys.executable, "-c", script, *map(str, arguments)], stdout=subprocess.PIPE, text=True)
     ready(process)
     process.send_signal(signal.SIGINT)
     out, _ = process.communicate(timeout=60)

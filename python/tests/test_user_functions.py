@@ -9,7 +9,7 @@ import noether
 def oscillator(**force):
     """A point mass of 2 kg on the x axis; with `force`, a scene force element on it."""
     m = noether.Mechanism("oscillator")
-    mass = m.add_point_mass(name="mass", mass=2.0, position=[1.0, 0.0], velocity=[0.0, 0.5])
+    m.add_point_mass(name="mass", mass=2.0, position=[1.0, 0.0], velocity=[0.0, 0.5])
     if force:
         m.add_force(**force)
     return m
