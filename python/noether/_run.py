@@ -81,6 +81,10 @@ def run(source, **settings):
     RunResult as its ``result``. Bad settings raise ValueError (TypeError for a keyword not in the
     table) before anything is written.
     """
+    if not isinstance(source, (Mechanism, str, os.PathLike)):
+        raise TypeError(f"noether.run takes a scenario's name, a scene file or a Mechanism, got a "
+                        f"{type(source).__name__}: a Model (which may hold Python functions) is no scene; step it "
+                        "with a Stepper")
     texts, assignments = _settings.to_texts(settings)
     out = texts.get("output_directory")
     scratch = None

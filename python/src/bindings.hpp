@@ -5,7 +5,8 @@
 ///   State's storage, so no view of it would stay valid; assigning one (state.q = ...) copies in;
 /// - results computed on request (measures, reactions, probes) are new arrays that own the vector
 ///   the C++ function returned (moved, not copied);
-/// - arrays passed in are read in place where they are contiguous float64, converted otherwise.
+/// - arrays passed in (a State's vectors, a user function's results) are copied into the C++ side,
+///   which owns what it keeps; any sequence of numbers converts.
 /// Every call that may evaluate the elements (a step, initialize, an energy) releases the GIL, so
 /// that Python user functions, called from the engine's worker threads, can take it.
 #include <memory>

@@ -50,6 +50,8 @@ def test_settings_by_name_or_by_option_and_their_checks():
         noether.run("double-pendulum", t=1, t_end=1)
     with pytest.raises(ValueError, match="scenario"):
         noether.run("no-such-scenario")
+    with pytest.raises(TypeError, match="a Model .* is no scene"):
+        noether.run(noether.scenario("double-pendulum"))
 
 
 def test_a_mechanism_runs_as_its_scene_file_does(cli, source_dir, tmp_path):
