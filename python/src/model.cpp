@@ -102,17 +102,15 @@ void bind_model_class(py::module_& m) {
       .def_static(
           "from_scene_text",
           [](const std::string& text, const std::string& origin) {
-            const Scene scene = parse_scene(text, origin);
             py::gil_scoped_release unlocked;
-            return std::make_shared<Model>(build_model(scene.model));
+            return std::make_shared<Model>(build_model(parse_scene(text, origin).model));
           },
           py::arg("text"), py::arg("origin"), "the model of a scene file's JSON text; errors name origin and the JSON path")
       .def_static(
           "from_scene_file",
           [](const std::filesystem::path& path) {
-            const Scene scene = load_scene(path);
             py::gil_scoped_release unlocked;
-            return std::make_shared<Model>(build_model(scene.model));
+            return std::make_shared<Model>(build_model(load_scene(path).model));
           },
           py::arg("path"), "the model of a scene file (docs/scenes.md)")
       .def_static("from_scenario", &scenario_model, py::arg("name"), py::arg("parameters") = py::dict(),

@@ -79,13 +79,16 @@ py::dict outcome_dict(const RunOutcome& outcome) {
   return d;
 }
 
-/// Runs options with the GIL released; with `catch_signals`, SIGHUP, SIGINT and SIGTERM ask the
-/// run to stop after its step in progress (InterruptSignals, as `noether run` does), and the
-/// previous handlers (Python's) are back when it returns.
-py::dict run_options(RunOptions options, bool catch_signals) {
+/// Runs the options `make_options` makes (reading a scene, converting the settings) with the GIL
+/// released; with `catch_signals`, SIGHUP, SIGINT and SIGTERM ask the run to stop after its step
+/// in progress (InterruptSignals, as `noether run` does), and the previous handlers (Python's) are
+/// back when it returns.
+template <class MakeOptions>
+py::dict run_options(const MakeOptions& make_options, bool catch_signals) {
   RunOutcome outcome;
   {
     py::gil_scoped_release unlocked;
+    RunOptions options = make_options();
     std::optional<InterruptSignals> signals;
     if (catch_signals) {
       signals.emplace();
@@ -104,7 +107,8 @@ void bind_run(py::module_& m) {
       "run_source",
       [](const std::string& source, const std::map<std::string, std::string>& settings,
          const std::vector<std::string>& assignments, bool catch_signals) {
-        return run_options(to_run_options(arguments_of(source, settings, assignments)), catch_signals);
+        const RunArguments arguments = arguments_of(source, settings, assignments);
+        return run_options([&] { return to_run_options(arguments); }, catch_signals);
       },
       py::arg("source"), py::arg("settings"), py::arg("assignments"), py::arg("catch_signals"),
       "`noether run SOURCE` (a scenario's name or a scene file) with the settings' texts by name");
@@ -112,8 +116,12 @@ void bind_run(py::module_& m) {
       "run_scene_text",
       [](const std::string& text, const std::string& origin, const std::map<std::string, std::string>& settings,
          const std::vector<std::string>& assignments, bool catch_signals) {
-        SceneSource scene{"", std::make_shared<const Scene>(parse_scene(text, origin))};
-        return run_options(to_run_options(arguments_of("", settings, assignments), std::move(scene)), catch_signals);
+        const RunArguments arguments = arguments_of("", settings, assignments);
+        return run_options(
+            [&] {
+              return to_run_options(arguments, SceneSource{"", std::make_shared<const Scene>(parse_scene(text, origin))});
+            },
+            catch_signals);
       },
       py::arg("text"), py::arg("origin"), py::arg("settings"), py::arg("assignments"), py::arg("catch_signals"),
       "`noether run` of a scene given as its JSON text (a Mechanism's), with the settings' texts by name");

@@ -5,6 +5,8 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -63,6 +65,36 @@ def test_a_mechanism_runs_as_its_scene_file_does(cli, source_dir, tmp_path):
     assert result.timeseries["tip.x"][-1] == pytest.approx(-0.979649, abs=1e-6)
     with pytest.raises(ValueError, match="give h and t_end"):
         noether.run(pendulum_mechanism(noether))
+
+
+def test_a_run_and_a_step_loop_release_the_gil_for_other_threads():
+    """Another thread keeps running while the C++ works: its longest pause is a fraction of the
+    call (holding the GIL, the call would pause it for all its length)."""
+    done = threading.Event()
+    longest = [0.0]
+
+    def watch():
+        last = time.perf_counter()
+        while not done.is_set():
+            now = time.perf_counter()
+            longest[0] = max(longest[0], now - last)
+            last = now
+
+    model = noether.scenario("chain2d", n=300)
+    stepper, state = noether.Stepper(model), model.initial_state()
+    stepper.initialize(state)
+    for work in (lambda: stepper.advance(state, 0.01, 200),
+                 lambda: noether.run("chain2d", set={"n": 300}, t_end=2, vtk=False)):
+        longest[0] = 0.0
+        done.clear()
+        thread = threading.Thread(target=watch)
+        thread.start()
+        start = time.perf_counter()
+        work()
+        elapsed = time.perf_counter() - start
+        done.set()
+        thread.join()
+        assert elapsed > 0.1 and longest[0] < elapsed / 2, (elapsed, longest[0])
 
 
 def test_a_failed_run_raises_a_noether_error_carrying_its_result(tmp_path):
