@@ -76,11 +76,11 @@ std::optional<std::pair<std::string, double>> parse_scheme_assignment(const Step
 
 namespace {
 
-/// The scene file arguments.scenario as the run's model: its output settings are the defaults of
-/// the options that the command line may change, as its run settings are (RunOptions::configure).
-void use_scene(const RunArguments& arguments, RunOptions& options) {
-  const auto scene = std::make_shared<const Scene>(load_scene(arguments.scenario));
-  options.scene = SceneSource{arguments.scenario, scene};
+/// The scene of source as the run's model: its output settings are the defaults of the options
+/// that the command line may change, as its run settings are (RunOptions::configure).
+void use_scene(SceneSource source, RunOptions& options) {
+  const std::shared_ptr<const Scene> scene = source.scene;
+  options.scene = std::move(source);
   options.output_every = scene->output_every;
   options.write_motion = scene->output_vtk;
   options.write_reactions = scene->output_reactions;
@@ -98,7 +98,8 @@ void set_scene_parameters(const RunArguments& arguments, RunOptions& options) {
                                       [&](const SchemeParameter& p) { return p.name == key; });
     if (!declared || key.size() == assignment.size())
       throw std::invalid_argument("--set " + assignment + ": a scene file has no parameters to set; edit " +
-                                  arguments.scenario + " (--set takes only the stepper's parameters here)");
+                                  (options.scene->path.empty() ? "its mechanism" : options.scene->path.string()) +
+                                  " (--set takes only the stepper's parameters here)");
     if (!given.insert(key).second) throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
     settings.scheme_parameters[key] = parse_number("--set " + key, assignment.substr(key.size() + 1));
   }
@@ -115,6 +116,15 @@ void set_scenario_parameters(const RunArguments& arguments, RunOptions& options)
     const bool first = scheme ? settings.scheme_parameters.emplace(key, value).second : options.overrides.emplace(key, value).second;
     if (!first) throw std::invalid_argument("--set " + key + " is given twice; give each parameter once");
   }
+}
+
+/// Each setting given, converted by its row over the defaults of options (the scene's or the
+/// scenario's), in the table's order.
+void apply_settings(const RunArguments& arguments, RunOptions& options) {
+  options.configure();  // the defaults the options given change
+  for (const RunSetting& setting : run_settings())
+    if (const std::optional<std::string>& text = arguments.given(setting.name); text && setting.apply)
+      setting.apply(setting, *text, options);
 }
 
 }  // namespace
@@ -145,16 +155,20 @@ const std::optional<std::string>& RunArguments::given(std::string_view name) con
 }
 
 RunOptions to_run_options(const RunArguments& arguments) {
+  if (is_scene_file_name(arguments.scenario))
+    return to_run_options(arguments, SceneSource{arguments.scenario, std::make_shared<const Scene>(load_scene(arguments.scenario))});
   RunOptions options;
-  const bool scene_file = is_scene_file_name(arguments.scenario);
-  if (scene_file) use_scene(arguments, options);
-  else options.scenario = arguments.scenario;
-  options.configure();  // the defaults the options given change
-  for (const RunSetting& setting : run_settings())
-    if (const std::optional<std::string>& text = arguments.given(setting.name); text && setting.apply)
-      setting.apply(setting, *text, options);
-  if (scene_file) set_scene_parameters(arguments, options);
-  else set_scenario_parameters(arguments, options);
+  options.scenario = arguments.scenario;
+  apply_settings(arguments, options);
+  set_scenario_parameters(arguments, options);
+  return options;
+}
+
+RunOptions to_run_options(const RunArguments& arguments, SceneSource scene) {
+  RunOptions options;
+  use_scene(std::move(scene), options);
+  apply_settings(arguments, options);
+  set_scene_parameters(arguments, options);
   return options;
 }
 

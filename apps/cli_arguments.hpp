@@ -33,6 +33,9 @@ struct RunArguments {
 /// --newton-refresh only for modified Newton; on or off for --vtk). For a scene file, --set
 /// reaches only the stepper's parameters, over the scene's own.
 RunOptions to_run_options(const RunArguments& arguments);
+/// to_run_options for a scene already read (the Python module's mechanisms, docs/python.md): its
+/// model and settings in place of a file's, arguments.scenario unused.
+RunOptions to_run_options(const RunArguments& arguments, SceneSource scene);
 
 /// The options `noether export` refuses, in the table's order: the run settings that are not
 /// RunSetting::exported (--threads, --out, --vtk, --checkpoint-every), which say how a run uses the

@@ -4,7 +4,8 @@
 1. Every ```cpp block of README.md and docs/api.md is a run of consecutive lines of a program in
    examples/ (compared without their common indentation), so every snippet is compiled and run by
    the tests of those programs; every ```json block is likewise a part of a scene file in
-   examples/scenes/, which the tests run.
+   examples/scenes/, which the tests run; every ```python block of README.md and docs/python.md a
+   part of a program in examples/python/, which the Python suite runs (test_examples.py).
 2. Every header of the library's layers is in <noether/noether.hpp> (directly or through the
    headers it includes) or named in docs/api.md's section "What the umbrella header leaves out",
    and every header named there exists and is not in the umbrella.
@@ -37,11 +38,13 @@ def is_excerpt(block, lines):
 
 def check_snippets(root, errors):
     examples = root / "examples"
-    sources = {"cpp": (sorted(examples.rglob("*.cpp")), "program of examples/"),
-               "json": (sorted(examples.glob("scenes/*.json")), "scene of examples/scenes/")}
-    for language, (paths, what) in sources.items():
+    sources = {"cpp": (sorted(examples.rglob("*.cpp")), "program of examples/", ["README.md", "docs/api.md"]),
+               "json": (sorted(examples.glob("scenes/*.json")), "scene of examples/scenes/", ["README.md", "docs/api.md"]),
+               "python": (sorted(examples.glob("python/*.py")), "program of examples/python/",
+                          ["README.md", "docs/python.md"])}
+    for language, (paths, what, documents) in sources.items():
         files = [path.read_text().split("\n") for path in paths]
-        for document in ["README.md", "docs/api.md"]:
+        for document in documents:
             for k, block in enumerate(blocks((root / document).read_text(), language), start=1):
                 if not any(is_excerpt(block, lines) for lines in files):
                     errors.append(f"{document}: {language} block {k} (starting {block[0]!r}) is in no {what}")

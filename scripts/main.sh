@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job: install what it needs, build the program (Release; not the tests, examples or
-# benchmarks: scripts/test.sh builds those), run a scene file (the damped double four-bar linkage,
+# The main job: install what it needs, build the program and the Python module (Release; not the
+# tests, examples or benchmarks: scripts/test.sh builds those), run a scene file (the damped double four-bar linkage,
 # examples/scenes/double_fourbar.json) into out/double-fourbar, print its summary, draw its plots
 # and say where they and the ParaView collection are. The program is then at build/bin/noether.
 set -euo pipefail
@@ -22,3 +22,4 @@ if [ -f "$out/motion.pvd" ]; then
 else
   echo "No $out/motion.pvd: this build writes no ParaView collection"
 fi
+echo "The Python module (docs/python.md): PYTHONPATH=build/python /usr/bin/python3 examples/python/pendulum.py"

@@ -3,6 +3,7 @@
 /// JSON path and what is expected.
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -118,6 +119,27 @@ TEST_CASE("an exported scene keeps the scene's output settings") {
   CHECK_FALSE(parse_scene(scene_json(exported), "exported.json").output_vtk);
   a.scenario = "double-pendulum";
   CHECK(export_scene(to_run_options(a)).output_vtk);
+}
+
+TEST_CASE("the settings given over a scene already read are those given over its file") {
+  // The Python module's mechanisms are scenes read from text (to_run_options with a SceneSource).
+  const std::string path = NOETHER_SOURCE_DIR "/tests/apps/scenes/pendulum_without_vtk.json";
+  RunArguments a;
+  a.scenario = path;
+  a.settings["t_end"] = "0.5";
+  a.settings["stepper"] = "evi";
+  a.assignments = {"S=3"};
+  const RunOptions from_file = to_run_options(a);
+  const RunOptions from_scene = to_run_options(a, SceneSource{"", std::make_shared<const Scene>(load_scene(path))});
+  CHECK(scene_json(export_scene(from_scene)) == scene_json(export_scene(from_file)));
+  CHECK(from_scene.settings->t_end == 0.5);
+  CHECK(from_scene.settings->scheme_parameters.at("S") == 3);
+  CHECK_FALSE(from_scene.write_motion);  // the scene's output setting, as from its file
+  a.assignments = {"m=2"};
+  CHECK_THROWS_WITH_AS(to_run_options(a, SceneSource{"", from_file.scene->scene}),
+                       "--set m=2: a scene file has no parameters to set; edit its mechanism (--set takes only the "
+                       "stepper's parameters here)",
+                       std::invalid_argument);
 }
 
 TEST_CASE("a scene with every element kind loads, round-trips and runs") {
