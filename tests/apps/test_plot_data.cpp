@@ -137,7 +137,7 @@ TEST_CASE(
       "t,energy,total_energy,work,energy_balance\n"
       "0,2,2,0,nan\n"
       "0.5,1.5,1.5,-0.5,1e-15\n"
-      "1,1.2,1.2,-0.8,-3e-16\n");
+      "1,1.2,1.2,-0.8,-3e-17\n");
   const PlotFigure* energy = figure(data, "energy");
   REQUIRE(energy != nullptr);
   CHECK(energy->title == "energy change from the initial state, and the work done on the system (dampers, loads): the "
@@ -152,7 +152,7 @@ TEST_CASE(
   const std::vector<double>& b = line_values(data, *balance, 0);
   CHECK(std::isnan(b[0]));
   CHECK(b[1] == 1e-15);
-  CHECK(b[2] == 3e-16);  // its magnitude
+  CHECK(b[2] == 3e-17);  // its magnitude
 
   // A conservative run (work all 0) keeps the title that calls the change an error, and no balance figure.
   const PlotData conservative = read("t,energy,work,energy_balance\n0,2,0,nan\n1,2.001,0,0.001\n");
