@@ -47,18 +47,23 @@ MidpointPoint midpoint_point(const Term& t, const Iterate& it, MidpointSlots slo
           it.in.state.t + 0.5 * h, h};
 }
 
-/// The damper's work over the step, W = -dq.C(q_mid) dq / h.
+/// A damper's work over the step from its impulse C(q_mid) dq at the midpoint: W = -dq.C(q_mid) dq / h.
+inline double damping_work(const MidpointPoint& at, ConstVectorRef impulse) { return -at.dq.dot(impulse) / at.h; }
+/// A load's work over the step from its force at the midpoint: W = f(t_mid, q_mid).dq.
+inline double load_work(const MidpointPoint& at, ConstVectorRef force) { return force.dot(at.dq); }
+
+/// The damper's work over the step (damping_work), its impulse evaluated.
 inline double midpoint_damping_work(const Dissipation& damper, const MidpointPoint& at) {
-  Vector force = Vector::Zero(at.dq.size());
-  damper.add_damping_force(at.q_mid, at.dq, 1.0, force);
-  return -at.dq.dot(force) / at.h;
+  Vector impulse = Vector::Zero(at.dq.size());
+  damper.add_damping_force(at.q_mid, at.dq, 1.0, impulse);
+  return damping_work(at, impulse);
 }
 
-/// The load's work over the step, W = f(t_mid, q_mid).dq.
+/// The load's work over the step (load_work), its force evaluated.
 inline double midpoint_load_work(const ExternalLoad& load, const MidpointPoint& at) {
   Vector force = Vector::Zero(at.dq.size());
   load.add_generalized_force(at.t_mid, at.q_mid, 1.0, force);
-  return force.dot(at.dq);
+  return load_work(at, force);
 }
 
 template <class Iterate>

@@ -36,7 +36,7 @@ struct SchemeTraits {
   /// The order of convergence of q and p in the step size.
   int order = 0;
   /// conserved_energy(state) is constant to Newton's tolerance along a motion without dampers and
-  /// loads (it changes by their work otherwise).
+  /// loads (it changes by their work, StepReport::work, otherwise).
   bool conserves_energy = false;
   /// The scheme's own settings (StepperOptions::scheme_parameters), read with scheme_parameter.
   std::span<const SchemeParameter> parameters = {};

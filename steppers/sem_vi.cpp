@@ -297,11 +297,11 @@ void SymplecticEnergyMomentumScheme::evaluate(const DissipationTerm& t, const It
   damper.add_damping_force(q_mid, dq_local, 1.0, Cdq);
   out.residual(dq) += 0.5 * Cdq;
   out.residual(v1) += 0.5 * Cdq;
-  const double power = dq_local.dot(Cdq) / h;  // -W: what the dampers take out of the step
-  out.global_sum(energy) += 0.5 * power;
-  out.global_sum(energy_rate) -= 0.5 * power / h;
-  out.global_sum(energy_scale) += 0.5 * std::abs(power);
-  out.global_sum(work_sum) -= power;
+  const double W = damping_work({q_mid, dq_local, it.in.state.t + 0.5 * h, h}, Cdq);  // <= 0 for C >= 0
+  out.global_sum(energy) += -0.5 * W;
+  out.global_sum(energy_rate) += 0.5 * W / h;
+  out.global_sum(energy_scale) += 0.5 * std::abs(W);
+  out.global_sum(work_sum) += W;
   if (!out.with_matrix()) return;
   for (int field : {dq, v1}) {
     damper.add_damping_matrix(q_mid, 0.5, out.block(field, dq));
@@ -324,7 +324,7 @@ void SymplecticEnergyMomentumScheme::evaluate(const LoadTerm& t, const Iterate& 
   load.add_generalized_force(t_mid, q_mid, 1.0, f);
   out.residual(dq) -= 0.5 * h * f;
   out.residual(v1) -= 0.5 * h * f;
-  const double W = f.dot(dq_local);
+  const double W = load_work({q_mid, dq_local, t_mid, h}, f);
   out.global_sum(energy) -= 0.5 * W;
   out.global_sum(energy_scale) += 0.5 * std::abs(W);
   out.global_sum(work_sum) += W;
