@@ -31,7 +31,9 @@ struct Checkpoint {
   /// Version 3 added newton_stalled_steps and newton_stalled_residual_max; versions 1
   /// and 2 are read with none, as the noether that wrote them failed a step where a solve stalled.
   /// Version 4 added run_id; versions 1 to 3 are read with none.
-  static constexpr int kFormatVersion = 4;
+  /// Version 5 added the progress' work_total and energy_balance_max_abs and the recorder's
+  /// balance_last; versions 1 to 4 are read with them not known (NaN).
+  static constexpr int kFormatVersion = 5;
 
   /// The run it belongs to (RunPlan::run_id), as summary.json names it; empty for versions 1 to 3.
   std::string run_id;

@@ -301,6 +301,8 @@ Json progress_json(const RunStatistics& r, double wall_seconds) {
           {"energy_initial", exact(r.energy_initial)},
           {"energy_final", exact(r.energy_final)},
           {"energy_max_abs_increment", exact(r.energy_max_abs_increment)},
+          {"work_total", exact(r.work_total)},
+          {"energy_balance_max_abs", exact(r.energy_balance_max_abs)},
           {"constraint_max_abs", exact(r.constraint_max_abs)},
           {"velocity_constraint_max_abs", exact(r.velocity_constraint_max_abs)},
           {"invariant_drifts", drifts},
@@ -350,6 +352,10 @@ RunStatistics read_progress(const Fields& f, std::int64_t version) {
   r.energy_initial = f.number("energy_initial");
   r.energy_final = f.number("energy_final");
   r.energy_max_abs_increment = f.number("energy_max_abs_increment");
+  if (version >= 5) {  // before, the steps' work was not recorded: the resumed run's is not known
+    r.work_total = f.number("work_total");
+    r.energy_balance_max_abs = f.number("energy_balance_max_abs");
+  }
   r.constraint_max_abs = f.number("constraint_max_abs");
   r.velocity_constraint_max_abs = f.number("velocity_constraint_max_abs");
   const nlohmann::json& drifts = f.at("invariant_drifts");
@@ -372,10 +378,11 @@ Json recorder_json(const RunRecorder::Continuation& c) {
           {"energy_last", exact(c.energy_last)},
           {"step_size_last", exact(c.step_size_last)},
           {"condition_last", exact(c.condition_last)},
+          {"balance_last", exact(c.balance_last)},
           {"last_row_step", c.last_row_step}};
 }
 
-RunRecorder::Continuation read_recorder(const Fields& f) {
+RunRecorder::Continuation read_recorder(const Fields& f, std::int64_t version) {
   RunRecorder::Continuation c;
   const nlohmann::json& invariants = f.at("invariants_initial");
   if (!invariants.is_array()) throw JsonInputError(f.path("invariants_initial"), "expects an array of arrays");
@@ -386,6 +393,7 @@ RunRecorder::Continuation read_recorder(const Fields& f) {
   c.energy_last = f.number("energy_last");
   c.step_size_last = f.number("step_size_last");
   c.condition_last = f.number("condition_last");
+  if (version >= 5) c.balance_last = f.number("balance_last");
   c.last_row_step = f.whole("last_row_step", -1);
   return c;
 }
@@ -454,7 +462,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     c.stepper_history = read_history(f.object("stepper_history"));
     c.progress = read_progress(f.object("progress"), version);
     c.wall_seconds = f.object("progress").number("wall_seconds");
-    c.recorder = read_recorder(f.object("recorder"));
+    c.recorder = read_recorder(f.object("recorder"), version);
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
     check_saved_state(c);
     return c;

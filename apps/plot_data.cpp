@@ -73,6 +73,8 @@ class RowReader {
     t.push_back(value(columns_.t));
     energy.push_back(value(columns_.energy));
     total_energy.push_back(value(columns_.total_energy));
+    work.push_back(value(columns_.work));
+    balance.push_back(std::abs(value(columns_.energy_balance)));
     h.push_back(value(columns_.h));
     double g_max = columns_.constraints.empty() ? nan_value : 0.0;
     for (std::ptrdiff_t index : columns_.constraints) {
@@ -87,7 +89,7 @@ class RowReader {
       probes[k].push_back(value(columns_.probe_coordinates[k].index));
   }
 
-  std::vector<double> t, energy, total_energy, h, constraint_max;
+  std::vector<double> t, energy, total_energy, work, balance, h, constraint_max;
   std::vector<std::vector<double>> momenta, probes;
 
  private:
@@ -128,16 +130,37 @@ class FigureBuilder {
   }
 
   /// E - E_ref, relative to |E_ref| where that says something (read_plot_data); its legend.
-  PlotLine energy_error(const std::string& name, std::vector<double> energy) {
+  PlotLine energy_change(const std::string& name, std::vector<double> energy) {
+    const EnergyScale scale = energy_scale(energy);
+    for (double& e : energy) e = scale.relative ? (e - scale.reference) / std::abs(scale.reference) : e - scale.reference;
+    const std::string legend =
+        name + (scale.relative ? ": (E - E0) / |E0|" : ": E - E0") + ", E0 = " + format_number(scale.reference);
+    return {add_column(name + "_error", std::move(energy)), legend};
+  }
+
+  /// W - W_ref, W_ref its value in the row of the energy's first finite value, on the energy's
+  /// scale (energy_change of `energy`); its legend.
+  PlotLine work_done(std::vector<double> work, const std::vector<double>& energy) {
+    const EnergyScale scale = energy_scale(energy);
+    const auto row = std::find_if(energy.begin(), energy.end(), [](double e) { return std::isfinite(e); });
+    const double reference = row == energy.end() ? nan_value : work[static_cast<std::size_t>(row - energy.begin())];
+    for (double& w : work) w = scale.relative ? (w - reference) / std::abs(scale.reference) : w - reference;
+    return {add_column("work", std::move(work)),
+            scale.relative ? "work done on the system: W / |E0|" : "work done on the system: W"};
+  }
+
+  /// The reference of an energy change: its first finite value, and whether the change is relative
+  /// to it (not 0 and at least 1e-3 of the largest |E|).
+  struct EnergyScale {
+    double reference;
+    bool relative;
+  };
+  static EnergyScale energy_scale(const std::vector<double>& energy) {
     const double reference = first_finite(energy).value_or(nan_value);
     double largest = 0;
     for (double e : energy)
       if (std::isfinite(e)) largest = std::max(largest, std::abs(e));
-    const bool relative = reference != 0 && std::abs(reference) >= 1e-3 * largest;
-    for (double& e : energy) e = relative ? (e - reference) / std::abs(reference) : e - reference;
-    const std::string legend =
-        name + (relative ? ": (E - E0) / |E0|" : ": E - E0") + ", E0 = " + format_number(reference);
-    return {add_column(name + "_error", std::move(energy)), legend};
+    return {reference, reference != 0 && std::abs(reference) >= 1e-3 * largest};
   }
 
   /// value - its first finite value; the legend names both.
@@ -160,13 +183,29 @@ void build_figures(RowReader& raw, const TimeseriesColumns& columns, PlotData& d
   FigureBuilder build(data);
   build.add_column("t", std::move(raw.t));
 
+  const bool does_work = std::any_of(raw.work.begin(), raw.work.end(), [](double w) { return std::isfinite(w) && w != 0; });
   PlotFigure energy{.name = "energy",
-                    .title = "energy change from the initial state (the error of a conservative run)",
+                    .title = does_work ? "energy change from the initial state, and the work done on the system "
+                                         "(dampers, loads): the change they cause"
+                                       : "energy change from the initial state (the error of a conservative run)",
                     .y_label = "energy change"};
-  if (columns.energy >= 0) energy.lines.push_back(build.energy_error("energy", std::move(raw.energy)));
+  std::optional<PlotLine> work;  // before the energy's column moves into its line
+  if (does_work && columns.energy >= 0) work = build.work_done(std::move(raw.work), raw.energy);
+  if (columns.energy >= 0) energy.lines.push_back(build.energy_change("energy", std::move(raw.energy)));
   if (columns.total_energy >= 0)
-    energy.lines.push_back(build.energy_error("total_energy", std::move(raw.total_energy)));
+    energy.lines.push_back(build.energy_change("total_energy", std::move(raw.total_energy)));
+  if (work) energy.lines.push_back(*work);
   build.add_figure(std::move(energy));
+
+  if (does_work && columns.energy_balance >= 0) {
+    const bool any_positive = std::any_of(raw.balance.begin(), raw.balance.end(), [](double b) { return b > 0; });
+    PlotFigure balance{.name = "energy_balance",
+                       .title = "discrete energy balance per step, |E(n+1) - E(n) - W(n)|: the scheme's energy error",
+                       .y_label = "|E(n+1) - E(n) - W(n)|",
+                       .log_y = any_positive};
+    balance.lines.push_back({build.add_column("energy_balance_abs", std::move(raw.balance)), "|E(n+1) - E(n) - W(n)|"});
+    build.add_figure(std::move(balance));
+  }
 
   if (!columns.constraints.empty()) {
     const std::string count = std::to_string(columns.constraints.size());
@@ -217,6 +256,10 @@ TimeseriesColumns classify_columns(const std::vector<std::string>& header, const
       c.energy = index;
     else if (name == "total_energy")
       c.total_energy = index;
+    else if (name == "work")
+      c.work = index;
+    else if (name == "energy_balance")
+      c.energy_balance = index;
     else if (name == "h")
       c.h = index;
     else if (starts_with(name, "g:"))

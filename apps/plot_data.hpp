@@ -14,7 +14,7 @@ struct TimeseriesColumns {
     std::string name;
     std::ptrdiff_t index;
   };
-  std::ptrdiff_t t = -1, energy = -1, total_energy = -1, h = -1;
+  std::ptrdiff_t t = -1, energy = -1, total_energy = -1, work = -1, energy_balance = -1, h = -1;
   std::vector<std::ptrdiff_t> constraints;  ///< the g:<constraint>[<row>] columns
   std::vector<Named> momenta;               ///< linear_momentum.<axis>, angular_momentum.<axis>
   std::vector<Named> probe_coordinates;     ///< <probe>.x, .y, .z: every column no other kind claims but q:
@@ -50,7 +50,11 @@ struct PlotData {
 /// Reads a timeseries.csv (or its .partial) from `in` and derives what the figures show:
 /// - energy: E - E_ref of `energy` and `total_energy`, E_ref their first finite value (sem-vi's
 ///   initial row has none), divided by |E_ref| unless E_ref is 0 or below 1e-3 of the largest |E|
-///   of the run (then the error is absolute);
+///   of the run (then the change is absolute); for a run whose elements do work (a `work` value
+///   other than 0), also the work W done on the system since that row, on the scale of `energy`:
+///   the change the energy balance expects, so that the energy change reads as what it is;
+/// - energy_balance (for a run whose elements do work): |E^{n+1} - E^n - W_n| per step, the
+///   residual of the discrete energy balance, log scale;
 /// - constraints: max over the g: columns of |g| per row, log scale down to 1e-6 of the largest
 ///   value (gnuplot_script; linear when every value is 0);
 /// - momenta (when there are such columns): each component minus its value in the first row;

@@ -33,6 +33,7 @@ void RunRecorder::record_projection(const InitialProjection& projection, std::st
 void RunRecorder::record_initial(const State& state, double energy) {
   statistics_.energy_initial = statistics_.energy_final = energy;
   statistics_.energy_max_abs_increment = 0.0;
+  statistics_.work_total = statistics_.energy_balance_max_abs = 0.0;
   statistics_.constraint_max_abs = statistics_.velocity_constraint_max_abs = 0.0;
   statistics_.invariant_drifts.clear();
   invariants_initial_.clear();
@@ -48,7 +49,7 @@ void RunRecorder::record_initial(const State& state, double energy) {
       statistics_.conserved_momenta[i].drift = 0.0;
     }
   }
-  measure(state, energy, not_computed, not_computed);
+  measure(state, {.energy = energy, .work = 0.0});
   started_ = true;
 }
 
@@ -76,6 +77,7 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
   keep(s.step_size_max, report.step_size, std::greater<>());
   if (!std::isnan(report.condition_estimate))
     keep(s.condition_estimate_max, report.condition_estimate, std::greater<>());
+  const double balance = record_balance(energy, report.work);
   if (std::isnan(s.energy_initial)) {
     // A scheme whose energy its first step defines (sem-vi): the energy starts there.
     s.energy_initial = energy;
@@ -83,9 +85,17 @@ void RunRecorder::record_step(const State& state, double energy, const StepRepor
     s.energy_max_abs_increment = std::max(s.energy_max_abs_increment, std::abs(energy - s.energy_final));
   }
   s.energy_final = energy;
-  measure(state, energy, report.step_size, report.condition_estimate);
+  measure(state, {energy, s.work_total, balance, report.step_size, report.condition_estimate});
   s.steps = state.step;
   if (progress_) progress_->update(state.step, state.t, report.iterations);
+}
+
+double RunRecorder::record_balance(double energy, double work) {
+  RunStatistics& s = statistics_;
+  s.work_total += work;
+  const double balance = energy - s.energy_final - work;
+  if (!std::isnan(balance)) s.energy_balance_max_abs = std::max(s.energy_balance_max_abs, std::abs(balance));
+  return balance;
 }
 
 void RunRecorder::record_refinement(const State& state, double h, const StepReport& report) {
@@ -104,13 +114,13 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 void RunRecorder::record_last_good() {
   if (!started_ || last_row_step_ == last_good_.step) return;
   calc_constraint_values(system_, last_good_.q, g_);  // g_ may hold a later state's, refused as not finite
-  write_outputs(last_good_, energy_last_, step_size_last_, condition_last_);
+  write_outputs(last_good_, last_);
 }
 
-void RunRecorder::write_outputs(const State& state, double energy, double h, double condition) {
+void RunRecorder::write_outputs(const State& state, const RowMeasures& measures) {
   // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
-  if (vtk_) vtk_->write(state, energy, max_abs(g_));
-  if (csv_) csv_->write_row(state, energy, g_, h, condition);
+  if (vtk_) vtk_->write(state, measures.energy, max_abs(g_));
+  if (csv_) csv_->write_row(state, g_, measures);
   last_row_step_ = state.step;
 }
 
@@ -124,16 +134,15 @@ void RunRecorder::finish() {
 }
 
 RunRecorder::Continuation RunRecorder::continuation() const {
-  return {invariants_initial_, energy_last_, step_size_last_, condition_last_, last_row_step_};
+  return {invariants_initial_, last_.energy, last_.h, last_.condition, last_.balance, last_row_step_};
 }
 
 void RunRecorder::resume(const State& state, const RunStatistics& saved, const Continuation& continuation) {
   statistics_ = saved;
   statistics_.momenta_about = conserved_momenta_.about;  // the model's, which a checkpoint does not save
   invariants_initial_ = continuation.invariants_initial;
-  energy_last_ = continuation.energy_last;
-  step_size_last_ = continuation.step_size_last;
-  condition_last_ = continuation.condition_last;
+  last_ = {continuation.energy_last, statistics_.work_total, continuation.balance_last, continuation.step_size_last,
+           continuation.condition_last};
   last_row_step_ = continuation.last_row_step;
   calc_constraint_values(system_, state.q, g_);  // the last state's row, should the run stop before its next
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
@@ -163,21 +172,19 @@ void RunRecorder::require_finite_measures(const State& state, double energy) {
                            "values and parameters (a velocity or a mass of an absurd size)");
 }
 
-void RunRecorder::measure(const State& state, double energy, double h, double condition) {
+void RunRecorder::measure(const State& state, const RowMeasures& measures) {
   calc_constraint_values(system_, state.q, g_);
   calc_velocity_constraint_values(system_, state.q, state.v, gv_);
   statistics_.constraint_max_abs = std::max(statistics_.constraint_max_abs, max_abs(g_));
   statistics_.velocity_constraint_max_abs = std::max(statistics_.velocity_constraint_max_abs, max_abs(gv_));
-  require_finite_measures(state, energy);
+  require_finite_measures(state, measures.energy);
   for (std::size_t i = 0; i < invariants_.size(); ++i) {
     double& drift = statistics_.invariant_drifts[i].second;
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
   }
   measure_momenta(state);
-  if (state.step % output_every_ == 0) write_outputs(state, energy, h, condition);
-  energy_last_ = energy;
-  step_size_last_ = h;
-  condition_last_ = condition;
+  if (state.step % output_every_ == 0) write_outputs(state, measures);
+  last_ = measures;
   last_good_ = state;
   statistics_.t_reached = state.t;
 }

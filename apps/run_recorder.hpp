@@ -52,6 +52,7 @@ class RunRecorder {
     std::vector<Vector> invariants_initial;  ///< each invariant's value at step 0
     double energy_last = 0.0;                ///< the conserved energy at the last state
     double step_size_last = not_computed, condition_last = not_computed;  ///< of the step that led to it
+    double balance_last = not_computed;      ///< the energy balance's residual of that step
     std::int64_t last_row_step = -1;         ///< the step of the last row written
   };
   Continuation continuation() const;
@@ -62,11 +63,14 @@ class RunRecorder {
   void resume(const State& state, const RunStatistics& saved, const Continuation& continuation);
 
  private:
-  /// Updates the constraint maxima at state and writes its row when one is due; h and condition:
-  /// of the step that led to state. Then state is the last good one.
-  void measure(const State& state, double energy, double h, double condition);
+  /// Updates the constraint maxima at state and writes its row when one is due (measures: its
+  /// energy and work, and the step that led to it). Then state is the last good one.
+  void measure(const State& state, const RowMeasures& measures);
   /// The row and the drawing of state, with g_ = g(state.q).
-  void write_outputs(const State& state, double energy, double h, double condition);
+  void write_outputs(const State& state, const RowMeasures& measures);
+  /// The balance of a step that ended at `energy` with work W from energy_final (E^{n+1} - E^n - W),
+  /// its largest magnitude and the total work updated; NaN where E^n is (sem-vi's first step).
+  double record_balance(double energy, double work);
   /// Throws std::runtime_error when g, G v or the energy at state is not finite (a NaN energy is
   /// an energy not yet defined, sem-vi's before its first step); state is then not recorded.
   void require_finite_measures(const State& state, double energy);
@@ -83,11 +87,10 @@ class RunRecorder {
   RunStatistics statistics_;
   int output_every_;
   double initial_t_;
-  bool started_ = false;      ///< the initial state was recorded
-  double energy_last_ = 0.0;  ///< of the last state measured
-  /// The size and condition estimate of the step that led to the last good state (NaN for the
-  /// initial state), written with its row.
-  double step_size_last_ = not_computed, condition_last_ = not_computed;
+  bool started_ = false;  ///< the initial state was recorded
+  /// The row of the last state measured: its energy and work, and the size, condition estimate
+  /// and balance of the step that led to it (NaN for the initial state).
+  RowMeasures last_;
   State last_good_;
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;

@@ -170,6 +170,11 @@ struct RunStatistics {
   double energy_initial = not_computed, energy_final = not_computed;
   /// max over steps of |E^{n+1} - E^n| of that energy.
   double energy_max_abs_increment = not_computed;
+  /// W, the work done on the system (StepReport::work: dampers, loads) summed over the steps
+  /// completed, and max over steps of |E^{n+1} - E^n - W_n|, the residual of the discrete energy
+  /// balance (Newton's tolerance for a stepper that conserves its energy; its energy error for the
+  /// others); both NaN when a run resumed from a checkpoint that did not save them (version < 5).
+  double work_total = not_computed, energy_balance_max_abs = not_computed;
   /// max over states of max|g(q)| and of max|G(q) v|.
   double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
   /// Each of the model's invariants with its largest change over the states reached (Invariant).

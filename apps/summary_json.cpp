@@ -71,6 +71,8 @@ void add_measures(Json& j, const RunOutcome& o) {
   j["energy_initial"] = s.energy_initial;
   j["energy_final"] = s.energy_final;
   j["energy_max_abs_increment"] = s.energy_max_abs_increment;
+  j["work_total"] = s.work_total;
+  j["energy_balance_max_abs"] = s.energy_balance_max_abs;
   j["constraint_max_abs"] = s.constraint_max_abs;
   j["velocity_constraint_max_abs"] = s.velocity_constraint_max_abs;
   j["refined_steps"] = s.refined_steps;

@@ -87,6 +87,8 @@ void print_measures(AlignedLines& lines, const RunStatistics& s, const std::vect
   lines.line("energy_initial", s.energy_initial);
   lines.line("energy_final", s.energy_final);
   lines.line("energy_max_abs_increment", s.energy_max_abs_increment);
+  lines.line("work_total", s.work_total);
+  lines.line("energy_balance_max_abs", s.energy_balance_max_abs);
   lines.line("constraint_max_abs", s.constraint_max_abs);
   lines.line("velocity_constraint_max_abs", s.velocity_constraint_max_abs);
   for (const auto& [name, drift] : s.invariant_drifts) lines.line(name + "_drift", drift);

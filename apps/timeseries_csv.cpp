@@ -32,6 +32,8 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
     for (Index d = 0; d < probe.dimension; ++d) columns.push_back(probe_column(probe.name, d));
   columns.push_back("energy");
   columns.push_back("total_energy");
+  columns.push_back("work");
+  columns.push_back("energy_balance");
   for (const std::string& row : constraint_row_labels(system)) columns.push_back("g:" + row);
   columns.push_back("h");
   if (condition_column) columns.push_back("condition");
@@ -63,18 +65,20 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t len
   if (reactions) reaction_layouts_ = reaction_layouts(system);
 }
 
-void TimeseriesCsv::write_row(const State& state, double energy, ConstVectorRef g, double h, double condition) {
+void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMeasures& measures) {
   write_value(state.t);
   for (Index i = 0; i < state.q.size(); ++i) write_value(state.q(i));
   for (const Probe& probe : probes_) {
     const Vector position = probe.position(state);
     for (Index d = 0; d < probe.dimension; ++d) write_value(position(d));
   }
-  write_value(energy);
+  write_value(measures.energy);
   write_value(kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q));
+  write_value(measures.work);
+  write_value(measures.balance);
   for (Index r = 0; r < g.size(); ++r) write_value(g(r));
-  write_value(h);
-  if (condition_column_) write_value(condition);
+  write_value(measures.h);
+  if (condition_column_) write_value(measures.condition);
   if (!momenta_.empty())
     for (double value : momenta_.values(momenta(system_, state.q, state.v, momenta_.about))) write_value(value);
   if (reaction_system_) write_reactions(state);

@@ -1,6 +1,7 @@
 #pragma once
 /// timeseries.csv: one row per written state (docs/output.md describes the columns).
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -11,8 +12,20 @@
 
 namespace noether {
 
+/// What a row of timeseries.csv holds besides the state and g (docs/output.md).
+struct RowMeasures {
+  static constexpr double none = std::numeric_limits<double>::quiet_NaN();
+  double energy = none;  ///< the stepper's conserved energy at the state
+  double work = none;    ///< W summed from step 0 to the state (RunStatistics::work_total)
+  /// E_{n+1} - E_n - W_n of the step that led to the state: NaN for the initial state, and for
+  /// sem-vi's first step, whose start has no discrete energy.
+  double balance = none;
+  double h = none, condition = none;  ///< of the step that led to the state
+};
+
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe
-/// (apps/model/output_columns.hpp), energy, total_energy, g:<constraint>[<row>] per constraint row,
+/// (apps/model/output_columns.hpp), energy, total_energy, work, energy_balance,
+/// g:<constraint>[<row>] per constraint row,
 /// h, condition when the stepper reports its condition estimate, then the conserved momentum
 /// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z), then with
 /// reaction_columns reaction:<joint>.<component> per joint and component (reaction_components, in
@@ -49,13 +62,13 @@ class TimeseriesCsv {
                 std::span<const Probe> probes, const ConservedMomenta& momenta = {}, bool condition_column = false,
                 const System* reactions = nullptr);
 
-  /// energy: the stepper's conserved energy at state; g: g(state.q) (num_multipliers()); h and
-  /// condition: the size and condition estimate of the step that led to state (NaN for the
-  /// initial state; condition written only with its column). The reactions: joint_reactions of
+  /// g: g(state.q) (num_multipliers()); measures: the energy, work and balance at state, and the
+  /// size and condition estimate of the step that led to it (RowMeasures; condition written only
+  /// with its column). The reactions: joint_reactions of
   /// the stepped system at state (q_{n+1} and the step's multipliers); a joint whose equations
   /// were all dropped as dependent carries none (0: the kept equations carry its share). Throws OutputError when the file
   /// cannot be written (the file then ends with the last whole row).
-  void write_row(const State& state, double energy, ConstVectorRef g, double h, double condition);
+  void write_row(const State& state, ConstVectorRef g, const RowMeasures& measures);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
   /// Writes the rows so far to the disk (StagedFile::sync) and returns the file's length in bytes.

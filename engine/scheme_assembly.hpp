@@ -378,6 +378,13 @@ constexpr bool is_field_list<std::array<FieldKind, F>> = F > 0;
 ///   void evaluate(const InertiaTerm&, const Iterate&, TermOutput&) const;
 ///                                                       and for PotentialTerm, ConstraintTerm,
 ///                                                       DissipationTerm, LoadTerm: R and dR/dx
+///   double work(const DissipationTerm&, const Iterate&) const;
+///   double work(const LoadTerm&, const Iterate&) const;
+///                                                       the discrete work W of the element over the
+///                                                       step at `it` (SchemeAssembly::work)
+/// A scheme may give a work kernel to any other kind of term that does work on the system (a
+/// driven constraint's reaction): SchemeAssembly::work sums every kernel the scheme has, so a new
+/// one enters the step's work without a change elsewhere.
 /// A scheme with a global unknown s beyond its fields (an assembly with global sums) has kernels that
 /// also write global_column (dR/ds), global_row (dphi/dx) and the sums (TermOutput::global_sum).
 template <class S>
@@ -397,6 +404,10 @@ concept AssemblyScheme =
       static_cast<void (S::*)(const ConstraintTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
       static_cast<void (S::*)(const DissipationTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
       static_cast<void (S::*)(const LoadTerm&, const typename S::Iterate&, TermOutput&) const>(&S::evaluate);
+    } &&
+    requires {
+      static_cast<double (S::*)(const DissipationTerm&, const typename S::Iterate&) const>(&S::work);
+      static_cast<double (S::*)(const LoadTerm&, const typename S::Iterate&) const>(&S::work);
     };
 
 template <class Scheme>
@@ -413,7 +424,9 @@ class SchemeAssembly {
         layout_(system, std::vector<FieldKind>(Scheme::fields.begin(), Scheme::fields.end()), shapes(system, scheme),
                 Scheme::workspace_slots, global_sums, distribution) {
     static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
-                                          "every element kind (engine/scheme_assembly.hpp)");
+                                          "every element kind, and work for dampers and loads "
+                                          "(engine/scheme_assembly.hpp)");
+    for (const TermRef& ref : layout_.terms()) has_work_terms_ = has_work_terms_ || kind_does_work(ref.kind);
   }
 
   const TermLayout& layout() const { return layout_; }
@@ -467,6 +480,14 @@ class SchemeAssembly {
   template <class F>
   void for_each(TermKind kind, F&& f) const;
 
+  /// W, the discrete work done on the system over the step at `it` (a solution): the sum of the
+  /// scheme's work kernels, Scheme::work(term, it), over the terms of every kind it has one for
+  /// (dampers and loads; any other kind to which it gives one), in layout order (serial: the same
+  /// bits on any number of threads and processes). 0 when no term has one.
+  double work(const Iterate& it) const;
+  /// Some term has a work kernel: work() may differ from 0 (the stepper skips it otherwise).
+  bool has_work_terms() const { return has_work_terms_; }
+
  private:
   static std::array<std::vector<TermShape>, 5> shapes(const System& system, const Scheme& scheme) {
     std::array<std::vector<TermShape>, 5> out;
@@ -479,6 +500,21 @@ class SchemeAssembly {
     add(TermKind::dissipation, system.dissipations());
     add(TermKind::load, system.external_loads());
     return out;
+  }
+
+  /// The scheme has a work kernel for terms of type T (AssemblyScheme).
+  template <class T>
+  static constexpr bool has_work = requires(const Scheme& s, const T& term, const Iterate& it) { s.work(term, it); };
+
+  static constexpr bool kind_does_work(TermKind kind) {
+    switch (kind) {
+      case TermKind::inertia: return has_work<InertiaTerm>;
+      case TermKind::potential: return has_work<PotentialTerm>;
+      case TermKind::constraint: return has_work<ConstraintTerm>;
+      case TermKind::dissipation:
+      case TermKind::load: return true;
+    }
+    return false;
   }
 
   /// Calls f with term `ref` as its kernel sees it (when f takes that kind of term).
@@ -513,7 +549,22 @@ class SchemeAssembly {
 
   const Scheme& scheme_;
   TermLayout layout_;
+  bool has_work_terms_ = false;
 };
+
+template <class Scheme>
+double SchemeAssembly<Scheme>::work(const Iterate& it) const {
+  double total = 0.0;
+  const auto add = [&](const auto& term) {
+    if constexpr (requires { scheme_.work(term, it); }) total += scheme_.work(term, it);
+  };
+  if constexpr (has_work<InertiaTerm>) for_each(TermKind::inertia, add);
+  if constexpr (has_work<PotentialTerm>) for_each(TermKind::potential, add);
+  if constexpr (has_work<ConstraintTerm>) for_each(TermKind::constraint, add);
+  for_each(TermKind::dissipation, add);
+  for_each(TermKind::load, add);
+  return total;
+}
 
 template <class Scheme>
 template <class F>

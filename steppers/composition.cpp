@@ -84,6 +84,7 @@ StepReport CompositionStepper::composed_step(State& state, double h) {
   for (double gamma : coefficients_) {
     const StepReport substep = base_->step(next, gamma * h);
     add_newton_work(report, substep);
+    report.work += substep.work;
     report.substeps += substep.substeps;
     report.refinements += substep.refinements;
     report.smallest_substep = std::min(report.smallest_substep, substep.smallest_substep);

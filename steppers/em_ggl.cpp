@@ -109,6 +109,11 @@ struct EmGglScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// The work of the midpoint force terms, which the energy balance of em_ggl.hpp counts.
+  double work(const DissipationTerm& t, const Iterate& it) const {
+    return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
+  }
+  double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}); }
 
   const System& system_;
   Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms

@@ -10,6 +10,7 @@
 #include <noether/steppers/exponential_interpolation.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/rattle_constraint.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
@@ -97,6 +98,12 @@ struct ExponentialScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// The midpoint rule's work of the forces (midpoint_forces.hpp): not the work of this scheme's
+  /// S-point forcing, so the energy balance's residual is its energy error (StepReport::work).
+  double work(const DissipationTerm& t, const Iterate& it) const {
+    return midpoint_work(t, it, {q0_slot, q1_slot, node_q_slot, dq_slot});
+  }
+  double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, node_q_slot, dq_slot}); }
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;

@@ -7,6 +7,7 @@
 #include <noether/engine/exact_form.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/steppers/ggl_support.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
@@ -87,6 +88,22 @@ struct GglScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// The midpoint rule's work of the forces (midpoint_forces.hpp), not the work of this scheme's
+  /// forces at t^n, so the energy balance's residual is its energy error (StepReport::work).
+  double work(const DissipationTerm& t, const Iterate& it) const {
+    return midpoint_damping_work(t.element(), midpoint_point(t, it));
+  }
+  double work(const LoadTerm& t, const Iterate& it) const {
+    return midpoint_load_work(t.element(), midpoint_point(t, it));
+  }
+  /// q_mid and dq = q1 - q0 of a term (workspace slots bar_slot, v_slot), t_mid = t0 + h/2.
+  template <class Term>
+  static MidpointPoint midpoint_point(const Term& t, const Iterate& it) {
+    const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+    Eigen::Map<Vector> dq = t.workspace().vector(v_slot, t.size());
+    dq = q1 - q0;
+    return {t.midpoint(q0, q1, bar_slot), LocalVector(dq.data(), dq.size()), it.in.state.t + 0.5 * it.in.h, it.in.h};
+  }
 
   const System& system_;
   std::vector<Matrix> inverse_masses_;  ///< M_e^{-1} per inertia element, in system order

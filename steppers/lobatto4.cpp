@@ -7,6 +7,7 @@
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/rattle_constraint.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
@@ -140,6 +141,12 @@ struct LobattoScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// The midpoint rule's work of the forces (midpoint_forces.hpp): not the work of this scheme's
+  /// Lobatto quadrature, so the energy balance's residual is its energy error (StepReport::work).
+  double work(const DissipationTerm& t, const Iterate& it) const {
+    return midpoint_work(t, it, {q0_slot, q1_slot, velocity_slot, dq_slot});
+  }
+  double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, velocity_slot, dq_slot}); }
 
   /// Q_i of a term (slots q0_slot, q_mid_slot, q1_slot).
   template <class T>

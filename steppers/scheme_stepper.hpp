@@ -36,7 +36,7 @@ struct SchemeTraits {
   /// The order of convergence of q and p in the step size.
   int order = 0;
   /// conserved_energy(state) is constant to Newton's tolerance along a motion without dampers and
-  /// loads (it changes by their work otherwise).
+  /// loads (it changes by their work, StepReport::work, otherwise).
   bool conserves_energy = false;
   /// The scheme's own settings (StepperOptions::scheme_parameters), read with scheme_parameter.
   std::span<const SchemeParameter> parameters = {};
@@ -98,8 +98,11 @@ class SchemeStepper final : public Stepper {
   /// One step by h, halved recursively where Newton fails (advance); a NewtonError names the
   /// substep that failed and the rank loss of G at its nodes (with_rank_loss).
   StepReport refined_step(State& state, double h);
-  /// One step of the scheme from state by h (state advanced on success).
-  NewtonReport advance_once(State& state, double h);
+  /// One step of the scheme from state by h (state advanced on success): its Newton report and
+  /// work (StepReport::work).
+  StepReport advance_once(State& state, double h);
+  /// The scheme's work kernels summed at the solution x of the step from input (SchemeAssembly::work).
+  double step_work(const StepInput& input, ConstVectorRef x) const;
   /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.
   void advance(State& state, double h, int depth, StepReport& report, Attempt& last);
 

@@ -234,7 +234,8 @@ std::string_view SchemeStepper<Scheme>::stepper_name() {
 template <class Scheme>
 const SchemeTraits& SchemeStepper<Scheme>::traits() {
   static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
-                                        "every element kind (engine/scheme_assembly.hpp)");
+                                        "every element kind, and work for dampers and loads "
+                                        "(engine/scheme_assembly.hpp)");
   static_assert(SchemeDeclarations<Scheme>, "a scheme's name, traits, constructor, Data, iterate, add_step_rows, "
                                             "initial_guess, conserved_energy and row_label, and no trait outside "
                                             "its traits (steppers/scheme_contract.hpp)");
@@ -293,7 +294,9 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
   last = {state.t, h};
   try {
     const double start = state.t;
-    add_newton_work(report, advance_once(state, h));
+    const StepReport once = advance_once(state, h);
+    add_newton_work(report, once);
+    report.work += once.work;
     ++report.substeps;
     const double size = Scheme::traits.adaptive_step ? state.t - start : h;
     report.smallest_substep = std::min(report.smallest_substep, std::abs(size));
@@ -307,20 +310,21 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
 }
 
 template <class Scheme>
-NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
+StepReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
   const StepInput input{state, h};
   const StepGuess guess =
       Scheme::traits.warm_start ? equations_->predictor().predict(state, h) : StepGuess{state.v, state.lambda};
   Vector x = scheme_->initial_guess(input, guess);
-  NewtonReport report;
+  StepReport report;
+  NewtonReport& newton = report;
   if constexpr (Scheme::traits.adaptive_step) {
     // Start from the step of the guessed size: the guess itself may sit where the step size's row
     // does not yet determine s (a straight-line guess dq = h v0 without forces makes sem-vi's
     // bordered tangent singular). The report: both solves' work, the second's history and condition.
-    report = equations_->solve(*newton_, state, h, x, true);
+    newton = equations_->solve(*newton_, state, h, x, true);
     add_newton_work(report, equations_->solve(*newton_, state, h, x));
   } else {
-    report = equations_->solve(*newton_, state, h, x);
+    newton = equations_->solve(*newton_, state, h, x);
   }
   if constexpr (Scheme::traits.rejects_solutions) {
     const std::string reason = scheme_->rejection(input, x);
@@ -332,9 +336,18 @@ NewtonReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
     else
       return scheme_->next_state(input, x, equations_->assembly());
   }();
+  report.work = step_work(input, x);
   if (Scheme::traits.warm_start) equations_->predictor().record(state, after, h);
   state = std::move(after);
   return report;
+}
+
+template <class Scheme>
+double SchemeStepper<Scheme>::step_work(const StepInput& input, ConstVectorRef x) const {
+  const SchemeAssembly<Scheme>& assembly = equations_->assembly();
+  if (!assembly.has_work_terms()) return 0.0;
+  typename Scheme::Data data;
+  return assembly.work(scheme_->iterate(input, x, data));
 }
 
 template <class Scheme>

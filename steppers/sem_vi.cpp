@@ -8,6 +8,7 @@
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/steppers/ggl_support.hpp>
 #include <noether/steppers/rattle_constraint.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 
@@ -23,7 +24,7 @@ struct SymplecticEnergyMomentumScheme {
                                      FieldKind::multipliers};
   /// The border sums: R_E's terms E(q_mid, v) - 1/2 W, their derivative in h, magnitude and
   /// rounding floor, and the work W.
-  enum Sum { energy, energy_rate, energy_scale, energy_floor, work, sum_count };
+  enum Sum { energy, energy_rate, energy_scale, energy_floor, work_sum, sum_count };
   /// Its own step size (the global unknown, with the sums above), the tangent's condition estimated
   /// (it grows like 1/h^2), the steps that jump to another root rejected (rejection). No warm start:
   /// the extrapolation assumes equal steps. Order 2: midpoint-vi's, in the steps it takes.
@@ -104,7 +105,7 @@ struct SymplecticEnergyMomentumScheme {
     const Index d = system_.num_coordinates(), m = system_.num_multipliers();
     const double h = x(2 * d + 2 * m);
     State next{in.state.step + 1, in.state.t + h, in.state.q + x.head(d), x.segment(d, d), Vector(d),
-               x.segment(2 * d, m) / h, sums[energy] + sums[work]};
+               x.segment(2 * d, m) / h, sums[energy] + sums[work_sum]};
     calc_momentum(system_, next.q, next.v, next.p);
     return next;
   }
@@ -130,6 +131,9 @@ struct SymplecticEnergyMomentumScheme {
   }
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// W = F_mid.dq of sem_vi.hpp, as the kernels above add it to the sum `work`.
+  double work(const DissipationTerm& t, const Iterate& it) const;
+  double work(const LoadTerm& t, const Iterate& it) const;
 
   const System& system_;
 };
@@ -159,6 +163,13 @@ MidpointForce midpoint_force(const T& t, const Scheme::Iterate& it) {
   Eigen::Map<Vector> force = t.workspace().vector(Scheme::force_slot, t.size());
   force.setZero();
   return {midpoint_of(t, it), t.coordinates(it.dq, Scheme::dq_slot), force};
+}
+
+/// Where the force kernels evaluate a term: q_mid (midpoint_of), dq, t_mid = t0 + h/2 and the
+/// iterate's h.
+template <class T>
+MidpointPoint sem_midpoint(const T& t, const Scheme::Iterate& it) {
+  return {midpoint_of(t, it), t.coordinates(it.dq, Scheme::dq_slot), it.in.state.t + 0.5 * it.h, it.h};
 }
 
 }  // namespace
@@ -286,11 +297,11 @@ void SymplecticEnergyMomentumScheme::evaluate(const DissipationTerm& t, const It
   damper.add_damping_force(q_mid, dq_local, 1.0, Cdq);
   out.residual(dq) += 0.5 * Cdq;
   out.residual(v1) += 0.5 * Cdq;
-  const double power = dq_local.dot(Cdq) / h;  // -W: what the dampers take out of the step
-  out.global_sum(energy) += 0.5 * power;
-  out.global_sum(energy_rate) -= 0.5 * power / h;
-  out.global_sum(energy_scale) += 0.5 * std::abs(power);
-  out.global_sum(work) -= power;
+  const double W = damping_work({q_mid, dq_local, it.in.state.t + 0.5 * h, h}, Cdq);  // <= 0 for C >= 0
+  out.global_sum(energy) += -0.5 * W;
+  out.global_sum(energy_rate) += 0.5 * W / h;
+  out.global_sum(energy_scale) += 0.5 * std::abs(W);
+  out.global_sum(work_sum) += W;
   if (!out.with_matrix()) return;
   for (int field : {dq, v1}) {
     damper.add_damping_matrix(q_mid, 0.5, out.block(field, dq));
@@ -313,10 +324,10 @@ void SymplecticEnergyMomentumScheme::evaluate(const LoadTerm& t, const Iterate& 
   load.add_generalized_force(t_mid, q_mid, 1.0, f);
   out.residual(dq) -= 0.5 * h * f;
   out.residual(v1) -= 0.5 * h * f;
-  const double W = f.dot(dq_local);
+  const double W = load_work({q_mid, dq_local, t_mid, h}, f);
   out.global_sum(energy) -= 0.5 * W;
   out.global_sum(energy_scale) += 0.5 * std::abs(W);
-  out.global_sum(work) += W;
+  out.global_sum(work_sum) += W;
   if (!out.with_matrix()) return;
   for (int field : {dq, v1}) load.add_generalized_force_q_jacobian(t_mid, q_mid, -0.25 * h, out.block(field, dq));
   out.global_column(dq) -= 0.5 * f;
@@ -327,6 +338,14 @@ void SymplecticEnergyMomentumScheme::evaluate(const LoadTerm& t, const Iterate& 
     load.add_generalized_force_q_jacobian(t_mid, q_mid, 1.0, K);
     out.global_row(dq) -= 0.25 * K.transpose() * dq_local;
   }
+}
+
+double SymplecticEnergyMomentumScheme::work(const DissipationTerm& t, const Iterate& it) const {
+  return midpoint_damping_work(t.element(), sem_midpoint(t, it));
+}
+
+double SymplecticEnergyMomentumScheme::work(const LoadTerm& t, const Iterate& it) const {
+  return midpoint_load_work(t.element(), sem_midpoint(t, it));
 }
 
 template class SchemeStepper<SymplecticEnergyMomentumScheme>;

@@ -204,6 +204,7 @@ StepReport take_step_off_singular_nodes(State& state, double h, const std::funct
       for (double part : {first * h, h - first * h}) {
         const StepReport r = take(split, part);
         add_newton_work(parts, r);
+        parts.work += r.work;
         parts.substeps += r.substeps;
         parts.refinements += r.refinements;
         parts.smallest_substep = std::min(parts.smallest_substep, r.smallest_substep);

@@ -95,6 +95,13 @@ struct StepReport : NewtonReport {
   double smallest_substep = 0.0;
   /// The time the step advanced: h, or for an adaptive stepper (sem-vi) the size its scheme chose.
   double step_size = 0.0;
+  /// W, the discrete work done on the system over the step (its substeps' summed): the work of
+  /// the dampers, loads and any other element the scheme gives a work kernel
+  /// (SchemeAssembly::work). For a scheme that conserves its energy (SchemeTraits::conserves_energy)
+  /// the discrete energy balance conserved_energy(after) - conserved_energy(before) = W holds to
+  /// Newton's tolerance; for the others W is the midpoint rule's work of the forces, and the
+  /// balance's residual is the scheme's energy error (docs/steppers.md, "The discrete energy balance").
+  double work = 0.0;
 };
 
 /// total += the Newton work of a part of the step: iterations, factorizations, evaluations and

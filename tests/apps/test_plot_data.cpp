@@ -41,14 +41,17 @@ std::string read_error(const std::string& csv) {
 }  // namespace
 
 TEST_CASE("the columns of a time series are sorted into their kinds, probes being what no other kind claims") {
-  const TimeseriesColumns c = classify_columns({"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "g:j[0]",
-                                                "g:j[1]", "h", "condition", "angular_momentum.z"},
+  const TimeseriesColumns c = classify_columns({"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "work",
+                                                "energy_balance", "g:j[0]", "g:j[1]", "h", "condition",
+                                                "angular_momentum.z"},
                                                "ts.csv");
   CHECK(c.t == 0);
   CHECK(c.energy == 4);
   CHECK(c.total_energy == 5);
-  CHECK(c.h == 8);
-  CHECK(c.constraints == std::vector<std::ptrdiff_t>{6, 7});
+  CHECK(c.work == 6);
+  CHECK(c.energy_balance == 7);
+  CHECK(c.h == 10);
+  CHECK(c.constraints == std::vector<std::ptrdiff_t>{8, 9});
   REQUIRE(c.momenta.size() == 1);
   CHECK(c.momenta[0].name == "angular_momentum.z");
   REQUIRE(c.probe_coordinates.size() == 2);
@@ -124,6 +127,40 @@ TEST_CASE(
   CHECK_FALSE(step->log_y);  // within a decade
   CHECK(step->y_min == 0.1);
   CHECK(step->y_max == 0.2);
+}
+
+TEST_CASE(
+    "a run whose elements do work: its energy change is drawn beside the work, on the energy's scale, and the "
+    "balance's residual in a figure of its own") {
+  // A damped run: E falls by the work W (negative); the balance E(n+1) - E(n) - W(n) is rounding.
+  const PlotData data = read(
+      "t,energy,total_energy,work,energy_balance\n"
+      "0,2,2,0,nan\n"
+      "0.5,1.5,1.5,-0.5,1e-15\n"
+      "1,1.2,1.2,-0.8,-3e-17\n");
+  const PlotFigure* energy = figure(data, "energy");
+  REQUIRE(energy != nullptr);
+  CHECK(energy->title == "energy change from the initial state, and the work done on the system (dampers, loads): the "
+                         "change they cause");
+  REQUIRE(energy->lines.size() == 3);
+  CHECK(energy->lines[2].legend == "work done on the system: W / |E0|");
+  CHECK(line_values(data, *energy, 2) == line_values(data, *energy, 0));  // (E - E0)/|E0| = W/|E0| here
+  CHECK(line_values(data, *energy, 2)[2] == doctest::Approx(-0.4));
+  const PlotFigure* balance = figure(data, "energy_balance");
+  REQUIRE(balance != nullptr);
+  CHECK(balance->log_y);
+  const std::vector<double>& b = line_values(data, *balance, 0);
+  CHECK(std::isnan(b[0]));
+  CHECK(b[1] == 1e-15);
+  CHECK(b[2] == 3e-17);  // its magnitude
+
+  // A conservative run (work all 0) keeps the title that calls the change an error, and no balance figure.
+  const PlotData conservative = read("t,energy,work,energy_balance\n0,2,0,nan\n1,2.001,0,0.001\n");
+  const PlotFigure* e = figure(conservative, "energy");
+  REQUIRE(e != nullptr);
+  CHECK(e->title == "energy change from the initial state (the error of a conservative run)");
+  CHECK(e->lines.size() == 1);
+  CHECK(figure(conservative, "energy_balance") == nullptr);
 }
 
 TEST_CASE("a relative energy error is not taken where the first energy is tiny against the run's") {

@@ -131,6 +131,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "newton_evaluations_total", "newton_matrix_evaluations_total", "setup_seconds",
                                           "stepping_seconds", "closing_seconds", "wall_seconds",
                                           "energy_initial", "energy_final", "energy_max_abs_increment",
+                                          "work_total", "energy_balance_max_abs",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
                                           "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads",

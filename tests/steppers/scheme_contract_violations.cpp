@@ -55,6 +55,10 @@ struct ContractScheme {
 #else
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
 #endif
+  double work(const DissipationTerm& t, const Iterate& it) const;
+#if !defined(NOETHER_VIOLATION_missing_work)
+  double work(const LoadTerm& t, const Iterate& it) const;
+#endif
 };
 
 template class SchemeStepper<ContractScheme>;

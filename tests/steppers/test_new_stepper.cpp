@@ -24,6 +24,7 @@
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
 #include <noether/steppers/ggl_support.hpp>
+#include <noether/steppers/midpoint_forces.hpp>
 #include <noether/steppers/row_scale.hpp>
 #include <noether/steppers/scheme_stepper_impl.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -105,6 +106,14 @@ struct MidpointScheme {
   void evaluate(const ConstraintTerm&, const Iterate&, TermOutput&) const {}
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  /// The work of the two force terms over the step, -dq.C(q_mid) dq/h and f(t_mid, q_mid).dq
+  /// (StepReport::work), as the library's midpoint schemes report it (steppers/midpoint_forces.hpp).
+  double work(const DissipationTerm& t, const Iterate& it) const {
+    return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
+  }
+  double work(const LoadTerm& t, const Iterate& it) const {
+    return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
+  }
 
   const System& system_;
 };
