@@ -92,23 +92,29 @@ check_exact_stops livens-em4 run double-fourbar --stepper livens-em4 --t 0.2 --c
 check_exact_stops modified-newton run chain2d --set n=20 --t 0.6 --newton modified --checkpoint-every 13
 check_exact_stops em-ggl-umfpack run double-pendulum --stepper em-ggl --solver umfpack --t 0.3 --checkpoint-every 8
 
-# (c) A checkpoint of version 1 (no evaluation counts) resumes to the same rows;
+# (c) A checkpoint of version 1 (no evaluation counts, no work) resumes to the same rows;
 # the summary has the evaluations as not counted (null; "not counted" printed).
 v1="$work/c_version_1"
 cp -r "$work/b_ref_livens-em" "$v1"
 truncate -s "$(checkpoint_field "$v1" timeseries_length)" "$v1/timeseries.csv"
 sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$v1/summary.json"
-sed -i 's/"version":4,/"version":1,/' "$v1/checkpoint.json"
+sed -i 's/"version":5,/"version":1,/' "$v1/checkpoint.json"
 grep -q '"version":1,' "$v1/checkpoint.json" || fail "(c) the checkpoint's version could not be set to 1"
 resume_ok "$v1" "(c) version 1"
-cmp "$v1/timeseries.csv" "$work/b_ref_livens-em/timeseries.csv" || fail "(c) timeseries.csv differs from the run never stopped"
+# Its rows are the run never stopped's, but for the cumulative work after the checkpoint: a
+# checkpoint before version 5 did not save it, so it is unknown there (nan; docs/output.md).
+without_work() { awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "work") w = i } { $w = ""; print }' "$1"; }
+cmp <(without_work "$v1/timeseries.csv") <(without_work "$work/b_ref_livens-em/timeseries.csv") ||
+  fail "(c) timeseries.csv differs from the run never stopped in a column other than work"
+tail -n 1 "$v1/timeseries.csv" | awk -F, -v w="$(head -n 1 "$v1/timeseries.csv" | tr , '\n' | grep -nx work | cut -d: -f1)" \
+  '$w != "nan" { exit 1 }' || fail "(c) the work after a version-1 checkpoint is not nan"
 grep -q '^  "newton_evaluations_total": null,$' "$v1/summary.json" &&
   grep -q '^  "newton_matrix_evaluations_total": null,$' "$v1/summary.json" ||
   fail "(c) summary.json does not have the evaluations as null"
 grep -q '^newton_evaluations_total  *not counted$' "$work/out" || fail "(c) the printed summary does not say 'not counted'"
 grep -q '^  "newton_evaluations_total": [0-9]*,$' "$work/b_ref_livens-em/summary.json" ||
   fail "(c) the reference run's summary has no evaluation count"
-echo "(c) version-1 checkpoint resumed to the same rows, evaluations not counted"
+echo "(c) version-1 checkpoint resumed to the same rows, evaluations not counted, work unknown"
 
 # (d) Refusals: exit 2, one line on stderr naming the file and what is wrong.
 refused() {
