@@ -145,12 +145,19 @@ TEST_CASE("em-ggl4 passes the N-four-bar's singular configuration 2.5e-6 s from 
 TEST_CASE("issue 40's runs of lobatto4 and em-ggl4 through nfourbar n = 40's singular configurations over 20 s" *
           doctest::test_suite("long")) {
   // lobatto4 at h = 3.125e-4 failed at t = 11.0719 (the crossing at 11.07203 lies 0.4978 of step
-  // 35431 in: its middle node 7e-7 s away). It completes now, with one stalled step at 2.6871875,
-  // whose end (which a split cannot move) lies 4.5e-6 s after the crossing at 2.687183.
-  const RunOutcome lobatto = run(nfourbar_run("lobatto4", 0.0003125, 64000));
-  MESSAGE("lobatto4: ", lobatto.ending.error, "; stalled ", lobatto.statistics.newton_stalled_steps,
-          ", largest energy step ", largest_energy_step(lobatto.statistics));
-  CHECK(lobatto.ok());
+  // 35431 in: its middle node 7e-7 s away), then, split at a third, stalled at 2.6871875, whose end
+  // lies 4.5e-6 s after the crossing at 2.687183; at h = 1.5625e-4 it failed at t = 11.0719 in
+  // every attempt, step 70861 ending 7e-7 s after the crossing. Both complete without a stalled
+  // step, their steps at those ends taken off the near null space (energy steps 4.9e-12 and
+  // 1.9e-12 of the energy).
+  for (const double h : {0.0003125, 0.00015625}) {
+    const RunOutcome lobatto = run(nfourbar_run("lobatto4", h, static_cast<int>(std::lround(20.0 / h))));
+    MESSAGE("lobatto4, h = ", h, ": ", lobatto.ending.error.substr(0, 600), "; stalled ",
+            lobatto.statistics.newton_stalled_steps, ", largest energy step ", largest_energy_step(lobatto.statistics));
+    REQUIRE(lobatto.ok());
+    CHECK(lobatto.statistics.newton_stalled_steps == 0);
+    CHECK(largest_energy_step(lobatto.statistics) <= 1e-11);
+  }
   // em-ggl4 at h = 1.25e-3 stalled twice, once at the crossing at 15.00323 (its fourth substep's
   // end 2.5e-6 s before it) with an energy step of 2.9e-8, 4.6e-11 of the energy.
   const RunOutcome composition = run(nfourbar_run("em-ggl4", 0.00125, 16000));
