@@ -17,7 +17,8 @@ constexpr Index kFirstBlock = 4;
 /// A fixed start in [-1, 1] for entry (i, j): a multiplicative hash, so that the start has a
 /// component along every direction and the basis is the same bits on every run.
 double start_entry(Index i, Index j) {
-  std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(j) * 0xBF58476D1CE4E5B9ULL + 1;
+  std::uint64_t z =
+      static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(j) * 0xBF58476D1CE4E5B9ULL + 1;
   z ^= z >> 31;
   z *= 0x94D049BB133111EBULL;
   z ^= z >> 29;

@@ -314,8 +314,9 @@ class NewtonSolver {
   /// a component above the share (what x0 leaves along v_i that the equations do fix) is solved
   /// as in full Newton. The stopping test is solve's on the whole residual (no initial iterate
   /// accepted, no stalled return): a NewtonError "no convergence in N iterations off the near null
-  /// space" otherwise, x left at the last iterate. Costs, per iterate, a factorization and about
-  /// 7 k solves with T and T^T (near_null_left_directions) for k directions, at least 4.
+  /// space" otherwise, x left at the last iterate. Costs, per iterate, a factorization and 7 k
+  /// solves with T and T^T for each block of k columns near_null_left_directions tries (k = 4,
+  /// doubled while all of a block lies below the threshold).
   NewtonReport solve_off_near_null_space(NewtonSystem& system, VectorRef x, const std::string& context,
                                          bool estimate_condition = false);
 
