@@ -10,6 +10,7 @@
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
 #include <noether/solvers/condition_estimate.hpp>
+#include <noether/solvers/near_null_space.hpp>
 
 namespace noether {
 namespace {
@@ -356,6 +357,61 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     evaluate(matrix_wanted);
     matrix_is_current = matrix_wanted;
   }
+}
+
+NewtonReport NewtonSolver::solve_off_near_null_space(NewtonSystem& system, VectorRef x, const std::string& context,
+                                                     bool estimate_condition) {
+  check_fits(x);
+  NewtonReport report;
+  const double tolerance = options_.residual_tolerance;
+  const double threshold =
+      std::numeric_limits<double>::epsilon() / (options_.increment_tolerance * (1.0 + max_abs(x)));
+  const auto span = [](auto& v) { return std::span<double>(v.data(), static_cast<std::size_t>(v.size())); };
+  Vector out(tangent_->size()), scaled_residual(tangent_->size());
+  double increment_norm = 0.0;
+  for (;;) {
+    timed(report.timings.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, true); });
+    ++report.evaluations;
+    ++report.matrix_evaluations;
+    scale_ += floor_ / tolerance;
+    const double scaled = scaled_norm(residual_, scale_);
+    report.history.push_back({scaled, max_abs(residual_), increment_norm, false});
+    if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
+    const std::size_t count = report.history.size();
+    const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
+    const bool ends = stagnated || increment_is_small(increment_norm, x) || report.iterations == options_.max_iterations;
+    if (report.iterations > 0 && scaled <= tolerance && ends) break;  // x evaluated: the system's last evaluation is x's
+    if (report.iterations == options_.max_iterations)
+      fail(system, context,
+           "no convergence in " + std::to_string(options_.max_iterations) + " iterations off the near null space",
+           report, NewtonError::Cause::no_convergence);
+    factorize(system, context, report, estimate_condition);
+    const Matrix directions = near_null_left_directions(
+        tangent_->size(), scale_, threshold,
+        [&](VectorRef v) {
+          tangent_->solve(span(v), span(out));
+          v = out;
+        },
+        [&](VectorRef v) {
+          tangent_->solve_transposed(span(v), span(out));
+          v = out;
+        });
+    report.near_null_directions = std::max(report.near_null_directions, static_cast<int>(directions.cols()));
+    // The components of the scaled residual W^{-1} R along the u_i that lie within the tolerance's
+    // share, tol / (2k), are left out of the update (a row of weight 0 has none).
+    scaled_residual.setZero();
+    for (Index i = 0; i < residual_.size(); ++i)
+      if (scale_(i) > 0.0) scaled_residual(i) = residual_(i) / scale_(i);
+    Vector components = directions.transpose() * scaled_residual;
+    const double share = tolerance / (2.0 * static_cast<double>(std::max<Index>(components.size(), 1)));
+    for (Index j = 0; j < components.size(); ++j)
+      if (std::abs(components(j)) > share) components(j) = 0.0;
+    residual_ -= scale_.asDiagonal() * (directions * components);
+    increment_norm = solve_increment(system, context, report);
+    x -= increment_;
+  }
+  if (estimate_condition) report.condition_estimate = tangent_->condition_estimate();
+  return report;
 }
 
 double TangentSolver::condition_estimate() {

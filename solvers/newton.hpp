@@ -156,7 +156,8 @@ struct NewtonOptions {
   /// solve, not of its second half (docs/notebook.md, "Stalled steps near singular
   /// configurations"). Solves that converge are untouched.
   /// The caller learns of it from the report, and may solve another problem instead (a stepper
-  /// splits such a step so that its inner nodes leave the singular instant).
+  /// splits such a step so that its inner nodes leave the singular instant, and failing that
+  /// solves it with solve_off_near_null_space).
   /// A solve at its last iteration whose iterate meets the residual tolerance returns it: the
   /// increment or stagnation test that would confirm it needs one more iteration, so without this
   /// max_iterations = 1 could never succeed (a linear step converges in one).
@@ -227,6 +228,8 @@ struct NewtonReport {
   /// and this is the scaled residual r of the iterate it returned (at most 100 times the
   /// tolerance; history still ends with the last iterate, which is not the one returned).
   double stalled_residual = 0.0;
+  /// The most directions solve_off_near_null_space left out of an update (NewtonSolver); 0 for solve.
+  int near_null_directions = 0;
   /// kappa_1 of the tangent last factorized, estimated (NewtonSolver::solve's estimate_condition;
   /// NaN when not asked for, or when there is no factorization).
   double condition_estimate = std::numeric_limits<double>::quiet_NaN();
@@ -293,6 +296,31 @@ class NewtonSolver {
   /// estimate of ||T^{-1}||_1 at its end, up to 6 solves with T and 4 with T^T; a solve that
   /// converges without factorizing factorizes the tangent at its start for the estimate.
   NewtonReport solve(NewtonSystem& system, VectorRef x, const std::string& context, bool estimate_condition = false);
+
+  /// Newton for a caller whose solve stalled or failed where its tangent is numerically singular
+  /// (a step's node at a singular configuration of its constraints: take_step_off_singular_nodes,
+  /// steppers/stepper.hpp): full Newton, a factorization at every iterate, whose updates leave out
+  /// what rounding alone would set. With W = diag(w_i) the stopping test's weights (NewtonOptions)
+  /// and u_i the left singular vectors of the row-scaled tangent W^{-1} T whose singular values
+  /// sigma_i lie below eps / (increment_tolerance (1 + max|x0|)) (near_null_left_directions,
+  /// solvers/near_null_space.hpp), the update solves T dx = R - W sum_i u_i c_i for the
+  /// components c_i = u_i^T W^{-1} R within the tolerance's share, residual_tolerance / (2k) of k
+  /// directions: such a component, rounding included, would move x along the right singular
+  /// vector v_i by c_i / sigma_i, beyond the increment tolerance, to settle what the stopping test
+  /// already accepts. At a singular configuration the v_i are the multipliers along the lost rank
+  /// (with the positions along its direction, by sigma / |T| of that): full Newton moves them by
+  /// the rounding amplified by 1/sigma_i^2, and those moves, re-entering the residual through its
+  /// terms bilinear in multipliers and positions, keep r above the tolerance (NewtonOptions, the
+  /// stalled solve). Left out, x keeps x0's component along them (a stepper's warm start,
+  /// extrapolated from its last steps) and the rest converges as any well-conditioned system does;
+  /// a component above the share (what x0 leaves along v_i that the equations do fix) is solved
+  /// as in full Newton. The stopping test is solve's on the whole residual (no initial iterate
+  /// accepted, no stalled return): a NewtonError "no convergence in N iterations off the near null
+  /// space" otherwise, x left at the last iterate. Costs, per iterate, a factorization and 7 k
+  /// solves with T and T^T for each block of k columns near_null_left_directions tries (k = 4,
+  /// doubled while all of a block lies below the threshold).
+  NewtonReport solve_off_near_null_space(NewtonSystem& system, VectorRef x, const std::string& context,
+                                         bool estimate_condition = false);
 
   const NewtonOptions& options() const { return options_; }
   LinearSolverKind solver_kind() const { return tangent_->kind(); }

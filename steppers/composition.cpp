@@ -73,7 +73,9 @@ double CompositionStepper::conserved_energy(const State& state) const {
 
 StepReport CompositionStepper::do_step(State& state, double h) {
   if (!refines_) return composed_step(state, h);
-  return take_step_off_singular_nodes(state, h, [this](State& from, double size) { return composed_step(from, size); });
+  // The base's steps settle their own nodes off the near null space (their take_step_off_singular_nodes).
+  return take_step_off_singular_nodes(state, h, [this](State& from, double size) { return composed_step(from, size); },
+                                      {});
 }
 
 StepReport CompositionStepper::composed_step(State& state, double h) {

@@ -85,8 +85,9 @@ class SchemeStepper final : public Stepper {
   /// p = M(q) v, lambda = 0 (the momentum of the initial velocities); refuses (StepperRefusal) a
   /// configuration-dependent M that is not positive semidefinite at q (check_initial_masses).
   void do_initialize(State& state) const override;
-  /// refined_step, taken off singular nodes (take_step_off_singular_nodes) when the scheme's step
-  /// size is fixed and refinement is on (max_refinement_depth > 0).
+  /// refined_step, taken off singular nodes (take_step_off_singular_nodes, its last attempt with
+  /// off_near_null_space_) when the scheme's step size is fixed and refinement is on
+  /// (max_refinement_depth > 0).
   StepReport do_step(State& state, double h) override;
   /// The warm start's samples (schemes with warm_start; none otherwise), under "predictor.".
   StepperHistory do_checkpoint() override;
@@ -112,6 +113,9 @@ class SchemeStepper final : public Stepper {
   std::shared_ptr<const Distribution> distribution_;  ///< nullptr in one process
   std::unique_ptr<StepEquations> equations_;
   std::unique_ptr<NewtonSolver> newton_;
+  /// Newton's updates kept off the tangent's near null space (NewtonSolver::solve_off_near_null_space):
+  /// set for the last attempt of take_step_off_singular_nodes.
+  bool off_near_null_space_ = false;
 };
 
 }  // namespace noether

@@ -137,8 +137,10 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
 
   /// Solves the step from `state` by h, from Newton's start x (natural order, overwritten with the
   /// solution; left at the start on failure). fixed_size (schemes with a global unknown): with the row of the
-  /// global unknown s replaced by s = h.
-  NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false) {
+  /// global unknown s replaced by s = h. off_near_null_space: by
+  /// NewtonSolver::solve_off_near_null_space.
+  NewtonReport solve(NewtonSolver& newton, const State& state, double h, VectorRef x, bool fixed_size = false,
+                     bool off_near_null_space = false) {
     fixed_size_ = fixed_size;
     has_matrix_scale_ = false;
     // Not over several processes: the estimate's ||T||_1 would be of this process's part of T.
@@ -159,7 +161,9 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     Vector newton_x(n + kGlobalUnknowns);
     assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
     if constexpr (has_global_unknown) newton_x(n) = x(n);
-    const NewtonReport report = newton.solve(*this, newton_x, context(state, h), estimate_condition);
+    const NewtonReport report = off_near_null_space
+                                    ? newton.solve_off_near_null_space(*this, newton_x, context(state, h), estimate_condition)
+                                    : newton.solve(*this, newton_x, context(state, h), estimate_condition);
     assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
     if constexpr (has_global_unknown) x(n) = newton_x(n);
     return report;
@@ -173,6 +177,10 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   const SchemeAssembly<Scheme>& assembly() const { return assembly_; }
   StepPredictor& predictor() { return predictor_; }
   const StepPredictor& predictor() const { return predictor_; }
+  /// Keeps the warm start's samples as a step of the caller's grid begins, so that an attempt of
+  /// it after others (whose substeps recorded theirs) starts from the same extrapolation.
+  void keep_predictor() { kept_predictor_ = predictor_; }
+  void restore_predictor() { predictor_ = kept_predictor_; }
   /// The global sums at the last x evaluated: Newton's solution after a solve.
   std::span<const double> sums() const { return sums_; }
 
@@ -191,6 +199,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector matrix_scale_, matrix_floor_;
   bool has_matrix_scale_ = false;
   StepPredictor predictor_;
+  StepPredictor kept_predictor_;  ///< keep_predictor's copy
   bool fixed_size_ = false;   ///< the row of s is s = h (solve)
   Vector column_, row_;       ///< b = dR/ds and c = dphi/dx (Newton order; with a global unknown)
   double corner_ = 0.0;       ///< dphi/ds
@@ -261,7 +270,21 @@ void SchemeStepper<Scheme>::do_initialize(State& state) const {
 template <class Scheme>
 StepReport SchemeStepper<Scheme>::do_step(State& state, double h) {
   if (Scheme::traits.adaptive_step || max_refinement_depth_ == 0) return refined_step(state, h);
-  return take_step_off_singular_nodes(state, h, [this](State& from, double size) { return refined_step(from, size); });
+  // The last attempt leans on the warm start for the multipliers along the lost rank: it gets the
+  // extrapolation the step's first attempt had, not the state's own v and lambda, which is all the
+  // predictor gives once the earlier attempts' substeps have recorded theirs.
+  if constexpr (Scheme::traits.warm_start) equations_->keep_predictor();
+  return take_step_off_singular_nodes(
+      state, h, [this](State& from, double size) { return refined_step(from, size); },
+      [this](State& from, double size) {
+        struct Restore {  // the mode lasts this attempt only, whatever it throws
+          bool& mode;
+          ~Restore() { mode = false; }
+        } restore{off_near_null_space_};
+        off_near_null_space_ = true;
+        if constexpr (Scheme::traits.warm_start) equations_->restore_predictor();
+        return refined_step(from, size);
+      });
 }
 
 template <class Scheme>
@@ -324,7 +347,7 @@ StepReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
     newton = equations_->solve(*newton_, state, h, x, true);
     add_newton_work(report, equations_->solve(*newton_, state, h, x));
   } else {
-    newton = equations_->solve(*newton_, state, h, x);
+    newton = equations_->solve(*newton_, state, h, x, false, off_near_null_space_);
   }
   if constexpr (Scheme::traits.rejects_solutions) {
     const std::string reason = scheme_->rejection(input, x);

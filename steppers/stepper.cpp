@@ -176,11 +176,13 @@ void add_newton_work(NewtonReport& total, const NewtonReport& part) {
   total.timings.solve += part.timings.solve;
   total.history = part.history;
   total.stalled_residual = std::max(total.stalled_residual, part.stalled_residual);
+  total.near_null_directions = std::max(total.near_null_directions, part.near_null_directions);
   if (std::isnan(total.condition_estimate) || part.condition_estimate > total.condition_estimate)
     total.condition_estimate = part.condition_estimate;
 }
 
-StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take) {
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take,
+                                        const std::function<StepReport(State&, double)>& take_off_near_null_space) {
   State whole = state;
   std::optional<NewtonError> failure;
   StepReport report;
@@ -225,6 +227,22 @@ StepReport take_step_off_singular_nodes(State& state, double h, const std::funct
     split.t = state.t + h;
     state = std::move(split);
     return parts;
+  }
+  if (take_off_near_null_space) {
+    State settled = state;
+    try {
+      StepReport off = take_off_near_null_space(settled, h);
+      if (off.stalled_residual == 0.0) {
+        off.iterations += report.iterations;
+        off.refinements += report.refinements;
+        state = std::move(settled);
+        return off;
+      }
+      report.iterations += off.iterations;
+    } catch (const NewtonError& e) {
+      if (e.cause() == NewtonError::Cause::rejected) throw;
+      report.iterations += static_cast<int>(e.history().size()) - 1;
+    }
   }
   if (failure) throw *failure;
   state = std::move(whole);

@@ -105,8 +105,8 @@ struct StepReport : NewtonReport {
 };
 
 /// total += the Newton work of a part of the step: iterations, factorizations, evaluations and
-/// timings added, history replaced by the part's, the larger stalled residual and the larger
-/// condition estimate kept (NaN counts as none).
+/// timings added, history replaced by the part's, the larger stalled residual, near_null_directions
+/// and condition estimate kept (NaN counts as none).
 void add_newton_work(NewtonReport& total, const NewtonReport& part);
 
 /// A time stepper on one System: completes an initial state, then advances it step by step.
@@ -261,10 +261,17 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
 /// step that stalls or fails is taken again from its start as two steps of h/3 and 2h/3, and
 /// failing that of 2h/3 and h/3: only the step's end is a node of the old grid then. The first
 /// split whose steps neither stall nor fail is taken (t = state.t + h, step + 1; StepReport
-/// counts one refinement more and the work of every attempt); otherwise the stalled step, or the
-/// first NewtonError is thrown. A singular instant at the step's end remains (the caller's grid
-/// puts it there); docs/steppers.md, "Singular configurations". On a throw the state is unchanged.
-StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take);
+/// counts one refinement more and the work of every attempt). A singular instant at the step's end
+/// remains (the caller's grid puts it there): failing both splits, the whole step is taken by
+/// `take_off_near_null_space` (unless empty), `take` with Newton's updates kept off the tangent's
+/// near null space (NewtonSolver::solve_off_near_null_space), where the multipliers along the lost
+/// rank keep their warm start instead of the rounding that kept Newton from converging; it is
+/// the last resort, as the splits, where they work, are more accurate (lobatto4 on nfourbar
+/// n = 40 with a middle node 7e-7 s from the crossing: an energy step of 1e-14 of the energy
+/// split, 1.7e-10 off the near null space). Otherwise the stalled step, or the first NewtonError
+/// is thrown; docs/steppers.md, "Singular configurations". On a throw the state is unchanged.
+StepReport take_step_off_singular_nodes(State& state, double h, const std::function<StepReport(State&, double)>& take,
+                                        const std::function<StepReport(State&, double)>& take_off_near_null_space);
 
 /// error, with what the rank of the constraint Jacobian says about it at the nodes of the step
 /// that failed, from last_good by h: its start, and its middle and end predicted at last_good's

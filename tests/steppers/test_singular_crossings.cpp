@@ -2,18 +2,25 @@
 /// constraint Jacobian loses rank in every cell at once). A node of a step at such an instant
 /// leaves the multipliers along the lost rank to rounding, and Newton stalls or fails there; the
 /// steppers take such a step again split at a third (take_step_off_singular_nodes,
-/// steppers/stepper.hpp), and a failure names the singular configuration (with_rank_loss).
+/// steppers/stepper.hpp), then, where the step's end lies there, with Newton's updates kept off the
+/// near null space (NewtonSolver::solve_off_near_null_space); a failure names the singular
+/// configuration (with_rank_loss).
 ///
 /// The step sizes put a node of a step next to the first crossing, t1 = 0.721581025 s for n = 40
 /// (the closed form of benchmarks/work_precision/parallelogram.hpp): h = (t1 + 7e-7) / 2309.5
 /// puts the middle of step 2310 (lobatto4's node q_mid) 7e-7 s after it; h = t1 / 577.5875 puts
-/// the end of em-ggl4's fourth substep (at 0.5855 of the step) 2.5e-6 s before it.
+/// the end of em-ggl4's fourth substep (at 0.5855 of the step) 2.5e-6 s before it;
+/// h = (t1 + 7e-7) / 4618 puts the end of lobatto4's step 4618 7e-7 s after it.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <string>
 
+#include <work_precision/parallelogram.hpp>
+
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/steppers/livens_em.hpp>
 
 using namespace noether;
 
@@ -23,6 +30,9 @@ namespace {
 constexpr double kLobattoStep = 0.000312440669;
 /// em-ggl4's step whose fourth substep ends 2.5e-6 s before the first crossing is step 578.
 constexpr double kCompositionStep = 0.0012492947;
+
+/// lobatto4's step 4618 ends 7e-7 s after the first crossing.
+constexpr double kLobattoEndStep = 0.00015625416302;
 
 /// nfourbar n = 40 by `stepper` with step h for `steps` steps, one thread.
 RunOptions nfourbar_run(const std::string& stepper, double h, int steps) {
@@ -41,7 +51,52 @@ double largest_energy_step(const RunStatistics& stats) {
   return stats.energy_max_abs_increment / std::abs(stats.energy_initial);
 }
 
+/// |B0(t_end) - B0 exact| of livens-em on the double four-bar (the parallelogram of two cells)
+/// with step h for `steps` steps.
+double double_fourbar_error(double h, int steps) {
+  const Scenario& scenario = find_scenario("double-fourbar");
+  const Model model = scenario.build(resolve_parameters(scenario, {}));
+  LivensEnergyMomentum stepper(*model.system, {});
+  State state = model.initial;
+  stepper.initialize(state);
+  int stalled = 0, refined = 0;
+  for (int n = 0; n < steps; ++n) {
+    const StepReport report = stepper.step(state, h);
+    stalled += report.stalled_residual > 0.0;
+    refined += report.refinements > 0;
+  }
+  const System& system = *model.system;
+  const auto q = [&](const char* label) { return state.q(system.find_coordinate(label).value()); };
+  const Eigen::Vector2d b0(q("B1.phi.x") + 0.5 * q("B1.d1.x"), q("B1.phi.y") + 0.5 * q("B1.d1.y"));
+  MESSAGE("h = ", h, ": stalled ", stalled, ", refined ", refined);
+  return (b0 - work_precision::ParallelogramMotion(2).top_of_first_crank(state.t)).norm();
+}
+
 }  // namespace
+
+TEST_CASE("lobatto4 passes the N-four-bar's singular configuration 7e-7 s before a step's end") {
+  // The splits keep the step's end, where every attempt failed (Newton at 2e-10 after 8 halvings).
+  // The last attempt keeps Newton's updates off the near null space of the step's tangent.
+  const RunOutcome r = run(nfourbar_run("lobatto4", kLobattoEndStep, 4630));
+  const RunStatistics& stats = r.statistics;
+  MESSAGE(r.ending.error.substr(0, 600), "; refined ", stats.refined_steps, ", stalled ", stats.newton_stalled_steps,
+          ", largest energy step ", largest_energy_step(stats));
+  REQUIRE(r.ok());
+  CHECK(stats.newton_stalled_steps == 0);
+  // The step through the crossing changes the energy by 2e-12 of it (its multipliers along the
+  // lost rank are the warm start's), the others by 5e-14 of it at most.
+  CHECK(largest_energy_step(stats) <= 1e-11);
+}
+
+TEST_CASE("livens-em's error on the double four-bar falls as h halves through a singular configuration at a step's end") {
+  // Steps 73150 of h and 146300 of h/2 end 6e-8 s before the first crossing (t = 0.7143555): the
+  // second stalled and was accepted, and the error at t = 0.75 grew from 4.3e-11 to 7.2e-10 as h
+  // halved. Second order, it falls by 4 (3.2 measured: 4.5e-11 to 1.4e-11).
+  const double h = 9.765625e-6;
+  const double coarse = double_fourbar_error(h, 76800), fine = double_fourbar_error(h / 2, 153600);
+  MESSAGE("B0 error at t = 0.75: ", coarse, " with h, ", fine, " with h/2");
+  CHECK(fine <= coarse / 2);
+}
 
 TEST_CASE("lobatto4 passes the N-four-bar's singular configuration 7e-7 s from a step's middle node") {
   // Halving kept the failed step's middle as a node of its halves at every depth: Newton stalled at
@@ -90,12 +145,19 @@ TEST_CASE("em-ggl4 passes the N-four-bar's singular configuration 2.5e-6 s from 
 TEST_CASE("issue 40's runs of lobatto4 and em-ggl4 through nfourbar n = 40's singular configurations over 20 s" *
           doctest::test_suite("long")) {
   // lobatto4 at h = 3.125e-4 failed at t = 11.0719 (the crossing at 11.07203 lies 0.4978 of step
-  // 35431 in: its middle node 7e-7 s away). It completes now, with one stalled step at 2.6871875,
-  // whose end (which a split cannot move) lies 4.5e-6 s after the crossing at 2.687183.
-  const RunOutcome lobatto = run(nfourbar_run("lobatto4", 0.0003125, 64000));
-  MESSAGE("lobatto4: ", lobatto.ending.error, "; stalled ", lobatto.statistics.newton_stalled_steps,
-          ", largest energy step ", largest_energy_step(lobatto.statistics));
-  CHECK(lobatto.ok());
+  // 35431 in: its middle node 7e-7 s away), then, split at a third, stalled at 2.6871875, whose end
+  // lies 4.5e-6 s after the crossing at 2.687183; at h = 1.5625e-4 it failed at t = 11.0719 in
+  // every attempt, step 70861 ending 7e-7 s after the crossing. Both complete without a stalled
+  // step, their steps at those ends taken off the near null space (energy steps 4.9e-12 and
+  // 1.9e-12 of the energy).
+  for (const double h : {0.0003125, 0.00015625}) {
+    const RunOutcome lobatto = run(nfourbar_run("lobatto4", h, static_cast<int>(std::lround(20.0 / h))));
+    MESSAGE("lobatto4, h = ", h, ": ", lobatto.ending.error.substr(0, 600), "; stalled ",
+            lobatto.statistics.newton_stalled_steps, ", largest energy step ", largest_energy_step(lobatto.statistics));
+    REQUIRE(lobatto.ok());
+    CHECK(lobatto.statistics.newton_stalled_steps == 0);
+    CHECK(largest_energy_step(lobatto.statistics) <= 1e-11);
+  }
   // em-ggl4 at h = 1.25e-3 stalled twice, once at the crossing at 15.00323 (its fourth substep's
   // end 2.5e-6 s before it) with an energy step of 2.9e-8, 4.6e-11 of the energy.
   const RunOutcome composition = run(nfourbar_run("em-ggl4", 0.00125, 16000));
