@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <petscmat.h>
@@ -70,21 +69,40 @@ class ErrorCapture {
   std::string message_;
 };
 
-/// PETSc's options set before it starts (PETSC_OPTIONS, read as PETSc starts, may add to them or
-/// change them): no option files (-skip_petscrc) and no signal handlers (-no_signal_handler: the
-/// program's own handle SIGHUP, SIGINT and SIGTERM, apps/interrupt_signals.hpp); and MUMPS's
-/// analysis of the steppers' saddle-point matrices, whose multiplier rows have a zero diagonal:
-/// ICNTL(6) = 5, a maximum weighted matching that permutes large entries onto the diagonal (with
-/// its scaling) before the ordering, so that the pivots the analysis plans are there and few are
-/// delayed (without it grid2d k = 60's first factorizations delayed 33 000 pivots and ran out of
-/// their workspace, INFOG(1) = -9, until retried), and ICNTL(7) = 2, approximate minimum fill,
-/// which factored those matrices faster than PORD, AMD and QAMD (docs/distributed.md, "Measured").
+/// A PETSc option set before PETSc starts (PETSC_OPTIONS, read as PETSc starts, may add to them or
+/// change them); `alone`: only in a process that is not part of a job of several (MPI's world of
+/// one, or MPI not started).
+struct PresetOption {
+  const char* name;
+  const char* value;
+  bool alone = false;
+};
+
+/// No option files (-skip_petscrc) and no signal handlers (-no_signal_handler: the program's own
+/// handle SIGHUP, SIGINT and SIGTERM, apps/interrupt_signals.hpp); and MUMPS's analysis of the
+/// steppers' saddle-point matrices, whose multiplier rows have a zero diagonal: ICNTL(6) = 5, a
+/// maximum weighted matching that permutes large entries onto the diagonal (with its scaling)
+/// before the ordering, so that the pivots the analysis plans are there and few are delayed
+/// (without it grid2d k = 60's first factorizations delayed 33 000 pivots and ran out of their
+/// workspace, INFOG(1) = -9, until retried); and in one process ICNTL(7) = 2, approximate minimum
+/// fill, which factored those matrices faster than PORD, AMD and QAMD (docs/distributed.md,
+/// "Measured"), but which Debian's MUMPS 5.5.1 ends in a segmentation fault when the matrix is
+/// distributed over processes (nfourbar n = 1e4 on 2): there MUMPS chooses its ordering itself.
 /// Set as options, not by MatMumpsSetIcntl, which PETSc's own defaults for them override at the
 /// analysis.
-constexpr std::pair<const char*, const char*> kPetscOptions[] = {{"-no_signal_handler", nullptr},
-                                                                 {"-skip_petscrc", nullptr},
-                                                                 {"-mat_mumps_icntl_6", "5"},
-                                                                 {"-mat_mumps_icntl_7", "2"}};
+constexpr PresetOption kPetscOptions[] = {{"-no_signal_handler", nullptr},
+                                          {"-skip_petscrc", nullptr},
+                                          {"-mat_mumps_icntl_6", "5"},
+                                          {"-mat_mumps_icntl_7", "2", true}};
+
+/// Whether this process is one of an MPI job of several (MPI started, its world larger than one).
+bool in_job_of_several() {
+  int started = 0;
+  MPI_Initialized(&started);
+  int size = 1;
+  if (started) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size > 1;
+}
 
 PetscErrorCode start_petsc() {
   [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
@@ -101,9 +119,10 @@ void ensure_petsc(const std::string& backend) {
   PetscBool finalized = PETSC_FALSE;
   PetscFinalized(&finalized);
   if (finalized) throw LinearSolverError(backend + ": PETSc has already ended in this process (it starts once)");
-  for (const auto& [name, value] : kPetscOptions)
-    if (PetscOptionsSetValue(nullptr, name, value) != 0)
-      throw LinearSolverError(backend + ": PETSc's option " + name + " could not be set");
+  const bool several = in_job_of_several();
+  for (const PresetOption& option : kPetscOptions)
+    if (!(option.alone && several) && PetscOptionsSetValue(nullptr, option.name, option.value) != 0)
+      throw LinearSolverError(backend + ": PETSc's option " + option.name + " could not be set");
   const PetscErrorCode code = start_petsc();
   if (code != 0)
     throw LinearSolverError(backend + ": PETSc could not start (PetscInitialize returned " + std::to_string(code) +

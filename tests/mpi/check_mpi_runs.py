@@ -2,7 +2,8 @@
 """Runs of the `noether` program over several processes (docs/distributed.md), each checked
 against what it must do:
 
-  agreement  mpirun -np N noether run SCENARIO --solver mumps, and with the default solver (auto:
+  agreement  mpirun -np N noether run SCENARIO --solver mumps (also nfourbar n = 1e4, whose analysis
+             crashed with the ordering the back-end gives MUMPS in one process), and with the default solver (auto:
              schur on these but the grid, mumps there), agrees with the one-process KLU run to
              1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar);
              summary.json names the solver
@@ -66,15 +67,16 @@ class Checker:
         if not condition:
             self.failures.append(case)
 
-    def agreement(self, scenario, args, solver, chosen):
+    def agreement(self, scenario, args, solver, chosen, name=None):
         """solver: --solver of the run over several processes (None: the default); chosen: the
-        back-end its summary.json must name."""
-        one, many = self.directory(scenario + "-klu"), self.directory(scenario + "-" + (solver or "default"))
+        back-end its summary.json must name; name: of the case's directories (the scenario's)."""
+        name = name or scenario
+        one, many = self.directory(name + "-klu"), self.directory(name + "-" + (solver or "default"))
         if not os.path.exists(os.path.join(one, "final_state.json")):
             run([self.noether, "run", scenario] + args + ["--solver", "klu", "--out", one])
         b = run(mpirun(self.ranks, self.noether, ["run", scenario] + args + (["--solver", solver] if solver else [])
                        + ["--out", many]))
-        case = "agreement %s %s" % (scenario, solver or "default")
+        case = "agreement %s %s" % (name, solver or "default")
         if not os.path.exists(os.path.join(one, "final_state.json")) or b.returncode != 0:
             return self.expect(case, False, "exit code %d: %s" % (b.returncode, b.stderr[-2000:]))
         qa, qb = final_q(one), final_q(many)
@@ -184,6 +186,9 @@ def main():
             c.agreement("chain3d", ["--set", "n=100"] + short, solver, chosen)
             c.agreement("grid2d", ["--set", "k=10"] + short, solver, "mumps")  # auto: a cut of a grid is wide
             c.agreement("double-fourbar", ["--t", "0.5"], solver, chosen)
+        # MUMPS's AMF ordering (ICNTL(7) = 2) ended this matrix's analysis over processes in a
+        # segmentation fault: the back-end leaves the ordering to MUMPS there.
+        c.agreement("nfourbar", ["--set", "n=10000", "--t", "0.002", "--h", "0.001"], "mumps", "mumps", "nfourbar-1e4")
     if wanted("bits"):
         c.bits("grid2d", ["--set", "k=10"] + short)
     if wanted("resume"):
