@@ -15,17 +15,11 @@
 
 using namespace noether;
 using testing::read_file;
+using testing::split;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-  return parts;
-}
 
 /// The header and rows of DIR/timeseries.csv after a run of `scenario` for `steps` steps of h.
 std::vector<std::vector<std::string>> run_rows(const std::string& scenario, bool reactions, const fs::path& out,

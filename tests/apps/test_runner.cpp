@@ -25,17 +25,11 @@
 
 using namespace noether;
 using testing::read_file;
+using testing::split;
 using testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, separator);) parts.push_back(part);
-  return parts;
-}
 
 /// The CSV as rows of cells (the header is row 0).
 std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
