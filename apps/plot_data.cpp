@@ -266,7 +266,7 @@ TimeseriesColumns classify_columns(const std::vector<std::string>& header, const
       c.constraints.push_back(index);
     else if (starts_with(name, "linear_momentum.") || starts_with(name, "angular_momentum."))
       c.momenta.push_back({name, index});
-    else if (!starts_with(name, "q:") && name != "condition")
+    else if (!starts_with(name, "q:") && !starts_with(name, "reaction:") && name != "condition")
       c.probe_coordinates.push_back({name, index});
   }
   if (c.t < 0) throw std::invalid_argument(origin + ": the header has no column 't'; is it a noether time series?");

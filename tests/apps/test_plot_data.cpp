@@ -41,9 +41,10 @@ std::string read_error(const std::string& csv) {
 }  // namespace
 
 TEST_CASE("the columns of a time series are sorted into their kinds, probes being what no other kind claims") {
+  // Joint reactions (`--reactions on`) are not probes: no figure draws them.
   const TimeseriesColumns c = classify_columns({"t", "q:a.x", "tip.x", "tip.y", "energy", "total_energy", "work",
                                                 "energy_balance", "g:j[0]", "g:j[1]", "h", "condition",
-                                                "angular_momentum.z"},
+                                                "angular_momentum.z", "reaction:j.fx", "reaction:j.mz"},
                                                "ts.csv");
   CHECK(c.t == 0);
   CHECK(c.energy == 4);
