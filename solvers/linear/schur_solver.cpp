@@ -22,6 +22,7 @@ void SchurSolver::analyze_pattern(const CscPattern& pattern) {
                             " unknowns, the pattern has " + std::to_string(pattern.n));
   n_ = pattern.n;
   factorized_ = false;
+  profile_ = {};
   split_pattern(pattern);
   if (!interior_unknowns_.empty()) interior_.analyze_pattern(interior_pattern_);
   const auto size = interior_unknowns_.size();
@@ -103,7 +104,7 @@ FactorizationStatus SchurSolver::factorize(std::span<const double> values) {
       return {false, "schur: the interface's Schur complement (" + std::to_string(interface_size()) +
                          " unknowns shared by the processes' parts) is singular"};
   }
-  update_profile();
+  if (profile_.solver.empty()) update_profile();  // the first factorization's figures (factorization_profile)
   factorized_ = true;
   return {};
 }

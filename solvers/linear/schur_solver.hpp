@@ -60,9 +60,11 @@ class SchurSolver final : public LinearSolver {
   void forget_factorization() override {
     interior_.forget_factorization();
     factorized_ = false;
+    profile_ = {};
   }
   /// The parts' ordering (this process's), and the sums over the processes of their factors'
-  /// entries and flops with S's.
+  /// entries and flops with S's, of the first factorization since analyze_pattern or
+  /// forget_factorization (as KLU's: the ordering is chosen there).
   FactorizationProfile factorization_profile() const override { return profile_; }
 
   /// |G|, the interface's unknowns (after analyze_pattern).

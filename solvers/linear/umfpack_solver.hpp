@@ -22,7 +22,8 @@ enum class UmfpackStrategy { automatic, symmetric, unsymmetric };
 /// A solve is one forward and one backward substitution, without UMFPACK's iterative refinement
 /// (Control[UMFPACK_IRSTEP] = 0; its default 2 would add up to two residuals and solves to each):
 /// the Newton iteration around every solve refines its own result, and on grid2d k = 100 the
-/// refinement tripled the solve phase (docs/performance.md, "The solver chosen by the mechanism").
+/// refinement made the solve phase 4.5 times longer (docs/performance.md, "The solver chosen by
+/// the mechanism").
 class UmfpackSolver final : public LinearSolver {
  public:
   explicit UmfpackSolver(FillOrdering ordering = FillOrdering::automatic);
