@@ -77,6 +77,7 @@ py::dict report_dict(const StepReport& report) {
   d["step_size"] = report.step_size;
   d["stalled_residual"] = report.stalled_residual;
   d["condition_estimate"] = report.condition_estimate;
+  d["work"] = report.work;
   return d;
 }
 
@@ -138,6 +139,9 @@ void bind_stepper_class(py::module_& m) {
       .def_readonly("refinements", &StepReport::refinements)
       .def_readonly("step_size", &StepReport::step_size)
       .def_readonly("condition_estimate", &StepReport::condition_estimate)
+      .def_readonly("work", &StepReport::work,
+                    "W, the discrete work of dampers, loads and drives over the step: conserved_energy(after) - "
+                    "conserved_energy(before) = W to Newton's tolerance for an energy-consistent scheme")
       .def("as_dict", &report_dict);
 }
 

@@ -5,6 +5,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 
 import noether
 
@@ -55,6 +56,26 @@ def test_the_python_step_loop_passes_the_singular_configurations_on_the_constrai
     assert worst_g < 1e-15, f"max |g| {worst_g:.3g}"
     # the dampers only take energy out: no step adds more than round-off of E ~ 30
     assert rise < 1e-12, f"the energy rose by {rise:.3g} in a step"
+
+
+def test_each_steps_work_closes_the_energy_balance_of_the_damped_run():
+    model = double_fourbar().build()
+    stepper = noether.Stepper(model, "livens-em")
+    state = model.initial_state()
+    stepper.initialize(state)
+    energy0 = energy = stepper.conserved_energy(state)
+    total_work, worst_balance = 0.0, 0.0
+    for _ in range(1000):
+        report = stepper.step(state, 1e-3)
+        assert report.work <= 0.0, "the dampers only take energy out"
+        assert report.as_dict()["work"] == report.work
+        e = stepper.conserved_energy(state)
+        worst_balance = max(worst_balance, abs(e - energy - report.work))
+        total_work, energy = total_work + report.work, e
+    # livens-em's discrete energy balance holds to Newton's tolerance (1e-13 relative, E ~ 30)
+    assert worst_balance < 1e-11, f"max |E(n+1) - E(n) - W(n)| {worst_balance:.3g}"
+    assert total_work < -1e-3, "the dampers did work over 1 s"
+    assert energy - energy0 == pytest.approx(total_work, rel=1e-9)
 
 
 def test_the_python_built_mechanism_runs_to_the_bytes_of_the_scene_file_run_by_the_program(cli, source_dir, tmp_path):
