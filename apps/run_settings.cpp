@@ -78,8 +78,8 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    "linear solver of the Newton matrices: auto (chosen by the mechanism), klu, umfpack, eigen, "
                    "schur; mumps in a build with PETSc",
                    "linear solver of the Newton matrices. `auto` chooses by the mechanism: in one process `klu`, "
-                   "or `umfpack` where the first matrix's factors have wide fronts and UMFPACK's take fewer "
-                   "flops; over several processes (`mpirun`) `schur` where the processes' parts share at "
+                   "or where the first matrix's factors have wide fronts the one of `klu`, `umfpack` and `mumps` "
+                   "(in a build with PETSc) whose factorization of it takes the fewest flops; over several processes (`mpirun`) `schur` where the processes' parts share at "
                    "most 64 unknowns per cut (chains, trees), else `mumps`. `schur`: each process's part by KLU, "
                    "the unknowns they share by their Schur complement. `mumps` (through PETSc) in a build with "
                    "PETSc, where a build without says how to get it. summary.json's `factorization` names the "
@@ -91,11 +91,12 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    choice({"auto", "nd", "amd", "colamd"}), true,
                    "fill-reducing ordering of klu and umfpack: auto, nd (nested dissection), amd, colamd",
                    "fill-reducing ordering of the Newton matrices' factors, for `klu` and `umfpack` and the solvers "
-                   "made of them, `auto` and `schur` (`eigen` and `mumps` take "
-                   "`auto` only): `nd` METIS's nested dissection of A + A^T, `amd` minimum degree of A + A^T, "
+                   "made of them, `auto` and `schur` (`eigen` takes `auto` only, `mumps` `auto` and, in one process, "
+                   "`nd`): `nd` METIS's nested dissection of A + A^T, `amd` minimum degree of A + A^T, "
                    "`colamd` a column ordering for A^T A; `auto`: klu chooses by a trial factorization of the first "
                    "matrix, taking `nd` where it measures more than 1.5 times fewer flops (loop-heavy mechanisms "
-                   "such as grid2d), umfpack by its own strategy; summary.json's `factorization` says what was "
+                   "such as grid2d), umfpack by its own strategy, mumps by its analysis's estimate of flops with its "
+                   "own ordering and with `nd`; summary.json's `factorization` says what was "
                    "chosen and why ([performance.md](performance.md), \"Nested-dissection orderings\")",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {

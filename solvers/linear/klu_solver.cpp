@@ -74,16 +74,6 @@ namespace {
 /// pivot sequence has gone bad for the new values.
 constexpr double kMaxConditionDeterioration = 1e-3;
 
-/// KLU's AMD is tried only when the first candidate's factors do at most this many flops per entry
-/// (its fronts are narrow), nested dissection only when they do more. AMD orders for diagonal
-/// pivots; where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far
-/// more, and the trial alone would cost many factorizations. The threshold lies between the cases
-/// where AMD loses by far (grids, 3D revolute chains) and those where it wins or loses by a little
-/// (the chains, the N-four-bar, the four-bars, the top); the cases: docs/notebook.md, 'Figures
-/// moved from code comments'. Narrow fronts leave nested dissection nothing to gain: a chain's
-/// separators are as small as its fronts already are.
-constexpr double kOtherTrialsFlopsPerEntry = 15.0;
-
 /// Nested dissection replaces the first candidate only when its trial factorization takes less
 /// than 1 / kNestedDissectionGain of the first's flops. The trial measures one matrix; later matrices
 /// pivot on their own values, and an ordering that wins by a little on the first may lose on them,
@@ -156,9 +146,9 @@ std::string automatic_choice_reason(const std::vector<KluSolver::OrderingTrial>&
   for (const KluSolver::OrderingTrial& t : trials)
     reason += " " + (t.method.empty() ? std::string("(unordered)") : t.method) + " " +
               (t.factorized ? format_number(t.flops) : std::string("singular"));
-  if (flops_per_entry <= kOtherTrialsFlopsPerEntry) return reason;
+  if (flops_per_entry <= kWideFrontFlopsPerEntry) return reason;
   reason += " (amd not tried: " + format_number(flops_per_entry) + " flops per factor entry, above " +
-            format_number(kOtherTrialsFlopsPerEntry) + "; ";
+            format_number(kWideFrontFlopsPerEntry) + "; ";
   if (trials.front().method == kCholmodNestedDissection)
     return reason + "nd not tried: the first candidate is a nested dissection already)";
   if (trials.front().flops < kNestedDissectionMinFlops)
@@ -305,7 +295,12 @@ FactorizationStatus KluSolver::choose_ordering(std::span<const double> values) {
   if (!first.ok) return first;
   const double flops_per_entry =
       ordering_.trials[0].flops / static_cast<double>(std::max<Index>(ordering_.trials[0].factor_entries, 1));
-  const bool narrow_fronts = flops_per_entry <= kOtherTrialsFlopsPerEntry;
+  // KLU's AMD is tried only when the first candidate's factors have narrow fronts
+  // (kWideFrontFlopsPerEntry), nested dissection only when they are wide. AMD orders for diagonal
+  // pivots; where the pivoting leaves the diagonal across wide fronts, AMD's factors fill in by far
+  // more, and the trial alone would cost many factorizations. Narrow fronts leave nested dissection
+  // nothing to gain: a chain's separators are as small as its fronts already are.
+  const bool narrow_fronts = flops_per_entry <= kWideFrontFlopsPerEntry;
   // The fewest flops win, the first candidate (order_columns_for_lu's) on ties; nested dissection
   // needs more than kNestedDissectionGain times fewer.
   chosen_ = 0;

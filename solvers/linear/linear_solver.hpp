@@ -48,6 +48,14 @@ struct LinearSolverChoice {
   FillOrdering ordering;
 };
 
+/// A sparse LU's factors have wide fronts above this many flops per factor entry: the grids and
+/// the 3D revolute chains, where the pivoting's fill makes nested dissection and the multifrontal
+/// back-ends (UMFPACK, MUMPS) worth a trial; the chains, the N-four-bar, the four-bars and the top
+/// stay below it, where KLU with a minimum-degree ordering is the fastest by far (the cases:
+/// docs/notebook.md, 'Figures moved from code comments'). KluSolver, AutoSolver and the MUMPS
+/// back-end judge by it.
+inline constexpr double kWideFrontFlopsPerEntry = 15.0;
+
 /// How a back-end factors the analysed pattern: the ordering it chose, why, and what its first
 /// factorization under that ordering cost. Empty (ordering "", counts 0 or NaN) where the back-end
 /// does not say, or before its first successful factorization.

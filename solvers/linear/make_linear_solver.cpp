@@ -50,10 +50,12 @@ std::string linear_solver_missing_message(LinearSolverKind kind) {
 
 void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering) {
   if (ordering == FillOrdering::automatic || kind == LinearSolverKind::klu || kind == LinearSolverKind::umfpack ||
-      kind == LinearSolverKind::schur || kind == LinearSolverKind::automatic)
+      kind == LinearSolverKind::schur || kind == LinearSolverKind::automatic ||
+      (kind == LinearSolverKind::mumps && ordering == FillOrdering::nested_dissection))
     return;
   throw LinearSolverError("the ordering " + std::string(to_string(ordering)) + " applies to klu, umfpack, schur and auto; " +
-                          std::string(to_string(kind)) + " orders by its own rules: leave the ordering at auto");
+                          std::string(to_string(kind)) + " orders by its own rules: leave the ordering at auto" +
+                          (kind == LinearSolverKind::mumps ? " or nd" : ""));
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering,
@@ -80,7 +82,7 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrde
     case LinearSolverKind::automatic: return std::make_unique<AutoSolver>(ordering);
     case LinearSolverKind::mumps:
 #if NOETHER_WITH_PETSC
-      return make_petsc_lu_solver(kind, processes);
+      return make_petsc_lu_solver(kind, processes, ordering);
 #else
       throw LinearSolverError(linear_solver_missing_message(kind));
 #endif

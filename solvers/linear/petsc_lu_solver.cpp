@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <petscmat.h>
 
+#include <noether/engine/format.hpp>
 #include <noether/engine/library_leaks.hpp>
+#include <noether/solvers/linear/nested_dissection.hpp>
 
 namespace noether {
 namespace {
@@ -141,7 +145,8 @@ constexpr PetscInt kLargestWorkspaceRelaxation = 1280;
 /// global indices: PETSc moves the others' and sums the parts); on PETSC_COMM_SELF it owns every row.
 class PetscLuSolver final : public LinearSolver {
  public:
-  PetscLuSolver(LinearSolverKind kind, MPI_Comm comm) : kind_(kind), comm_(comm) {
+  PetscLuSolver(LinearSolverKind kind, MPI_Comm comm, FillOrdering ordering)
+      : kind_(kind), comm_(comm), ordering_(ordering) {
     const std::lock_guard<std::mutex> hold(petsc_lock());
     ensure_petsc(name());
   }
@@ -161,6 +166,8 @@ class PetscLuSolver final : public LinearSolver {
     coo_rows_.clear();
     coo_columns_.clear();
     profile_ = {};
+    nd_positions_.clear();
+    use_nested_dissection_.reset();
     coo_rows_.reserve(static_cast<std::size_t>(pattern.nnz()));
     coo_columns_.reserve(static_cast<std::size_t>(pattern.nnz()));
     for (Index j = 0; j < pattern.n; ++j)
@@ -222,6 +229,7 @@ class PetscLuSolver final : public LinearSolver {
   void forget_factorization() override {
     if (matrix_) lay_out(size_, row_begin_, row_begin_ + static_cast<Index>(local_size_));
     profile_ = {};
+    use_nested_dissection_.reset();
   }
   /// MUMPS's ordering (INFOG(7)), its factors' entries (INFOG(29), summed over the processes) and
   /// flops (RINFOG(3)) of the first factorization since the last analysis of a pattern or
@@ -230,6 +238,7 @@ class PetscLuSolver final : public LinearSolver {
 
  private:
   std::string name() const { return std::string(to_string(kind_)); }
+  bool one_process() const { return local_size_ == static_cast<std::size_t>(size_); }
 
   /// PETSc's matrix of global size n, this process's rows [row_begin, row_end), preallocated from
   /// the entries (coo_rows_[k], coo_columns_[k]) (global indices, in the order factorize's values
@@ -254,18 +263,98 @@ class PetscLuSolver final : public LinearSolver {
   }
 
   /// MUMPS's analysis of the matrix (its values set) into a new factor_, with the workspace
-  /// relaxation reached so far; on failure the status, and no factor_.
+  /// relaxation reached so far; on failure the status, and no factor_. In one process the ordering
+  /// follows ordering_: nested_dissection gives MUMPS METIS's nested dissection of A + A^T
+  /// (ICNTL(7) = 1); automatic analyses with MUMPS's own ordering (kPetscOptions) and, where that
+  /// analysis predicts wide fronts (more than kWideFrontFlopsPerEntry estimated flops, RINFOG(1),
+  /// per estimated factor entry, INFOG(20): the grids), with the nested dissection too, and keeps
+  /// the one predicting fewer flops. On grid2d the given order cuts the factorization's flops
+  /// eightfold (docs/distributed.md, "Measured"); on chains MUMPS's own is as good and costs no
+  /// METIS call. The choice is made at the first analysis after analyze_pattern or
+  /// forget_factorization and kept for the retries. Over several processes MUMPS orders (PETSc
+  /// passes a given order to MUMPS's centralized input only).
   FactorizationStatus analyse(const ErrorCapture& petsc) {
+    if (use_nested_dissection_) return analyse_in(petsc, *use_nested_dissection_);
+    if (ordering_ == FillOrdering::nested_dissection) {
+      use_nested_dissection_ = true;
+      analysis_reason_ = "--ordering nd: METIS's nested dissection given to MUMPS (ICNTL(7) = 1)";
+      return analyse_in(petsc, true);
+    }
+    FactorizationStatus own = analyse_in(petsc, false);
+    use_nested_dissection_ = false;
+    analysis_reason_ = "MUMPS's analysis";
+    if (!own.ok || !one_process()) return own;
+    const auto [own_flops, own_entries] = analysis_estimate(petsc);
+    const double per_entry = own_flops / std::max(own_entries, 1.0);
+    if (per_entry <= kWideFrontFlopsPerEntry) {
+      analysis_reason_ += ": narrow fronts (" + format_number(per_entry) + " estimated flops per factor entry)";
+      return own;
+    }
+    Mat own_factor = factor_;
+    factor_ = nullptr;
+    const FactorizationStatus given = analyse_in(petsc, true);
+    const double given_flops = given.ok ? analysis_estimate(petsc).first : 0.0;
+    const std::string figures = "estimated flops: MUMPS's ordering " + format_number(own_flops) +
+                                ", nested dissection " + (given.ok ? format_number(given_flops) : "failed");
+    if (given.ok && given_flops < own_flops) {
+      MatDestroy(&own_factor);
+      use_nested_dissection_ = true;
+      analysis_reason_ = "METIS's nested dissection given to MUMPS (ICNTL(7) = 1): wide fronts, " + figures;
+      return given;
+    }
+    MatDestroy(&factor_);
+    factor_ = own_factor;
+    analysis_reason_ += ": wide fronts, " + figures;
+    return own;
+  }
+
+  /// One analysis into a new factor_: MUMPS's own ordering, or the nested dissection given.
+  FactorizationStatus analyse_in(const ErrorCapture& petsc, bool nested_dissection) {
     [[maybe_unused]] const LibraryLeaksUnchecked unchecked;
     petsc.check(MatGetFactor(matrix_, MATSOLVERMUMPS, MAT_FACTOR_LU, &factor_), "MatGetFactor");
     if (workspace_relaxation_ > 0)
       petsc.check(MatMumpsSetIcntl(factor_, 14, workspace_relaxation_), "MatMumpsSetIcntl");
     MatFactorInfo info;
     petsc.check(MatFactorInfoInitialize(&info), "MatFactorInfoInitialize");
-    petsc.check(MatLUFactorSymbolic(factor_, matrix_, nullptr, nullptr, &info), "the analysis");
+    IS order = nullptr;
+    if (nested_dissection) {
+      const std::vector<PetscInt>& positions = nested_dissection_positions();
+      petsc.check(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(positions.size()), positions.data(),
+                                  PETSC_USE_POINTER, &order),
+                  "ISCreateGeneral");
+    }
+    const PetscErrorCode code = MatLUFactorSymbolic(factor_, matrix_, order, order, &info);
+    ISDestroy(&order);
+    petsc.check(code, "the analysis");
     FactorizationStatus status = factor_status(petsc, "the analysis");
     if (!status.ok) MatDestroy(&factor_);  // the next factorize analyses afresh
     return status;
+  }
+
+  /// position[i]: where unknown i comes in METIS's nested dissection of the pattern (MUMPS's
+  /// PERM_IN, 0-based: PETSc adds 1), computed once per pattern from the entries (one process).
+  const std::vector<PetscInt>& nested_dissection_positions() {
+    if (!nd_positions_.empty()) return nd_positions_;
+    CscPattern pattern;
+    pattern.n = size_;
+    pattern.column_starts.assign(static_cast<std::size_t>(size_) + 1, 0);
+    for (const PetscInt j : coo_columns_) ++pattern.column_starts[static_cast<std::size_t>(j) + 1];
+    for (std::size_t j = 0; j < static_cast<std::size_t>(size_); ++j)
+      pattern.column_starts[j + 1] += pattern.column_starts[j];
+    pattern.row_indices.assign(coo_rows_.begin(), coo_rows_.end());  // already in column order
+    const std::vector<Index> positions = elimination_positions(nested_dissection_order(pattern));
+    nd_positions_.assign(positions.begin(), positions.end());
+    return nd_positions_;
+  }
+
+  /// MUMPS's estimates after an analysis: flops of the elimination (RINFOG(1)) and factor entries
+  /// (INFOG(20); a negative value counts millions).
+  std::pair<double, double> analysis_estimate(const ErrorCapture& petsc) const {
+    PetscReal flops = 0.0;
+    PetscInt entries = 0;
+    petsc.check(MatMumpsGetRinfog(factor_, 1, &flops), "MatMumpsGetRinfog");
+    petsc.check(MatMumpsGetInfog(factor_, 20, &entries), "MatMumpsGetInfog");
+    return {static_cast<double>(flops), entries < 0 ? -1e6 * static_cast<double>(entries) : static_cast<double>(entries)};
   }
 
   /// The profile of the factorization just done (factorization_profile).
@@ -280,7 +369,7 @@ class PetscLuSolver final : public LinearSolver {
         ordering >= 0 && ordering < 7 ? kOrderings[ordering] : "ICNTL(7) = " + std::to_string(ordering);
     return {.solver = "mumps",
             .ordering = method,
-            .reason = "MUMPS's analysis (INFOG(7) = " + std::to_string(ordering) + ")",
+            .reason = analysis_reason_ + " (INFOG(7) = " + std::to_string(ordering) + ")",
             .factor_entries = static_cast<Index>(entries),
             .flops = static_cast<double>(flops)};
   }
@@ -364,17 +453,30 @@ class PetscLuSolver final : public LinearSolver {
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
   std::size_t local_size_ = 0;  ///< rows of this process
-  PetscInt workspace_relaxation_ = 0;
-  FactorizationProfile profile_;  ///< ICNTL(14) of the next analysis, percent; 0: PETSc's default
+  PetscInt workspace_relaxation_ = 0;  ///< ICNTL(14) of the next analysis, percent; 0: PETSc's default
+  FillOrdering ordering_;
+  std::optional<bool> use_nested_dissection_;  ///< the ordering chosen at the first analysis (analyse)
+  std::vector<PetscInt> nd_positions_;         ///< nested_dissection_positions, once computed
+  std::string analysis_reason_;                ///< why that ordering (the profile's reason)
+  FactorizationProfile profile_;
   bool factorized_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes) {
+std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes,
+                                                   FillOrdering ordering) {
   if (kind != LinearSolverKind::mumps)
     throw std::invalid_argument("make_petsc_lu_solver: " + std::string(to_string(kind)) + " is not a PETSc back-end (mumps)");
-  return std::make_unique<PetscLuSolver>(kind, processes && processes->ranks() > 1 ? MPI_COMM_WORLD : PETSC_COMM_SELF);
+  const bool several = processes && processes->ranks() > 1;
+  if (several && ordering != FillOrdering::automatic)
+    throw LinearSolverError("mumps over several processes orders the distributed matrix itself (PETSc gives MUMPS "
+                            "an ordering of ours in one process only): leave the ordering at auto, not " +
+                            std::string(to_string(ordering)));
+  if (ordering != FillOrdering::automatic && ordering != FillOrdering::nested_dissection)
+    throw LinearSolverError("mumps takes the orderings auto and nd, not " + std::string(to_string(ordering)) +
+                            " (which orders for klu and umfpack)");
+  return std::make_unique<PetscLuSolver>(kind, several ? MPI_COMM_WORLD : PETSC_COMM_SELF, ordering);
 }
 
 }  // namespace noether

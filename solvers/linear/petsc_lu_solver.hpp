@@ -24,11 +24,17 @@ namespace noether {
 /// PETSc's state is process-wide and not thread-safe: the PETSc back-ends of a process take turns
 /// (a lock around each phase).
 ///
+/// ordering: automatic, or in one process nested_dissection (METIS's, given to MUMPS); automatic
+/// gives MUMPS the nested dissection in one process where its own analysis predicts wide fronts
+/// (petsc_lu_solver.cpp, analyse). Another ordering, or nested_dissection over several processes,
+/// throws LinearSolverError saying what to give instead.
+///
 /// processes (engine/distribution.hpp; nullptr or one process: PETSC_COMM_SELF): the processes of
 /// MPI_COMM_WORLD, each giving analyze_pattern and factorize its part of the matrix (any entries,
 /// on any rows; PETSc sums the parts) and solve the whole right side, the same on every process;
 /// each owns a contiguous run of the rows [r n / R, (r + 1) n / R), and every process gets the
 /// whole solution. Every phase is then collective.
-std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes = nullptr);
+std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes = nullptr,
+                                                   FillOrdering ordering = FillOrdering::automatic);
 
 }  // namespace noether

@@ -41,7 +41,6 @@ std::vector<int> owners_of(const CscPattern& p, Index d, int ranks) {
       if (owners[static_cast<std::size_t>(p.row_indices[static_cast<std::size_t>(k)])] == kSharedUnknown)
         rows[static_cast<std::size_t>(r)] = kSharedUnknown;
   return rows;
-  return owners;
 }
 
 /// This process's part of the values: the entries of its interior's rows and columns, and a
@@ -113,4 +112,11 @@ TEST_CASE("schur over processes: one process's singular interior fails the facto
   const FactorizationStatus status = schur.factorize(part_of(s, owners, processes.rank(), processes.ranks()));
   CHECK_FALSE(status.ok);
   CHECK(status.message.find("interior of process 0") != std::string::npos);
+}
+
+TEST_CASE("mumps over processes orders the distributed matrix itself: a given ordering is refused, saying what to give") {
+  const MpiDistribution& processes = testing::world();
+  CHECK_THROWS_WITH_AS(make_linear_solver(LinearSolverKind::mumps, FillOrdering::nested_dissection, &processes),
+                       doctest::Contains("leave the ordering at auto, not nd"), LinearSolverError);
+  CHECK_NOTHROW(make_linear_solver(LinearSolverKind::mumps, FillOrdering::automatic, &processes));
 }

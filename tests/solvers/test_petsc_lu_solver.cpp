@@ -37,6 +37,33 @@ Vector solution(LinearSolver& solver, const Vector& b) {
   return x;
 }
 
+/// The shape of a grid of closed loops' Newton matrix (grid2d's): [K G^T; G 0] with a point of two
+/// coordinates at each node of a side x side grid (K diagonal) and one constraint row per edge
+/// between neighbours, each touching both coordinates of its two nodes.
+SparseSystem grid_saddle_point(Index side, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  testing::Triplets t;
+  const Index d = 2 * side * side;
+  for (Index i = 0; i < d; ++i) t.emplace_back(i, i, 4.0 + value(generator));
+  Index row = d;
+  const auto link = [&](Index a, Index b) {
+    for (const Index col : {2 * a, 2 * a + 1, 2 * b, 2 * b + 1}) {
+      const double w = value(generator) + (col == 2 * a ? 2.0 : 0.0);
+      t.emplace_back(row, col, w);
+      t.emplace_back(col, row, w);
+    }
+    t.emplace_back(row, row, 0.0);
+    ++row;
+  };
+  for (Index i = 0; i < side; ++i)
+    for (Index j = 0; j < side; ++j) {
+      if (j + 1 < side) link(i * side + j, i * side + j + 1);
+      if (i + 1 < side) link(i * side + j, (i + 1) * side + j);
+    }
+  return to_csc(testing::from_triplets(row, t));
+}
+
 bool same_bits(const Vector& a, const Vector& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
@@ -118,4 +145,45 @@ TEST_CASE("MUMPS: several back-ends at once, each with its own pattern, and one 
   d->analyze_pattern(large.pattern);
   REQUIRE(d->factorize(large.values).ok);
   CHECK((A_large * solution(*d, b) - b).cwiseAbs().maxCoeff() <= 1e-12);
+}
+
+TEST_CASE("MUMPS in one process: the nested dissection given where its own analysis predicts wide fronts") {
+  // A grid of loops: MUMPS's own ordering predicts wide fronts, and METIS's nested dissection
+  // predicts fewer flops, so automatic gives MUMPS that order (ICNTL(7) = 1).
+  const SparseSystem grid = grid_saddle_point(40, 5);
+  const auto automatic = make_linear_solver(LinearSolverKind::mumps);
+  automatic->analyze_pattern(grid.pattern);
+  REQUIRE(automatic->factorize(grid.values).ok);
+  const FactorizationProfile chosen = automatic->factorization_profile();
+  CHECK(chosen.ordering == "given");
+  CHECK(chosen.reason.find("nested dissection") != std::string::npos);
+  CHECK(chosen.reason.find("wide fronts") != std::string::npos);
+  const auto nd = make_linear_solver(LinearSolverKind::mumps, FillOrdering::nested_dissection);
+  nd->analyze_pattern(grid.pattern);
+  REQUIRE(nd->factorize(grid.values).ok);
+  CHECK(nd->factorization_profile().flops == chosen.flops);  // the same order, the same factorization
+  const Vector b = Vector::LinSpaced(grid.pattern.n, -1.0, 1.0);
+  const Vector x = solution(*automatic, b);
+  CHECK(same_bits(x, solution(*nd, b)));
+  Vector residual = -b;
+  for (Index j = 0; j < grid.pattern.n; ++j)
+    for (Index k = grid.pattern.column_starts[static_cast<std::size_t>(j)];
+         k < grid.pattern.column_starts[static_cast<std::size_t>(j) + 1]; ++k)
+      residual[grid.pattern.row_indices[static_cast<std::size_t>(k)]] += grid.values[static_cast<std::size_t>(k)] * x[j];
+  CHECK(residual.lpNorm<Eigen::Infinity>() < 1e-10 * b.lpNorm<Eigen::Infinity>() * grid.pattern.n);
+
+  // A chain-like saddle point: narrow fronts, MUMPS's own ordering, no METIS call.
+  const SparseSystem chain = to_csc(saddle_point_matrix(300, 90, 2));
+  const auto own = make_linear_solver(LinearSolverKind::mumps);
+  own->analyze_pattern(chain.pattern);
+  REQUIRE(own->factorize(chain.values).ok);
+  CHECK(own->factorization_profile().ordering != "given");
+  CHECK(own->factorization_profile().reason.find("narrow fronts") != std::string::npos);
+}
+
+TEST_CASE("MUMPS takes the orderings auto and nd") {
+  CHECK_THROWS_WITH_AS(make_linear_solver(LinearSolverKind::mumps, FillOrdering::amd),
+                       doctest::Contains("leave the ordering at auto or nd"), LinearSolverError);
+  CHECK_THROWS_WITH_AS(make_linear_solver(LinearSolverKind::mumps, FillOrdering::colamd),
+                       doctest::Contains("leave the ordering at auto or nd"), LinearSolverError);
 }
