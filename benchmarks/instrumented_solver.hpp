@@ -34,6 +34,7 @@ class InstrumentedSolver final : public LinearSolver {
   void solve_transposed(std::span<const double> b, std::span<double> x) override {
     inner_->solve_transposed(b, x);
   }
+  void forget_factorization() override { inner_->forget_factorization(); }
   FactorizationProfile factorization_profile() const override { return inner_->factorization_profile(); }
 
  private:
