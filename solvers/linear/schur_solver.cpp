@@ -113,11 +113,23 @@ FactorizationStatus SchurSolver::agreed_status(const FactorizationStatus& mine) 
   std::vector<double> failed(static_cast<std::size_t>(ranks()), 0.0);
   failed[static_cast<std::size_t>(rank())] = mine.ok ? 0.0 : 1.0;
   sum(failed);
-  if (!mine.ok) return {false, "schur: the interior of process " + std::to_string(rank()) + ": " + mine.message};
   const auto first = std::ranges::find(failed, 1.0);
   if (first == failed.end()) return {};
-  return {false, "schur: the interior of process " + std::to_string(first - failed.begin()) +
-                     " could not be factored (that process says why)"};
+  const auto from = static_cast<int>(first - failed.begin());
+  // The first failed process's message, to every process (one character per entry: a sum in
+  // which the others add zeros), so that each reports the same words, whichever prints them.
+  constexpr std::size_t kMessageChars = 480;
+  std::vector<double> text(kMessageChars, 0.0);
+  if (rank() == from)
+    for (std::size_t k = 0; k < std::min(kMessageChars, mine.message.size()); ++k)
+      text[k] = static_cast<unsigned char>(mine.message[k]);
+  sum(text);
+  std::string message;
+  for (const double c : text) {
+    if (c == 0.0) break;
+    message.push_back(static_cast<char>(static_cast<unsigned char>(c)));
+  }
+  return {false, "schur: the interior of process " + std::to_string(from) + ": " + message};
 }
 
 void SchurSolver::add_schur_share(std::span<const double> values) {
