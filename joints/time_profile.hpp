@@ -40,6 +40,12 @@ void check_time_profile(const TimeProfile& profile, const std::string& owner);
 /// f(t) (the profile must pass check_time_profile).
 double evaluate(const TimeProfile& profile, double t);
 
+/// f'(t), the rate of f (the profile must pass check_time_profile). A table's is piecewise
+/// constant: the slope of the segment [times[i], times[i+1]) that holds t, so at a knot the slope
+/// of the segment that starts there (the rate from the right; f itself is only continuous there),
+/// and 0 before the first and from the last time on (where f is constant).
+double evaluate_rate(const TimeProfile& profile, double t);
+
 /// t -> direction * f(t): a world-frame load of fixed direction scaled by a profile (PointForce,
 /// BodyTorque). Checks the profile (owner names it in errors) and that direction is finite.
 TimeFunction directed_load(const Vector& direction, TimeProfile profile, const std::string& owner);
