@@ -24,7 +24,8 @@ inline constexpr std::array<std::string_view, 9> kForceTypes{
     "gravity", "spring", "damper", "rotational_spring", "rotational_damper", "force", "torque", "polynomial",
     "damping_matrix"};
 /// TimeProfile's alternatives.
-inline constexpr std::array<std::string_view, 4> kProfileTypes{"constant", "table", "sine", "damped_harmonic"};
+inline constexpr std::array<std::string_view, 5> kProfileTypes{"constant", "table", "sine", "damped_harmonic",
+                                                               "ramp"};
 /// ProbeDescription's alternatives.
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "profile"};
 /// SpringLawKind's values.

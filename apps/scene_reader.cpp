@@ -213,6 +213,7 @@ TimeProfile read_profile(JsonObject& o, std::string_view key) {
   if (type == "damped_harmonic")
     profile = DampedHarmonicProfile{p.number("decay", "d, 1/s"), p.number("angular_frequency", "w, rad/s"),
                                     p.number("cosine_amplitude", "A"), p.number("sine_amplitude", "B")};
+  if (type == "ramp") profile = RampProfile{p.number("rate", "the rate df/dt"), p.number_or("offset", 0.0)};
   p.finish();
   check_time_profile(profile, p.path());
   return profile;

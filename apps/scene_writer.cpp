@@ -112,6 +112,8 @@ Json profile_json(const TimeProfile& profile) {
   if (const auto* s = std::get_if<SineProfile>(&profile))
     return {{"type", type}, {"amplitude", s->amplitude}, {"angular_frequency", s->angular_frequency},
             {"phase", s->phase}, {"offset", s->offset}};
+  if (const auto* r = std::get_if<RampProfile>(&profile))
+    return {{"type", type}, {"rate", r->rate}, {"offset", r->offset}};
   const auto& d = std::get<DampedHarmonicProfile>(profile);
   return {{"type", type}, {"decay", d.decay}, {"angular_frequency", d.angular_frequency},
           {"cosine_amplitude", d.cosine_amplitude}, {"sine_amplitude", d.sine_amplitude}};

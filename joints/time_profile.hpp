@@ -1,6 +1,6 @@
 #pragma once
-/// Scalar functions of time that scale prescribed loads (PointForce, BodyTorque) and feed probes:
-/// constant, a table, a sine, a damped harmonic. Values, not callbacks, so a scene file can name them.
+/// Scalar functions of time that scale prescribed loads (PointForce, BodyTorque), feed probes and
+/// prescribe motions (driven joints): constant, a table, a sine, a damped harmonic, a ramp. Values, not callbacks, so a scene file can name them.
 #include <string>
 #include <variant>
 #include <vector>
@@ -31,7 +31,12 @@ struct DampedHarmonicProfile {
   double decay = 0.0, angular_frequency = 0.0, cosine_amplitude = 0.0, sine_amplitude = 0.0;
 };
 
-using TimeProfile = std::variant<ConstantProfile, TableProfile, SineProfile, DampedHarmonicProfile>;
+/// f(t) = offset + rate t: a constant rate (a crank turning at rate rad/s).
+struct RampProfile {
+  double rate = 0.0, offset = 0.0;
+};
+
+using TimeProfile = std::variant<ConstantProfile, TableProfile, SineProfile, DampedHarmonicProfile, RampProfile>;
 
 /// Throws std::invalid_argument, starting with `owner`, when a number is not finite or a table is
 /// empty, of unequal lengths or not strictly increasing in time.
