@@ -5,8 +5,10 @@
 /// position has the closed form x = r cos(theta) + sqrt(l^2 - r^2 sin(theta)^2); the drive's
 /// reaction (the torque on the crank, engine/reaction.hpp) is what keeps theta on its profile.
 #include <cmath>
+#include <stdexcept>
 
 #include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/format.hpp>
 
 namespace noether {
 namespace {
@@ -20,33 +22,36 @@ PlanarBodyDescription bar(const std::string& name, double m, double L, const Eig
   const Eigen::Vector2d centre = 0.5 * (from + to), v_centre = 0.5 * (v_from + v_to), axis = to - from;
   const Eigen::Vector2d dv = v_to - v_from;
   const double omega = (axis.x() * dv.y() - axis.y() * dv.x()) / axis.squaredNorm();
-  return {name, {m, Eigen::Vector2d::Zero(), m * L * L / 12.0}, {centre.x(), centre.y(), std::atan2(axis.y(), axis.x())},
+  return {name,
+          {m, Eigen::Vector2d::Zero(), m * L * L / 12.0},
+          {centre.x(), centre.y(), std::atan2(axis.y(), axis.x())},
           {v_centre.x(), v_centre.y(), omega}};
 }
 
 ModelDescription describe(const ParameterValues& p) {
   const double r = p.at("r"), l = p.at("l"), omega = p.at("omega"), theta = p.at("theta0");
   if (!(l > r))
-    throw std::invalid_argument("slider-crank: the rod (l = " + std::to_string(l) +
-                                ") must be longer than the crank (r = " + std::to_string(r) +
-                                "), or the slider cannot follow a full turn");
+    throw std::invalid_argument("slider-crank: the rod (l = " + format_number(l) + ") must be longer than the crank (r = " +
+                                format_number(r) + "), or the slider cannot follow a full turn; set l > r");
   const double root = std::sqrt(l * l - r * r * std::sin(theta) * std::sin(theta));
   const double x = r * std::cos(theta) + root;
   const double x_rate = -r * omega * std::sin(theta) * (1.0 + r * std::cos(theta) / root);
-  const Eigen::Vector2d tip(r * std::cos(theta), r * std::sin(theta)), tip_rate = r * omega * Eigen::Vector2d(-tip.y(), tip.x()) / r;
+  const Eigen::Vector2d tip(r * std::cos(theta), r * std::sin(theta)), tip_rate = omega * Eigen::Vector2d(-tip.y(), tip.x());
   const Eigen::Vector2d slider(x, 0.0), slider_rate(x_rate, 0.0);
   ModelDescription d;
   d.bodies = {bar("crank", p.at("m_crank"), r, Eigen::Vector2d::Zero(), tip, Eigen::Vector2d::Zero(), tip_rate),
               bar("rod", p.at("m_rod"), l, tip, slider, tip_rate, slider_rate),
               PlanarBodyDescription{"slider", {p.at("m_slider"), Eigen::Vector2d::Zero(), p.at("slider_inertia")},
                                     {x, 0.0, 0.0}, {x_rate, 0.0, 0.0}}};
-  d.joints = {
-      {"crank_rod", &joint_kinds::revolute_planar, {"crank", planar(r / 2, 0), {}, {}}, {"rod", planar(-l / 2, 0), {}, {}}},
-      {"rod_slider", &joint_kinds::revolute_planar, {"rod", planar(l / 2, 0), {}, {}}, {"slider", planar(0, 0), {}, {}}},
-      {"guide", &joint_kinds::prismatic_planar, {"", planar(0, 0), planar(1, 0), {}}, {"slider", planar(0, 0), planar(1, 0), {}}}};
+  d.joints = {{"crank_rod", &joint_kinds::revolute_planar, {"crank", planar(r / 2, 0), {}, {}},
+               {"rod", planar(-l / 2, 0), {}, {}}},
+              {"rod_slider", &joint_kinds::revolute_planar, {"rod", planar(l / 2, 0), {}, {}},
+               {"slider", planar(0, 0), {}, {}}},
+              {"guide", &joint_kinds::prismatic_planar, {"", planar(0, 0), planar(1, 0), {}},
+               {"slider", planar(0, 0), planar(1, 0), {}}}};
   // drive = prescribed (the only choice so far): the crank's angle is theta0 + omega t.
-  d.drives = {DriveDescription{"crank", DriveKind::revolute, {"", planar(0, 0), {}, {}}, {"crank", planar(-r / 2, 0), {}, {}},
-                               {RampProfile{omega, theta}}}};
+  d.drives = {DriveDescription{"crank", DriveKind::revolute, {"", planar(0, 0), {}, {}},
+                               {"crank", planar(-r / 2, 0), {}, {}}, {RampProfile{omega, theta}}}};
   if (p.at("gravity") != 0.0) d.forces = {GravityDescription{{}, planar(0, -p.at("gravity"))}};
   d.probes = {PointProbeDescription{"slider", "slider", planar(0, 0)}};
   return d;
@@ -57,7 +62,8 @@ ModelDescription describe(const ParameterValues& p) {
 Scenario slider_crank_scenario() {
   const ParameterRange positive = ParameterRange::positive();
   return {"slider-crank",
-          "planar slider-crank, the crank's angle prescribed (driven revolute joint): theta = theta0 + omega t (livens-em, em-ggl)",
+          "planar slider-crank, the crank's angle prescribed (driven revolute joint): theta = theta0 + omega t "
+          "(every stepper but ggl-vi and sem-vi)",
           {.h = 0.01, .t_end = 1.0},  // one turn at omega = 2 pi
           {{"r", 0.1, "crank length (m)", {}, positive},
            {"l", 0.3, "connecting rod length (m), > r", {}, positive},

@@ -13,7 +13,9 @@
 
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/reaction.hpp>
+#include <noether/solvers/initial_values.hpp>
 #include <noether/steppers/stepper_registry.hpp>
+#include "support/finite_differences.hpp"
 #include "support/run_and_measure.hpp"
 
 using namespace noether;
@@ -21,7 +23,10 @@ using namespace noether::testing;
 
 namespace {
 
-const std::vector<std::string> kTakeDrives{"livens-em", "em-ggl", "livens-em4", "livens-em6", "em-ggl4", "em-ggl6"};
+/// The steppers with an exact discrete energy balance, and those that take drives without one.
+const std::vector<std::string> kBalanceDrives{"livens-em", "em-ggl", "livens-em4", "livens-em6", "em-ggl4", "em-ggl6"};
+const std::vector<std::string> kTakeDrives{"livens-em", "em-ggl",     "livens-em4",  "livens-em6", "em-ggl4",
+                                           "em-ggl6",   "midpoint-vi", "evi",        "lobatto4"};
 constexpr double r = 0.1, l = 0.3, omega = 2 * std::numbers::pi;
 
 double closed_form_x(double theta) { return r * std::cos(theta) + std::sqrt(l * l - r * r * std::sin(theta) * std::sin(theta)); }
@@ -50,7 +55,8 @@ double slider_x(const System& system, const State& state) {
 
 }  // namespace
 
-TEST_CASE("slider-crank: the slider follows the closed form and E_{n+1} - E_n = W_n, with every stepper that takes drives") {
+TEST_CASE("slider-crank: the slider follows the closed form with every stepper that takes drives, and E_{n+1} - E_n = "
+          "W_n with the energy-consistent ones") {
   const Model model = build_scenario("slider-crank");
   const System& system = *model.system;
   for (const std::string& name : kTakeDrives) {
@@ -69,9 +75,16 @@ TEST_CASE("slider-crank: the slider follows the closed form and E_{n+1} - E_n = 
       energy = next;
       position_error = std::max(position_error, std::abs(slider_x(system, state) - closed_form_x(omega * state.t)));
     }
-    CHECK(position_error < 1e-13);      // the motion is prescribed: the slider's position only waits for Newton
-    CHECK(balance < 1e-13 * energy_scale * 10);  // Newton's relative tolerance 1e-13, over a handful of terms
-    CHECK(work > 0.1 * energy_scale);   // the drive does work: the balance is not met by a run at rest
+    CHECK(position_error < 1e-13);  // the motion is prescribed: the slider's position only waits for Newton
+    CHECK(work > 0.1 * energy_scale);  // the drive does work: the balance is not met by a run at rest
+    if (std::find(kBalanceDrives.begin(), kBalanceDrives.end(), name) != kBalanceDrives.end()) {
+      CHECK(balance < 1e-13 * energy_scale * 10);  // Newton's relative tolerance 1e-13, over a handful of terms
+    } else {
+      // Their energy error against the impulses' work (measured 1.4e-5 J midpoint-vi and evi, 2.2e-9 J
+      // lobatto4): small against the drive's work of a step (up to 0.03 J), so the sign and size of
+      // the reported work are the drive's.
+      CHECK(balance < 1e-3 * energy_scale);
+    }
   }
 }
 
@@ -161,7 +174,7 @@ Model two_bars(bool driven, double angle) {
 TEST_CASE("a driven revolute joint of constant profile moves as a fixed joint at that angle") {
   const double angle = 0.4;
   const Model fixed = two_bars(false, angle), driven = two_bars(true, angle);
-  for (const std::string& name : {std::string("livens-em"), std::string("em-ggl")}) {
+  for (const std::string& name : kTakeDrives) {
     CAPTURE(name);
     const RunMeasures a = run_and_measure(fixed, name, 0.01, 1.0), b = run_and_measure(driven, name, 0.01, 1.0);
     const Vector moved = a.final_state.q - fixed.initial.q;
@@ -169,4 +182,28 @@ TEST_CASE("a driven revolute joint of constant profile moves as a fixed joint at
     CHECK((a.final_state.q - b.final_state.q).cwiseAbs().maxCoeff() < 1e-12);
     CHECK(b.constraints.position < 1e-13);
   }
+}
+
+TEST_CASE("slider-crank: initial values are checked and projected at the state's time") {
+  const Model model = build_scenario("slider-crank");
+  const System& system = *model.system;
+  const auto stepper = find_stepper("em-ggl").make(system, {});
+  State state = model.initial;
+  stepper->initialize(state);
+  for (int n = 0; n < 10; ++n) stepper->step(state, 0.01);
+  CHECK_NOTHROW(require_consistent_initial_values(system, state, "test"));  // at t = 0.1
+  State at_zero = state;
+  at_zero.t = 0.0;  // the same configuration is off the drive at t = 0
+  CHECK_THROWS_WITH_AS(require_consistent_initial_values(system, at_zero, "test"),
+                       doctest::Contains("the initial positions are off the constraints: constraint 'crank' row 2"),
+                       InconsistentInitialValues);
+  // Projected at t = 0.1 from a disturbed configuration and velocity: onto g(q, t) = 0, G v + g_t = 0.
+  State disturbed = state;
+  disturbed.q += 1e-4 * testing::random_vector(disturbed.q.size(), 5);
+  disturbed.v += 1e-2 * testing::random_vector(disturbed.v.size(), 6);
+  const InitialProjection projection = project_initial_state(system, disturbed);
+  CHECK(projection.positions.row >= 0);
+  CHECK(std::abs(slider_x(system, disturbed) - closed_form_x(omega * 0.1)) < 1e-12);
+  CHECK(velocity_violation(system, disturbed.q, disturbed.v, disturbed.t).row < 0);
+  CHECK(std::abs(disturbed.v(system.block(system.find_block("slider")).offset) - state.v(system.block(system.find_block("slider")).offset)) < 1e-10);
 }
