@@ -257,6 +257,13 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
        "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
       {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
       {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      {"a drive's table out of order",
+       with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar",
+            "profile": {"type": "table", "times": [0.0, 2.0, 1.0], "values": [0.0, 1.0, 2.0]}}])")),
+       "broken.json: /drives/0/profile: the table's times must increase strictly, but time 2 (1) follows 2"},
+      {"a drive without its profile",
+       with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar"}])")),
+       "broken.json: /drives/0/profile: is missing: the angle f(t), rad"},
       // Issue 40: "cannot create the output directory ''", without the path in the file.
       {"empty output directory", with(pendulum, P("/output/directory"), ""),
        "broken.json: /output/directory: an empty text names no directory; give one (\"out\"), or leave the key out to "
