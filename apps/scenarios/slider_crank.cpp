@@ -63,7 +63,7 @@ Scenario slider_crank_scenario() {
   const ParameterRange positive = ParameterRange::positive();
   return {"slider-crank",
           "planar slider-crank, the crank's angle prescribed (driven revolute joint): theta = theta0 + omega t "
-          "(every stepper but ggl-vi and sem-vi)",
+          "(every stepper but sem-vi)",
           {.h = 0.01, .t_end = 1.0},  // one turn at omega = 2 pi
           {{"r", 0.1, "crank length (m)", {}, positive},
            {"l", 0.3, "connecting rod length (m), > r", {}, positive},
