@@ -245,6 +245,7 @@ class Builder {
   std::shared_ptr<Constraint> make_drive(const DriveDescription& d) const {
     const BodyRef& b = attachable(d.b.body, "body_b");
     const Index dim = b.kinematics.dimension();
+    refuse_unused_data(d, dim);
     if (d.kind == DriveKind::point) return make_prescribed_point(d.name, b, or_origin(d.b.point, dim), d.profiles);
     if (d.profiles.size() != 1)
       throw FieldError("profile", "a driven joint takes one profile, got " + std::to_string(d.profiles.size()));
@@ -264,6 +265,22 @@ class Builder {
     const JointFrame frame_a{X_a, d.a.axis, d.a.normal}, frame_b{X_b, d.b.axis, d.b.normal};
     return a ? make_driven_prismatic(d.name, *a, frame_a, b, frame_b, f)
              : make_driven_prismatic_to_ground(d.name, frame_a, b, frame_b, f);
+  }
+
+  /// A datum the drive's kind does not read is refused, not ignored: a point drive's side A and its
+  /// axes; a planar revolute drive's axes; normals but for a 3D prismatic drive.
+  static void refuse_unused_data(const DriveDescription& d, Index dim) {
+    const auto refuse = [&](bool given, const char* field, const char* why) {
+      if (given) throw FieldError(field, std::string("a ") + why + " takes no " + field + "; leave it out");
+    };
+    const bool point = d.kind == DriveKind::point, planar_revolute = d.kind == DriveKind::revolute && dim == 2;
+    const bool frames = d.kind == DriveKind::prismatic && dim == 3;
+    refuse(point && !d.a.body.empty(), "body_a", "point drive (it prescribes a body's point in the world)");
+    refuse(point && d.a.point.size() > 0, "point_a", "point drive");
+    refuse((point || planar_revolute) && d.a.axis.size() > 0, "axis_a", "point drive or planar revolute drive");
+    refuse((point || planar_revolute) && d.b.axis.size() > 0, "axis_b", "point drive or planar revolute drive");
+    refuse(!frames && d.a.normal.size() > 0, "normal_a", "drive other than a 3D prismatic one");
+    refuse(!frames && d.b.normal.size() > 0, "normal_b", "drive other than a 3D prismatic one");
   }
 
   void add_constraint(const QuadraticConstraintDescription& c) {
