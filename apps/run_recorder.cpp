@@ -113,7 +113,7 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 
 void RunRecorder::record_last_good() {
   if (!started_ || last_row_step_ == last_good_.step) return;
-  calc_constraint_values(system_, last_good_.q, g_);  // g_ may hold a later state's, refused as not finite
+  calc_constraint_values(system_, last_good_.q, g_, last_good_.t);  // g_ may hold a later state's, refused as not finite
   write_outputs(last_good_, last_);
 }
 
@@ -144,8 +144,8 @@ void RunRecorder::resume(const State& state, const RunStatistics& saved, const C
   last_ = {continuation.energy_last, statistics_.work_total, continuation.balance_last, continuation.step_size_last,
            continuation.condition_last};
   last_row_step_ = continuation.last_row_step;
-  calc_constraint_values(system_, state.q, g_);  // the last state's row, should the run stop before its next
-  calc_velocity_constraint_values(system_, state.q, state.v, gv_);
+  calc_constraint_values(system_, state.q, g_, state.t);  // the last state's row, should the run stop before its next
+  calc_velocity_constraint_values(system_, state.q, state.v, gv_, state.t);
   started_ = true;
 }
 
@@ -173,8 +173,8 @@ void RunRecorder::require_finite_measures(const State& state, double energy) {
 }
 
 void RunRecorder::measure(const State& state, const RowMeasures& measures) {
-  calc_constraint_values(system_, state.q, g_);
-  calc_velocity_constraint_values(system_, state.q, state.v, gv_);
+  calc_constraint_values(system_, state.q, g_, state.t);
+  calc_velocity_constraint_values(system_, state.q, state.v, gv_, state.t);
   statistics_.constraint_max_abs = std::max(statistics_.constraint_max_abs, max_abs(g_));
   statistics_.velocity_constraint_max_abs = std::max(statistics_.velocity_constraint_max_abs, max_abs(gv_));
   require_finite_measures(state, measures.energy);

@@ -24,9 +24,14 @@ inline constexpr std::array<std::string_view, 9> kForceTypes{
     "gravity", "spring", "damper", "rotational_spring", "rotational_damper", "force", "torque", "polynomial",
     "damping_matrix"};
 /// TimeProfile's alternatives.
-inline constexpr std::array<std::string_view, 4> kProfileTypes{"constant", "table", "sine", "damped_harmonic"};
+inline constexpr std::array<std::string_view, 5> kProfileTypes{"constant", "table", "sine", "damped_harmonic",
+                                                               "ramp"};
 /// ProbeDescription's alternatives.
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "profile"};
+/// DriveKind's values, in its order.
+inline constexpr std::array<std::string_view, 3> kDriveTypes{"revolute", "prismatic", "point"};
+/// A point drive's profile keys, one per world component.
+inline constexpr std::array<std::string_view, 3> kTrajectoryKeys{"profile_x", "profile_y", "profile_z"};
 /// SpringLawKind's values.
 inline constexpr std::array<std::string_view, 2> kSpringLaws{"linear", "green_strain"};
 /// Momentum's values (an invariant's type).

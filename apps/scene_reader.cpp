@@ -213,9 +213,39 @@ TimeProfile read_profile(JsonObject& o, std::string_view key) {
   if (type == "damped_harmonic")
     profile = DampedHarmonicProfile{p.number("decay", "d, 1/s"), p.number("angular_frequency", "w, rad/s"),
                                     p.number("cosine_amplitude", "A"), p.number("sine_amplitude", "B")};
+  if (type == "ramp") profile = RampProfile{p.number("rate", "the rate df/dt"), p.number_or("offset", 0.0)};
   p.finish();
   check_time_profile(profile, p.path());
   return profile;
+}
+
+/// A required profile (a drive's).
+TimeProfile read_required_profile(JsonObject& o, std::string_view key, const std::string& meaning) {
+  if (!o.has(key)) throw JsonInputError(o.path(key), "is missing: " + meaning);
+  return read_profile(o, key);
+}
+
+/// A prescribed motion (DriveDescription): its type, the sides as a joint's (point, axis, normal,
+/// each optional: the library names what a kind lacks), and its profiles: `profile` for a driven
+/// joint, profile_x, profile_y (, profile_z: present for 3D) for a point.
+DriveDescription read_drive(JsonObject& o) {
+  DriveDescription d;
+  d.name = o.text("name", "the drive's name");
+  const std::string type = o.choice("type", kDriveTypes);
+  o.describe_as("a drive of type " + type);
+  d.kind = static_cast<DriveKind>(std::find(kDriveTypes.begin(), kDriveTypes.end(), type) - kDriveTypes.begin());
+  const JointSideData any{Takes::optional, Takes::optional, Takes::optional};
+  d.a = read_side(o, 'a', d.kind == DriveKind::point ? JointSideData{} : any);
+  d.b = read_side(o, 'b', any);
+  if (d.kind != DriveKind::point) {
+    d.profiles.push_back(read_required_profile(
+        o, "profile", d.kind == DriveKind::revolute ? "the angle f(t), rad" : "the displacement f(t)"));
+    return d;
+  }
+  for (std::size_t k = 0; k < kTrajectoryKeys.size(); ++k)
+    if (k < 2 || o.has(kTrajectoryKeys[k]))
+      d.profiles.push_back(read_required_profile(o, kTrajectoryKeys[k], "the point's world coordinate in time"));
+  return d;
 }
 
 PointPairDescription read_pair(JsonObject& o) {
@@ -468,6 +498,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   read_list(root, "inertias", "a mass matrix", m.inertias, read_inertia_entry);
   read_list(root, "joints", "a joint", m.joints, read_joint);
   read_list(root, "constraints", "a constraint", m.constraints, read_constraint);
+  read_list(root, "drives", "a drive", m.drives, read_drive);
   read_list(root, "forces", "a force element", m.forces, read_force);
   read_list(root, "probes", "a probe", m.probes, read_probe);
   read_list(root, "invariants", "an invariant", m.invariants, read_invariant);

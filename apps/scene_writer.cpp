@@ -112,9 +112,29 @@ Json profile_json(const TimeProfile& profile) {
   if (const auto* s = std::get_if<SineProfile>(&profile))
     return {{"type", type}, {"amplitude", s->amplitude}, {"angular_frequency", s->angular_frequency},
             {"phase", s->phase}, {"offset", s->offset}};
+  if (const auto* r = std::get_if<RampProfile>(&profile))
+    return {{"type", type}, {"rate", r->rate}, {"offset", r->offset}};
   const auto& d = std::get<DampedHarmonicProfile>(profile);
   return {{"type", type}, {"decay", d.decay}, {"angular_frequency", d.angular_frequency},
           {"cosine_amplitude", d.cosine_amplitude}, {"sine_amplitude", d.sine_amplitude}};
+}
+
+/// A drive's keys as read_drive reads them; a datum not given is left out.
+Json drive_json(const DriveDescription& d) {
+  Json j{{"name", d.name}, {"type", kDriveTypes[static_cast<std::size_t>(d.kind)]}};
+  for (const auto& [side, s] : {std::pair{"a", &d.a}, std::pair{"b", &d.b}}) {
+    const std::string suffix = std::string("_") + side;
+    if (!s->body.empty()) j["body" + suffix] = s->body;
+    put(j, ("point" + suffix).c_str(), s->point);
+    put(j, ("axis" + suffix).c_str(), s->axis);
+    put(j, ("normal" + suffix).c_str(), s->normal);
+  }
+  if (d.kind != DriveKind::point) {
+    j["profile"] = profile_json(d.profiles.at(0));
+    return j;
+  }
+  for (std::size_t k = 0; k < d.profiles.size(); ++k) j[std::string(kTrajectoryKeys.at(k))] = profile_json(d.profiles[k]);
+  return j;
 }
 
 void put_pair(Json& j, const PointPairDescription& p) {
@@ -282,6 +302,7 @@ std::string scene_json(const Scene& scene) {
   });
   write_list(root, "joints", m.joints, joint_json);
   write_list(root, "constraints", m.constraints, constraint_json);
+  write_list(root, "drives", m.drives, drive_json);
   write_list(root, "forces", m.forces, force_json);
   write_list(root, "probes", m.probes, probe_json);
   write_list(root, "invariants", m.invariants, invariant_json);

@@ -66,4 +66,32 @@ void Constraint::do_add_discrete_gradient_contraction_jacobian(ConstVectorRef q_
   }
 }
 
+void Constraint::calc_discrete_gradient_at(double t_a, double t_b, ConstVectorRef q_a, ConstVectorRef q_b,
+                                           MatrixRef Gbar) const {
+  const Vector q_mid = 0.5 * (q_a + q_b);
+  Matrix G_b(num_equations(), q_a.size());
+  calc_jacobian_at(t_a, q_mid, Gbar);
+  calc_jacobian_at(t_b, q_mid, G_b);
+  Gbar = 0.5 * (Gbar + G_b);
+}
+
+void Constraint::calc_discrete_time_difference(double t_a, double t_b, ConstVectorRef q_a, ConstVectorRef q_b,
+                                               VectorRef dbar) const {
+  const Index m = num_equations();
+  Vector g_aa(m), g_ab(m), g_ba(m), g_bb(m);  // g_xy = g(q_x, t_y)
+  calc_value_at(t_a, q_a, g_aa);
+  calc_value_at(t_b, q_a, g_ab);
+  calc_value_at(t_a, q_b, g_ba);
+  calc_value_at(t_b, q_b, g_bb);
+  dbar = 0.5 * ((g_ab - g_aa) + (g_bb - g_ba));
+}
+
+void Constraint::add_discrete_gradient_contraction_jacobian_at(double t_a, double t_b, ConstVectorRef q_a,
+                                                               ConstVectorRef q_b, ConstVectorRef lambda, double s,
+                                                               MatrixRef K) const {
+  const Vector q_mid = 0.5 * (q_a + q_b);  // the Hessians are constant in q at each t
+  add_hessian_contraction_at(t_a, q_mid, lambda, 0.25 * s, K);
+  add_hessian_contraction_at(t_b, q_mid, lambda, 0.25 * s, K);
+}
+
 }  // namespace noether

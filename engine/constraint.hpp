@@ -1,5 +1,5 @@
 #pragma once
-/// Holonomic constraint elements g(q) = 0.
+/// Holonomic constraint elements g(q) = 0, and rheonomic ones g(q, t) = 0 (driven joints).
 #include <noether/engine/element.hpp>
 #include <noether/engine/exact_form.hpp>
 #include <noether/engine/reaction.hpp>
@@ -53,6 +53,57 @@ class Constraint : public Element {
   /// for a constraint that reports none (a body's own orthonormality). It lives as long as the element.
   const ReactionSite* reaction_site() const { return do_reaction_site(); }
 
+  /// Rheonomic: g depends on time as well, g(q, t) = 0 (a driven joint, joints/driven_joint.hpp).
+  /// Such a constraint has no exact form (nonlinearity() is general), but at every fixed t it is
+  /// of degree <= 2 in q: the schemes build its discrete gradients from that (below). Its
+  /// time-free functions above evaluate at t = 0; whoever knows the time calls the *_at ones. A
+  /// scleronomic constraint ignores t in them, and its rate is zero.
+  bool rheonomic() const { return do_rheonomic(); }
+  /// g(q, t), overwrites g (m).
+  void calc_value_at(double t, ConstVectorRef q, VectorRef g) const {
+    do_calc_value_at(t, q, g);
+  }
+  /// G = D_q g(q, t), overwrites G (m x n).
+  void calc_jacobian_at(double t, ConstVectorRef q, MatrixRef G) const {
+    do_calc_jacobian_at(t, q, G);
+  }
+  /// K += s * sum_k lambda_k D_q^2 g_k(q, t)   (n x n).
+  void add_hessian_contraction_at(double t, ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const {
+    do_add_hessian_contraction_at(t, q, lambda, s, K);
+  }
+  /// The rate g_t = dg/dt(q, t), overwrites g_t (m); zero for a scleronomic constraint. The
+  /// velocity constraint of a rheonomic one is G v + g_t = 0.
+  void calc_rate(double t, ConstVectorRef q, VectorRef g_t) const {
+    do_calc_rate(t, q, g_t);
+  }
+  /// D_q g_t(q, t), overwrites G_t (m x n); zero for a scleronomic constraint.
+  void calc_rate_jacobian(double t, ConstVectorRef q, MatrixRef G_t) const {
+    do_calc_rate_jacobian(t, q, G_t);
+  }
+
+  /// K += s * sum_k lambda_k D_q^2 (dg_k/dt)(q, t)   (n x n); nothing for a scleronomic constraint.
+  void add_rate_hessian_contraction(double t, ConstVectorRef q, ConstVectorRef lambda, double s, MatrixRef K) const {
+    do_add_rate_hessian_contraction(t, q, lambda, s, K);
+  }
+
+  /// The discrete gradient of a rheonomic constraint over a step from (q_a, t_a) to (q_b, t_b),
+  /// split symmetrically into a part in q and a part in t:
+  ///   Gbar = 1/2 (G(q_mid, t_a) + G(q_mid, t_b))                          (m x n)
+  ///   dbar = 1/2 (g(q_a, t_b) - g(q_a, t_a) + g(q_b, t_b) - g(q_b, t_a))   (m)
+  /// with Gbar (q_b - q_a) + dbar = g(q_b, t_b) - g(q_a, t_a) exactly, because g is of degree <= 2
+  /// in q at each fixed t (the midpoint gradient is then exact at t_a and at t_b). dbar is what the
+  /// constraint's time dependence adds over the step: with g = 0 at both ends, the reaction force
+  /// -Gbar^T lambda does the work lambda.dbar over the step (the work of a drive). For a
+  /// scleronomic constraint of degree <= 2, Gbar is its midpoint gradient and dbar = 0.
+  /// Overwrites Gbar.
+  void calc_discrete_gradient_at(double t_a, double t_b, ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const;
+  /// dbar as above, overwrites dbar (m).
+  void calc_discrete_time_difference(double t_a, double t_b, ConstVectorRef q_a, ConstVectorRef q_b,
+                                     VectorRef dbar) const;
+  /// K += s * d/dq_b (Gbar^T lambda) = s/4 sum_k lambda_k (D^2 g_k(t_a) + D^2 g_k(t_b))   (n x n).
+  void add_discrete_gradient_contraction_jacobian_at(double t_a, double t_b, ConstVectorRef q_a, ConstVectorRef q_b,
+                                                     ConstVectorRef lambda, double s, MatrixRef K) const;
+
  protected:
   virtual const ReactionSite* do_reaction_site() const { return nullptr; }
   virtual const QuadraticFormView* do_quadratic_form() const { return nullptr; }
@@ -67,6 +118,18 @@ class Constraint : public Element {
   virtual void do_calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const;
   virtual void do_add_discrete_gradient_contraction_jacobian(ConstVectorRef q_a, ConstVectorRef q_b,
                                                              ConstVectorRef lambda, double s, MatrixRef K) const;
+  /// A rheonomic constraint overrides all of these together (the *_at functions' meanings; its
+  /// time-free do_* are the same at t = 0); a scleronomic one keeps them: its functions of q, rates 0.
+  virtual bool do_rheonomic() const { return false; }
+  virtual void do_calc_value_at(double, ConstVectorRef q, VectorRef g) const { do_calc_value(q, g); }
+  virtual void do_calc_jacobian_at(double, ConstVectorRef q, MatrixRef G) const { do_calc_jacobian(q, G); }
+  virtual void do_add_hessian_contraction_at(double, ConstVectorRef q, ConstVectorRef lambda, double s,
+                                             MatrixRef K) const {
+    add_hessian_contraction(q, lambda, s, K);
+  }
+  virtual void do_calc_rate(double, ConstVectorRef, VectorRef g_t) const { g_t.setZero(); }
+  virtual void do_calc_rate_jacobian(double, ConstVectorRef, MatrixRef G_t) const { G_t.setZero(); }
+  virtual void do_add_rate_hessian_contraction(double, ConstVectorRef, ConstVectorRef, double, MatrixRef) const {}
 };
 
 /// A constraint of degree <= 2 given by its exact form: g, G and the Hessian contraction are

@@ -82,17 +82,19 @@ double potential_energy(const System& system, ConstVectorRef q) {
   });
 }
 
-void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g) {
+void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g, double t) {
   const std::span<const Placed<Constraint>> constraints = system.constraints();
   for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
     for (std::size_t i = begin; i < end; ++i) {
       const Placed<Constraint>& e = constraints[i];
-      e.element->calc_value(gather_into(q, e.dofs, s.q), g.segment(e.first_multiplier, e.element->num_equations()));
+      e.element->calc_value_at(t, gather_into(q, e.dofs, s.q),
+                               g.segment(e.first_multiplier, e.element->num_equations()));
     }
   });
 }
 
-void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv) {
+void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv,
+                                     double t) {
   const std::span<const Placed<Constraint>> constraints = system.constraints();
   for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
     for (std::size_t i = begin; i < end; ++i) {
@@ -100,8 +102,14 @@ void calc_velocity_constraint_values(const System& system, ConstVectorRef q, Con
       const Index rows = e.element->num_equations();
       const auto cols = static_cast<Index>(e.dofs.size());
       Eigen::Block<Matrix> jacobian = corner_of(s.jacobian, rows, cols);
-      e.element->calc_jacobian(gather_into(q, e.dofs, s.q), jacobian);
+      const auto q_local = gather_into(q, e.dofs, s.q);
+      e.element->calc_jacobian_at(t, q_local, jacobian);
       gv.segment(e.first_multiplier, rows).noalias() = jacobian * gather_into(v, e.dofs, s.v);
+      if (e.element->rheonomic()) {
+        Vector rate(rows);
+        e.element->calc_rate(t, q_local, rate);
+        gv.segment(e.first_multiplier, rows) += rate;
+      }
     }
   });
 }

@@ -11,10 +11,13 @@ namespace noether {
 double kinetic_energy(const System& system, ConstVectorRef q, ConstVectorRef v);
 /// V(q) = sum over potential elements.
 double potential_energy(const System& system, ConstVectorRef q);
-/// g(q), overwrites g (num_multipliers()).
-void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g);
-/// G(q) v, the velocity-level constraints, overwrites gv (num_multipliers()).
-void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv);
+/// g(q, t), overwrites g (num_multipliers()); t matters for rheonomic constraints only
+/// (Constraint::rheonomic; their time-free values are those at t = 0).
+void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g, double t = 0.0);
+/// G(q, t) v + g_t(q, t), the velocity-level constraints, overwrites gv (num_multipliers()); g_t,
+/// the rate of a rheonomic constraint, is not added for the others (G v alone).
+void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv,
+                                     double t = 0.0);
 /// p = M(q) v   (num_coordinates()), overwrites p.
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p);
 /// The linear momentum L and the angular momentum J about the point `about` of the system at

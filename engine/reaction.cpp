@@ -6,7 +6,7 @@
 
 namespace noether {
 
-std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, ConstVectorRef lambda) {
+std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, ConstVectorRef lambda, double t) {
   if (q.size() != system.num_coordinates() || lambda.size() != system.num_multipliers())
     throw std::invalid_argument("joint_reactions: q has " + std::to_string(q.size()) + " entries and lambda " +
                                 std::to_string(lambda.size()) + ", but the system has " +
@@ -20,7 +20,7 @@ std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, Co
     gather(q, placed.dofs, q_local);
     const Index m = placed.element->num_equations();
     Matrix G(m, q_local.size());
-    placed.element->calc_jacobian(q_local, G);
+    placed.element->calc_jacobian_at(t, q_local, G);
     const Vector f = -G.transpose() * lambda.segment(placed.first_multiplier, m);
     const std::span<const BlockId> blocks = placed.element->blocks();
     Index offset = 0;
@@ -39,7 +39,7 @@ std::vector<Reaction> reaction_layouts(const System& system) {
 }
 
 std::vector<Reaction> joint_reactions(const System& system, const State& state) {
-  return joint_reactions(system, state.q, state.lambda);
+  return joint_reactions(system, state.q, state.lambda, state.t);
 }
 
 }  // namespace noether

@@ -55,8 +55,10 @@ class ReactionSite {
 /// The reaction of every constraint that has a ReactionSite, in the system's constraint order, at
 /// the configuration q (num_coordinates()) with the multipliers lambda (num_multipliers(), in the
 /// sign of the steppers: the force on the coordinates is -G(q)^T lambda). Throws
-/// std::invalid_argument naming the sizes when q or lambda has the wrong size.
-std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, ConstVectorRef lambda);
+/// std::invalid_argument naming the sizes when q or lambda has the wrong size. t: the time of q, at
+/// which a rheonomic constraint's G(q, t) is taken (the others do not read it). A driven joint's
+/// reaction holds the force or torque its drive needs (joints/driven_revolute.hpp).
+std::vector<Reaction> joint_reactions(const System& system, ConstVectorRef q, ConstVectorRef lambda, double t = 0.0);
 
 /// The layout() of every constraint that has a ReactionSite, in the order joint_reactions reports.
 std::vector<Reaction> reaction_layouts(const System& system);

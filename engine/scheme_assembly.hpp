@@ -426,7 +426,7 @@ class SchemeAssembly {
     static_assert(AssemblyScheme<Scheme>, "a scheme's fields, workspace_slots, Iterate, shape and evaluate for "
                                           "every element kind, and work for dampers and loads "
                                           "(engine/scheme_assembly.hpp)");
-    for (const TermRef& ref : layout_.terms()) has_work_terms_ = has_work_terms_ || kind_does_work(ref.kind);
+    for (const TermRef& ref : layout_.terms()) has_work_terms_ = has_work_terms_ || term_does_work(ref);
   }
 
   const TermLayout& layout() const { return layout_; }
@@ -515,6 +515,14 @@ class SchemeAssembly {
       case TermKind::load: return true;
     }
     return false;
+  }
+
+  /// The scheme has a work kernel for the term, and the term can do work: a constraint only when
+  /// rheonomic (a scleronomic one's reaction does none, so its kernel gives 0).
+  bool term_does_work(const TermRef& ref) const {
+    if (ref.kind != TermKind::constraint) return kind_does_work(ref.kind);
+    return kind_does_work(ref.kind) &&
+           layout_.system().constraints()[static_cast<std::size_t>(ref.element)].element->rheonomic();
   }
 
   /// Calls f with term `ref` as its kernel sees it (when f takes that kind of term).

@@ -104,14 +104,21 @@ std::array<Vector, 3> JointBodies::frame_axes(const JointFrame& frame, const std
   return {e1, e2, e3};
 }
 
-std::shared_ptr<Constraint> JointBodies::make_joint(std::vector<QuadraticEquation> equations, const Vector& origin_b,
-                                                    const Matrix& axes_b) const {
+std::vector<BlockId> JointBodies::blocks() const {
   std::vector<BlockId> blocks;
   if (a_.body) blocks.push_back(a_.body->block);
   blocks.push_back(b_.body->block);
-  const Index position = static_cast<Index>(blocks.size()) - 1;
-  auto reaction = std::make_shared<JointReactionSite>(name_, position, b_.body->kinematics, origin_b, axes_b);
-  return std::make_shared<QuadraticJoint>(name_, std::move(blocks), std::move(equations), std::move(reaction));
+  return blocks;
+}
+
+std::shared_ptr<const ReactionSite> JointBodies::reaction_site(const Vector& origin_b, const Matrix& axes_b) const {
+  const Index position = a_.body ? 1 : 0;
+  return std::make_shared<JointReactionSite>(name_, position, b_.body->kinematics, origin_b, axes_b);
+}
+
+std::shared_ptr<Constraint> JointBodies::make_joint(std::vector<QuadraticEquation> equations, const Vector& origin_b,
+                                                    const Matrix& axes_b) const {
+  return std::make_shared<QuadraticJoint>(name_, blocks(), std::move(equations), reaction_site(origin_b, axes_b));
 }
 
 }  // namespace noether

@@ -68,6 +68,13 @@ class JointBodies {
   std::shared_ptr<Constraint> make_joint(std::vector<QuadraticEquation> equations, const Vector& origin_b,
                                          const Matrix& axes_b = Matrix()) const;
 
+  /// The joint's name.
+  const std::string& name() const { return name_; }
+  /// The joint's blocks: [A, B], or [B] against the ground.
+  std::vector<BlockId> blocks() const;
+  /// The site make_joint gives its joint: body B's wrench about origin_b, in the frame axes_b.
+  std::shared_ptr<const ReactionSite> reaction_site(const Vector& origin_b, const Matrix& axes_b = Matrix()) const;
+
   /// "revolute joint 'hinge'", the prefix of every error message.
   const std::string& label() const { return label_; }
 

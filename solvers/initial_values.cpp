@@ -19,7 +19,8 @@ struct Rows {
   Vector residual, tolerance;
 };
 
-Rows rows_of(const System& system, ConstVectorRef q, const Vector* v) {
+/// At time t (rheonomic constraints: g(q, t) and G(q, t) v + g_t(q, t)).
+Rows rows_of(const System& system, ConstVectorRef q, const Vector* v, double t) {
   const Index m = system.num_multipliers();
   Rows rows{Vector(m), Vector(m)};
   Vector q_local, v_local, g;
@@ -29,15 +30,21 @@ Rows rows_of(const System& system, ConstVectorRef q, const Vector* v) {
     const Index k = c.num_equations(), n = c.local_size(), first = placed.first_multiplier;
     gather(q, placed.dofs, q_local);
     G.setZero(k, n);
-    c.calc_jacobian(q_local, G);
+    c.calc_jacobian_at(t, q_local, G);
     const Matrix magnitude = G.cwiseAbs();
     if (v) {
       gather(*v, placed.dofs, v_local);
       rows.residual.segment(first, k) = G * v_local;
       rows.tolerance.segment(first, k) = kRelative * (magnitude * v_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+      if (c.rheonomic()) {
+        Vector rate(k);
+        c.calc_rate(t, q_local, rate);
+        rows.residual.segment(first, k) += rate;
+        rows.tolerance.segment(first, k) += kRelative * rate.cwiseAbs();
+      }
     } else {
       g.resize(k);
-      c.calc_value(q_local, g);
+      c.calc_value_at(t, q_local, g);
       rows.residual.segment(first, k) = g;
       rows.tolerance.segment(first, k) = kRelative * (magnitude * q_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
     }
@@ -81,8 +88,8 @@ std::string violation_text(const System& system, const ConstraintViolation& v, c
 /// stops at a hundredth of the tolerances at `start`, which are 1e-10 of its coordinates; from
 /// coordinates of an absurd size (a position 1e308) that is no bound at q, and the stepper would
 /// refuse q.
-void require_projection_met(const System& system, const Vector& start, ConstVectorRef q) {
-  const ConstraintViolation after = worst_of(rows_of(system, q, nullptr));
+void require_projection_met(const System& system, const Vector& start, ConstVectorRef q, double t) {
+  const ConstraintViolation after = worst_of(rows_of(system, q, nullptr, t));
   if (after.row < 0) return;
   Index largest = 0;
   start.cwiseAbs().maxCoeff(&largest);
@@ -95,13 +102,13 @@ void require_projection_met(const System& system, const Vector& start, ConstVect
 
 }  // namespace
 
-ConstraintViolation position_violation(const System& system, ConstVectorRef q) {
-  return worst_of(rows_of(system, q, nullptr));
+ConstraintViolation position_violation(const System& system, ConstVectorRef q, double t) {
+  return worst_of(rows_of(system, q, nullptr, t));
 }
 
-ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v) {
+ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v, double t) {
   const Vector velocities = v;
-  return worst_of(rows_of(system, q, &velocities));
+  return worst_of(rows_of(system, q, &velocities, t));
 }
 
 void require_consistent_initial_values(const System& system, const State& state, std::string_view who) {
@@ -111,11 +118,11 @@ void require_consistent_initial_values(const System& system, const State& state,
              "of values of an absurd size), which no projection mends";
     return "; project them first with project_initial_state (<noether/solvers/initial_values.hpp>), as noether run does";
   };
-  const ConstraintViolation p = position_violation(system, state.q);
+  const ConstraintViolation p = position_violation(system, state.q, state.t);
   if (p.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial positions are off the constraints: " +
                                     violation_text(system, p, "|g|") + hint(p));
-  const ConstraintViolation v = velocity_violation(system, state.q, state.v);
+  const ConstraintViolation v = velocity_violation(system, state.q, state.v, state.t);
   if (v.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial velocities are off the constraints: " +
                                     violation_text(system, v, "|G v|") + hint(v));
@@ -123,16 +130,17 @@ void require_consistent_initial_values(const System& system, const State& state,
 
 InitialProjection project_initial_state(const System& system, State& state, ProjectionOptions options) {
   InitialProjection report;
-  Rows rows = rows_of(system, state.q, nullptr);
+  options.time = state.t;
+  Rows rows = rows_of(system, state.q, nullptr, state.t);
   report.positions = worst_of(rows);
   if (report.positions.row >= 0) {
     const Vector before = state.q;
     options.row_tolerances = 0.01 * rows.tolerance;
     ConstraintProjector(system, options).project_positions(state.q);
     std::tie(report.position_correction, report.position_coordinate) = largest_change(before, state.q);
-    require_projection_met(system, before, state.q);
+    require_projection_met(system, before, state.q, state.t);
   }
-  rows = rows_of(system, state.q, &state.v);
+  rows = rows_of(system, state.q, &state.v, state.t);
   report.velocities = worst_of(rows);
   if (report.velocities.row >= 0) {
     const Vector before = state.v;

@@ -30,10 +30,11 @@ struct ConstraintViolation {
   double largest = 0.0;    ///< max_i |g_i| or |(G v)_i| over all rows
 };
 
-/// The position rule at q (num_coordinates()).
-ConstraintViolation position_violation(const System& system, ConstVectorRef q);
+/// The position rule at q (num_coordinates()), at time t (read by rheonomic constraints only:
+/// g(q, t), and G(q, t) v + g_t(q, t) for the velocity rule).
+ConstraintViolation position_violation(const System& system, ConstVectorRef q, double t = 0.0);
 /// The velocity rule at q, v.
-ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v);
+ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v, double t = 0.0);
 
 /// Thrown for initial values off the constraints: names the equation, its element and its residual.
 class InconsistentInitialValues : public std::invalid_argument {

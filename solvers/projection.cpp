@@ -136,7 +136,7 @@ void ConstraintProjector::calc_jacobian_values(ConstVectorRef q) {
     const Placed<Constraint>& c = constraints[e];
     gather(q, c.dofs, q_local);
     G.resize(c.element->num_equations(), q_local.size());
-    c.element->calc_jacobian(q_local, G);
+    c.element->calc_jacobian_at(options_.time, q_local, G);
     const std::vector<Index>& offsets = g_local_offsets_[e];
     for (Index k = 0; k < G.rows(); ++k) {
       const Index base = g_row_starts_[static_cast<std::size_t>(c.first_multiplier + k)];
@@ -212,6 +212,17 @@ void ConstraintProjector::fail_rank(const char* what, int iteration, const std::
                         (backend_message.empty() ? "" : "; " + backend_message));
 }
 
+void ConstraintProjector::add_rates(ConstVectorRef q, Vector& gv) const {
+  Vector q_local, rate;
+  for (const Placed<Constraint>& c : system_.constraints()) {
+    if (!c.element->rheonomic()) continue;
+    gather(q, c.dofs, q_local);
+    rate.resize(c.element->num_equations());
+    c.element->calc_rate(options_.time, q_local, rate);
+    gv.segment(c.first_multiplier, rate.size()) += rate;
+  }
+}
+
 void ConstraintProjector::apply_transpose(const Vector& y, Vector& x) const {
   x.setZero(system_.num_coordinates());
   for (Index r = 0; r < m_; ++r)
@@ -255,7 +266,7 @@ ProjectionReport ConstraintProjector::project_positions(VectorRef q) {
   factorize("position projection", 0);
   ++report.factorizations;
   for (;;) {
-    calc_constraint_values(system_, q, g);
+    calc_constraint_values(system_, q, g, options_.time);
     const double residual = max_abs(g);
     report.history.push_back(residual);
     if (met(g, residual)) return report;
@@ -290,6 +301,7 @@ ProjectionReport ConstraintProjector::project_velocities(ConstVectorRef q, Vecto
   Vector gv, y, correction;
   for (;;) {
     apply(v, gv);
+    add_rates(q, gv);
     const double residual = max_abs(gv);
     report.history.push_back(residual);
     if (met(gv, residual)) return report;

@@ -20,6 +20,9 @@ struct ProjectionOptions {
   int max_iterations = 20;
   /// Any backend factors the SPD matrix G G^T; CHOLMOD is made for it.
   LinearSolverKind solver = LinearSolverKind::cholmod;
+  /// The time of the state: rheonomic constraints (Constraint::rheonomic) are projected onto
+  /// g(q, t) = 0 and G(q, t) v + g_t(q, t) = 0 at it; the others do not read it.
+  double time = 0.0;
 };
 
 struct ProjectionReport {
@@ -82,6 +85,8 @@ class ConstraintProjector {
   void apply_transpose(const Vector& y, Vector& x) const;
   /// y = G x (m), from the stored G values.
   void apply(ConstVectorRef x, Vector& y) const;
+  /// gv += g_t(q, time) on the rows of the rheonomic constraints (their velocity level G v + g_t).
+  void add_rates(ConstVectorRef q, Vector& gv) const;
   void solve(const Vector& b, Vector& x);
   /// Whether the residuals (m; largest: their max|.|) meet the tolerance or the row tolerances.
   bool met(ConstVectorRef residuals, double largest) const;

@@ -19,7 +19,8 @@ namespace noether {
 /// exact form, H(a) = sum_k a_k H_k.
 struct EmGglScheme {
   static constexpr std::string_view name = "em-ggl";
-  static constexpr SchemeTraits traits{.order = 2, .conserves_energy = true, .warm_start = true};
+  static constexpr SchemeTraits traits{
+      .order = 2, .conserves_energy = true, .warm_start = true, .rheonomic_constraints = true};
   /// Field dq: the unknowns dq and the rows R_p; u: the unknowns u1 and the rows R_q; nu, gamma:
   /// their unknowns and the rows R_g, R_gv. The diagonal of the Newton matrix then holds 2 M/h and
   /// -M/2. Each body's unknowns come in this order (engine/unknown_ordering.hpp): u1 first, dq
@@ -114,6 +115,11 @@ struct EmGglScheme {
     return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
   }
   double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}); }
+  /// The work of a rheonomic constraint's reaction, lambda.dbar + gamma.dbar_v (em_ggl.hpp); 0 for any other.
+  double work(const ConstraintTerm& t, const Iterate& it) const;
+
+  /// The constraint rows of a rheonomic constraint (em_ggl.hpp), from its element.
+  void evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
   Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms
@@ -175,6 +181,7 @@ void EmGglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput
 /// their blocks, in one walk over the form's entries (engine/exact_form.hpp; G(q) = L + [(H_k q)^T]_k,
 /// G_mid = G(q_mid)); scales and floors of R_g and R_gv as steppers/row_scale.hpp states them.
 void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  if (t.element().rheonomic()) return evaluate_rheonomic(t, it, out);
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
   const bool linear = g.is_linear(), with_matrix = out.with_matrix();
@@ -230,6 +237,103 @@ void EmGglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutpu
   const double ell = kRoundingError * coordinate_size(q1);
   F_gv = F_g * (ell / std::abs(h));
   F_g *= ell;
+}
+
+namespace {
+
+/// The time average 1/2 (A(t0) + A(t1)) of a matrix function of time at fixed arguments, each
+/// evaluation overwriting its argument.
+template <class F>
+Matrix time_average(Index rows, Index cols, double t0, double t1, F&& f) {
+  Matrix a(rows, cols), b(rows, cols);
+  f(t0, a);
+  f(t1, b);
+  return 0.5 * (a + b);
+}
+
+}  // namespace
+
+/// A rheonomic constraint g(q, t), of degree <= 2 in q at each t, with the velocity constraint
+/// g_v = G(q, t) u + g_t(q, t) (em_ggl.hpp): with bars the time averages over t0 and t1 at the
+/// midpoint, Gbar = avg G(q_mid), H(a) = avg sum_k a_k D^2 g_k, Gbar_t = avg D_q g_t(q_mid),
+/// Hu(u) = [(H_k u)^T]_k = G(u) - G(0) (G is affine in q),
+///   R_p += Gbar^T nu + h H(gamma) u_mid + h Gbar_t^T gamma,   R_q -= Gbar^T gamma,
+///   R_g = g(q1, t1),   R_gv = G(q1, t1) u1 + g_t(q1, t1),
+/// and their exact derivatives.
+void EmGglScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const Constraint& c = t.element();
+  const double h = it.in.h, t0 = it.in.state.t, t1 = t0 + h;
+  const Index m = t.equations(), n = t.size();
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector q_mid = t.midpoint(q0, q1, mid_slot);
+  const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
+  const LocalVector u_mid = t.midpoint(u0, u1, u_mid_slot);
+  const LocalVector nu_local = t.multipliers(it.nu), gamma_local = t.multipliers(it.gamma);
+  Matrix Gbar(m, n), G1(m, n), Gt1(m, n), H_gamma = Matrix::Zero(n, n);
+  c.calc_discrete_gradient_at(t0, t1, q0, q1, Gbar);
+  const Matrix Gbar_t =
+      time_average(m, n, t0, t1, [&](double s, MatrixRef G) { c.calc_rate_jacobian(s, q_mid, G); });
+  c.add_hessian_contraction_at(t0, q_mid, gamma_local, 0.5, H_gamma);
+  c.add_hessian_contraction_at(t1, q_mid, gamma_local, 0.5, H_gamma);
+  c.calc_jacobian_at(t1, q1, G1);
+  c.calc_rate_jacobian(t1, q1, Gt1);
+  Vector g_t1(m);
+  c.calc_rate(t1, q1, g_t1);
+  c.calc_value_at(t1, q1, out.residual(nu));
+  out.residual(gamma).noalias() = G1 * u1 + g_t1;
+  out.residual(dq).noalias() = Gbar.transpose() * nu_local + h * (H_gamma * u_mid + Gbar_t.transpose() * gamma_local);
+  out.residual(u).noalias() = -Gbar.transpose() * gamma_local;
+  const double ell = kRoundingError * coordinate_size(q1);
+  out.scale(nu).noalias() = G1.cwiseAbs() * q1.cwiseAbs();
+  out.scale(gamma).noalias() = G1.cwiseAbs() * u1.cwiseAbs() + g_t1.cwiseAbs();
+  out.floor(nu) = G1.cwiseAbs().rowwise().sum() * ell;
+  out.floor(gamma) = G1.cwiseAbs().rowwise().sum() * (ell / std::abs(h));
+  if (!out.with_matrix()) return;
+  const Vector zero = Vector::Zero(n);
+  const auto Hu = [&](const LocalVector& a, double s, MatrixRef out_matrix) {  // [(H_k(s) a)^T]_k = G(a) - G(0)
+    Matrix G_a(m, n), G_0(m, n);
+    c.calc_jacobian_at(s, a, G_a);
+    c.calc_jacobian_at(s, zero, G_0);
+    out_matrix = G_a - G_0;
+  };
+  Matrix Hu_mid = time_average(m, n, t0, t1, [&](double s, MatrixRef M) { Hu(u_mid, s, M); });
+  Matrix Hu_1(m, n);
+  Hu(u1, t1, Hu_1);
+  out.block(dq, nu) = Gbar.transpose();
+  out.block(u, gamma) = -Gbar.transpose();
+  out.block(nu, dq) = G1;
+  out.block(gamma, u) = G1;
+  out.block(dq, gamma) = h * (Hu_mid + Gbar_t).transpose();
+  out.block(gamma, dq) = Hu_1 + Gt1;
+  auto K_dq = out.block(dq, dq);
+  c.add_discrete_gradient_contraction_jacobian_at(t0, t1, q0, q1, nu_local, 1.0, K_dq);
+  c.add_rate_hessian_contraction(t0, q_mid, gamma_local, 0.25 * h, K_dq);
+  c.add_rate_hessian_contraction(t1, q_mid, gamma_local, 0.25 * h, K_dq);
+  out.block(dq, u) = 0.5 * h * H_gamma;
+  out.block(u, dq) = -0.5 * H_gamma;
+}
+
+/// lambda.dbar + gamma.dbar_v with lambda = (nu + 2 gamma)/h, dbar_v the t part of g_v's discrete
+/// gradient (Constraint::calc_discrete_gradient_at's split, for g_v(q, u, t)).
+double EmGglScheme::work(const ConstraintTerm& t, const Iterate& it) const {
+  const Constraint& c = t.element();
+  if (!c.rheonomic()) return 0.0;
+  const double h = it.in.h, t0 = it.in.state.t, t1 = t0 + h;
+  const Index m = t.equations(), n = t.size();
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector u0 = t.coordinates(it.in.state.v, u0_slot), u1 = t.coordinates(it.u1, u1_slot);
+  Vector dbar(m);
+  c.calc_discrete_time_difference(t0, t1, q0, q1, dbar);
+  const auto g_v = [&](const LocalVector& q, const LocalVector& v, double s) {
+    Matrix G(m, n);
+    Vector g_t(m);
+    c.calc_jacobian_at(s, q, G);
+    c.calc_rate(s, q, g_t);
+    return Vector(G * v + g_t);
+  };
+  const Vector dbar_v = 0.5 * ((g_v(q0, u0, t1) - g_v(q0, u0, t0)) + (g_v(q1, u1, t1) - g_v(q1, u1, t0)));
+  const LocalVector nu_local = t.multipliers(it.nu), gamma_local = t.multipliers(it.gamma);
+  return (nu_local + 2.0 * gamma_local).dot(dbar) / h + gamma_local.dot(dbar_v);
 }
 
 /// The midpoint force terms (steppers/midpoint_forces.hpp), in R_p.

@@ -21,6 +21,15 @@ namespace noether {
 /// + gamma.[g_v(z1) - g_v(z0)]. Both constraint levels vanish at every node, so H(z1) = H(z0)
 /// exactly. Damping adds -Dbar_p H_GGL.C (q1 - q0) = -(q1 - q0).C(q_mid)(q1 - q0)/h, the work of the
 /// dampers over the step with the mean velocity (q1 - q0)/h; a load adds f.(q1 - q0).
+/// Rheonomic constraints g(q, t) = 0 (driven joints), of degree <= 2 in q at every t: the velocity
+/// constraint is g_v = G(q, t) M^{-1} p + g_t(q, t) (g_t = dg/dt; G v = -g_t), and H_GGL depends on t
+/// through lambda.g + gamma.g_v alone. Its discrete gradient in z over (z0, t0) -> (z1, t1) is the
+/// average of the midpoint gradients at t0 and t1 (Constraint::calc_discrete_gradient_at), so the
+/// step adds h Gbar_t^T gamma to the momentum balance (Gbar_t the average of D_q g_t at q_mid),
+/// and the rows are g(q1, t1) = 0, G(q1, t1) u1 + g_t(q1, t1) = 0. The same directionality then
+/// gives H(z1) - H(z0) = lambda.dbar + gamma.dbar_v, dbar and dbar_v the t parts of the split of g
+/// and g_v (the step's work of the drive, counted in StepReport::work): the energy balance holds
+/// to Newton tolerance with drives too.
 /// Momentum maps: every term is a midpoint gradient of an invariant function, so linear and
 /// angular momentum of symmetric systems are conserved exactly.
 ///
@@ -43,7 +52,7 @@ namespace noether {
 /// livens-em").
 ///
 /// Requirements as ggl-vi (steppers/ggl_support.hpp): constant invertible M per inertia element,
-/// constraints of degree <= 2, a solver other than CHOLMOD. Second order. After a step:
+/// constraints of degree <= 2 (rheonomic ones at every t), a solver other than CHOLMOD. Second order. After a step:
 /// q = q1, v = u1, p = M u1, lambda = (nu + 2 gamma) / h; g(q) = 0 and G(q) v = 0 at Newton tolerance.
 /// Newton starts from v1 and lambda extrapolated from the last steps (steppers/step_predictor.hpp).
 /// The energy it conserves: H = 1/2 v.M v + V(q) (= 1/2 p.M^{-1} p + V).

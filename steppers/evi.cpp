@@ -24,7 +24,8 @@ struct ExponentialScheme {
   static constexpr std::array parameters{
       SchemeParameter{"S", 2, "quadrature points per step: 1 (midpoint) or 2 to 64 (Gauss-Lobatto, end points included)"},
       SchemeParameter{"omega", 0, "frequency of the exponential interpolation, u = omega h, >= 0 (0: linear)"}};
-  static constexpr SchemeTraits traits{.order = 2, .parameters = parameters, .warm_start = true};
+  static constexpr SchemeTraits traits{
+      .order = 2, .parameters = parameters, .warm_start = true, .rheonomic_constraints = true};
   enum Field { dq, v1, mu, nu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::multipliers,
                                      FieldKind::multipliers};
@@ -104,6 +105,11 @@ struct ExponentialScheme {
     return midpoint_work(t, it, {q0_slot, q1_slot, node_q_slot, dq_slot});
   }
   double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, node_q_slot, dq_slot}); }
+  /// A rheonomic constraint's: its impulses' work (rattle_constraint_work).
+  double work(const ConstraintTerm& t, const Iterate& it) const {
+    return rattle_constraint_work(t, it.in.state.q, it.q1, it.mu, it.nu, it.in.state.t, it.in.state.t + it.in.h,
+                                  {q0_slot, q1_slot, v1_slot, jacobian_slot});
+  }
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
@@ -291,8 +297,8 @@ void ExponentialScheme::evaluate(const PotentialTerm& t, const Iterate& it, Term
 
 /// The constraint rows of RATTLE (steppers/rattle_constraint.hpp).
 void ExponentialScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
-  add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.in.h, {dq, v1, mu, nu},
-                        {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
+  add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.in.h, it.in.state.t,
+                        it.in.state.t + it.in.h, {dq, v1, mu, nu}, {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
 }
 
 /// R_q += h sum_j w_j g1_j C(q^j) v^j and R_p += h sum_j w_j g2_j C(q^j) v^j (-f_d^-, -f_d^+ of
@@ -334,7 +340,7 @@ void ExponentialScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutpu
 /// without parameters.
 struct MidpointScheme : ExponentialScheme {
   static constexpr std::string_view name = "midpoint-vi";
-  static constexpr SchemeTraits traits{.order = 2, .warm_start = true};
+  static constexpr SchemeTraits traits{.order = 2, .warm_start = true, .rheonomic_constraints = true};
   MidpointScheme(const System& system, const StepperOptions& options)
       : ExponentialScheme(system, midpoint_options(options), name) {}
 

@@ -60,6 +60,13 @@ namespace noether {
 /// constant, not the order (tests/steppers/test_evi.cpp; docs/evi.md). On a harmonic motion of
 /// frequency omega the interpolation spans the solution and the error is the quadrature's alone.
 ///
+/// Rheonomic constraints g(q, t) = 0 (driven joints): the constraint rows hold at the nodes at
+/// their times, as RATTLE's for time-dependent constraints (steppers/rattle_constraint.hpp):
+/// impulses G(q0, t0)^T mu and G(q1, t1)^T nu, g(q1, t1) = 0, G(q1, t1) v1 + g_t(q1, t1) = 0. The
+/// scheme keeps no discrete energy balance; the drive's work it reports is its impulses' work,
+/// mu.g_t(q0, t0) + nu.g_t(q1, t1) (the trapezoidal rule of the power lambda.g_t), so the balance's
+/// residual is its energy error measured against that work.
+///
 /// Requirements (else StepperRefusal naming the element): every coordinate in exactly one inertia
 /// element, constant ones invertible (checked at construction; M(q) must be invertible where the
 /// motion goes, or Newton's matrix is singular); a solver other than CHOLMOD. Any potential,

@@ -50,7 +50,7 @@ Matrix invert_mass(std::string_view stepper, const Inertia& inertia) {
 
 void require_quadratic_constraints(std::string_view stepper, const System& system) {
   for (const Placed<Constraint>& e : system.constraints())
-    if (!is_at_most_quadratic(e.element->nonlinearity()))
+    if (!e.element->rheonomic() && !is_at_most_quadratic(e.element->nonlinearity()))
       throw StepperRefusal(std::string(stepper) + " needs constraints of degree <= 2 (constant D^2 g, no third "
                            "derivatives), but constraint " + quote(e.element->name()) + " is of general nonlinearity; "
                            "use livens-em, which takes any constraint");

@@ -9,7 +9,8 @@
 
 namespace noether {
 
-/// Constraints of degree <= 2 only (D^2 g_k constant, so no third derivatives are needed).
+/// Constraints of degree <= 2 only (D^2 g_k constant, so no third derivatives are needed; a rheonomic
+/// constraint is of degree <= 2 at every t, Constraint::rheonomic).
 void require_quadratic_constraints(std::string_view stepper, const System& system);
 /// Every coordinate in exactly one inertia element, so M^{-1} is block diagonal per element.
 void require_one_inertia_per_coordinate(std::string_view stepper, const System& system);

@@ -18,7 +18,7 @@ namespace noether {
 /// its exact form, H = sum_k gamma_k H_k.
 struct GglScheme {
   static constexpr std::string_view name = "ggl-vi";
-  static constexpr SchemeTraits traits{.order = 1};
+  static constexpr SchemeTraits traits{.order = 1, .rheonomic_constraints = true};
   enum Field { v, u, q, mu, gamma };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers};
@@ -75,10 +75,11 @@ struct GglScheme {
         .block(mu, q, Pattern::jacobian, linear)
         .block(gamma, u, Pattern::jacobian, linear);
     if (linear) return s;
-    return s.block(u, u, Pattern::hessian)
+    s.block(u, u, Pattern::hessian)
         .block(u, gamma, Pattern::jacobian_transpose)
         .block(q, v, Pattern::hessian)
         .block(gamma, v, Pattern::jacobian);
+    return e.rheonomic() ? s.block(u, v, Pattern::hessian) : s;  // h^2 D^2(gamma.g_t)(qbar)
   }
   TermShape shape(const Dissipation&) const { return TermShape{v}.block(v, v); }
   TermShape shape(const ExternalLoad&) const { return TermShape{v}; }
@@ -96,6 +97,10 @@ struct GglScheme {
   double work(const LoadTerm& t, const Iterate& it) const {
     return midpoint_load_work(t.element(), midpoint_point(t, it));
   }
+  /// A rheonomic constraint's: the work of its impulse at the step's start, mu.g_t(q^n, t^n) (ggl_vi.hpp).
+  double work(const ConstraintTerm& t, const Iterate& it) const;
+  /// The constraint rows of a rheonomic constraint (ggl_vi.hpp), from its element.
+  void evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   /// q_mid and dq = q1 - q0 of a term (workspace slots bar_slot, v_slot), t_mid = t0 + h/2.
   template <class Term>
   static MidpointPoint midpoint_point(const Term& t, const Iterate& it) {
@@ -175,6 +180,7 @@ void GglScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& 
 /// R_v += G(q0)^T mu,  R_u -= h H u,  R_q -= G(qbar)^T gamma,  R_g = g(q1),  R_gv = G(qbar) u,
 /// qbar = q0 + h v; scales of R_g and R_gv: steppers/row_scale.hpp.
 void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  if (t.element().rheonomic()) return evaluate_rheonomic(t, it, out);
   const QuadraticFormView& g = *t.form();
   const double h = it.in.h;
   const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
@@ -200,6 +206,61 @@ void GglScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput&
   g.add_hessians_times(u_local, -h, out.block(u, gamma));
   g.add_hessian_contraction(gamma_local, -h, out.block(q, v));
   g.add_hessians_times(u_local, h, out.block(gamma, v).transpose());
+}
+
+/// A rheonomic constraint (ggl_vi.hpp), with G0 = G(q0, t0), Gbar = G(qbar, t1), H(a) = sum_k a_k
+/// D^2 g_k(t1), G_t = D_q g_t(qbar, t1), Hu(u) = [(H_k u)^T]_k = G(u) - G(0) (G is affine in q):
+///   R_v += G0^T mu,  R_u -= h (H(gamma) u + G_t^T gamma),  R_q -= Gbar^T gamma,
+///   R_g = g(q1, t1),  R_gv = Gbar u + g_t(qbar, t1),
+/// and their exact derivatives (qbar = q0 + h v).
+void GglScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const Constraint& c = t.element();
+  const double h = it.in.h, t0 = it.in.state.t, t1 = t0 + h;
+  const Index m = t.equations(), n = t.size();
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector v_local = t.coordinates(it.v, v_slot), u_local = t.coordinates(it.u, u_slot);
+  const LocalVector mu_local = t.multipliers(it.mu), gamma_local = t.multipliers(it.gamma);
+  const Vector q_bar = q0 + h * v_local;
+  Matrix G0(m, n), G_bar(m, n), G_t(m, n), G1(m, n), H = Matrix::Zero(n, n);
+  Vector rate(m);
+  c.calc_jacobian_at(t0, q0, G0);
+  c.calc_jacobian_at(t1, q_bar, G_bar);
+  c.calc_rate_jacobian(t1, q_bar, G_t);
+  c.calc_jacobian_at(t1, q1, G1);
+  c.add_hessian_contraction_at(t1, q_bar, gamma_local, 1.0, H);
+  c.calc_rate(t1, q_bar, rate);
+  out.residual(v).noalias() += G0.transpose() * mu_local;
+  out.residual(u).noalias() -= h * (H * u_local + G_t.transpose() * gamma_local);
+  out.residual(q).noalias() -= G_bar.transpose() * gamma_local;
+  c.calc_value_at(t1, q1, out.residual(mu));
+  out.residual(gamma).noalias() = G_bar * u_local + rate;
+  const double ell = kRoundingError * coordinate_size(q1);
+  out.scale(mu).noalias() = G1.cwiseAbs() * q1.cwiseAbs();
+  out.floor(mu) = G1.cwiseAbs().rowwise().sum() * ell;
+  out.scale(gamma).noalias() = G_bar.cwiseAbs() * u_local.cwiseAbs() + rate.cwiseAbs();
+  out.floor(gamma) = G_bar.cwiseAbs().rowwise().sum() * (ell / std::abs(h));
+  if (!out.with_matrix()) return;
+  Matrix G_u(m, n), G_zero(m, n);
+  c.calc_jacobian_at(t1, u_local, G_u);
+  c.calc_jacobian_at(t1, Vector::Zero(n), G_zero);
+  const Matrix Hu = G_u - G_zero;
+  out.block(v, mu) = G0.transpose();
+  out.block(q, gamma) = -G_bar.transpose();
+  out.block(mu, q) = G1;
+  out.block(gamma, u) = G_bar;
+  out.block(u, u) = -h * H;
+  out.block(u, gamma) = -h * (Hu + G_t).transpose();
+  out.block(q, v) = -h * H;
+  out.block(gamma, v) = h * (Hu + G_t);
+  c.add_rate_hessian_contraction(t1, q_bar, gamma_local, -h * h, out.block(u, v));
+}
+
+double GglScheme::work(const ConstraintTerm& t, const Iterate& it) const {
+  const Constraint& c = t.element();
+  if (!c.rheonomic()) return 0.0;
+  Vector rate(t.equations());
+  c.calc_rate(it.in.state.t, t.coordinates(it.in.state.q, q0_slot), rate);
+  return t.multipliers(it.mu).dot(rate);
 }
 
 /// R_v += h C(q0) v;  K_vv += h C(q0).

@@ -41,6 +41,16 @@ namespace noether {
 ///
 /// Every term is local to one element, so the Newton matrix keeps the sparsity of the elements.
 ///
+/// Rheonomic constraints g(q, t) = 0 (driven joints): the action's constraint terms become
+/// -h lambda^{n+1}.g(q^{n+1}, t^{n+1}) and -h gamma.(G(qbar, t^{n+1}) M^{-1} p^{n+1} + g_t(qbar, t^{n+1})),
+/// the velocity constraint with its rate g_t = dg/dt at the step's end time. Its stationarity adds
+/// h D_q(gamma.g_t)(qbar) = h G_t^T gamma (G_t = D_q g_t) to (41b) and (41c) alike, so R_v is
+/// unchanged (with G(q^n, t^n)), R_u gains -h G_t^T gamma, R_g = g(q^{n+1}, t^{n+1}) and
+/// R_gv = G(qbar, t^{n+1}) u + g_t(qbar, t^{n+1}). The scheme keeps no discrete energy balance; the
+/// drive's work it reports is its impulse's at the step's start, mu.g_t(q^n, t^n) (the power
+/// lambda.g_t there, as its forces are taken at t^n), so the balance's residual is its energy error
+/// measured against that work.
+///
 /// Requirements (else StepperRefusal naming the element and the alternative): every coordinate in
 /// exactly one inertia element, each with a constant, symmetric positive definite M (checked by
 /// LDLT with a relative pivot threshold; M^{-1} is built per element once, for the energy);

@@ -17,7 +17,8 @@ namespace noether {
 /// The equations of livens_em.hpp, as kernels: x = (dq, mu), rows (R_q, R_lambda).
 struct LivensScheme {
   static constexpr std::string_view name = "livens-em";
-  static constexpr SchemeTraits traits{.order = 2, .conserves_energy = true, .warm_start = true};
+  static constexpr SchemeTraits traits{
+      .order = 2, .conserves_energy = true, .warm_start = true, .rheonomic_constraints = true};
   enum Field { dq, mu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
   enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, workspace_slots };
@@ -89,6 +90,11 @@ struct LivensScheme {
     return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
   }
   double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}); }
+  /// The work of a rheonomic constraint's reaction, lambda.dbar (livens_em.hpp); 0 for any other.
+  double work(const ConstraintTerm& t, const Iterate& it) const;
+
+  /// The constraint rows of a rheonomic constraint (livens_em.hpp), from its element.
+  void evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
 
   const System& system_;
   Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms
@@ -186,6 +192,7 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   auto R_q = out.residual(dq);
   auto R_lambda = out.residual(mu);
   const QuadraticFormView* g = t.form();
+  if (!g && t.element().rheonomic()) return evaluate_rheonomic(t, it, out);
   if (!g) {
     const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot);
     Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
@@ -229,6 +236,37 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
         };
       });
   floor *= kRoundingError * coordinate_size(q1);
+}
+
+/// A rheonomic constraint: R_q += Gbar^T mu, R_lambda = g(q1, t1), with Gbar the q part of its
+/// discrete gradient over (q0, t0) -> (q1, t1) (Constraint::calc_discrete_gradient_at); blocks
+/// (dq, mu) Gbar^T, (mu, dq) G(q1, t1), (dq, dq) d(Gbar^T mu)/dq1. Scale and floor as the general path.
+void LivensScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
+  const Constraint& c = t.element();
+  const double t0 = it.in.state.t, t1 = t0 + it.in.h;
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const LocalVector mu_local = t.multipliers(it.mu);
+  Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
+  c.calc_discrete_gradient_at(t0, t1, q0, q1, Gbar);
+  c.calc_value_at(t1, q1, out.residual(mu));
+  out.scale(mu).noalias() = Gbar.cwiseAbs() * q1.cwiseAbs();
+  out.floor(mu) = Gbar.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
+  out.residual(dq).noalias() = Gbar.transpose() * mu_local;
+  if (!out.with_matrix()) return;
+  out.block(dq, mu) = Gbar.transpose();
+  c.calc_jacobian_at(t1, q1, out.block(mu, dq));
+  c.add_discrete_gradient_contraction_jacobian_at(t0, t1, q0, q1, mu_local, 1.0, out.block(dq, dq));
+}
+
+/// lambda.dbar with lambda = mu/h: the reaction -Gbar^T lambda over dq = q1 - q0 does
+/// -lambda.Gbar dq = lambda.dbar - lambda.(g(q1, t1) - g(q0, t0)), and g vanishes at both nodes.
+double LivensScheme::work(const ConstraintTerm& t, const Iterate& it) const {
+  if (!t.element().rheonomic()) return 0.0;
+  const double t0 = it.in.state.t, t1 = t0 + it.in.h;
+  Eigen::Map<Vector> dbar = t.workspace().vector(gbar_slot, t.equations());
+  t.element().calc_discrete_time_difference(t0, t1, t.coordinates(it.in.state.q, q0_slot),
+                                             t.coordinates(it.q1, q1_slot), dbar);
+  return t.multipliers(it.mu).dot(dbar) / it.in.h;
 }
 
 /// The midpoint force terms (steppers/midpoint_forces.hpp), in the momentum balance R_q.

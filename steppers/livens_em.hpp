@@ -25,7 +25,15 @@ namespace noether {
 /// gradient [Gonzalez1996] on z. Discrete gradients of V and g: the midpoint gradient for degree
 /// <= 2, Gonzalez's otherwise. Conserves the generalized energy E = p.v - T(q, v) + V(q) exactly
 /// (to Newton tolerance) when there is no damping and no external load; otherwise
-/// E1 - E0 = -h v_mid.C v_mid + f.(q1 - q0). Second order; position constraints hold to Newton
+/// E1 - E0 = -h v_mid.C v_mid + f.(q1 - q0).
+///
+/// Rheonomic constraints g(q, t) = 0 (driven joints). The principle's constraint term is the
+/// discrete gradient of lambda.g in (q, t) over (q0, t0) -> (q1, t1), split into Gbar (its q part,
+/// in the momentum balance) and dbar (its t part; Constraint::calc_discrete_gradient_at), with
+/// Gbar (q1 - q0) + dbar = g(q1, t1) - g(q0, t0): the rows are g(q1, t1) = 0 and the reaction
+/// -Gbar^T lambda, whose work over the step is lambda.dbar (for g = phi(q) - f(t):
+/// -lambda (f(t1) - f(t0))), counted in StepReport::work, so E1 - E0 = W holds to Newton tolerance
+/// with drives too. Second order; position constraints hold to Newton
 /// tolerance, velocity constraints are not imposed. Accepts every solver but CHOLMOD (the Newton
 /// matrix is unsymmetric, indefinite). Newton starts from v1 and lambda extrapolated from the last
 /// steps (steppers/step_predictor.hpp).

@@ -40,7 +40,7 @@ constexpr std::array<std::array<double, 3>, 3> kKineticCoupling = [] {
 /// unknown, Q_i - q0, the field unknown_field[i] (dq_mid, dq; q0 is given).
 struct LobattoScheme {
   static constexpr std::string_view name = "lobatto4";
-  static constexpr SchemeTraits traits{.order = 4, .warm_start = true};
+  static constexpr SchemeTraits traits{.order = 4, .warm_start = true, .rheonomic_constraints = true};
   enum Field { dq, dq_mid, v1, mu, mu_mid, nu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::coordinates, FieldKind::coordinates,
                                      FieldKind::multipliers, FieldKind::multipliers, FieldKind::multipliers};
@@ -147,6 +147,9 @@ struct LobattoScheme {
     return midpoint_work(t, it, {q0_slot, q1_slot, velocity_slot, dq_slot});
   }
   double work(const LoadTerm& t, const Iterate& it) const { return midpoint_work(t, it, {q0_slot, q1_slot, velocity_slot, dq_slot}); }
+  /// A rheonomic constraint's: its impulses' work at the three nodes, mu.g_t(q0, t0) +
+  /// mu_mid.g_t(q_mid, t_mid) + nu.g_t(q1, t1) (lobatto4.hpp).
+  double work(const ConstraintTerm& t, const Iterate& it) const;
 
   /// Q_i of a term (slots q0_slot, q_mid_slot, q1_slot).
   template <class T>
@@ -216,7 +219,8 @@ void LobattoScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutp
 /// RATTLE's rows (rattle_constraint.hpp), and R_mid += G(q_mid)^T mu_mid, R_gmid = g(q_mid) with
 /// their blocks G(q_mid)^T, G(q_mid) and, for a nonlinear g, sum_k mu_mid,k D^2 g_k(q_mid).
 void LobattoScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
-  add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.in.h, {dq, v1, mu, nu},
+  const double t0 = it.in.state.t, t_mid = t0 + 0.5 * it.in.h;
+  add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.in.h, t0, t0 + it.in.h, {dq, v1, mu, nu},
                         {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
   const LocalVector q_mid = t.coordinates(it.q_mid, q_mid_slot), multipliers = t.multipliers(it.mu_mid);
   if (const QuadraticFormView* g = t.form()) {
@@ -231,15 +235,26 @@ void LobattoScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOut
   }
   const Constraint& c = t.element();
   Eigen::Map<Matrix> G = t.workspace().matrix(jacobian_slot, t.equations(), t.size());
-  c.calc_jacobian(q_mid, G);
-  c.calc_value(q_mid, out.residual(mu_mid));
+  c.calc_jacobian_at(t_mid, q_mid, G);
+  c.calc_value_at(t_mid, q_mid, out.residual(mu_mid));
   out.residual(dq_mid).noalias() += G.transpose() * multipliers;
   out.scale(mu_mid).noalias() = G.cwiseAbs() * q_mid.cwiseAbs();
   out.floor(mu_mid) = G.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q_mid));
   if (!out.with_matrix()) return;
   out.block(dq_mid, mu_mid) = G.transpose();
   out.block(mu_mid, dq_mid) = G;
-  c.add_hessian_contraction(q_mid, multipliers, 1.0, out.block(dq_mid, dq_mid));
+  c.add_hessian_contraction_at(t_mid, q_mid, multipliers, 1.0, out.block(dq_mid, dq_mid));
+}
+
+double LobattoScheme::work(const ConstraintTerm& t, const Iterate& it) const {
+  const Constraint& c = t.element();
+  if (!c.rheonomic()) return 0.0;
+  const double t0 = it.in.state.t, h = it.in.h;
+  Vector rate(t.equations());
+  c.calc_rate(t0 + 0.5 * h, t.coordinates(it.q_mid, q_mid_slot), rate);
+  return rattle_constraint_work(t, it.in.state.q, it.q1, it.mu, it.nu, t0, t0 + h,
+                                {q0_slot, q1_slot, v1_slot, jacobian_slot}) +
+         t.multipliers(it.mu_mid).dot(rate);
 }
 
 /// R_i += h w_i C(Q_i) V_i (-f_i of F = -C v), h V_i = l_mid'(c_i) dq_mid + l_1'(c_i) dq; blocks

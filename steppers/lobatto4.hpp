@@ -56,6 +56,13 @@ namespace noether {
 /// whipping chain with too large a step the energy grows (docs/notebook.md, "Why lobatto4's
 /// coarse runs are inaccurate").
 ///
+/// Rheonomic constraints g(q, t) = 0 (driven joints) hold at each node at its time: g(q_mid, t0 +
+/// h/2) = 0, g(q1, t1) = 0 and G(q1, t1) v1 + g_t(q1, t1) = 0, the impulses G^T mu at (q0, t0),
+/// (q_mid, t_mid), (q1, t1) (steppers/rattle_constraint.hpp). The scheme keeps no discrete energy
+/// balance; the drive's work it reports is its impulses' work mu.g_t + mu_mid.g_t + nu.g_t at the
+/// three nodes (the quadrature of the power lambda.g_t by the scheme's own weights in its
+/// multipliers), so the balance's residual is its energy error measured against that work.
+///
 /// Requirements (else StepperRefusal naming the element): every coordinate in exactly one inertia
 /// element, each of constant, invertible M (as em-ggl and ggl-vi; a configuration-dependent M would
 /// need D_q T at the nodes, which this scheme does not implement); a solver other than CHOLMOD. Any

@@ -57,6 +57,10 @@ struct SchemeTraits {
   /// (solvers/bordered_solver.hpp) and the scheme provides global_equation, global_label and
   /// next_state with the sums.
   int global_sums = 0;
+  /// The scheme takes rheonomic constraints g(q, t) = 0 (Constraint::rheonomic: driven joints), with
+  /// their discrete treatment and the work of their reactions stated in its header; SchemeStepper
+  /// refuses a system with one otherwise (refuse_rheonomic_constraints).
+  bool rheonomic_constraints = false;
 };
 
 /// Defined in steppers/scheme_stepper_impl.hpp, which a scheme's source file includes to

@@ -216,6 +216,7 @@ struct SchemeStepper<Scheme>::Attempt {
 template <class Scheme>
 std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOptions& options) {
   check_scheme_parameters(Scheme::name, Scheme::traits.parameters, options);
+  if (!Scheme::traits.rheonomic_constraints) refuse_rheonomic_constraints(system, Scheme::name);
   return std::make_unique<const Scheme>(system, options);
 }
 

@@ -126,8 +126,8 @@ struct SymplecticEnergyMomentumScheme {
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
-    add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.h, {dq, v1, mu, nu},
-                          {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
+    add_rattle_constraint(t, it.in.state.q, it.q1, it.v1, it.mu, it.nu, it.h, it.in.state.t, it.in.state.t + it.h,
+                          {dq, v1, mu, nu}, {q0_slot, q1_slot, v1_slot, jacobian_slot}, out);
   }
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;

@@ -295,6 +295,16 @@ const System& require_coordinates(const System& system, std::string_view stepper
   return system;
 }
 
+void refuse_rheonomic_constraints(const System& system, std::string_view stepper) {
+  for (const Placed<Constraint>& e : system.constraints())
+    if (e.element->rheonomic())
+      throw StepperRefusal(std::string(stepper) + " does not take time-dependent constraints g(q, t) = 0, but constraint " +
+                           quote(e.element->name()) + " is one (a driven joint or prescribed motion): its step "
+                           "equations have no discrete treatment of the drive; use livens-em or em-ggl (their "
+                           "energy balance counts the drive's work exactly), their compositions, ggl-vi, midpoint-vi, "
+                           "evi or lobatto4");
+}
+
 void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper) {
   Vector q_local;
   for (const Placed<Inertia>& e : system.inertias()) {

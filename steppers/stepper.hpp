@@ -245,6 +245,10 @@ void initialize_momentum(const System& system, State& state);
 /// coordinates; ..." (before a solver meets an empty matrix).
 const System& require_coordinates(const System& system, std::string_view stepper);
 
+/// Throws StepperRefusal naming the stepper and the first rheonomic constraint (a driven joint,
+/// Constraint::rheonomic) of the system, for a stepper whose scheme does not yet take g(q, t) = 0.
+void refuse_rheonomic_constraints(const System& system, std::string_view stepper);
+
 /// For Stepper::initialize: throws StepperRefusal, naming the stepper and the element, unless
 /// every configuration-dependent inertia whose M must be positive semidefinite
 /// (MassPositivity::everywhere) has such an M(q) at q (num_coordinates()). Constant masses are

@@ -14,6 +14,9 @@
 #include <noether/engine/quote.hpp>
 #include <noether/joints/applied_loads.hpp>
 #include <noether/joints/distance_power_constraint.hpp>
+#include <noether/joints/driven_prismatic.hpp>
+#include <noether/joints/driven_revolute.hpp>
+#include <noether/joints/prescribed_point.hpp>
 #include <noether/joints/gravity.hpp>
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
@@ -89,6 +92,7 @@ class Builder {
     for (std::size_t i = 0; i < d_.joints.size(); ++i) entry("joints", i, [&] { mechanism_.add(make_joint(d_.joints[i])); });
     for (std::size_t i = 0; i < d_.constraints.size(); ++i)
       entry("constraints", i, [&] { std::visit([&](const auto& c) { add_constraint(c); }, d_.constraints[i]); });
+    for (std::size_t i = 0; i < d_.drives.size(); ++i) entry("drives", i, [&] { mechanism_.add(make_drive(d_.drives[i])); });
     for (std::size_t i = 0; i < d_.forces.size(); ++i)
       entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
     return std::move(mechanism_);
@@ -234,6 +238,49 @@ class Builder {
     }
     const Index dim = b.kinematics.dimension();
     return j.kind->make({j.name, a, b, or_origin(j.a.point, dim), or_origin(j.b.point, dim), j.a, j.b, j.numbers});
+  }
+
+  /// The driven joint or prescribed point of the drive's kind, the bodies resolved and the points
+  /// defaulted (DriveDescription).
+  std::shared_ptr<Constraint> make_drive(const DriveDescription& d) const {
+    const BodyRef& b = attachable(d.b.body, "body_b");
+    const Index dim = b.kinematics.dimension();
+    refuse_unused_data(d, dim);
+    if (d.kind == DriveKind::point) return make_prescribed_point(d.name, b, or_origin(d.b.point, dim), d.profiles);
+    if (d.profiles.size() != 1)
+      throw FieldError("profile", "a driven joint takes one profile, got " + std::to_string(d.profiles.size()));
+    const BodyRef* a = d.a.body.empty() ? nullptr : &attachable(d.a.body, "body_a");
+    const Vector X_a = or_origin(d.a.point, dim), X_b = or_origin(d.b.point, dim);
+    const TimeProfile& f = d.profiles.front();
+    if (d.kind == DriveKind::revolute) {
+      if (dim == 2)
+        return a ? make_driven_revolute_planar(d.name, *a, X_a, b, X_b, f)
+                 : make_driven_revolute_planar_to_ground(d.name, X_a, b, X_b, f);
+      return a ? make_driven_revolute(d.name, *a, X_a, d.a.axis, b, X_b, d.b.axis, f)
+               : make_driven_revolute_to_ground(d.name, X_a, d.a.axis, b, X_b, d.b.axis, f);
+    }
+    if (dim == 2)
+      return a ? make_driven_prismatic_planar(d.name, *a, X_a, d.a.axis, b, X_b, d.b.axis, f)
+               : make_driven_prismatic_planar_to_ground(d.name, X_a, d.a.axis, b, X_b, d.b.axis, f);
+    const JointFrame frame_a{X_a, d.a.axis, d.a.normal}, frame_b{X_b, d.b.axis, d.b.normal};
+    return a ? make_driven_prismatic(d.name, *a, frame_a, b, frame_b, f)
+             : make_driven_prismatic_to_ground(d.name, frame_a, b, frame_b, f);
+  }
+
+  /// A datum the drive's kind does not read is refused, not ignored: a point drive's side A and its
+  /// axes; a planar revolute drive's axes; normals but for a 3D prismatic drive.
+  static void refuse_unused_data(const DriveDescription& d, Index dim) {
+    const auto refuse = [&](bool given, const char* field, const char* why) {
+      if (given) throw FieldError(field, std::string("a ") + why + " takes no " + field + "; leave it out");
+    };
+    const bool point = d.kind == DriveKind::point, planar_revolute = d.kind == DriveKind::revolute && dim == 2;
+    const bool frames = d.kind == DriveKind::prismatic && dim == 3;
+    refuse(point && !d.a.body.empty(), "body_a", "point drive (it prescribes a body's point in the world)");
+    refuse(point && d.a.point.size() > 0, "point_a", "point drive");
+    refuse((point || planar_revolute) && d.a.axis.size() > 0, "axis_a", "point drive or planar revolute drive");
+    refuse((point || planar_revolute) && d.b.axis.size() > 0, "axis_b", "point drive or planar revolute drive");
+    refuse(!frames && d.a.normal.size() > 0, "normal_a", "drive other than a 3D prismatic one");
+    refuse(!frames && d.b.normal.size() > 0, "normal_b", "drive other than a 3D prismatic one");
   }
 
   void add_constraint(const QuadraticConstraintDescription& c) {

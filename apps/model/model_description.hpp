@@ -111,6 +111,24 @@ struct DistancePowerConstraintDescription {
 
 using ConstraintDescription = std::variant<QuadraticConstraintDescription, DistancePowerConstraintDescription>;
 
+// ---- drives (prescribed motion) -------------------------------------------------------------
+
+/// A prescribed motion, a rheonomic constraint g(q, t) = 0 (engine/constraint.hpp):
+///   revolute   a revolute joint whose angle is profiles[0] (joints/driven_revolute.hpp); planar
+///              bodies: the sides' points; 3D: points and axes;
+///   prismatic  a prismatic joint whose slide is profiles[0] (joints/driven_prismatic.hpp); planar:
+///              points and axes; 3D: joint frames (point, axis, normal);
+///   point      body B's point follows the world trajectory profiles (one per component; side A
+///              unused; joints/prescribed_point.hpp).
+/// A driven joint replaces the plain joint of its kind (it holds that joint's rows).
+enum class DriveKind { revolute, prismatic, point };
+struct DriveDescription {
+  std::string name;
+  DriveKind kind = DriveKind::revolute;
+  JointSide a, b;
+  std::vector<TimeProfile> profiles;
+};
+
 // ---- forces --------------------------------------------------------------------------------
 
 /// Uniform gravity: a Gravity element "<body>.gravity" on each listed body (empty: every director
@@ -237,6 +255,7 @@ struct ModelDescription {
   std::vector<MassMatrixDescription> inertias;
   std::vector<JointDescription> joints;
   std::vector<ConstraintDescription> constraints;
+  std::vector<DriveDescription> drives;  ///< built after the constraints
   std::vector<ForceDescription> forces;
   std::vector<ProbeDescription> probes;
   std::vector<InvariantDescription> invariants;

@@ -113,5 +113,6 @@ Scenario chain3d_scenario();
 Scenario nfourbar_scenario();
 Scenario grid2d_scenario();
 Scenario bricard_scenario();
+Scenario slider_crank_scenario();
 
 }  // namespace noether

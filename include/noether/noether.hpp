@@ -33,6 +33,9 @@
 // Joints and forces.
 #include <noether/joints/applied_loads.hpp>
 #include <noether/joints/distance_power_constraint.hpp>
+#include <noether/joints/driven_joint.hpp>
+#include <noether/joints/driven_prismatic.hpp>
+#include <noether/joints/driven_revolute.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/gravity.hpp>
@@ -41,6 +44,7 @@
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
 #include <noether/joints/polynomial_potential.hpp>
+#include <noether/joints/prescribed_point.hpp>
 #include <noether/joints/quadratic_joint.hpp>
 #include <noether/joints/rotational_spring_damper.hpp>
 #include <noether/joints/time_profile.hpp>

@@ -170,18 +170,19 @@ void bind_measures(py::module_& m) {
       "constraint_values",
       [](const Model& model, const State& s) {
         Vector g(model.system->num_multipliers());
-        calc_constraint_values(*model.system, s.q, g);
+        calc_constraint_values(*model.system, s.q, g, s.t);
         return g;
       },
-      py::arg("model"), py::arg("state"), released, "g(q) (num_multipliers)");
+      py::arg("model"), py::arg("state"), released, "g(q, t) at the state's time (num_multipliers)");
   m.def(
       "velocity_constraint_values",
       [](const Model& model, const State& s) {
         Vector gv(model.system->num_multipliers());
-        calc_velocity_constraint_values(*model.system, s.q, s.v, gv);
+        calc_velocity_constraint_values(*model.system, s.q, s.v, gv, s.t);
         return gv;
       },
-      py::arg("model"), py::arg("state"), released, "G(q) v (num_multipliers)");
+      py::arg("model"), py::arg("state"), released,
+      "G(q, t) v + g_t(q, t) at the state's time (num_multipliers; g_t: rheonomic constraints only)");
   m.def(
       "momenta",
       [](const Model& model, const State& s, const Eigen::Vector3d& about) {

@@ -214,7 +214,8 @@ noether_cli_test(NAME stepper_refusal EXIT_CODE 1 WRITES_OUTPUT OUT_FILES "motio
 # of `noether run S`, for every scenario at its defaults.
 set(scene_bits -DPROGRAM=$<TARGET_FILE:noether_cli> -P ${PROJECT_SOURCE_DIR}/tests/apps/check_scene_export.cmake)
 foreach(scenario singular-mass-spring spring-pendulum double-pendulum constrained-particles double-well
-                 damped-oscillator top double-fourbar rod-chain3d chain2d chain3d nfourbar grid2d bricard)
+                 damped-oscillator top double-fourbar rod-chain3d chain2d chain3d nfourbar grid2d bricard
+                 slider-crank)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/scene_bits/${scenario})
   add_test(NAME cli.scene_bits.export_${scenario}
            COMMAND ${CMAKE_COMMAND} -DEXPORT=${scenario} -DRUN_A=${dir}/s.json -DRUN_B=${scenario} -DDIR=${dir} ${scene_bits})
@@ -275,7 +276,8 @@ if(no_jsonschema EQUAL 0)
            COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/apps/validate_scenes.py
                    ${PROJECT_SOURCE_DIR}/docs/scene.schema.json $<TARGET_FILE:noether_cli> ${CMAKE_CURRENT_BINARY_DIR}/scene_schema
                    ${examples} singular-mass-spring spring-pendulum double-pendulum constrained-particles double-well
-                   damped-oscillator top double-fourbar rod-chain3d chain2d chain3d nfourbar grid2d bricard)
+                   damped-oscillator top double-fourbar rod-chain3d chain2d chain3d nfourbar grid2d bricard
+                 slider-crank)
 else()
   message(STATUS "python3-jsonschema not found: the scene schema is checked against the loader's keys only")
 endif()

@@ -58,7 +58,11 @@ const char* const kEveryKind = R"({
      "velocity": [-0.5, 0.0, 0.0], "angular_velocity": [2.0, 0.0, 0.0]},
     {"name": "weld", "type": "rigid", "mass": 1.0, "inertia": [0.1, 0.1, 0.1], "position": [0.0, 2.0, 0.0]},
     {"name": "p1", "type": "planar", "mass": 1.0, "inertia": 0.1, "velocity": [0.3, 0.0]},
-    {"name": "p2", "type": "planar", "mass": 1.0, "inertia": 0.1, "position": [0.0, 1.0]}
+    {"name": "p2", "type": "planar", "mass": 1.0, "inertia": 0.1, "position": [0.0, 1.0]},
+    {"name": "arm", "type": "planar", "mass": 1.0, "inertia": 0.1, "position": [2.5, 0.0], "velocity": [0.0, 0.5],
+     "angular_velocity": 1.0},
+    {"name": "puppet", "type": "rigid", "mass": 1.0, "inertia": [0.1, 0.1, 0.1], "position": [0.0, 3.0, 0.0],
+     "velocity": [0.2, 0.0, 0.0]}
   ],
   "joints": [
     {"name": "rail", "type": "prismatic", "point_a": [0.0, 0.0, 0.0], "axis_a": [1.0, 0.0, 0.0], "normal_a": [0.0, 1.0, 0.0],
@@ -69,6 +73,12 @@ const char* const kEveryKind = R"({
      "body_b": "weld", "axis_b": [1.0, 0.0, 0.0], "normal_b": [0.0, 1.0, 0.0]},
     {"name": "track", "type": "prismatic_planar", "point_a": [0.0, 0.0], "axis_a": [1.0, 0.0], "body_b": "p1", "axis_b": [1.0, 0.0]},
     {"name": "mount", "type": "fixed_planar", "point_a": [0.0, 1.0], "axis_a": [1.0, 0.0], "body_b": "p2", "axis_b": [1.0, 0.0]}
+  ],
+  "drives": [
+    {"name": "motor", "type": "revolute", "point_a": [2.0, 0.0], "body_b": "arm", "point_b": [-0.5, 0.0],
+     "profile": {"type": "ramp", "rate": 1.0}},
+    {"name": "strings", "type": "point", "body_b": "puppet", "profile_x": {"type": "ramp", "rate": 0.2, "offset": 0.0},
+     "profile_y": 3.0, "profile_z": {"type": "table", "times": [0.0, 1.0], "values": [0.0, 0.0]}}
   ],
   "forces": [
     {"name": "coil", "type": "spring", "body_a": "slider", "body_b": "sleeve", "stiffness": 10.0, "rest_length": 0.5},
@@ -144,8 +154,9 @@ TEST_CASE("the settings given over a scene already read are those given over its
 
 TEST_CASE("a scene with every element kind loads, round-trips and runs") {
   const Scene scene = parse_scene(kEveryKind, "every-kind.json");
-  CHECK(scene.model.bodies.size() == 5);
+  CHECK(scene.model.bodies.size() == 7);
   CHECK(scene.model.joints.size() == 5);
+  CHECK(scene.model.drives.size() == 2);
   CHECK(scene.model.forces.size() == 8);
   CHECK(scene.run.newton.modified);
   CHECK(scene.output_every == 2);
@@ -246,6 +257,17 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
        "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
       {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
       {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      {"a drive's table out of order",
+       with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar",
+            "profile": {"type": "table", "times": [0.0, 2.0, 1.0], "values": [0.0, 1.0, 2.0]}}])")),
+       "broken.json: /drives/0/profile: the table's times must increase strictly, but time 2 (1) follows 2"},
+      {"an axis a planar revolute drive does not read",
+       with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar",
+            "axis_b": [1.0, 0.0], "profile": 0.0}])")),
+       "broken.json: /drives/0/axis_b: a point drive or planar revolute drive takes no axis_b; leave it out"},
+      {"a drive without its profile",
+       with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar"}])")),
+       "broken.json: /drives/0/profile: is missing: the angle f(t), rad"},
       // Issue 40: "cannot create the output directory ''", without the path in the file.
       {"empty output directory", with(pendulum, P("/output/directory"), ""),
        "broken.json: /output/directory: an empty text names no directory; give one (\"out\"), or leave the key out to "

@@ -36,3 +36,28 @@ TEST_CASE("a directed load scales its direction by the profile, and bad profiles
   CHECK_THROWS_WITH_AS(directed_load(Eigen::Vector2d(1, 0), ConstantProfile{std::numeric_limits<double>::quiet_NaN()}, "force 'f'"),
                        doctest::Contains("not finite"), std::invalid_argument);
 }
+
+TEST_CASE("profile rates: central differences of the smooth profiles; a table's slope from the right at a knot, 0 beyond its ends") {
+  const std::vector<TimeProfile> smooth{ConstantProfile{2.5}, SineProfile{2.0, 3.0, 0.5, 1.0},
+                                        DampedHarmonicProfile{0.3, 2.0, 1.0, -0.4}, RampProfile{-1.5, 0.2}};
+  const double d = 1e-5;
+  for (const TimeProfile& f : smooth)
+    for (double t : {-0.7, 0.0, 1.3}) {
+      const double central = (evaluate(f, t + d) - evaluate(f, t - d)) / (2 * d);
+      CHECK(evaluate_rate(f, t) == doctest::Approx(central).epsilon(1e-8).scale(1.0));
+    }
+  CHECK(evaluate(RampProfile{-1.5, 0.2}, 2.0) == 0.2 - 3.0);
+  const TableProfile table{{0.0, 1.0, 3.0}, {0.0, 2.0, -2.0}};
+  CHECK(evaluate_rate(table, -1.0) == 0.0);
+  CHECK(evaluate_rate(table, 0.0) == 2.0);   // the knot: the segment that starts there
+  CHECK(evaluate_rate(table, 0.5) == 2.0);
+  CHECK(evaluate_rate(table, 1.0) == -2.0);  // the knot between the two segments
+  CHECK(evaluate_rate(table, 2.5) == -2.0);
+  CHECK(evaluate_rate(table, 3.0) == 0.0);   // from the last time on, f is constant
+  CHECK(evaluate_rate(TableProfile{{1.0}, {4.0}}, 1.0) == 0.0);
+}
+
+TEST_CASE("a ramp profile with a non-finite rate is refused naming its owner") {
+  CHECK_THROWS_WITH_AS(check_time_profile(RampProfile{std::numeric_limits<double>::infinity(), 0.0}, "drive 'crank'"),
+                       doctest::Contains("drive 'crank': a profile value is not finite"), std::invalid_argument);
+}
