@@ -15,6 +15,9 @@ double potential_energy(const System& system, ConstVectorRef q);
 void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g);
 /// G(q) v, the velocity-level constraints, overwrites gv (num_multipliers()).
 void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv);
+/// g(q) and G(q) v together, the same values as the two functions above, in one walk over the
+/// constraints (each gathers its coordinates once): what a run measures at every step.
+void calc_constraint_residuals(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef g, VectorRef gv);
 /// p = M(q) v   (num_coordinates()), overwrites p.
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p);
 /// The linear momentum L and the angular momentum J about the point `about` of the system at

@@ -158,14 +158,14 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     step_rows_.resize(n);
     assembly_.layout().to_newton_order(natural_rows_, step_rows_);
     natural_x_.resize(n + kGlobalUnknowns);
-    Vector newton_x(n + kGlobalUnknowns);
-    assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
-    if constexpr (has_global_unknown) newton_x(n) = x(n);
+    newton_x_.resize(n + kGlobalUnknowns);
+    assembly_.layout().to_newton_order(x.head(n), newton_x_.head(n));
+    if constexpr (has_global_unknown) newton_x_(n) = x(n);
     const NewtonReport report = off_near_null_space
-                                    ? newton.solve_off_near_null_space(*this, newton_x, context(state, h), estimate_condition)
-                                    : newton.solve(*this, newton_x, context(state, h), estimate_condition);
-    assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
-    if constexpr (has_global_unknown) x(n) = newton_x(n);
+                                    ? newton.solve_off_near_null_space(*this, newton_x_, context(state, h), estimate_condition)
+                                    : newton.solve(*this, newton_x_, context(state, h), estimate_condition);
+    assembly_.layout().to_natural_order(newton_x_.head(n), x.head(n));
+    if constexpr (has_global_unknown) x(n) = newton_x_(n);
     return report;
   }
 
@@ -194,6 +194,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector natural_rows_;  ///< the step rows in natural order, as the scheme writes them
   Vector step_rows_;     ///< the same in Newton order
   Vector natural_x_;  ///< the last evaluated x, natural order
+  Vector newton_x_;   ///< solve's iterate in Newton order (kept: no allocation per step)
   /// The scale and floor of the solve's last evaluation with the matrix (Newton order; schemes
   /// without a global unknown), once it has made one.
   Vector matrix_scale_, matrix_floor_;
