@@ -352,6 +352,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   };
   double best_of_second_half = std::numeric_limits<double>::infinity();
   double best_candidate = std::numeric_limits<double>::infinity();  // of stalled_best_ (NewtonOptions)
+  bool best_is_x = false;  // the best candidate is x itself, not yet copied to stalled_best_
   for (;;) {
     const double scaled = norms.scaled;
     report.history.push_back({scaled, norms.largest, increment_norm, chord});
@@ -359,7 +360,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     if (report.iterations >= options_.max_iterations / 2) best_of_second_half = std::min(best_of_second_half, scaled);
     if (scaled < best_candidate && scaled <= kStalledToleranceFactor * options_.residual_tolerance) {
       best_candidate = scaled;  // the iterate returned should the solve stall
-      stalled_best_ = x;
+      best_is_x = true;         // copied to stalled_best_ only before an update changes x
     }
     const std::size_t count = report.history.size();
     const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
@@ -374,7 +375,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     }
     if (report.iterations == options_.max_iterations) {  // the last iterate: stalled, within the tolerance, or a failure
       if (stalled(report, best_of_second_half, best_candidate)) {
-        x = stalled_best_;
+        if (!best_is_x) x = stalled_best_;
         if (system.reads_last_evaluation()) evaluate(false);
         report.stalled_residual = best_candidate;
       } else if (!meets_tolerance) {
@@ -393,6 +394,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // Checked (in solve_increment) before the update, so that x stays the iterate whose
     // evaluation can be examined.
     increment_norm = solve_increment(system, context, report);
+    if (best_is_x) stalled_best_ = x;
+    best_is_x = false;
     x_norm = subtract_increment(x, increment_);
     // r met the tolerance at the iterate this update starts from, and the update meets the
     // increment tolerance: the evaluation would only confirm (NewtonOptions), unless the system's

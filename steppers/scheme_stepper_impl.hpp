@@ -294,27 +294,33 @@ StepReport SchemeStepper<Scheme>::refined_step(State& state, double h) {
   report.substeps = 0;
   report.smallest_substep = Scheme::traits.adaptive_step ? std::numeric_limits<double>::infinity() : std::abs(h);
   Attempt last;
-  State next = state;
+  // Advanced in place: advance_once changes state only once its step succeeded, and advance keeps
+  // the start before a refinement's first substep, so the state is copied only when a step is refined.
+  const int step = state.step;
+  const double t = state.t;
+  std::optional<State> step_start;
   try {
-    advance(next, h, max_refinement_depth_, report, last);
+    advance(state, h, max_refinement_depth_, report, last, step_start);
   } catch (const NewtonError& e) {
     const std::string context =
         report.refinements == 0
             ? e.context()
-            : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
+            : StepEquations::context(step_start ? *step_start : state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
                   (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
-    throw with_rank_loss(system_, next, last.h, e.in_context(context));
+    const NewtonError error = with_rank_loss(system_, state, last.h, e.in_context(context));
+    if (step_start) state = std::move(*step_start);  // the caller's state, unchanged by the failed step
+    throw error;
   }
-  next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
-  if constexpr (!Scheme::traits.adaptive_step) next.t = state.t + h;  // an adaptive scheme's t is its own
-  report.step_size = Scheme::traits.adaptive_step ? next.t - state.t : h;
-  state = std::move(next);
+  state.step = step + 1;  // one step of the caller's grid, however many substeps it took
+  if constexpr (!Scheme::traits.adaptive_step) state.t = t + h;  // an adaptive scheme's t is its own
+  report.step_size = Scheme::traits.adaptive_step ? state.t - t : h;
   return report;
 }
 
 template <class Scheme>
-void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last) {
+void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last,
+                                    std::optional<State>& step_start) {
   last = {state.t, h};
   try {
     const double start = state.t;
@@ -328,8 +334,9 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
     report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
     if (depth == 0) throw;
     ++report.refinements;
-    advance(state, 0.5 * h, depth - 1, report, last);
-    advance(state, 0.5 * h, depth - 1, report, last);
+    if (!step_start) step_start = state;
+    advance(state, 0.5 * h, depth - 1, report, last, step_start);
+    advance(state, 0.5 * h, depth - 1, report, last, step_start);
   }
 }
 
