@@ -71,9 +71,10 @@ class RunRecorder {
   /// The balance of a step that ended at `energy` with work W from energy_final (E^{n+1} - E^n - W),
   /// its largest magnitude and the total work updated; NaN where E^n is (sem-vi's first step).
   double record_balance(double energy, double work);
-  /// Throws std::runtime_error when g, G v or the energy at state is not finite (a NaN energy is
-  /// an energy not yet defined, sem-vi's before its first step); state is then not recorded.
-  void require_finite_measures(const State& state, double energy);
+  /// Throws std::runtime_error when g, G v (of largest entries g_max, gv_max: max_abs) or the
+  /// energy at state is not finite (a NaN energy is an energy not yet defined, sem-vi's before its
+  /// first step); state is then not recorded.
+  void require_finite_measures(const State& state, double g_max, double gv_max, double energy);
   /// Updates the conserved momenta's last values and drifts at state.
   void measure_momenta(const State& state);
   /// The refinement of a completed step of size h, when a Newton failure split one of its steps of

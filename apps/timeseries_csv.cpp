@@ -8,11 +8,21 @@
 
 namespace noether {
 
+namespace {
+
+/// Characters format_double writes at most (17 digits, sign, point, exponent, with room to spare).
+constexpr std::size_t kDoubleChars = 32;
+
+/// Writes format_double's text of value at `begin` (kDoubleChars free); returns its end.
+char* put_double(char* begin, double value) {
+  return std::to_chars(begin, begin + kDoubleChars, value, std::chars_format::general, 17).ptr;
+}
+
+}  // namespace
+
 std::string format_double(double value) {
-  std::array<char, 32> buffer{};
-  const auto [end, error] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                          std::chars_format::general, 17);
-  return std::string(buffer.data(), end);
+  std::array<char, kDoubleChars> buffer{};
+  return std::string(buffer.data(), put_double(buffer.data(), value));
 }
 
 std::vector<std::string> constraint_row_labels(const System& system) {
@@ -107,8 +117,13 @@ std::uint64_t TimeseriesCsv::sync() {
 }
 
 void TimeseriesCsv::write_value(double value) {
-  if (row_started_) file_.append(",");
-  file_.append(format_double(value));
+  // Written in place: a row holds a value per coordinate, and a string per value would cost an
+  // allocation each.
+  std::array<char, kDoubleChars + 1> buffer{};
+  char* begin = buffer.data();
+  if (row_started_) *begin++ = ',';
+  const char* end = put_double(begin, value);
+  file_.append(std::string_view(buffer.data(), static_cast<std::size_t>(end - buffer.data())));
   row_started_ = true;
 }
 

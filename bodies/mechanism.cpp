@@ -112,11 +112,8 @@ BodyRef Mechanism::add_body(std::string name, BodyKind kind, std::vector<std::st
 }
 
 void Mechanism::append_initial_values(const Vector& q0, const Vector& v0) {
-  const Index n = static_cast<Index>(q0_.size());
-  q0_.conservativeResize(n + q0.size());
-  v0_.conservativeResize(n + v0.size());
-  q0_.tail(q0.size()) = q0;
-  v0_.tail(v0.size()) = v0;
+  q0_.insert(q0_.end(), q0.begin(), q0.end());
+  v0_.insert(v0_.end(), v0.begin(), v0.end());
 }
 
 const System& Mechanism::system() const {
@@ -132,8 +129,8 @@ System& Mechanism::live_system() {
 
 State Mechanism::initial_state() const {
   State state;
-  state.q = q0_;
-  state.v = v0_;
+  state.q = Eigen::Map<const Vector>(q0_.data(), static_cast<Index>(q0_.size()));
+  state.v = Eigen::Map<const Vector>(v0_.data(), static_cast<Index>(v0_.size()));
   return state;
 }
 

@@ -108,7 +108,9 @@ class Mechanism {
   System& live_system();
 
   std::shared_ptr<System> system_;  ///< shared, so that steppers made on system() may outlive the Mechanism
-  Vector q0_, v0_;
+  /// The initial q and v, body after body: vectors, whose growth is amortized (an Eigen vector
+  /// resized per body would copy the whole of it each time, quadratic in the bodies).
+  std::vector<double> q0_, v0_;
   std::vector<BodyRef> bodies_;
 };
 

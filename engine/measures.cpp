@@ -93,37 +93,58 @@ void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g,
   });
 }
 
+namespace {
+
+/// G(q, t) v + g_t(q, t) of constraint e at its local coordinates q_local, into its rows of gv
+/// (g_t for a rheonomic constraint only).
+void calc_velocity_rows(const Placed<Constraint>& e, const Eigen::Map<const Vector>& q_local, ConstVectorRef v,
+                        double t, LocalScratch& s, VectorRef gv) {
+  const Index rows = e.element->num_equations();
+  const auto cols = static_cast<Index>(e.dofs.size());
+  Eigen::Block<Matrix> jacobian = corner_of(s.jacobian, rows, cols);
+  e.element->calc_jacobian_at(t, q_local, jacobian);
+  gv.segment(e.first_multiplier, rows).noalias() = jacobian * gather_into(v, e.dofs, s.v);
+  if (e.element->rheonomic()) {
+    Vector rate(rows);
+    e.element->calc_rate(t, q_local, rate);
+    gv.segment(e.first_multiplier, rows) += rate;
+  }
+}
+
+}  // namespace
+
 void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv,
                                      double t) {
   const std::span<const Placed<Constraint>> constraints = system.constraints();
   for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
+    for (std::size_t i = begin; i < end; ++i)
+      calc_velocity_rows(constraints[i], gather_into(q, constraints[i].dofs, s.q), v, t, s, gv);
+  });
+}
+
+void calc_constraint_residuals(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef g, VectorRef gv,
+                               double t) {
+  const std::span<const Placed<Constraint>> constraints = system.constraints();
+  for_each_block(constraints.size(), [&](std::size_t begin, std::size_t end, LocalScratch& s) {
     for (std::size_t i = begin; i < end; ++i) {
       const Placed<Constraint>& e = constraints[i];
-      const Index rows = e.element->num_equations();
-      const auto cols = static_cast<Index>(e.dofs.size());
-      Eigen::Block<Matrix> jacobian = corner_of(s.jacobian, rows, cols);
-      const auto q_local = gather_into(q, e.dofs, s.q);
-      e.element->calc_jacobian_at(t, q_local, jacobian);
-      gv.segment(e.first_multiplier, rows).noalias() = jacobian * gather_into(v, e.dofs, s.v);
-      if (e.element->rheonomic()) {
-        Vector rate(rows);
-        e.element->calc_rate(t, q_local, rate);
-        gv.segment(e.first_multiplier, rows) += rate;
-      }
+      const Eigen::Map<const Vector> q_local = gather_into(q, e.dofs, s.q);
+      e.element->calc_value_at(t, q_local, g.segment(e.first_multiplier, e.element->num_equations()));
+      calc_velocity_rows(e, q_local, v, t, s, gv);
     }
   });
 }
 
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p) {
   p.setZero();
-  Vector q_local, v_local;
+  Vector q_local, v_local, p_local;  // reused: no allocation per element once they fit the largest
   Matrix M;
   for (const Placed<Inertia>& e : system.inertias()) {
     gather(q, e.dofs, q_local);
     gather(v, e.dofs, v_local);
     M.setZero(q_local.size(), q_local.size());
     e.element->add_mass_matrix(q_local, 1.0, M);
-    const Vector p_local = M * v_local;
+    p_local.noalias() = M * v_local;
     for (std::size_t i = 0; i < e.dofs.size(); ++i) p(e.dofs[i]) += p_local(static_cast<Index>(i));
   }
 }

@@ -18,6 +18,10 @@ void calc_constraint_values(const System& system, ConstVectorRef q, VectorRef g,
 /// the rate of a rheonomic constraint, is not added for the others (G v alone).
 void calc_velocity_constraint_values(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef gv,
                                      double t = 0.0);
+/// g(q, t) and G(q, t) v + g_t together, the same values as the two functions above, in one walk
+/// over the constraints (each gathers its coordinates once): what a run measures at every step.
+void calc_constraint_residuals(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef g, VectorRef gv,
+                               double t = 0.0);
 /// p = M(q) v   (num_coordinates()), overwrites p.
 void calc_momentum(const System& system, ConstVectorRef q, ConstVectorRef v, VectorRef p);
 /// The linear momentum L and the angular momentum J about the point `about` of the system at

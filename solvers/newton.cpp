@@ -80,6 +80,56 @@ double scaled_norm(ConstVectorRef residual, ConstVectorRef scale) {
   return r;
 }
 
+/// The largest of a running maximum of magnitudes, NaN once a NaN has been seen (max_abs's rule).
+class LargestMagnitude {
+ public:
+  void add(double value) {
+    const double magnitude = std::abs(value);
+    if (std::isnan(magnitude)) nan_ = true;
+    else if (magnitude > largest_) largest_ = magnitude;
+  }
+  double value() const { return nan_ ? std::numeric_limits<double>::quiet_NaN() : largest_; }
+
+ private:
+  double largest_ = 0.0;
+  bool nan_ = false;
+};
+
+/// r = max_i |R_i| / scale_i, the stopping test's, and max_i |R_i| of one evaluation.
+struct ResidualNorms {
+  double scaled = 0.0, largest = 0.0;
+};
+
+/// scale_i += floor_i / tolerance (the weights of the stopping test, NewtonOptions), and, in the
+/// same walk over the rows, r = max_i |R_i| / scale_i and max_i |R_i| (each NaN when an entry is
+/// NaN): one pass over the three vectors of the system's size where three passes would be
+/// memory-bound at every iteration.
+ResidualNorms weigh_residual(ConstVectorRef residual, VectorRef scale, ConstVectorRef floor,
+                             double tolerance) {
+  double r = 0.0;
+  bool scaled_nan = false;
+  LargestMagnitude largest;
+  for (Index i = 0; i < residual.size(); ++i) {
+    const double weight = scale(i) + floor(i) / tolerance;
+    scale(i) = weight;
+    const double entry = scaled_entry(residual(i), weight);
+    if (std::isnan(entry)) scaled_nan = true;  // kept: a later finite entry must not hide it (inf / inf)
+    else if (entry > r) r = entry;
+    largest.add(residual(i));
+  }
+  return {scaled_nan ? std::numeric_limits<double>::quiet_NaN() : r, largest.value()};
+}
+
+/// x -= increment in place; returns max|x| of the updated x (NaN when an entry is NaN), in one pass.
+double subtract_increment(VectorRef x, ConstVectorRef increment) {
+  LargestMagnitude largest;
+  for (Index i = 0; i < x.size(); ++i) {
+    x(i) -= increment(i);
+    largest.add(x(i));
+  }
+  return largest.value();
+}
+
 }  // namespace
 
 namespace {
@@ -228,8 +278,8 @@ bool NewtonSolver::stalled(const NewtonReport& report, double best_of_second_hal
          best_of_second_half > kStagnationRate * best_of_first_half;
 }
 
-bool NewtonSolver::increment_is_small(double increment_norm, ConstVectorRef x) const {
-  return increment_norm <= options_.increment_tolerance * (1.0 + max_abs(x));
+bool NewtonSolver::increment_is_small(double increment_norm, double x_norm) const {
+  return increment_norm <= options_.increment_tolerance * (1.0 + x_norm);
 }
 
 void NewtonSolver::forget_factorization() {
@@ -279,15 +329,18 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   check_fits(x);
   NewtonReport report;
   const bool reuse = options_.modified && has_factorization_;
+  ResidualNorms norms;  // of the last evaluation
   const auto evaluate = [&](bool with_matrix) {
     timed(report.timings.assembly, [&] { system.evaluate(x, residual_, scale_, floor_, with_matrix); });
     ++report.evaluations;
     if (with_matrix) ++report.matrix_evaluations;
-    scale_ += floor_ / options_.residual_tolerance;  // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
+    // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
+    norms = weigh_residual(residual_, scale_, floor_, options_.residual_tolerance);
   };
   evaluate(!reuse);
   bool matrix_is_current = !reuse;
   double increment_norm = 0.0;
+  double x_norm = 0.0;  // max|x| after the last update
   bool chord = false;
   const auto estimate_condition_at_end = [&] {  // of the tangent factored last (NewtonSolver::solve)
     if (!estimate_condition) return;
@@ -299,14 +352,15 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
   };
   double best_of_second_half = std::numeric_limits<double>::infinity();
   double best_candidate = std::numeric_limits<double>::infinity();  // of stalled_best_ (NewtonOptions)
+  bool best_is_x = false;  // the best candidate is x itself, not yet copied to stalled_best_
   for (;;) {
-    const double scaled = scaled_norm(residual_, scale_);
-    report.history.push_back({scaled, max_abs(residual_), increment_norm, chord});
+    const double scaled = norms.scaled;
+    report.history.push_back({scaled, norms.largest, increment_norm, chord});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     if (report.iterations >= options_.max_iterations / 2) best_of_second_half = std::min(best_of_second_half, scaled);
     if (scaled < best_candidate && scaled <= kStalledToleranceFactor * options_.residual_tolerance) {
       best_candidate = scaled;  // the iterate returned should the solve stall
-      stalled_best_ = x;
+      best_is_x = true;         // copied to stalled_best_ only before an update changes x
     }
     const std::size_t count = report.history.size();
     const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
@@ -314,14 +368,14 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
     const bool ends = report.iterations == 0 ? options_.accept_initial_iterate
-                                             : stagnated || increment_is_small(increment_norm, x);
+                                             : stagnated || increment_is_small(increment_norm, x_norm);
     if (meets_tolerance && ends) {
       estimate_condition_at_end();
       return report;
     }
     if (report.iterations == options_.max_iterations) {  // the last iterate: stalled, within the tolerance, or a failure
       if (stalled(report, best_of_second_half, best_candidate)) {
-        x = stalled_best_;
+        if (!best_is_x) x = stalled_best_;
         if (system.reads_last_evaluation()) evaluate(false);
         report.stalled_residual = best_candidate;
       } else if (!meets_tolerance) {
@@ -340,11 +394,13 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     // Checked (in solve_increment) before the update, so that x stays the iterate whose
     // evaluation can be examined.
     increment_norm = solve_increment(system, context, report);
-    x -= increment_;
+    if (best_is_x) stalled_best_ = x;
+    best_is_x = false;
+    x_norm = subtract_increment(x, increment_);
     // r met the tolerance at the iterate this update starts from, and the update meets the
     // increment tolerance: the evaluation would only confirm (NewtonOptions), unless the system's
     // owner reads it.
-    if (meets_tolerance && increment_is_small(increment_norm, x) && !system.reads_last_evaluation()) {
+    if (meets_tolerance && increment_is_small(increment_norm, x_norm) && !system.reads_last_evaluation()) {
       report.last_update_unevaluated = true;
       estimate_condition_at_end();
       return report;
@@ -379,7 +435,8 @@ NewtonReport NewtonSolver::solve_off_near_null_space(NewtonSystem& system, Vecto
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
-    const bool ends = stagnated || increment_is_small(increment_norm, x) || report.iterations == options_.max_iterations;
+    const bool ends =
+        stagnated || increment_is_small(increment_norm, max_abs(x)) || report.iterations == options_.max_iterations;
     if (report.iterations > 0 && scaled <= tolerance && ends) break;  // x evaluated: the system's last evaluation is x's
     if (report.iterations == options_.max_iterations)
       fail(system, context,

@@ -346,8 +346,9 @@ class NewtonSolver {
   /// increment_ = T^{-1} residual_ (timed and counted in report); returns max|increment_|.
   /// Fails the solve when it is not finite.
   double solve_increment(NewtonSystem& system, const std::string& context, NewtonReport& report);
-  /// The increment test of NewtonOptions: max|dx| <= increment_tolerance * (1 + max|x|).
-  bool increment_is_small(double increment_norm, ConstVectorRef x) const;
+  /// The increment test of NewtonOptions: max|dx| <= increment_tolerance * (1 + max|x|), with
+  /// x_norm = max|x|.
+  bool increment_is_small(double increment_norm, double x_norm) const;
   /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the
   /// system that gave it (NewtonSystem::describe_non_finite).
   [[noreturn]] void fail(NewtonSystem& system, const std::string& context, std::string reason,

@@ -5,6 +5,7 @@
 /// equations assembled by the engine, the permutation to and from the Newton order, and the
 /// refinement of a step whose Newton fails into half-steps.
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -109,7 +110,9 @@ class SchemeStepper final : public Stepper {
   /// The scheme's work kernels summed at the solution x of the step from input (SchemeAssembly::work).
   double step_work(const StepInput& input, ConstVectorRef x) const;
   /// advance_once, or, when its Newton fails and depth > 0, two half-steps each refined with depth - 1.
-  void advance(State& state, double h, int depth, StepReport& report, Attempt& last);
+  /// `step_start` receives a copy of state as the first refinement begins (no substep has moved it yet),
+  /// so that refined_step can put it back should a substep fail; a step taken whole needs none.
+  void advance(State& state, double h, int depth, StepReport& report, Attempt& last, std::optional<State>& step_start);
 
   const System& system_;
   int max_refinement_depth_;

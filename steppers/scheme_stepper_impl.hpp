@@ -158,14 +158,14 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     step_rows_.resize(n);
     assembly_.layout().to_newton_order(natural_rows_, step_rows_);
     natural_x_.resize(n + kGlobalUnknowns);
-    Vector newton_x(n + kGlobalUnknowns);
-    assembly_.layout().to_newton_order(x.head(n), newton_x.head(n));
-    if constexpr (has_global_unknown) newton_x(n) = x(n);
+    newton_x_.resize(n + kGlobalUnknowns);
+    assembly_.layout().to_newton_order(x.head(n), newton_x_.head(n));
+    if constexpr (has_global_unknown) newton_x_(n) = x(n);
     const NewtonReport report = off_near_null_space
-                                    ? newton.solve_off_near_null_space(*this, newton_x, context(state, h), estimate_condition)
-                                    : newton.solve(*this, newton_x, context(state, h), estimate_condition);
-    assembly_.layout().to_natural_order(newton_x.head(n), x.head(n));
-    if constexpr (has_global_unknown) x(n) = newton_x(n);
+                                    ? newton.solve_off_near_null_space(*this, newton_x_, context(state, h), estimate_condition)
+                                    : newton.solve(*this, newton_x_, context(state, h), estimate_condition);
+    assembly_.layout().to_natural_order(newton_x_.head(n), x.head(n));
+    if constexpr (has_global_unknown) x(n) = newton_x_(n);
     return report;
   }
 
@@ -194,6 +194,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector natural_rows_;  ///< the step rows in natural order, as the scheme writes them
   Vector step_rows_;     ///< the same in Newton order
   Vector natural_x_;  ///< the last evaluated x, natural order
+  Vector newton_x_;   ///< solve's iterate in Newton order (kept: no allocation per step)
   /// The scale and floor of the solve's last evaluation with the matrix (Newton order; schemes
   /// without a global unknown), once it has made one.
   Vector matrix_scale_, matrix_floor_;
@@ -294,27 +295,33 @@ StepReport SchemeStepper<Scheme>::refined_step(State& state, double h) {
   report.substeps = 0;
   report.smallest_substep = Scheme::traits.adaptive_step ? std::numeric_limits<double>::infinity() : std::abs(h);
   Attempt last;
-  State next = state;
+  // Advanced in place: advance_once changes state only once its step succeeded, and advance keeps
+  // the start before a refinement's first substep, so the state is copied only when a step is refined.
+  const int step = state.step;
+  const double t = state.t;
+  std::optional<State> step_start;
   try {
-    advance(next, h, max_refinement_depth_, report, last);
+    advance(state, h, max_refinement_depth_, report, last, step_start);
   } catch (const NewtonError& e) {
     const std::string context =
         report.refinements == 0
             ? e.context()
-            : StepEquations::context(state, h) + ", refined " + std::to_string(report.refinements) +
+            : StepEquations::context(step_start ? *step_start : state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
                   (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
-    throw with_rank_loss(system_, next, last.h, e.in_context(context));
+    const NewtonError error = with_rank_loss(system_, state, last.h, e.in_context(context));
+    if (step_start) state = std::move(*step_start);  // the caller's state, unchanged by the failed step
+    throw error;
   }
-  next.step = state.step + 1;  // one step of the caller's grid, however many substeps it took
-  if constexpr (!Scheme::traits.adaptive_step) next.t = state.t + h;  // an adaptive scheme's t is its own
-  report.step_size = Scheme::traits.adaptive_step ? next.t - state.t : h;
-  state = std::move(next);
+  state.step = step + 1;  // one step of the caller's grid, however many substeps it took
+  if constexpr (!Scheme::traits.adaptive_step) state.t = t + h;  // an adaptive scheme's t is its own
+  report.step_size = Scheme::traits.adaptive_step ? state.t - t : h;
   return report;
 }
 
 template <class Scheme>
-void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last) {
+void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepReport& report, Attempt& last,
+                                    std::optional<State>& step_start) {
   last = {state.t, h};
   try {
     const double start = state.t;
@@ -328,8 +335,9 @@ void SchemeStepper<Scheme>::advance(State& state, double h, int depth, StepRepor
     report.iterations += static_cast<int>(e.history().size()) - 1;  // the iterates after the start
     if (depth == 0) throw;
     ++report.refinements;
-    advance(state, 0.5 * h, depth - 1, report, last);
-    advance(state, 0.5 * h, depth - 1, report, last);
+    if (!step_start) step_start = state;
+    advance(state, 0.5 * h, depth - 1, report, last, step_start);
+    advance(state, 0.5 * h, depth - 1, report, last, step_start);
   }
 }
 

@@ -201,20 +201,28 @@ TEST_CASE("system measures over many elements: the same bits on 1 and 2 threads,
   struct Measures {
     double kinetic, potential;
     Vector g, gv;
+    Vector g_together, gv_together;  ///< from calc_constraint_residuals
   };
   const auto measure_on = [&](std::size_t threads) {
     const tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    Measures m{kinetic_energy(system, q, v), potential_energy(system, q), Vector(system.num_multipliers()),
-               Vector(system.num_multipliers())};
-    calc_constraint_values(system, q, m.g);
-    calc_velocity_constraint_values(system, q, v, m.gv);
-    return m;
+    const Index m = system.num_multipliers();
+    Measures measures{kinetic_energy(system, q, v), potential_energy(system, q), Vector(m), Vector(m), Vector(m),
+                      Vector(m)};
+    calc_constraint_values(system, q, measures.g);
+    calc_velocity_constraint_values(system, q, v, measures.gv);
+    calc_constraint_residuals(system, q, v, measures.g_together, measures.gv_together);
+    return measures;
   };
   const Measures one = measure_on(1), two = measure_on(2);
   CHECK(one.kinetic == two.kinetic);
   CHECK(one.potential == two.potential);
   CHECK(one.g == two.g);
   CHECK(one.gv == two.gv);
+  // The one walk gives the bits of the two, on any number of threads.
+  CHECK(one.g_together == one.g);
+  CHECK(one.gv_together == one.gv);
+  CHECK(two.g_together == one.g);
+  CHECK(two.gv_together == one.gv);
 
   // Against the element terms, evaluated one by one here.
   double kinetic = 0.0, potential = 0.0;

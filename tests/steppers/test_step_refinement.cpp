@@ -170,3 +170,31 @@ TEST_CASE("a run that fails after refining reports where, and its time series en
   CHECK(rows == 2);  // the header and step 0, the last good state
   CHECK(last.rfind("0,", 0) == 0);
 }
+
+TEST_CASE("a refined step that fails after a good substep leaves the state as it was, and names the step it refined") {
+  // livens-em on double-fourbar at h = 0.2 with three Newton iterations and one refinement: the
+  // step from t = 0.6 fails whole, its first half to 0.7 succeeds, its second half fails.
+  const Model model = find_scenario("double-fourbar").build(resolve_parameters(find_scenario("double-fourbar"), {}));
+  StepperOptions options;
+  options.max_refinement_depth = 1;
+  options.newton.max_iterations = 3;
+  LivensEnergyMomentum stepper(*model.system, options);
+  State state = model.initial;
+  stepper.initialize(state);
+  std::string message;
+  for (int n = 0; n < 10 && message.empty(); ++n) {
+    const State before = state;
+    try {
+      stepper.step(state, 0.2);
+    } catch (const NewtonError& e) {
+      message = e.what();
+      CHECK(state.step == before.step);
+      CHECK(state.t == before.t);
+      CHECK(state.q == before.q);
+      CHECK(state.v == before.v);
+      CHECK(state.p == before.p);
+      CHECK(state.lambda == before.lambda);
+    }
+  }
+  CHECK(message.find("(t = 0.6 -> 0.8), refined 1 times, in its substep from t = 0.7 by h = 0.1") != std::string::npos);
+}
