@@ -78,8 +78,8 @@ void add_integration_settings(std::vector<RunSetting>& table) {
                    "linear solver of the Newton matrices: auto (chosen by the mechanism), klu, umfpack, eigen, "
                    "schur; mumps in a build with PETSc",
                    "linear solver of the Newton matrices. `auto` chooses by the mechanism: in one process `klu`, "
-                   "or where the first matrix's factors have wide fronts the one of `klu`, `umfpack` and `mumps` "
-                   "(in a build with PETSc) whose factorization of it takes the fewest flops; over several processes (`mpirun`) `schur` where the processes' parts share at "
+                   "or `umfpack` where the first matrix's factors have wide fronts and UMFPACK's take fewer "
+                   "flops; over several processes (`mpirun`) `schur` where the processes' parts share at "
                    "most 64 unknowns per cut (chains, trees), else `mumps`. `schur`: each process's part by KLU, "
                    "the unknowns they share by their Schur complement. `mumps` (through PETSc) in a build with "
                    "PETSc, where a build without says how to get it. summary.json's `factorization` names the "

@@ -6,19 +6,9 @@
 
 #include <noether/engine/format.hpp>
 #include <noether/solvers/linear/klu_solver.hpp>
-#include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/solvers/linear/umfpack_solver.hpp>
 
 namespace noether {
-namespace {
-
-/// The ordering MUMPS takes for the one AutoSolver was given: nd as given; the orderings MUMPS
-/// does not take (amd, colamd: klu's and umfpack's) leave MUMPS its own rule.
-FillOrdering mumps_ordering(FillOrdering ordering) {
-  return ordering == FillOrdering::nested_dissection ? ordering : FillOrdering::automatic;
-}
-
-}  // namespace
 
 void AutoSolver::analyze_pattern(const CscPattern& pattern) {
   pattern_ = &pattern;
@@ -50,7 +40,7 @@ FactorizationStatus AutoSolver::choose(std::span<const double> values) {
   const double klu_flops = profile_.flops;
   const double per_entry = klu_flops / static_cast<double>(std::max<Index>(profile_.factor_entries, 1));
   if (klu_flops < rule_.trial_flops) {
-    profile_.reason = "klu: " + format_number(klu_flops) + " flops on the first matrix, too few to try umfpack or mumps; " +
+    profile_.reason = "klu: " + format_number(klu_flops) + " flops on the first matrix, too few to try umfpack; " +
                       profile_.reason;
     return klu_status;
   }
@@ -58,21 +48,20 @@ FactorizationStatus AutoSolver::choose(std::span<const double> values) {
     profile_.reason = "klu: narrow fronts (" + format_number(per_entry) + " flops per factor entry); " + profile_.reason;
     return klu_status;
   }
-  std::string figures = "klu " + format_number(klu_flops) + " flops";
-  const auto trial = [&](std::unique_ptr<LinearSolver> candidate, const char* name) {
-    candidate->analyze_pattern(*pattern_);
-    const FactorizationStatus status = candidate->factorize(values);
-    const FactorizationProfile profile = candidate->factorization_profile();
-    figures += std::string(", ") + name + " " + (status.ok ? format_number(profile.flops) + " flops" : "failed");
-    if (!status.ok || !(profile.flops * rule_.margin < profile_.flops)) return;
-    active_ = std::move(candidate);  // the fewest flops so far; the one it replaces is freed
-    profile_ = profile;
-    profile_.solver = name;
-  };
-  trial(std::make_unique<UmfpackSolver>(ordering_), "umfpack");
-  if (rule_.try_mumps && linear_solver_built(LinearSolverKind::mumps))
-    trial(make_linear_solver(LinearSolverKind::mumps, mumps_ordering(ordering_)), "mumps");
-  profile_.reason = profile_.solver + ": wide fronts, and " + figures + " on the first matrix; " + profile_.reason;
+  auto umfpack = std::make_unique<UmfpackSolver>(ordering_);
+  umfpack->analyze_pattern(*pattern_);
+  const FactorizationStatus umfpack_status = umfpack->factorize(values);
+  const FactorizationProfile trial = umfpack->factorization_profile();
+  const std::string figures = "klu " + format_number(klu_flops) + " flops, umfpack " +
+                              (umfpack_status.ok ? format_number(trial.flops) + " flops" : "failed");
+  if (umfpack_status.ok && trial.flops * rule_.umfpack_margin < klu_flops) {
+    active_ = std::move(umfpack);
+    profile_ = trial;
+    profile_.solver = "umfpack";
+    profile_.reason = "umfpack: wide fronts, and " + figures + " on the first matrix";
+  } else {
+    profile_.reason = "klu: " + figures + " on the first matrix; " + profile_.reason;
+  }
   return {};
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The back-end chosen by the matrix, in one process (`--solver auto`): KLU unless its factors
-/// show wide fronts and a multifrontal back-end (UMFPACK, MUMPS) factors the same matrix in fewer flops.
+/// show wide fronts and UMFPACK factors the same matrix in clearly fewer flops.
 #include <memory>
 
 #include <noether/solvers/linear/linear_solver.hpp>
@@ -15,32 +15,31 @@ struct AutoSolverRule {
   /// ... and are worth a trial at this many flops (about 0.1 s): below, the trial would cost more
   /// than the run could save.
   double trial_flops = 1e8;
-  /// A trial back-end replaces the one of fewest flops so far when its factorization takes less
-  /// than 1 / margin of those: fewer flops at all, since the multifrontal back-ends' dense
-  /// kernels run each flop faster than KLU's column-by-column elimination.
-  double margin = 1.0;
-  /// MUMPS is a trial back-end too, in a build with it (linear_solver_built).
-  bool try_mumps = true;
+  /// UMFPACK is kept when its factorization takes less than 1 / umfpack_margin of KLU's flops:
+  /// fewer flops at all, since its dense frontal kernels run each flop faster than KLU's
+  /// column-by-column elimination (grid2d k = 100: 0.72 of KLU's flops, half its time).
+  double umfpack_margin = 1.0;
 };
 
 /// KLU factors the first matrix (with its own choice of ordering, KluSolver). Where those factors
-/// have wide fronts and are costly (AutoSolverRule), UMFPACK factors the same matrix too, then
-/// MUMPS (in a build with PETSc; with METIS's nested dissection where its analysis predicts wide
-/// fronts, petsc_lu_solver.hpp), and the one of fewest flops is kept: the multifrontal back-ends
-/// run dense blocks through the BLAS, and on the largest grids MUMPS with the nested dissection
-/// factors in a quarter of KLU's flops and UMFPACK in about 0.7 (docs/performance.md, "The solver
-/// chosen by the mechanism"), while on chains and the N-four-bar (narrow fronts) KLU's
-/// refactorization is the fastest by far and no trial runs.
+/// have wide fronts and are costly (AutoSolverRule), UMFPACK factors the same matrix too and is
+/// kept when it takes fewer flops: its multifrontal elimination runs dense blocks through the
+/// BLAS, and the measurements behind the rule (docs/performance.md, "The solver chosen by the
+/// mechanism") put its step at about half KLU's time on the largest grids, while on chains and
+/// the N-four-bar (narrow fronts) KLU's refactorization is the fastest by far.
+/// MUMPS is not a candidate in one process: with the nested dissection it factors grid2d in the
+/// fewest flops of the three (a third of UMFPACK's), but its solves through PETSc take about four
+/// times UMFPACK's time per factor entry, and over ten steps its step is slower than UMFPACK's
+/// (docs/performance.md, "The solver chosen by the mechanism"); a rule by flops would choose it.
 ///
 /// The choice depends on the pattern and that first matrix alone (flops are counts, not clocks),
 /// so it is the same in every run of the same input, and a resumed run, whose solver forgot its
 /// factorization at the checkpoint as the writing run's did, chooses again as that run did. The
-/// first factorize after analyze_pattern or forget_factorization makes the choice; the trial holds
-/// two back-ends' factors at a time (the fewest flops so far and the candidate), the run one.
+/// first factorize after analyze_pattern or forget_factorization makes the choice; one back-end's
+/// factors are kept at a time (the trial's peak memory is the larger one's, not both).
 class AutoSolver final : public LinearSolver {
  public:
-  /// ordering: given to KLU and UMFPACK (both take every FillOrdering), and to MUMPS when it is nd
-  /// (MUMPS takes no other: with amd or colamd it orders by its own rule).
+  /// ordering: given to whichever back-end factors (both take every FillOrdering).
   explicit AutoSolver(FillOrdering ordering = FillOrdering::automatic, AutoSolverRule rule = {})
       : ordering_(ordering), rule_(rule) {}
 
@@ -56,8 +55,7 @@ class AutoSolver final : public LinearSolver {
   FactorizationProfile factorization_profile() const override { return profile_; }
 
  private:
-  /// KLU's factorization of values, then UMFPACK's and MUMPS's where KLU's shows wide fronts;
-  /// keeps the one of fewest flops.
+  /// KLU's factorization of values, then UMFPACK's where KLU's shows wide fronts; keeps the cheaper.
   FactorizationStatus choose(std::span<const double> values);
   LinearSolver& active();
 

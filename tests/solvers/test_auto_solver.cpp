@@ -24,25 +24,16 @@ FactorizationProfile first_profile(LinearSolver& solver, const SparseSystem& s) 
   return solver.factorization_profile();
 }
 
-/// The back-end AutoSolver must choose under `rule`, from KLU's, UMFPACK's and (in a build with
-/// it) MUMPS's own first factorizations of the matrix.
+/// The back-end AutoSolver must choose under `rule`, from KLU's and UMFPACK's own first
+/// factorizations of the matrix.
 std::string expected_choice(const SparseSystem& s, const AutoSolverRule& rule) {
   KluSolver klu;
   const FactorizationProfile k = first_profile(klu, s);
   const double per_entry = k.flops / static_cast<double>(k.factor_entries);
   if (k.flops < rule.trial_flops || per_entry <= rule.wide_front_flops_per_entry) return "klu";
-  std::string best = "klu";
-  double fewest = k.flops;
   UmfpackSolver umfpack;
-  if (const FactorizationProfile u = first_profile(umfpack, s); u.flops * rule.margin < fewest) {
-    best = "umfpack";
-    fewest = u.flops;
-  }
-  if (rule.try_mumps && linear_solver_built(LinearSolverKind::mumps)) {
-    const auto mumps = make_linear_solver(LinearSolverKind::mumps);
-    if (first_profile(*mumps, s).flops * rule.margin < fewest) best = "mumps";
-  }
-  return best;
+  const FactorizationProfile u = first_profile(umfpack, s);
+  return u.flops * rule.umfpack_margin < k.flops ? "umfpack" : "klu";
 }
 
 std::vector<double> solve(LinearSolver& solver, Index n) {
