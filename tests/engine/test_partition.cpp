@@ -84,7 +84,7 @@ TEST_CASE("block_processes cuts a chain into runs of consecutive bodies of equal
   }
 }
 
-TEST_CASE("divide_unknowns: an unknown of one process's terms is its own; touched by two, or by none, it is shared") {
+TEST_CASE("divide_unknowns: an unknown of one process's terms is its own, one touched by two or by none is shared") {
   // Unknowns 0-5 coordinates, 6-7 multiplier rows. Process 0's terms: coordinates 0, 1, 2 and a
   // constraint on 0, 1 (row 6); process 1's: coordinates 2, 3, 4 and a constraint on 3, 2 (row 7).
   // Coordinate 5 no term touches.

@@ -37,7 +37,7 @@ TEST_CASE("a directed load scales its direction by the profile, and bad profiles
                        doctest::Contains("not finite"), std::invalid_argument);
 }
 
-TEST_CASE("profile rates: central differences of the smooth profiles; a table's slope from the right at a knot, 0 beyond its ends") {
+TEST_CASE("profile rates: central differences of the smooth profiles, a table's slope from the right at a knot and 0 beyond its ends") {
   const std::vector<TimeProfile> smooth{ConstantProfile{2.5}, SineProfile{2.0, 3.0, 0.5, 1.0},
                                         DampedHarmonicProfile{0.3, 2.0, 1.0, -0.4}, RampProfile{-1.5, 0.2}};
   const double d = 1e-5;

@@ -78,7 +78,7 @@ DriveRun run(const Model& model, const std::string& stepper_name, double h, Coor
 
 }  // namespace
 
-TEST_CASE("a 3D driven revolute joint turns its bar on the profile; the torque about the hinge is J f''") {
+TEST_CASE("a 3D driven revolute joint turns its bar on the profile and the torque about the hinge is J f''") {
   const Model model = turned_bar();
   for (const std::string& name : {std::string("livens-em"), std::string("em-ggl")}) {
     CAPTURE(name);
@@ -97,7 +97,7 @@ TEST_CASE("a 3D driven revolute joint turns its bar on the profile; the torque a
   }
 }
 
-TEST_CASE("a planar driven prismatic joint moves its block on the profile; the force along the slide is m f''") {
+TEST_CASE("a planar driven prismatic joint moves its block on the profile and the force along the slide is m f''") {
   const Model model = pushed_block();
   for (const std::string& name : {std::string("livens-em"), std::string("em-ggl")}) {
     CAPTURE(name);
