@@ -49,4 +49,16 @@ void append(std::vector<QuadraticEquation>& equations, std::vector<QuadraticEqua
   for (QuadraticEquation& e : more) equations.push_back(std::move(e));
 }
 
+PrismaticEquations prismatic_equations(const JointBodies& bodies, const JointFrame& frame_a, const JointFrame& frame_b) {
+  const std::array<Vector, 3> e = bodies.frame_axes(frame_a, "frame_a");
+  const std::array<Vector, 3> f = bodies.frame_axes(frame_b, "frame_b");
+  const AffineVector offset = bodies.point_b(frame_b.origin) - bodies.point_a(frame_a.origin);
+  PrismaticEquations out{{dot_equation(bodies.direction_a(e[1]), offset), dot_equation(bodies.direction_a(e[2]), offset)},
+                         dot_equation(bodies.direction_a(e[0]), offset),
+                         Matrix(3, 3)};
+  append(out.equations, aligned_frames_equations(bodies, e, f));
+  for (Index k = 0; k < 3; ++k) out.axes_b.col(k) = f[static_cast<std::size_t>(k)];
+  return out;
+}
+
 }  // namespace noether

@@ -35,6 +35,18 @@ std::vector<QuadraticEquation> parallel_axes_equations(const JointBodies& bodies
 std::vector<QuadraticEquation> aligned_frames_equations(const JointBodies& bodies, const std::array<Vector, 3>& e,
                                                         const std::array<Vector, 3>& f);
 
+/// A 3D prismatic joint between frame_a on A and frame_b on B (axes e of A, f of B): `equations`,
+/// e2_A . (x_B - x_A) = 0, e3_A . (x_B - x_A) = 0 (frame_b's origin on frame_a's first axis) and
+/// the frames aligned (aligned_frames_equations); `slide`, e1_A . (x_B - x_A), the coordinate they
+/// leave free; `axes_b`, f as columns (3 x 3, the reaction's frame). Throws as frame_axes for frames
+/// that are not orthonormal.
+struct PrismaticEquations {
+  std::vector<QuadraticEquation> equations;
+  QuadraticEquation slide;
+  Matrix axes_b;
+};
+PrismaticEquations prismatic_equations(const JointBodies& bodies, const JointFrame& frame_a, const JointFrame& frame_b);
+
 /// Appends `more` to `equations`.
 void append(std::vector<QuadraticEquation>& equations, std::vector<QuadraticEquation> more);
 

@@ -8,22 +8,14 @@
 #include <doctest/doctest.h>
 
 #include <noether/engine/partition.hpp>
-#include <noether/joints/function_potential.hpp>
+#include "support/half_square.hpp"
 
 using namespace noether;
 
 namespace {
 
-/// A potential joining the coordinates of `blocks` (its value does not matter here: the element
-/// graph is what block_processes reads).
-std::shared_ptr<const Potential> joining(const std::string& name, std::vector<BlockId> blocks, Index size) {
-  PotentialFunction f;
-  f.nonlinearity = Nonlinearity::quadratic;
-  f.energy = [](ConstVectorRef q) { return 0.5 * q.squaredNorm(); };
-  f.gradient = [](ConstVectorRef q) { return Vector(q); };
-  f.hessian = [size](ConstVectorRef) { return Matrix(Matrix::Identity(size, size)); };
-  return std::make_shared<FunctionPotential>(name, std::move(blocks), size, f);
-}
+// The links are potentials (testing::half_square): the element graph is what block_processes reads.
+using testing::half_square;
 
 /// prefix followed by k (built by appending: GCC 12 warns, wrongly, of an overlapping copy in
 /// "literal" + std::to_string(k) here).
@@ -54,7 +46,7 @@ std::unique_ptr<Chain> scrambled_chain(Index n) {
     for (Index k = parity; k < n; k += 2)
       if (k != n / 2) add(k);
   for (Index k = 0; k + 1 < n; ++k)
-    chain->system.add(joining(numbered("link", k), {at[static_cast<std::size_t>(k)], at[static_cast<std::size_t>(k) + 1]}, 4));
+    chain->system.add(half_square(numbered("link", k), {at[static_cast<std::size_t>(k)], at[static_cast<std::size_t>(k) + 1]}, 4));
   return chain;
 }
 

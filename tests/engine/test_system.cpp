@@ -12,6 +12,7 @@
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/viscous_damper.hpp>
+#include "support/half_square.hpp"
 
 using namespace noether;
 
@@ -38,15 +39,7 @@ std::shared_ptr<const Constraint> weighted_sum(const std::string& name, std::vec
   return std::make_shared<FunctionConstraint>(name, std::move(blocks), size, f);
 }
 
-/// V = 1/2 |q|^2.
-std::shared_ptr<const Potential> half_square(const std::string& name, std::vector<BlockId> blocks, Index size) {
-  PotentialFunction f;
-  f.nonlinearity = Nonlinearity::quadratic;
-  f.energy = [](ConstVectorRef q) { return 0.5 * q.squaredNorm(); };
-  f.gradient = [](ConstVectorRef q) { return Vector(q); };
-  f.hessian = [size](ConstVectorRef) { return Matrix(Matrix::Identity(size, size)); };
-  return std::make_shared<FunctionPotential>(name, std::move(blocks), size, f);
-}
+using testing::half_square;
 
 /// A constraint that claims no equations (FunctionConstraint refuses that itself).
 class EmptyConstraint final : public Constraint {
