@@ -86,6 +86,7 @@ class Fields {
     return *entry;
   }
   std::string path(std::string_view key) const { return path_ + "/" + std::string(key); }
+  bool has(std::string_view key) const { return value_.contains(std::string(key)); }
   Fields object(std::string_view key) const { return Fields(at(key), path(key)); }
 
   double number(std::string_view key) const { return read_number(at(key), path(key)); }
@@ -268,11 +269,13 @@ Json progress_json(const RunStatistics& r, double wall_seconds) {
                            {"smallest_substep", exact(s.smallest_substep)}});
   Json drifts = Json::array();
   for (const auto& [name, drift] : r.invariant_drifts) drifts.push_back({{"name", name}, {"drift", exact(drift)}});
+  Json maxima = Json::array();
+  for (const auto& [name, largest] : r.probe_maxima) maxima.push_back({{"name", name}, {"largest", exact(largest)}});
   Json momenta = Json::array();
   for (const RunStatistics::ConservedMomentum& c : r.conserved_momenta)
     momenta.push_back({{"name", c.name}, {"initial", exact(c.initial)}, {"final", exact(c.final)}, {"drift", exact(c.drift)}});
   const InitialProjection& p = r.initial_projection;
-  return {{"steps", r.steps},
+  Json progress{{"steps", r.steps},
           {"t_reached", exact(r.t_reached)},
           {"step_size_min", exact(r.step_size_min)},
           {"step_size_max", exact(r.step_size_max)},
@@ -307,6 +310,8 @@ Json progress_json(const RunStatistics& r, double wall_seconds) {
           {"velocity_constraint_max_abs", exact(r.velocity_constraint_max_abs)},
           {"invariant_drifts", drifts},
           {"conserved_momenta", momenta}};
+  if (!maxima.empty()) progress["probe_maxima"] = std::move(maxima);  // a model with summarized probes
+  return progress;
 }
 
 /// The evaluation counts saved by count_or_null: none in version 1, which did not save them, nor
@@ -362,6 +367,13 @@ RunStatistics read_progress(const Fields& f, std::int64_t version) {
   for (std::size_t i = 0; i < drifts.size(); ++i) {
     const Fields d(drifts[i], f.path("invariant_drifts") + "/" + std::to_string(i));
     r.invariant_drifts.emplace_back(d.text("name"), d.number("drift"));
+  }
+  if (f.has("probe_maxima")) {  // absent before actuators: no model had summarized probes
+    const nlohmann::json& maxima = f.at("probe_maxima");
+    for (std::size_t i = 0; i < maxima.size(); ++i) {
+      const Fields m(maxima[i], f.path("probe_maxima") + "/" + std::to_string(i));
+      r.probe_maxima.emplace_back(m.text("name"), m.number("largest"));
+    }
   }
   const nlohmann::json& momenta = f.at("conserved_momenta");
   for (std::size_t i = 0; i < momenta.size(); ++i) {

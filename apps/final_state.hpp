@@ -1,8 +1,10 @@
 #pragma once
 /// final_state.json: the state a run ended with, to restart from or to read the end of a motion
 /// without a time series row per step (docs/output.md, "final_state.json").
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include <noether/apps/model/model.hpp>
 #include <noether/engine/state.hpp>
@@ -21,5 +23,12 @@ inline constexpr const char* kFinalStateFileName = "final_state.json";
 /// double); a value that is not finite is null. state's vectors must have system's sizes
 /// (num_coordinates(), num_multipliers()).
 std::string final_state_json(const System& system, const State& state, std::span<const Probe> probes);
+
+/// Receives the text of final_state.json piece by piece.
+using FinalStateWriter = std::function<void(std::string_view)>;
+/// The same text handed to `write` in pieces of about 64 KB, in order: the file is written without
+/// a string of the model's size (a label and a value of every coordinate, four times) in memory.
+void write_final_state_json(const System& system, const State& state, std::span<const Probe> probes,
+                            const FinalStateWriter& write);
 
 }  // namespace noether

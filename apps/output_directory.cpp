@@ -149,6 +149,11 @@ void OutputDirectory::rename(std::string_view from, std::string_view to) const {
 }
 
 void OutputDirectory::replace(std::string_view name, std::string_view contents, Durability durability) const {
+  replace_in_pieces(name, [&](const PieceWriter& write) { write(contents); }, durability);
+}
+
+void OutputDirectory::replace_in_pieces(std::string_view name, const std::function<void(const PieceWriter&)>& compose,
+                                        Durability durability) const {
   const std::string temporary = std::string(name) + ".tmp";
   const int fd = create(temporary);
   const auto fail = [&](std::string_view action, bool open) {
@@ -158,7 +163,20 @@ void OutputDirectory::replace(std::string_view name, std::string_view contents, 
     errno = reason;
     return error(action, name);
   };
-  if (!write_all(calls_, fd, contents.data(), contents.size())) throw fail("writing", true);
+  bool removed = false;  // by fail, after a write that failed
+  try {
+    compose([&](std::string_view piece) {
+      if (write_all(calls_, fd, piece.data(), piece.size())) return;
+      removed = true;
+      throw fail("writing", true);
+    });
+  } catch (...) {
+    if (!removed) {
+      calls_.close(fd);
+      ::unlinkat(fd_, temporary.c_str(), 0);
+    }
+    throw;
+  }
   const bool synced = durability == Durability::synced;
   if (synced && calls_.fsync(fd) != 0) throw fail("syncing", true);
   if (calls_.close(fd) != 0) throw fail("closing", false);

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -73,6 +74,12 @@ class OutputDirectory {
   /// disk: the file is complete for any reader at once, and sync() later makes it outlive a crash.
   enum class Durability { synced, deferred };
   void replace(std::string_view name, std::string_view contents, Durability durability = Durability::synced) const;
+  /// The same with the contents written piece by piece as `compose` hands them to its argument, so
+  /// that a file of the model's size is never held whole in memory (final_state.json). An exception
+  /// that `compose` throws removes the temporary file too and reaches the caller as itself.
+  using PieceWriter = std::function<void(std::string_view)>;
+  void replace_in_pieces(std::string_view name, const std::function<void(const PieceWriter&)>& compose,
+                         Durability durability = Durability::synced) const;
   /// Commits to the disk what the replacements with Durability::deferred left in memory (syncfs
   /// of the directory's file system); OutputError when the system reports a write error.
   void sync() const;

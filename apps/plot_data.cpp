@@ -87,10 +87,15 @@ class RowReader {
     probes.resize(columns_.probe_coordinates.size());
     for (std::size_t k = 0; k < columns_.probe_coordinates.size(); ++k)
       probes[k].push_back(value(columns_.probe_coordinates[k].index));
+    actuators.resize(columns_.actuators.size());
+    for (std::size_t k = 0; k < columns_.actuators.size(); ++k) actuators[k].push_back(value(columns_.actuators[k].index));
+    tracking_errors.resize(columns_.tracking_errors.size());
+    for (std::size_t k = 0; k < columns_.tracking_errors.size(); ++k)
+      tracking_errors[k].push_back(value(columns_.tracking_errors[k].index));
   }
 
   std::vector<double> t, energy, total_energy, work, balance, h, constraint_max;
-  std::vector<std::vector<double>> momenta, probes;
+  std::vector<std::vector<double>> momenta, probes, actuators, tracking_errors;
 
  private:
   double number(std::string_view cell, std::size_t line_number) const {
@@ -236,6 +241,18 @@ void build_figures(RowReader& raw, const TimeseriesColumns& columns, PlotData& d
     build.add_figure(std::move(probes));
   }
 
+  const auto add_named = [&](std::vector<std::vector<double>>& values, const std::vector<TimeseriesColumns::Named>& named,
+                             PlotFigure figure) {
+    if (named.empty()) return;
+    for (std::size_t k = 0; k < named.size(); ++k)
+      figure.lines.push_back({build.add_column(named[k].name, std::move(values[k])), named[k].name});
+    build.add_figure(std::move(figure));
+  };
+  add_named(raw.actuators, columns.actuators,
+            {.name = "actuators", .title = "actuators: torque or force", .y_label = "N m or N"});
+  add_named(raw.tracking_errors, columns.tracking_errors,
+            {.name = "tracking", .title = "tracking error x - r(t)", .y_label = "rad or m"});
+
   if (varies(raw.h)) {
     PlotFigure step{.name = "step_size", .title = "step size", .y_label = "h", .log_y = true};
     step.lines.push_back({build.add_column("h", std::move(raw.h)), "h"});
@@ -266,6 +283,10 @@ TimeseriesColumns classify_columns(const std::vector<std::string>& header, const
       c.constraints.push_back(index);
     else if (starts_with(name, "linear_momentum.") || starts_with(name, "angular_momentum."))
       c.momenta.push_back({name, index});
+    else if (starts_with(name, "actuator:"))
+      c.actuators.push_back({name, index});
+    else if (starts_with(name, "tracking_error:"))
+      c.tracking_errors.push_back({name, index});
     else if (!starts_with(name, "q:") && !starts_with(name, "reaction:") && name != "condition")
       c.probe_coordinates.push_back({name, index});
   }

@@ -17,6 +17,8 @@ struct TimeseriesColumns {
   std::ptrdiff_t t = -1, energy = -1, total_energy = -1, work = -1, energy_balance = -1, h = -1;
   std::vector<std::ptrdiff_t> constraints;  ///< the g:<constraint>[<row>] columns
   std::vector<Named> momenta;               ///< linear_momentum.<axis>, angular_momentum.<axis>
+  std::vector<Named> actuators;             ///< actuator:<name>.x: a motor's torque or force
+  std::vector<Named> tracking_errors;       ///< tracking_error:<name>.x: a PD motor's x - r(t)
   std::vector<Named> probe_coordinates;     ///< <probe>.x, .y, .z: every column no other kind claims but q:
 };
 

@@ -42,10 +42,14 @@ TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const
   return timeseries_.emplace(directory_, system, probes, momenta, condition_column, reactions);
 }
 
-VtkSeries& RunOutputs::open_motion(VtkDrawing drawing) { return motion_.emplace(directory_, std::move(drawing)); }
+VtkSeries& RunOutputs::open_motion(VtkDrawing drawing, const Distribution* processes) {
+  return motion_.emplace(directory_, std::move(drawing), processes);
+}
 
 void RunOutputs::write_final_state(const System& system, const State& state, std::span<const Probe> probes) {
-  directory_.replace(kFinalStateFileName, final_state_json(system, state, probes));
+  directory_.replace_in_pieces(kFinalStateFileName, [&](const OutputDirectory::PieceWriter& write) {
+    write_final_state_json(system, state, probes, write);
+  });
   files_.final_state = kFinalStateFileName;
 }
 

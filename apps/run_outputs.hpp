@@ -36,8 +36,10 @@ class RunOutputs {
   /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
   TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
                                  bool condition_column, const System* reactions = nullptr);
-  /// Creates vtk/ and the series of drawing's files (OutputError when it cannot).
-  VtkSeries& open_motion(VtkDrawing drawing);
+  /// Creates vtk/ and the series of drawing's files (OutputError when it cannot); over several
+  /// processes (processes, which must outlive this object; this is rank 0) the series of rank 0's
+  /// pieces and the indices, opened with the other processes' series (VtkSeries).
+  VtkSeries& open_motion(VtkDrawing drawing, const Distribution* processes = nullptr);
   /// Writes final_state.json of state, the last good one, with system's labels and the probes'
   /// positions (final_state_json) and names it in the summary; OutputError when it cannot.
   void write_final_state(const System& system, const State& state, std::span<const Probe> probes);

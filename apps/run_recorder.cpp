@@ -21,6 +21,8 @@ RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
   statistics_.momenta_about = conserved_momenta_.about;
+  for (const Probe& probe : model.probes)
+    if (probe.summarized) summarized_probes_.push_back(&probe);
   for (const std::string& name : conserved_momenta_.names()) statistics_.conserved_momenta.push_back({name});
   if (options.progress) progress_.emplace(std::cout, total_steps);
 }
@@ -41,6 +43,8 @@ void RunRecorder::record_initial(const State& state, double energy) {
     invariants_initial_.push_back(invariant.value(state));
     statistics_.invariant_drifts.emplace_back(invariant.name, 0.0);
   }
+  statistics_.probe_maxima.clear();
+  for (const Probe* probe : summarized_probes_) statistics_.probe_maxima.emplace_back(probe->name, 0.0);
   if (!statistics_.conserved_momenta.empty()) {
     const std::vector<double> values =
         conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
@@ -139,6 +143,10 @@ RunRecorder::Continuation RunRecorder::continuation() const {
 
 void RunRecorder::resume(const State& state, const RunStatistics& saved, const Continuation& continuation) {
   statistics_ = saved;
+  if (statistics_.probe_maxima.size() != summarized_probes_.size())
+    throw std::runtime_error("the checkpoint holds the maxima of " + std::to_string(statistics_.probe_maxima.size()) +
+                             " summarized probes, the model has " + std::to_string(summarized_probes_.size()) +
+                             "; resume it with the model it was written for");
   statistics_.momenta_about = conserved_momenta_.about;  // the model's, which a checkpoint does not save
   invariants_initial_ = continuation.invariants_initial;
   last_ = {continuation.energy_last, statistics_.work_total, continuation.balance_last, continuation.step_size_last,
@@ -147,6 +155,13 @@ void RunRecorder::resume(const State& state, const RunStatistics& saved, const C
   calc_constraint_values(system_, state.q, g_, state.t);  // the last state's row, should the run stop before its next
   calc_velocity_constraint_values(system_, state.q, state.v, gv_, state.t);
   started_ = true;
+}
+
+void RunRecorder::measure_probe_maxima(const State& state) {
+  for (std::size_t i = 0; i < summarized_probes_.size(); ++i) {
+    double& largest = statistics_.probe_maxima[i].second;
+    largest = std::max(largest, max_abs(summarized_probes_[i]->position(state)));
+  }
 }
 
 void RunRecorder::measure_momenta(const State& state) {
@@ -182,6 +197,7 @@ void RunRecorder::measure(const State& state, const RowMeasures& measures) {
     double& drift = statistics_.invariant_drifts[i].second;
     drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
   }
+  measure_probe_maxima(state);
   measure_momenta(state);
   if (state.step % output_every_ == 0) write_outputs(state, measures);
   last_ = measures;

@@ -28,6 +28,14 @@ class RunRecorder {
   void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
   /// From now on the same states are drawn into series, which must outlive the recorder.
   void draw_motion_to(VtkSeries& series) { vtk_ = &series; }
+  /// From now on no state is drawn: over several processes a drawing is collective, and a process
+  /// whose run ends apart from the others' (ends_on_every_process) draws no more.
+  void stop_drawing() { vtk_ = nullptr; }
+  /// Over several processes, collective: the pieces of the drawings on the disk
+  /// (VtkSeries::sync_pieces); nothing without drawings.
+  void sync_drawings() {
+    if (vtk_) vtk_->sync_pieces();
+  }
 
   /// What the projection of the initial values onto the constraints did, and its description.
   void record_projection(const InitialProjection& projection, std::string note);
@@ -75,6 +83,8 @@ class RunRecorder {
   /// energy at state is not finite (a NaN energy is an energy not yet defined, sem-vi's before its
   /// first step); state is then not recorded.
   void require_finite_measures(const State& state, double g_max, double gv_max, double energy);
+  /// Updates the summarized probes' maxima at state.
+  void measure_probe_maxima(const State& state);
   /// Updates the conserved momenta's last values and drifts at state.
   void measure_momenta(const State& state);
   /// The refinement of a completed step of size h, when a Newton failure split one of its steps of
@@ -83,6 +93,7 @@ class RunRecorder {
 
   const System& system_;
   const std::vector<Invariant>& invariants_;
+  std::vector<const Probe*> summarized_probes_;  ///< in the order of RunStatistics::probe_maxima
   const ConservedMomenta& conserved_momenta_;
   std::vector<Vector> invariants_initial_;
   RunStatistics statistics_;

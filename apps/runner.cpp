@@ -14,6 +14,7 @@
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
+#include <noether/apps/output_agreement.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_recorder.hpp>
@@ -202,24 +203,58 @@ int integrate(Stepper& stepper, const RunOptions& options, const RunConfiguratio
   return 0;
 }
 
-/// The time series, and the drawings when options ask, of the run into outputs. stepped: the system
-/// the stepper steps, whose multipliers the reaction columns read.
-void open_outputs(RunOutputs& outputs, const ModelDescription& description, const Model& model,
-                  const System& stepped, const RunOptions& options, const RunPlan& plan, RunRecorder& recorder) {
-  recorder.write_rows_to(outputs.open_timeseries(*model.system, model.probes, model.conserved_momenta,
-                                                 find_stepper(plan.configuration.stepper).reports_condition,
-                                                 options.write_reactions ? &stepped : nullptr));
-  // A resumed run does not continue the drawings: vtk/ stays as the interrupted run left it.
-  if (options.write_motion && !options.resume)
-    recorder.draw_motion_to(outputs.open_motion(VtkDrawing(description, model)));
+/// The processes among which the drawings are shared, each drawing its part: those of a run over
+/// several; nullptr for one process (an MPI job of one included).
+const Distribution* drawing_processes(const RunOptions& options) {
+  return options.distribution && options.distribution->ranks() > 1 ? options.distribution.get() : nullptr;
 }
 
-/// The model a run steps and what it steps it with, made before its outputs are opened.
+/// Whether this process's run over several ends apart from the others' (ends_on_every_process).
+bool ends_alone(const RunOptions& options, const RunEnding& ending) {
+  return drawing_processes(options) && !ends_on_every_process(ending);
+}
+
+/// The model a run steps and what it steps it with, made before its outputs are opened. The
+/// description is read by the drawing of the motion alone once the model is built, and is freed
+/// when the outputs are open: a description of a large model holds its bodies and joints a second
+/// time, and would lie beside the run's largest allocations (the factors) for nothing.
 struct RunModel {
-  const ModelDescription& description;
+  std::optional<ModelDescription>& description;
   const Model& model;
   PreparedStepper& prepared;
+
+  /// What this process draws: its part (DrawnPart) under the partition of the system stepped,
+  /// which the assembly's is; the whole model in one process.
+  VtkDrawing drawing(const Distribution* processes) const {
+    return VtkDrawing(*description, model, processes ? DrawnPart::of(prepared.system(model), *processes) : DrawnPart{});
+  }
 };
+
+/// Whether the run draws its states (a resumed run does not continue the drawings: vtk/ stays as
+/// the interrupted run left it).
+bool draws(const RunOptions& options) { return options.output_dir && options.write_motion && !options.resume; }
+
+/// The time series, and the drawings when options ask, of the run into outputs (one process, or
+/// rank 0 of several).
+void open_outputs(RunOutputs& outputs, const RunModel& m, const RunOptions& options, const RunPlan& plan,
+                  RunRecorder& recorder) {
+  const System& stepped = m.prepared.system(m.model);  // the reaction columns read its multipliers
+  recorder.write_rows_to(outputs.open_timeseries(*m.model.system, m.model.probes, m.model.conserved_momenta,
+                                                 find_stepper(plan.configuration.stepper).reports_condition,
+                                                 options.write_reactions ? &stepped : nullptr));
+  const Distribution* processes = drawing_processes(options);
+  if (draws(options)) recorder.draw_motion_to(outputs.open_motion(m.drawing(processes), processes));
+}
+
+/// On a process of several but rank 0, which writes no other output: the series of its pieces of
+/// the drawings, when the run draws (opened with rank 0's, VtkSeries).
+void open_pieces(std::optional<VtkSeries>& pieces, const RunModel& m, const RunOptions& options,
+                 RunRecorder& recorder) {
+  const Distribution* processes = drawing_processes(options);
+  if (!processes || !draws(options)) return;
+  const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
+  recorder.draw_motion_to(pieces.emplace(*options.output_dir, calls, m.drawing(processes), *processes));
+}
 
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
 /// model's initial state projected onto the constraints (stepped: the system the stepper steps).
@@ -234,23 +269,28 @@ void start_recording(const RunModel& m, const RunOptions& options, RunRecorder& 
   if (m.prepared.reduced) require_dropped_equations_met(m.model, state);
 }
 
-/// Opens the outputs, starts recording and integrates; how the run ended. Whatever stops it becomes
-/// its ending: the stepper's refusal, made or thrown as std::invalid_argument by initialize or a
-/// step (a state not finite, a setting a step cannot take); a Newton failure; an output error; any
-/// other exception.
+/// Opens the outputs (outputs: rank 0's or the only process's; pieces: another process's
+/// drawings), starts recording and integrates; how the run ended. Whatever stops it becomes its
+/// ending: the stepper's refusal, made or thrown as std::invalid_argument by initialize or a step
+/// (a state not finite, a setting a step cannot take); a Newton failure; an output error (agreed by
+/// every process, or this process's alone); any other exception.
 RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& options, const RunPlan& plan,
-                                      RunOutputs* outputs, RunRecorder& recorder, State& state, RunClock& clock) {
+                                      RunOutputs* outputs, std::optional<VtkSeries>& pieces, RunRecorder& recorder,
+                                      State& state, RunClock& clock) {
   RunEnding ending;
-  const auto fail = [&](FailureCause cause, const std::string& message) {
+  const auto fail = [&](FailureCause cause, const std::string& message, bool agreed = false) {
     const auto [step, t] = recorder.unfinished_step();
-    ending.fail(cause, message, step, t);
+    ending.fail(cause, message, step, t, agreed);
   };
   try {
     std::optional<CheckpointWriter> checkpoints;
     if (outputs) {
-      open_outputs(*outputs, m.description, m.model, m.prepared.system(m.model), options, plan, recorder);
+      open_outputs(*outputs, m, options, plan, recorder);
       if (options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
+    } else {
+      open_pieces(pieces, m, options, recorder);
     }
+    m.description.reset();
     if (m.prepared.refusal) throw *m.prepared.refusal;
     start_recording(m, options, recorder, state);
     const int signal = integrate(*m.prepared.stepper, options, plan.configuration, recorder, state, clock,
@@ -267,6 +307,8 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
          std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());
   } catch (const std::invalid_argument& e) {
     fail(FailureCause::refused, e.what());
+  } catch (const SharedOutputError& e) {
+    fail(FailureCause::output, e.what(), true);
   } catch (const OutputError& e) {
     fail(FailureCause::output, e.what());
   } catch (const std::bad_alloc&) {
@@ -278,16 +320,27 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
 }
 
 /// After a failure or an interruption the last good state closes the time series and the drawings;
-/// it is the final state in any case (final_state.json). An output error fails the run.
-void close_recording(const RunModel& m, RunOutputs* outputs, RunRecorder& recorder, RunEnding& ending) {
+/// it is the final state in any case (final_state.json). Over several processes the pieces of the
+/// drawings are then synced, every process together; a process whose run ends alone draws no more.
+/// An output error fails the run.
+void close_recording(const RunModel& m, const RunOptions& options, RunOutputs* outputs, RunRecorder& recorder,
+                     RunEnding& ending) {
+  const bool alone = ends_alone(options, ending);
+  if (alone) recorder.stop_drawing();
+  const auto fail = [&](const OutputError& e, bool agreed) {
+    const auto [step, t] = recorder.unfinished_step();
+    ending.fail(FailureCause::output, e.what(), step, t, agreed);
+  };
   try {
     if (ending.status != RunStatus::completed && ending.failure.cause != FailureCause::output)
       recorder.record_last_good();
+    if (!alone) recorder.sync_drawings();
     if (outputs && recorder.last_good())
       outputs->write_final_state(m.prepared.system(m.model), *recorder.last_good(), m.model.probes);
+  } catch (const SharedOutputError& e) {
+    fail(e, true);
   } catch (const OutputError& e) {
-    const auto [step, t] = recorder.unfinished_step();
-    ending.fail(FailureCause::output, e.what(), step, t);
+    fail(e, false);
   }
   recorder.finish();
 }
@@ -295,7 +348,8 @@ void close_recording(const RunModel& m, RunOutputs* outputs, RunRecorder& record
 /// Opens the run's output directory into `outputs` (summary.json says running, of `running`);
 /// leaves it empty without options.output_dir.
 void open_directory(const RunOptions& options, const RunOutcome& running, std::optional<RunOutputs>& outputs) {
-  if (options.distribution && options.distribution->rank() != 0) return;  // rank 0 writes the outputs
+  // Rank 0 writes the outputs; the other processes only their pieces of the drawings (open_pieces).
+  if (options.distribution && options.distribution->rank() != 0) return;
   const FileCalls& calls = options.file_calls ? *options.file_calls : system_file_calls();
   if (options.resume)
     outputs.emplace(*options.output_dir, calls, running, options.resume->timeseries_length);
@@ -372,8 +426,8 @@ RunOutcome run(const RunOptions& options) {
   RunOutcome outcome;
   outcome.plan = plan_run(options);
   const RunPlan& plan = outcome.plan;
-  const ModelDescription description = describe(plan.source);
-  const Model model = build_model(description);
+  std::optional<ModelDescription> description = describe(plan.source);
+  const Model model = build_model(*description);
   const ThreadLimit thread_limit(plan.threads);
   PreparedStepper prepared(model, plan.configuration, options.distribution);
   outcome.dropped_equations = prepared.dropped_equations;
@@ -381,24 +435,24 @@ RunOutcome run(const RunOptions& options) {
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
   std::optional<RunOutputs> outputs;
   open_directory(options, outcome, outputs);
+  std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
   RunRecorder recorder(model, options, step_count(plan.configuration));
   State state = options.resume ? options.resume->state : model.initial;
   const RunModel m{description, model, prepared};
-  outcome.ending = integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, recorder, state, clock);
+  outcome.ending =
+      integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, pieces, recorder, state, clock);
   clock.start_closing();
-  close_recording(m, outputs ? &*outputs : nullptr, recorder, outcome.ending);
+  close_recording(m, options, outputs ? &*outputs : nullptr, recorder, outcome.ending);
   outcome.statistics = recorder.statistics();
   if (prepared.stepper) outcome.factorization = prepared.stepper->factorization_profile();
   outcome = finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
-  if (options.distribution && options.distribution->ranks() > 1 && !ends_on_every_process(outcome.ending) &&
-      options.lone_ending)
-    options.lone_ending(outcome);
+  if (ends_alone(options, outcome.ending) && options.lone_ending) options.lone_ending(outcome);
   return outcome;
 }
 
 bool ends_on_every_process(const RunEnding& ending) {
   return ending.status != RunStatus::failed || ending.failure.cause == FailureCause::newton ||
-         ending.failure.cause == FailureCause::refused;
+         ending.failure.cause == FailureCause::refused || ending.failure.agreed;
 }
 
 std::string_view to_string(RunStatus status) {
@@ -424,14 +478,14 @@ std::string_view to_string(FailureCause cause) {
 
 void RunEnding::complete() { status = RunStatus::completed; }
 
-void RunEnding::fail(FailureCause cause, const std::string& message, std::int64_t step, double t) {
+void RunEnding::fail(FailureCause cause, const std::string& message, std::int64_t step, double t, bool agreed) {
   if (status == RunStatus::failed) {
     error += "; then " + message;
     return;
   }
   error = error.empty() ? message : error + "; then " + message;  // an interruption's message stays first
   status = RunStatus::failed;
-  failure = {cause, step, t};
+  failure = {cause, step, t, agreed};
 }
 
 void RunEnding::interrupt(int signal, std::int64_t steps, double t_reached) {

@@ -66,8 +66,8 @@ struct RunOptions {
   const FileCalls* file_calls = nullptr;
   /// The processes of a run over several (an MPI job: docs/distributed.md), which all run these
   /// options alike: each assembles its part of every Newton system (StepperOptions::distribution),
-  /// rank 0 alone writes output_dir, and all stop after the same step when any is asked to.
-  /// nullptr: one process.
+  /// rank 0 writes output_dir but for the pieces of the drawings, one per process in its vtk/
+  /// (VtkSeries), and all stop after the same step when any is asked to. nullptr: one process.
   std::shared_ptr<const Distribution> distribution;
   /// In a run over several processes, called by run() on a process whose run ends in a way the
   /// others may not share (ends_on_every_process false), with the outcome, once its outputs are
@@ -179,6 +179,8 @@ struct RunStatistics {
   double constraint_max_abs = not_computed, velocity_constraint_max_abs = not_computed;
   /// Each of the model's invariants with its largest change over the states reached (Invariant).
   std::vector<std::pair<std::string, double>> invariant_drifts;
+  /// Each summarized probe (Probe::summarized) with its largest magnitude over the states reached.
+  std::vector<std::pair<std::string, double>> probe_maxima;
   /// A momentum component the model declares conserved (Model::conserved_momenta): its value at
   /// step 0 and at the last state reached, and its largest change max_n |I_n - I_0|.
   struct ConservedMomentum {
@@ -221,6 +223,9 @@ struct RunEnding {
     FailureCause cause = FailureCause::none;
     std::int64_t step = -1;
     double t = not_computed;
+    /// Over several processes: every process met this failure at the same point, having agreed on
+    /// it (an output error, SharedOutputError: a process could not write its piece of a drawing).
+    bool agreed = false;
   };
   Failure failure;
   /// When interrupted: the signal that asked (SIGHUP, SIGINT, SIGTERM); 0 otherwise.
@@ -231,9 +236,10 @@ struct RunEnding {
 
   /// status completed.
   void complete();
-  /// status failed for `cause` at `step` from `t`, with `message` as error; when the run had
-  /// failed already, the message is added to the first failure's, which stays.
-  void fail(FailureCause cause, const std::string& message, std::int64_t step, double t);
+  /// status failed for `cause` at `step` from `t`, with `message` as error (agreed: by every
+  /// process, Failure::agreed); when the run had failed already, the message is added to the first
+  /// failure's, which stays.
+  void fail(FailureCause cause, const std::string& message, std::int64_t step, double t, bool agreed = false);
   /// status interrupted by `signal` after `steps` steps, at t_reached.
   void interrupt(int signal, std::int64_t steps, double t_reached);
 };
@@ -287,7 +293,8 @@ RunOutcome run(const RunOptions& options);
 
 /// Whether every process of a run over several reaches this ending together: a completed or
 /// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes the
-/// same decisions on the same equations). An output error (rank 0 alone writes) or any other error
+/// same decisions on the same equations), an agreed output error (a piece of a drawing:
+/// Failure::agreed). Another output error (of a file rank 0 alone writes) or any other error
 /// (memory running out) may be one process's alone.
 bool ends_on_every_process(const RunEnding& ending);
 

@@ -26,6 +26,10 @@ inline constexpr std::array<std::string_view, 9> kForceTypes{
 /// TimeProfile's alternatives.
 inline constexpr std::array<std::string_view, 5> kProfileTypes{"constant", "table", "sine", "damped_harmonic",
                                                                "ramp"};
+/// ActuatorDescription::coordinate's alternatives (a hinge, a slide): the joint kind it drives.
+inline constexpr std::array<std::string_view, 2> kActuatorTypes{"revolute", "prismatic"};
+/// ActuatorLawDescription's alternatives.
+inline constexpr std::array<std::string_view, 2> kActuatorLaws{"profile", "pd"};
 /// ProbeDescription's alternatives.
 inline constexpr std::array<std::string_view, 2> kProbeTypes{"point", "profile"};
 /// DriveKind's values, in its order.
@@ -48,6 +52,8 @@ static_assert(kConstraintTypes.size() == std::variant_size_v<ConstraintDescripti
 static_assert(kForceTypes.size() == std::variant_size_v<ForceDescription>);
 static_assert(kProfileTypes.size() == std::variant_size_v<TimeProfile>);
 static_assert(kProbeTypes.size() == std::variant_size_v<ProbeDescription>);
+static_assert(kActuatorTypes.size() == std::variant_size_v<decltype(ActuatorDescription::coordinate)>);
+static_assert(kActuatorLaws.size() == std::variant_size_v<ActuatorLawDescription>);
 
 /// The names of kDerivativeKinds, in their order.
 inline std::array<std::string_view, kDerivativeKinds.size()> derivative_names() {

@@ -219,7 +219,7 @@ TimeProfile read_profile(JsonObject& o, std::string_view key) {
   return profile;
 }
 
-/// A required profile (a drive's).
+/// A required profile (a drive's, an actuator law's): read_profile defaults a missing one to 1.
 TimeProfile read_required_profile(JsonObject& o, std::string_view key, const std::string& meaning) {
   if (!o.has(key)) throw JsonInputError(o.path(key), "is missing: " + meaning);
   return read_profile(o, key);
@@ -310,6 +310,36 @@ ForceDescription read_force(JsonObject& o) {
   }
   return DampingMatrixDescription{name, o.texts("bodies", "the bodies whose coordinates C spans"),
                                   o.matrix("matrix", "C, rows")};
+}
+
+ActuatorLawDescription read_actuator_law(JsonObject& o) {
+  JsonObject law = o.object("law", "the actuator's law");
+  const std::string type = law.choice("type", kActuatorLaws);
+  law.describe_as("an actuator law of type " + type);
+  ActuatorLawDescription out;
+  if (type == "profile") out = ProfileLawDescription{read_required_profile(law, "profile", "u(t), the torque or force")};
+  else
+    out = PdLawDescription{law.number("kp", "the position gain", kNonnegative), law.number("kd", "the rate gain", kNonnegative),
+                           read_required_profile(law, "reference", "r(t), the reference of the coordinate")};
+  law.finish();
+  return out;
+}
+
+ActuatorDescription read_actuator(JsonObject& o) {
+  const std::string type = o.choice("type", kActuatorTypes);
+  o.describe_as("an actuator of type " + type);
+  ActuatorDescription a;
+  a.name = o.text("name", "the actuator's name");
+  if (type == "revolute") {
+    a.coordinate = read_hinge(o);
+    a.zero_angle = o.number_or("zero_angle", 0.0);
+  } else {
+    a.coordinate = SlideDescription{o.text_or("body_a", ""), o.vector_or_empty("point_a"),
+                                    o.vector("axis_a", "the unit axis of the slide, on A or in the world"),
+                                    o.text("body_b", "the body of side B"), o.vector_or_empty("point_b")};
+  }
+  a.law = read_actuator_law(o);
+  return a;
 }
 
 ProbeDescription read_probe(JsonObject& o) {
@@ -500,6 +530,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
   read_list(root, "constraints", "a constraint", m.constraints, read_constraint);
   read_list(root, "drives", "a drive", m.drives, read_drive);
   read_list(root, "forces", "a force element", m.forces, read_force);
+  read_list(root, "actuators", "an actuator", m.actuators, read_actuator);
   read_list(root, "probes", "a probe", m.probes, read_probe);
   read_list(root, "invariants", "an invariant", m.invariants, read_invariant);
   if (root.has("conserved_momenta")) {

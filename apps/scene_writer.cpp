@@ -152,6 +152,30 @@ void put_hinge(Json& j, const HingeDescription& h) {
   put(j, "u_b", h.u_b);
 }
 
+Json actuator_law_json(const ActuatorLawDescription& law) {
+  if (const auto* p = std::get_if<ProfileLawDescription>(&law))
+    return {{"type", name_in(kActuatorLaws, law)}, {"profile", profile_json(p->profile)}};
+  const auto& pd = std::get<PdLawDescription>(law);
+  return {{"type", name_in(kActuatorLaws, law)}, {"kp", pd.kp}, {"kd", pd.kd}, {"reference", profile_json(pd.reference)}};
+}
+
+Json actuator_json(const ActuatorDescription& a) {
+  Json j{{"name", a.name}, {"type", name_in(kActuatorTypes, a.coordinate)}};
+  if (const auto* h = std::get_if<HingeDescription>(&a.coordinate)) {
+    put_hinge(j, *h);
+    j["zero_angle"] = a.zero_angle;
+  } else {
+    const auto& s = std::get<SlideDescription>(a.coordinate);
+    if (!s.body_a.empty()) j["body_a"] = s.body_a;
+    put(j, "point_a", s.point_a);
+    j["axis_a"] = vector_json(s.axis_a);
+    j["body_b"] = s.body_b;
+    put(j, "point_b", s.point_b);
+  }
+  j["law"] = actuator_law_json(a.law);
+  return j;
+}
+
 Json force_json(const ForceDescription& force) {
   Json j;
   std::visit(
@@ -304,6 +328,7 @@ std::string scene_json(const Scene& scene) {
   write_list(root, "constraints", m.constraints, constraint_json);
   write_list(root, "drives", m.drives, drive_json);
   write_list(root, "forces", m.forces, force_json);
+  write_list(root, "actuators", m.actuators, actuator_json);
   write_list(root, "probes", m.probes, probe_json);
   write_list(root, "invariants", m.invariants, invariant_json);
   if (!m.conserved_momenta.empty()) root["conserved_momenta"] = conserved_momenta_json(m.conserved_momenta);

@@ -116,6 +116,10 @@ Json factorization_json(const FactorizationProfile& f) {
 void add_drifts(Json& j, const RunStatistics& s) {
   j["invariant_drifts"] = Json::object();
   for (const auto& [name, drift] : s.invariant_drifts) j["invariant_drifts"][name] = drift;
+  if (!s.probe_maxima.empty()) {
+    j["probe_maxima"] = Json::object();
+    for (const auto& [name, largest] : s.probe_maxima) j["probe_maxima"][name] = largest;
+  }
   j["conserved_momenta"] = Json::object();
   if (s.conserved_momenta.empty()) return;
   const Eigen::Vector3d& o = s.momenta_about;

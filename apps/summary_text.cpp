@@ -15,11 +15,14 @@ namespace {
 
 class AlignedLines {
  public:
+  /// The keys' column: values start after it, or one space after a longer key.
+  static constexpr std::size_t kKeyWidth = 33;
   explicit AlignedLines(std::ostream& out) : out_(out) {}
   template <class Value>
   void line(std::string_view key, const Value& value) {
     std::ostringstream text;
-    text << std::left << std::setw(33) << key << std::setprecision(12) << std::boolalpha << value << '\n';
+    text << std::left << std::setw(kKeyWidth) << key << (key.size() < kKeyWidth ? "" : " ")  // a long key still ends
+         << std::setprecision(12) << std::boolalpha << value << '\n';
     out_ << text.str();
   }
   /// NaN marks a quantity the run never computed.
@@ -92,6 +95,7 @@ void print_measures(AlignedLines& lines, const RunStatistics& s, const std::vect
   lines.line("constraint_max_abs", s.constraint_max_abs);
   lines.line("velocity_constraint_max_abs", s.velocity_constraint_max_abs);
   for (const auto& [name, drift] : s.invariant_drifts) lines.line(name + "_drift", drift);
+  for (const auto& [name, largest] : s.probe_maxima) lines.line(name + "_max_abs", largest);
   for (const RunStatistics::ConservedMomentum& c : s.conserved_momenta)
     lines.line(c.name + "_drift", c.drift);
   if (s.initial_projection.projected()) {

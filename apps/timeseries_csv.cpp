@@ -25,11 +25,14 @@ std::string format_double(double value) {
   return std::string(buffer.data(), put_double(buffer.data(), value));
 }
 
+std::string constraint_row_label(const Constraint& constraint, Index row) {
+  return constraint.name() + "[" + std::to_string(row) + "]";
+}
+
 std::vector<std::string> constraint_row_labels(const System& system) {
   std::vector<std::string> labels;
   for (const Placed<Constraint>& c : system.constraints())
-    for (Index row = 0; row < c.element->num_equations(); ++row)
-      labels.push_back(c.element->name() + "[" + std::to_string(row) + "]");
+    for (Index row = 0; row < c.element->num_equations(); ++row) labels.push_back(constraint_row_label(*c.element, row));
   return labels;
 }
 

@@ -36,7 +36,10 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
                                             const ConservedMomenta& momenta = {}, bool condition_column = false,
                                             bool reaction_columns = false);
 
-/// "<constraint>[<row>]" for each constraint row of system, in the order of the multipliers.
+/// "<constraint>[<row>]": the label of a constraint's row.
+std::string constraint_row_label(const Constraint& constraint, Index row);
+
+/// constraint_row_label for each constraint row of system, in the order of the multipliers.
 std::vector<std::string> constraint_row_labels(const System& system);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include <noether/engine/partition.hpp>
+
 namespace noether {
 namespace {
 
@@ -51,12 +53,31 @@ std::unordered_map<std::string, double> attachment_radii(const ModelDescription&
   return radius;
 }
 
+/// The body probe i of the model's probes names (the description's probes come first, in order);
+/// "" for a probe of no body.
+const std::string& probe_body(const ModelDescription& description, std::size_t i) {
+  static const std::string none;
+  if (i >= description.probes.size()) return none;
+  const auto* point = std::get_if<PointProbeDescription>(&description.probes[i]);
+  return point ? point->body : none;
+}
+
 }  // namespace
 
-VtkDrawing::VtkDrawing(const ModelDescription& description, const Model& model) {
-  add_bodies(description, *model.system);
+DrawnPart DrawnPart::of(const System& system, const Distribution& processes) {
+  return {processes.rank(), noether::block_processes(system, processes.ranks())};
+}
+
+VtkDrawing::VtkDrawing(const ModelDescription& description, const Model& model, const DrawnPart& part)
+    : rank_(part.rank) {
+  BlockPlaces places;
+  const std::span<const CoordinateBlock> blocks = model.system->blocks();
+  for (std::size_t b = 0; b < blocks.size(); ++b)
+    places.emplace(blocks[b].name,
+                   BlockPlace{blocks[b].offset, part.block_processes.empty() ? part.rank : part.block_processes[b]});
+  add_bodies(description, places);
   add_joints(description);
-  add_probes(model);
+  add_probes(description, model, places);
 }
 
 Index VtkDrawing::add_point(PlacedPoint point) {
@@ -83,9 +104,7 @@ VtkDrawing::PlacedPoint VtkDrawing::point_on(const std::string& name, const Vect
   return {Vector::Zero(d), body.offset, body.kinematics.point_map(or_origin(point, d))};
 }
 
-void VtkDrawing::add_bodies(const ModelDescription& description, const System& system) {
-  std::unordered_map<std::string, Index> offsets;
-  for (const CoordinateBlock& block : system.blocks()) offsets.emplace(block.name, block.offset);
+void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlaces& places) {
   const std::unordered_map<std::string, double> radii = attachment_radii(description);
   for (std::size_t i = 0; i < description.bodies.size(); ++i) {
     const BodyDescription& body = description.bodies[i];
@@ -94,7 +113,10 @@ void VtkDrawing::add_bodies(const ModelDescription& description, const System& s
     const std::string& name = name_of(body);
     const auto radius = radii.find(name);
     const double length = radius != radii.end() && radius->second > 0.0 ? radius->second : radius_of_gyration(body);
-    const DrawnBody& drawn = bodies_.emplace(name, DrawnBody{offsets.at(name), BodyKinematics(*kind), length}).first->second;
+    const BlockPlace& place = places.at(name);
+    const DrawnBody& drawn =
+        bodies_.emplace(name, DrawnBody{place.offset, BodyKinematics(*kind), length, place.process}).first->second;
+    if (drawn.process != rank_) continue;  // another process's part: its joints' points may lie on it
     const Index dimension = drawn.kinematics.dimension();
     const Index centre = add_point(point_on(name, Vector::Zero(dimension), dimension));
     add_vertex(centre, VtkCellKind::body_centre, i);
@@ -112,6 +134,9 @@ void VtkDrawing::add_joints(const ModelDescription& description) {
     const auto b = bodies_.find(joint.b.body);
     const bool drawable = b != bodies_.end() && (joint.a.body.empty() || bodies_.contains(joint.a.body));
     if (!drawable || joint.kind->b.point == Takes::no) continue;  // a joint without a point: nothing to draw
+    const auto a = bodies_.find(joint.a.body);
+    const DrawnBody& first = a != bodies_.end() && a->second.offset < b->second.offset ? a->second : b->second;
+    if (first.process != rank_) continue;
     const Index dimension = b->second.kinematics.dimension();
     const Index point_b = add_point(point_on(joint.b.body, joint.b.point, dimension));
     add_vertex(point_b, VtkCellKind::joint_point, i);
@@ -120,10 +145,12 @@ void VtkDrawing::add_joints(const ModelDescription& description) {
   }
 }
 
-void VtkDrawing::add_probes(const Model& model) {
+void VtkDrawing::add_probes(const ModelDescription& description, const Model& model, const BlockPlaces& places) {
   for (std::size_t i = 0; i < model.probes.size(); ++i) {
     const Probe& probe = model.probes[i];
     if (probe.dimension < 2) continue;
+    const std::string& body = probe_body(description, i);
+    if ((body.empty() ? 0 : places.at(body).process) != rank_) continue;
     add_vertex(static_cast<Index>(placed_.size() + probes_.size()), VtkCellKind::probe, i);
     probes_.push_back(&probe);
   }

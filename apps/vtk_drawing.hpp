@@ -12,6 +12,7 @@
 /// The director length l of a body is the largest distance from phi of the points on it that the
 /// model names (joints, springs, dampers, point loads, probes); a body without any gets its radius
 /// of gyration, sqrt(tr J_c / m) (sqrt(J_c / m) in the plane), or 1 when that is 0.
+/// Over several processes each draws its part (DrawnPart), one piece of each drawing.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -21,6 +22,7 @@
 #include <noether/apps/model/model_description.hpp>
 #include <noether/apps/vtk_writer.hpp>
 #include <noether/bodies/kinematics.hpp>
+#include <noether/engine/distribution.hpp>
 
 namespace noether {
 
@@ -35,10 +37,29 @@ enum class VtkCellKind : std::int32_t {
   probe = 6
 };
 
+/// What one process of a run over several draws (docs/output.md, "Over several processes"): the
+/// bodies whose coordinate blocks it owns under the run's partition, the one its distributed
+/// assembly uses (block_processes, engine/partition.hpp), and what is drawn with them: a joint by
+/// the process of the body whose coordinates come first (the process that assembles the joint's
+/// term: the one of its smallest coordinate), a probe by its body's process. The processes' parts
+/// share no cell, and together they draw what one process draws.
+struct DrawnPart {
+  int rank = 0;
+  /// The process of each coordinate block of the system (System::blocks() order); empty: the
+  /// whole model (one process, rank 0).
+  std::vector<int> block_processes;
+
+  /// The part of processes.rank() of system, the system the run steps (its structure sets the
+  /// partition).
+  static DrawnPart of(const System& system, const Distribution& processes);
+};
+
 class VtkDrawing {
  public:
-  /// The drawing of model, which description built (build_model), and which must outlive it.
-  VtkDrawing(const ModelDescription& description, const Model& model);
+  /// The drawing of `part` of model, which description built (build_model), and which must outlive
+  /// it (the whole model by default). A joint's point on a body of another process's part is
+  /// placed from that body's coordinates in the state.
+  VtkDrawing(const ModelDescription& description, const Model& model, const DrawnPart& part = {});
 
   /// data becomes the drawing at state: its points; the cells and their data "kind" (VtkCellKind)
   /// and "index" (the body's, joint's or probe's index in its list of the description); field
@@ -55,21 +76,30 @@ class VtkDrawing {
     Index offset;
     Matrix map;
   };
-  /// A body drawn: its block's offset, its layout, the length of its directors.
+  /// A body drawn, by this process or another: its block's offset, its layout, the length of its
+  /// directors, the process that draws it.
   struct DrawnBody {
     Index offset;
     BodyKinematics kinematics;
     double director_length;
+    int process;
   };
+  /// A coordinate block's offset and process, by the block's name (a body's).
+  struct BlockPlace {
+    Index offset;
+    int process;
+  };
+  using BlockPlaces = std::unordered_map<std::string, BlockPlace>;
   Index add_point(PlacedPoint point);
   void add_vertex(Index point, VtkCellKind kind, std::size_t index);
   void add_line(Index from, Index to, VtkCellKind kind, std::size_t index);
   /// The point `point` (body coordinates) of the body `name`, or of the ground when name is empty.
   PlacedPoint point_on(const std::string& name, const Vector& point, Index dimension) const;
-  void add_bodies(const ModelDescription& description, const System& system);
+  void add_bodies(const ModelDescription& description, const BlockPlaces& places);
   void add_joints(const ModelDescription& description);
-  void add_probes(const Model& model);
+  void add_probes(const ModelDescription& description, const Model& model, const BlockPlaces& places);
 
+  int rank_;
   std::unordered_map<std::string, DrawnBody> bodies_;
   std::vector<PlacedPoint> placed_;
   std::vector<const Probe*> probes_;

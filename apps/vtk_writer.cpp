@@ -11,6 +11,10 @@ namespace {
 
 constexpr const char* kByteOrder = std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian";
 
+const char* type_name(const std::vector<double>&) { return "Float64"; }
+const char* type_name(const std::vector<std::int32_t>&) { return "Int32"; }
+const char* type_name(const std::vector<std::int64_t>&) { return "Int64"; }
+
 void open_element(std::string& xml, std::string_view indent, std::string_view element) {
   for (const std::string_view piece : {indent, std::string_view("<"), element, std::string_view(">\n")}) xml += piece;
 }
@@ -56,9 +60,6 @@ class AppendedArrays {
   const std::string& block() const { return block_; }
 
  private:
-  static const char* type_name(const std::vector<double>&) { return "Float64"; }
-  static const char* type_name(const std::vector<std::int32_t>&) { return "Int32"; }
-  static const char* type_name(const std::vector<std::int64_t>&) { return "Int64"; }
   void append_bytes(const void* data, std::size_t size) {
     const std::size_t at = block_.size();
     block_.resize(at + size);
@@ -85,6 +86,17 @@ void add_data(std::string& xml, AppendedArrays& arrays, std::string_view element
   close_element(xml, indent, element);
 }
 
+/// The PDataArray elements of a .pvtp naming the arrays of `data` in `element` (PPointData, PCellData).
+void declare_data(std::string& xml, std::string_view element, const std::vector<VtkArray>& data) {
+  open_element(xml, "    ", element);
+  for (const VtkArray& array : data) {
+    xml += "      <PDataArray type=\"";
+    xml += std::visit([](const auto& values) { return type_name(values); }, array.values);
+    xml += "\" Name=\"" + array.name + "\" NumberOfComponents=\"" + std::to_string(array.components) + "\"/>\n";
+  }
+  close_element(xml, "    ", element);
+}
+
 }  // namespace
 
 std::string vtp_file(const VtkPolyData& data) {
@@ -107,6 +119,18 @@ std::string vtp_file(const VtkPolyData& data) {
   xml += "    </Piece>\n  </PolyData>\n  <AppendedData encoding=\"raw\">\n   _";
   xml += arrays.block();
   xml += "\n  </AppendedData>\n</VTKFile>\n";
+  return xml;
+}
+
+std::string pvtp_file(const VtkPolyData& layout, std::span<const std::string> pieces) {
+  std::string xml = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"") +
+                    kByteOrder + "\" header_type=\"UInt64\">\n  <PPolyData GhostLevel=\"0\">\n";
+  declare_data(xml, "PPointData", layout.point_data);
+  declare_data(xml, "PCellData", layout.cell_data);
+  xml += "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
+         "    </PPoints>\n";
+  for (const std::string& piece : pieces) xml += "    <Piece Source=\"" + piece + "\"/>\n";
+  xml += "  </PPolyData>\n</VTKFile>\n";
   return xml;
 }
 

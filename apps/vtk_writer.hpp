@@ -1,8 +1,10 @@
 #pragma once
 /// A small writer of VTK's XML formats (the "VTK XML file formats" of the VTK User's Guide): one
-/// PolyData file (.vtp) with its arrays appended as raw binary, and the collection file (.pvd) that
-/// lists a time series of them. VTK's library is not a dependency: ParaView and VTK's readers
-/// (vtkXMLPolyDataReader, vtkPVDReader) open what this writes (tests/apps/check_vtk_output.py).
+/// PolyData file (.vtp) with its arrays appended as raw binary, the parallel index (.pvtp) of a
+/// PolyData written in pieces, one .vtp each, and the collection file (.pvd) that lists a time
+/// series of either. VTK's library is not a dependency: ParaView and VTK's readers
+/// (vtkXMLPolyDataReader, vtkXMLPPolyDataReader, vtkPVDReader) open what this writes
+/// (tests/apps/check_vtk_output.py, tests/mpi/check_mpi_vtk.py).
 #include <cstdint>
 #include <span>
 #include <string>
@@ -32,6 +34,12 @@ struct VtkPolyData {
 /// `<AppendedData encoding="raw">` block (header_type UInt64, the machine's byte order, as
 /// byte_order says), values bit for bit.
 std::string vtp_file(const VtkPolyData& data);
+
+/// The .pvtp index of a PolyData written in pieces (VTK's PPolyData, GhostLevel 0): the arrays of
+/// its point and cell data and its points as `layout` has them (names, types, components: every
+/// piece has the same arrays), and each piece's file, relative to the .pvtp, in order. VTK's
+/// readers take the field data from the pieces.
+std::string pvtp_file(const VtkPolyData& layout, std::span<const std::string> pieces);
 
 /// A data set of a time series: its time and its file, relative to the .pvd.
 struct VtkTimeStep {

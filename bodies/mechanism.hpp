@@ -90,6 +90,7 @@ class Mechanism {
   void add(std::shared_ptr<const Constraint> element) { live_system().add(std::move(element)); }
   void add(std::shared_ptr<const Dissipation> element) { live_system().add(std::move(element)); }
   void add(std::shared_ptr<const ExternalLoad> element) { live_system().add(std::move(element)); }
+  void add(std::shared_ptr<const Actuator> element) { live_system().add(std::move(element)); }
 
   const System& system() const;
   /// The bodies in the order they were added.

@@ -106,6 +106,17 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units, const 
     for_each_structural_entry(layout, [&](Index, Index row, Index col, bool constant) {
       if (constant) has_constant[static_cast<std::size_t>(pattern_.find(row, col))] = true;
     });
+  // The arrays whose lengths are known are sized before they are filled, and the others are
+  // shrunk after: they live as long as the stepper, and one grown entry by entry keeps up to
+  // twice the room.
+  std::size_t residual_entries = 0, blocks = 0;
+  for (Index u : schedule_.units) {
+    residual_entries += units[static_cast<std::size_t>(u)].dofs.size();
+    blocks += units[static_cast<std::size_t>(u)].blocks.size();
+  }
+  visits_.reserve(schedule_.units.size() + 1);
+  residual_rows_.reserve(residual_entries);
+  block_shapes_.reserve(blocks);
   std::vector<ScatterEntry> mixed, adds, constant_adds;
   for (Index u : schedule_.units) {
     const UnitLayout& layout = units[static_cast<std::size_t>(u)];
@@ -148,6 +159,7 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units, const 
                      static_cast<Index>(block_shapes_.size()), 0, false});
   scatter_.shrink_to_fit();
   constant_scatter_.shrink_to_fit();
+  mixed_slots_.shrink_to_fit();
 }
 
 Assembler::Assembler(AssemblyPlan plan, Index workspace_size, int global_sums, const Distribution* distribution)

@@ -7,6 +7,10 @@
 namespace noether {
 namespace {
 
+/// The number of nonzero entries of A: the storage of a form is sized exactly before it is filled,
+/// since a vector grown entry by entry keeps up to twice the room, in every element of a model.
+std::size_t count_nonzeros(const Matrix& A) { return static_cast<std::size_t>((A.array() != 0.0).count()); }
+
 /// Appends the nonzeros of A (column by column) to entries.
 void append_nonzeros(const Matrix& A, std::vector<Nonzero>& entries) {
   for (Index j = 0; j < A.cols(); ++j)
@@ -16,6 +20,7 @@ void append_nonzeros(const Matrix& A, std::vector<Nonzero>& entries) {
 
 std::vector<Nonzero> nonzeros(const Matrix& A) {
   std::vector<Nonzero> entries;
+  entries.reserve(count_nonzeros(A));
   append_nonzeros(A, entries);
   return entries;
 }
@@ -50,7 +55,12 @@ QuadraticForm::QuadraticForm(std::string_view owner, const Vector& constant, con
                              const std::vector<Matrix>& hessians) {
   check_form(owner, constant, linear, hessians);
   constant_storage_.assign(constant.begin(), constant.end());
+  linear_storage_.reserve(count_nonzeros(linear));
   append_nonzeros(linear, linear_storage_);
+  std::size_t hessian_entries = 0;
+  for (const Matrix& H : hessians) hessian_entries += count_nonzeros(H);
+  hessian_storage_.reserve(hessian_entries);
+  begin_storage_.reserve(static_cast<std::size_t>(constant.size()) + 1);
   begin_storage_.push_back(0);
   for (Index k = 0; k < constant.size(); ++k) {
     const auto index = static_cast<std::size_t>(k);

@@ -5,35 +5,19 @@
 namespace noether {
 namespace {
 
-/// The blocks adjacent to each block (CSR: neighbours[starts[b] .. starts[b + 1])): an element
-/// joins the first block of its dofs to each other block they touch.
+/// The blocks adjacent to each block (CSR: neighbours[starts[b] .. starts[b + 1])).
 struct BlockGraph {
   std::vector<Index> starts, neighbours;
 };
 
-BlockGraph block_graph(const System& system, const std::vector<Index>& block_of) {
-  std::vector<std::pair<Index, Index>> edges;
-  const auto join = [&](const std::vector<Index>& dofs) {
-    if (dofs.empty()) return;
-    const Index first = block_of[static_cast<std::size_t>(dofs.front())];
-    for (Index dof : dofs)
-      if (const Index b = block_of[static_cast<std::size_t>(dof)]; b != first) {
-        edges.emplace_back(first, b);
-        edges.emplace_back(b, first);
-      }
-  };
-  for (const auto& e : system.inertias()) join(e.dofs);
-  for (const auto& e : system.potentials()) join(e.dofs);
-  for (const auto& e : system.constraints()) join(e.dofs);
-  for (const auto& e : system.dissipations()) join(e.dofs);
-  for (const auto& e : system.external_loads()) join(e.dofs);
-  std::ranges::sort(edges);
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+BlockGraph block_graph(const BlockCoupling& coupling) {
+  const std::vector<std::pair<Index, Index>> joins = coupling.joins();
   BlockGraph graph;
-  graph.starts.assign(system.blocks().size() + 1, 0);
-  for (const auto& [a, b] : edges) ++graph.starts[static_cast<std::size_t>(a) + 1];
+  graph.starts.assign(coupling.block_sizes().size() + 1, 0);
+  for (const auto& [a, b] : joins) ++graph.starts[static_cast<std::size_t>(a) + 1];
   for (std::size_t b = 1; b < graph.starts.size(); ++b) graph.starts[b] += graph.starts[b - 1];
-  for (const auto& edge : edges) graph.neighbours.push_back(edge.second);
+  graph.neighbours.reserve(joins.size());
+  for (const auto& join : joins) graph.neighbours.push_back(join.second);
   return graph;
 }
 
@@ -72,25 +56,66 @@ std::vector<Index> block_order(const BlockGraph& graph, Index blocks) {
 
 }  // namespace
 
-std::vector<int> block_processes(const System& system, int ranks) {
-  const auto blocks = static_cast<Index>(system.blocks().size());
-  std::vector<int> process(static_cast<std::size_t>(blocks), 0);
-  const Index d = system.num_coordinates();
-  if (ranks <= 1 || d == 0) return process;
-  std::vector<Index> block_of(static_cast<std::size_t>(d));
-  for (Index b = 0; b < blocks; ++b) {
-    const CoordinateBlock& block = system.blocks()[static_cast<std::size_t>(b)];
-    std::fill_n(block_of.begin() + block.offset, block.size(), b);
+void BlockCoupling::add_element(std::span<const Index> blocks) {
+  for (const Index b : blocks)
+    if (b != blocks.front()) {
+      joins_.emplace_back(blocks.front(), b);
+      joins_.emplace_back(b, blocks.front());
+    }
+}
+
+std::vector<std::pair<Index, Index>> BlockCoupling::joins() const {
+  std::vector<std::pair<Index, Index>> joins = joins_;
+  std::ranges::sort(joins);
+  joins.erase(std::unique(joins.begin(), joins.end()), joins.end());
+  return joins;
+}
+
+BlockCoupling block_coupling(const System& system) {
+  BlockCoupling coupling;
+  std::vector<Index> block_of(static_cast<std::size_t>(system.num_coordinates()));
+  for (std::size_t b = 0; b < system.blocks().size(); ++b) {
+    const CoordinateBlock& block = system.blocks()[b];
+    coupling.add_block(block.size());
+    std::fill_n(block_of.begin() + block.offset, block.size(), static_cast<Index>(b));
   }
+  std::vector<Index> blocks;
+  const auto add = [&](const std::vector<Index>& dofs) {
+    blocks.clear();
+    for (const Index dof : dofs)
+      if (const Index b = block_of[static_cast<std::size_t>(dof)]; blocks.empty() || blocks.back() != b) blocks.push_back(b);
+    coupling.add_element(blocks);
+  };
+  for (const auto& e : system.inertias()) add(e.dofs);
+  for (const auto& e : system.potentials()) add(e.dofs);
+  for (const auto& e : system.constraints()) add(e.dofs);
+  for (const auto& e : system.dissipations()) add(e.dofs);
+  for (const auto& e : system.external_loads()) add(e.dofs);
+  for (const auto& e : system.actuators()) add(e.dofs);
+  return coupling;
+}
+
+std::vector<int> block_processes(const BlockCoupling& coupling, int ranks) {
+  const std::span<const Index> sizes = coupling.block_sizes();
+  const auto blocks = static_cast<Index>(sizes.size());
+  std::vector<int> process(sizes.size(), 0);
+  Index d = 0;
+  for (const Index size : sizes) d += size;
+  if (ranks <= 1 || d == 0) return process;
   Index before = 0;  // coordinates of the blocks earlier in the order
-  for (const Index b : block_order(block_graph(system, block_of), blocks)) {
-    const Index size = system.blocks()[static_cast<std::size_t>(b)].size();
+  for (const Index b : block_order(block_graph(coupling), blocks)) {
+    const Index size = sizes[static_cast<std::size_t>(b)];
     // The process whose run of coordinates holds the block's middle.
     const Index middle = before + size / 2;
     process[static_cast<std::size_t>(b)] = static_cast<int>(std::min<Index>(middle * ranks / d, ranks - 1));
     before += size;
   }
   return process;
+}
+
+std::vector<int> block_processes(const System& system, int ranks) {
+  if (ranks <= 1) return std::vector<int>(system.blocks().size(), 0);
+  return block_processes(block_coupling(system), ranks);
 }
 
 std::vector<int> coordinate_processes(const System& system, int ranks) {

@@ -3,12 +3,40 @@
 /// which process owns each coordinate block and so each term, and where each unknown of the
 /// Newton system then lies among the processes' matrix parts.
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <noether/engine/distribution.hpp>
 #include <noether/engine/system.hpp>
 
 namespace noether {
+
+/// The blocks of a system as the partition reads them, given as data so that a model's cut can be
+/// known before the model is built (from its description): each block's number of coordinates,
+/// and for each element the blocks it touches, the block of its first coordinate first.
+class BlockCoupling {
+ public:
+  /// Adds a block of `size` coordinates; blocks are numbered in the order they are added.
+  void add_block(Index size) { sizes_.push_back(size); }
+  /// Adds an element touching `blocks` (each added before; blocks[0] the block of its first
+  /// coordinate); an element of no block couples nothing.
+  void add_element(std::span<const Index> blocks);
+  std::span<const Index> block_sizes() const { return sizes_; }
+  /// The pairs (a, b) and (b, a) of the blocks that an element joins: its first block and each
+  /// other block it touches; sorted, each once.
+  std::vector<std::pair<Index, Index>> joins() const;
+
+ private:
+  std::vector<Index> sizes_;
+  std::vector<std::pair<Index, Index>> joins_;  ///< both directions, as added
+};
+
+/// The coupling of system's blocks (blocks() order) by its elements.
+BlockCoupling block_coupling(const System& system);
+
+/// The process of each block of `coupling` over `ranks` >= 1 processes: block_processes(system, ...)
+/// of the system it describes.
+std::vector<int> block_processes(const BlockCoupling& coupling, int ranks);
 
 /// The process of each coordinate block of `system` (blocks() order) over `ranks` >= 1 processes.
 /// The blocks are visited breadth first through the graph in which an element joins the blocks

@@ -10,7 +10,7 @@
 namespace noether {
 namespace {
 
-constexpr const char* kKindNames[] = {"inertia", "potential", "constraint", "dissipation", "external load"};
+constexpr const char* kKindNames[] = {"inertia", "potential", "constraint", "dissipation", "external load", "actuator"};
 
 }  // namespace
 
@@ -25,6 +25,7 @@ std::vector<TermLayout::PlacedView> TermLayout::placed_of(const System& system, 
     case TermKind::potential: add(system.potentials()); break;
     case TermKind::dissipation: add(system.dissipations()); break;
     case TermKind::load: add(system.external_loads()); break;
+    case TermKind::actuator: add(system.actuators()); break;
     case TermKind::constraint:
       for (const Placed<Constraint>& e : system.constraints())
         out.push_back({e.element.get(), &e.dofs, e.element->num_equations(), e.first_multiplier});
@@ -61,7 +62,7 @@ Structure structure_of(Pattern pattern, const Element& e, TermKind kind) {
 }  // namespace
 
 TermLayout::TermLayout(const System& system, std::vector<FieldKind> fields,
-                       const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums,
+                       const std::array<std::vector<TermShape>, kTermKinds>& shapes, int workspace_slots, int global_sums,
                        const Distribution* distribution)
     : system_(system), fields_(std::move(fields)), position_(body_wise_positions(system, fields_)),
       natural_(position_.size()), assembler_(make_assembler(shapes, workspace_slots, global_sums, distribution)) {
@@ -96,6 +97,7 @@ std::string TermLayout::owner(Index term) const {
     case TermKind::constraint: element = system_.constraints()[i].element.get(); break;
     case TermKind::dissipation: element = system_.dissipations()[i].element.get(); break;
     case TermKind::load: element = system_.external_loads()[i].element.get(); break;
+    case TermKind::actuator: element = system_.actuators()[i].element.get(); break;
   }
   return std::string(kKindNames[static_cast<std::size_t>(ref.kind)]) + " " + quote(element->name());
 }
@@ -184,7 +186,7 @@ TermUnknowns TermLayout::term_unknowns(const TermRef& ref, const TermShape& shap
 /// Terms in the order of their smallest coordinate (the order in which the assembly visits
 /// them, engine/assembly_schedule.hpp, so that the terms and the elements' data are read in
 /// sequence), their runs and shapes, and the assembly plan.
-Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots,
+Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, kTermKinds>& shapes, int workspace_slots,
                                      int global_sums, const Distribution* distribution) {
   if (fields_.empty() || fields_.size() > static_cast<std::size_t>(kMaxFields) || workspace_slots < 0)
     throw std::invalid_argument("a scheme needs 1 to " + std::to_string(kMaxFields) + " fields, got " +

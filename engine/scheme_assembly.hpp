@@ -41,7 +41,9 @@ using FieldKinds = std::span<const FieldKind>;
 inline constexpr int kMaxFields = 6;
 
 /// The element interfaces of the engine, one kind of term each.
-enum class TermKind : std::uint8_t { inertia, potential, constraint, dissipation, load };
+enum class TermKind : std::uint8_t { inertia, potential, constraint, dissipation, load, actuator };
+/// The number of TermKinds.
+inline constexpr std::size_t kTermKinds = 6;
 
 /// Where a block's structural nonzeros come from (engine/structure.hpp): all entries, the
 /// constant mass matrix's nonzeros (n x n), the constraint Jacobian's (m x n) or its transpose's
@@ -126,7 +128,8 @@ using LocalVector = Eigen::Map<const Vector>;
 inline LocalVector segment_view(ConstVectorRef x, Index offset, Index size) { return {x.data() + offset, size}; }
 
 /// An element as a kernel sees it: the element, its exact form (copied to shared storage) and
-/// the gathers of its local values. E is Inertia, Potential, Constraint, Dissipation or ExternalLoad.
+/// the gathers of its local values. E is Inertia, Potential, Constraint, Dissipation, ExternalLoad
+/// or Actuator.
 template <class E>
 class Term {
  public:
@@ -196,6 +199,7 @@ class ConstraintTerm : public Term<Constraint> {
 
 using DissipationTerm = Term<Dissipation>;
 using LoadTerm = Term<ExternalLoad>;
+using ActuatorTerm = Term<Actuator>;
 
 /// Where a term writes: its residual rows and tangent blocks, by field.
 class TermOutput {
@@ -254,7 +258,7 @@ class TermLayout {
   /// owns (those whose smallest coordinate lies in a block of this process, block_processes in
   /// engine/partition.hpp), while terms() lists them all.
   TermLayout(const System& system, std::vector<FieldKind> fields,
-             const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums = 0,
+             const std::array<std::vector<TermShape>, kTermKinds>& shapes, int workspace_slots, int global_sums = 0,
              const Distribution* distribution = nullptr);
 
   const System& system() const { return system_; }
@@ -309,7 +313,7 @@ class TermLayout {
   static std::vector<PlacedView> placed_of(const System& system, TermKind kind);
   Index add_shape(const TermShape& shape, TermKind kind, const std::string& owner);
   void copy_forms();
-  Assembler make_assembler(const std::array<std::vector<TermShape>, 5>& shapes, int workspace_slots, int global_sums,
+  Assembler make_assembler(const std::array<std::vector<TermShape>, kTermKinds>& shapes, int workspace_slots, int global_sums,
                            const Distribution* distribution);
   UnitLayout unit_layout(const TermRef& ref, const TermShape& shape, const PlacedView& placed) const;
   /// The term's unknowns as divide_unknowns reads them, `owner` its process.
@@ -385,6 +389,8 @@ constexpr bool is_field_list<std::array<FieldKind, F>> = F > 0;
 /// A scheme may give a work kernel to any other kind of term that does work on the system (a
 /// driven constraint's reaction): SchemeAssembly::work sums every kernel the scheme has, so a new
 /// one enters the step's work without a change elsewhere.
+/// Actuators are optional (SchemeTakesActuators): a scheme takes them with a shape, an evaluate
+/// and a work kernel for Actuator; without them its stepper refuses a system that has one.
 /// A scheme with a global unknown s beyond its fields (an assembly with global sums) has kernels that
 /// also write global_column (dR/ds), global_row (dphi/dx) and the sums (TermOutput::global_sum).
 template <class S>
@@ -409,6 +415,15 @@ concept AssemblyScheme =
       static_cast<double (S::*)(const DissipationTerm&, const typename S::Iterate&) const>(&S::work);
       static_cast<double (S::*)(const LoadTerm&, const typename S::Iterate&) const>(&S::work);
     };
+
+/// The scheme has the kernels of actuators: shape(const Actuator&), evaluate and work of an ActuatorTerm.
+template <class S>
+concept SchemeTakesActuators = requires(const S& s, const Actuator& a, const ActuatorTerm& term,
+                                        const typename S::Iterate& it, TermOutput& out) {
+  { s.shape(a) } -> std::same_as<TermShape>;
+  s.evaluate(term, it, out);
+  { s.work(term, it) } -> std::same_as<double>;
+};
 
 template <class Scheme>
 class SchemeAssembly {
@@ -489,8 +504,8 @@ class SchemeAssembly {
   bool has_work_terms() const { return has_work_terms_; }
 
  private:
-  static std::array<std::vector<TermShape>, 5> shapes(const System& system, const Scheme& scheme) {
-    std::array<std::vector<TermShape>, 5> out;
+  static std::array<std::vector<TermShape>, kTermKinds> shapes(const System& system, const Scheme& scheme) {
+    std::array<std::vector<TermShape>, kTermKinds> out;
     const auto add = [&](TermKind kind, auto list) {
       for (const auto& e : list) out[static_cast<std::size_t>(kind)].push_back(scheme.shape(*e.element));
     };
@@ -499,6 +514,8 @@ class SchemeAssembly {
     add(TermKind::constraint, system.constraints());
     add(TermKind::dissipation, system.dissipations());
     add(TermKind::load, system.external_loads());
+    if constexpr (SchemeTakesActuators<Scheme>) add(TermKind::actuator, system.actuators());
+    else out[static_cast<std::size_t>(TermKind::actuator)].resize(system.actuators().size());  // left out
     return out;
   }
 
@@ -513,6 +530,7 @@ class SchemeAssembly {
       case TermKind::constraint: return has_work<ConstraintTerm>;
       case TermKind::dissipation:
       case TermKind::load: return true;
+      case TermKind::actuator: return SchemeTakesActuators<Scheme>;
     }
     return false;
   }
@@ -543,6 +561,7 @@ class SchemeAssembly {
         return f(ConstraintTerm({system.constraints()[i], ref, runs, workspace}, layout_.constraint_form(ref.element)));
       case TermKind::dissipation: return f(DissipationTerm(system.dissipations()[i], ref, runs, workspace));
       case TermKind::load: return f(LoadTerm(system.external_loads()[i], ref, runs, workspace));
+      case TermKind::actuator: return f(ActuatorTerm(system.actuators()[i], ref, runs, workspace));
     }
   }
 
@@ -552,7 +571,9 @@ class SchemeAssembly {
   [[gnu::flatten, gnu::noinline]] void evaluate(Index unit, const Iterate& it, UnitOutput& out) const {
     const TermRef& ref = layout_.terms()[static_cast<std::size_t>(unit)];
     TermOutput term_out(out, layout_.shape(ref), ref);
-    visit(ref, layout_.workspace(out), [&](const auto& term) { scheme_.evaluate(term, it, term_out); });
+    visit(ref, layout_.workspace(out), [&](const auto& term) {
+      if constexpr (requires { scheme_.evaluate(term, it, term_out); }) scheme_.evaluate(term, it, term_out);
+    });
   }
 
   const Scheme& scheme_;
@@ -571,6 +592,7 @@ double SchemeAssembly<Scheme>::work(const Iterate& it) const {
   if constexpr (has_work<ConstraintTerm>) for_each(TermKind::constraint, add);
   for_each(TermKind::dissipation, add);
   for_each(TermKind::load, add);
+  if constexpr (SchemeTakesActuators<Scheme>) for_each(TermKind::actuator, add);
   return total;
 }
 

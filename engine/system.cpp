@@ -195,15 +195,22 @@ std::vector<Index> System::place(const Element* element_pointer) {
   require_column_name("element", element.name());
   if (element_names_.contains(element.name()))
     throw std::invalid_argument("an element named " + quote(element.name()) + " exists already; element names are unique");
-  std::vector<Index> dofs;
+  std::size_t size = 0;
   for (BlockId id : element.blocks()) {
     if (!has_block(id)) throw std::invalid_argument("element " + quote(element.name()) + " refers to " + why_not_a_block(id));
+    size += static_cast<std::size_t>(blocks_[static_cast<std::size_t>(id.value)].size());
+  }
+  if (static_cast<Index>(size) != element.local_size())
+    throw std::invalid_argument("element " + quote(element.name()) + " expects " + std::to_string(element.local_size()) +
+                                " coordinates but its blocks hold " + std::to_string(size));
+  // Sized before it is filled: every element keeps its list for the life of the model, and one
+  // grown entry by entry would keep up to twice the room.
+  std::vector<Index> dofs;
+  dofs.reserve(size);
+  for (BlockId id : element.blocks()) {
     const CoordinateBlock& b = blocks_[static_cast<std::size_t>(id.value)];
     for (Index i = 0; i < b.size(); ++i) dofs.push_back(b.offset + i);
   }
-  if (static_cast<Index>(dofs.size()) != element.local_size())
-    throw std::invalid_argument("element " + quote(element.name()) + " expects " + std::to_string(element.local_size()) +
-                                " coordinates but its blocks hold " + std::to_string(dofs.size()));
   element_names_.insert(element.name());
   return dofs;
 }
@@ -231,6 +238,10 @@ void System::add(std::shared_ptr<const Dissipation> element) {
 void System::add(std::shared_ptr<const ExternalLoad> element) {
   auto dofs = place(element.get());
   external_loads_.push_back({std::move(element), std::move(dofs), 0});
+}
+void System::add(std::shared_ptr<const Actuator> element) {
+  auto dofs = place(element.get());
+  actuators_.push_back({std::move(element), std::move(dofs), 0});
 }
 
 void gather(ConstVectorRef x, std::span<const Index> dofs, Vector& local) {

@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include <noether/engine/actuator.hpp>
 #include <noether/engine/constraint.hpp>
 #include <noether/engine/dissipation.hpp>
 #include <noether/engine/external_load.hpp>
@@ -105,6 +106,7 @@ class System : public std::enable_shared_from_this<System> {
   void add(std::shared_ptr<const Constraint> element);
   void add(std::shared_ptr<const Dissipation> element);
   void add(std::shared_ptr<const ExternalLoad> element);
+  void add(std::shared_ptr<const Actuator> element);
 
   Index num_coordinates() const { return num_coordinates_; }
   Index num_multipliers() const { return num_multipliers_; }
@@ -125,6 +127,7 @@ class System : public std::enable_shared_from_this<System> {
   std::span<const Placed<Constraint>> constraints() const { return constraints_; }
   std::span<const Placed<Dissipation>> dissipations() const { return dissipations_; }
   std::span<const Placed<ExternalLoad>> external_loads() const { return external_loads_; }
+  std::span<const Placed<Actuator>> actuators() const { return actuators_; }
 
   /// "constraint 'P4' row 1" for global multiplier row r (binary search over the constraints).
   std::string multiplier_label(Index r) const;
@@ -174,6 +177,7 @@ class System : public std::enable_shared_from_this<System> {
   std::vector<Placed<Constraint>> constraints_;
   std::vector<Placed<Dissipation>> dissipations_;
   std::vector<Placed<ExternalLoad>> external_loads_;
+  std::vector<Placed<Actuator>> actuators_;
   Index num_coordinates_ = 0;
   Index num_multipliers_ = 0;
 };

@@ -9,7 +9,8 @@ run's timeseries.csv and final_state.json, so that two builds can be compared fi
 
 Each pair runs at its scenario's own step h (from `noether export`) for --steps steps on one
 thread, without ParaView files. `run` writes DIR/<scenario>/<stepper>/ with the two files (or
-timeseries.csv.partial when the run failed) and exit_code. `compare` lists every pair whose exit
+timeseries.csv.partial when the run failed) and exit_code; with --vtk the runs draw, and motion.pvd
+and every drawing (vtk/NAME kept as vtk-NAME) are kept too. `compare` lists every pair whose exit
 code or files differ and exits 1 when there is one; pairs that fail in both builds are compared too
 (their outputs must fail alike). With --added-columns, a time series of `after` that only adds
 columns (every column of `before` there, with the same text in every row) is not a difference: the
@@ -45,7 +46,7 @@ def scenario_step(noether, scenario):
     return scene["run"]["h"]
 
 
-def run_matrix(noether, out, steps):
+def run_matrix(noether, out, steps, vtk):
     scenarios, steppers = listing(noether)
     for scenario in scenarios:
         h = scenario_step(noether, scenario)
@@ -55,12 +56,15 @@ def run_matrix(noether, out, steps):
             with tempfile.TemporaryDirectory() as work:
                 run_dir = pathlib.Path(work) / "run"
                 command = [noether, "run", scenario, "--stepper", stepper, "--h", repr(h), "--t",
-                           repr(steps * h), "--threads", "1", "--vtk", "off", "--out", str(run_dir)]
+                           repr(steps * h), "--threads", "1", "--vtk", "on" if vtk else "off", "--out", str(run_dir)]
                 code = subprocess.run(command, capture_output=True).returncode
                 (target / "exit_code").write_text(f"{code}\n")
-                for name in KEPT:
+                for name in KEPT + (("motion.pvd",) if vtk else ()):
                     if (run_dir / name).exists():
                         shutil.copyfile(run_dir / name, target / name)
+                if vtk and (run_dir / "vtk").is_dir():
+                    for drawing in (run_dir / "vtk").iterdir():
+                        shutil.copyfile(drawing, target / ("vtk-" + drawing.name))
             print(f"{scenario:28} {stepper:14} exit {code}", flush=True)
 
 
@@ -116,6 +120,7 @@ def main():
     run.add_argument("--noether", required=True)
     run.add_argument("--out", required=True, type=pathlib.Path)
     run.add_argument("--steps", type=int, default=20)
+    run.add_argument("--vtk", action="store_true", help="draw the runs and keep motion.pvd and vtk/")
     comparison = commands.add_parser("compare")
     comparison.add_argument("before", type=pathlib.Path)
     comparison.add_argument("after", type=pathlib.Path)
@@ -123,7 +128,7 @@ def main():
                             help="a time series that only adds columns is not a difference")
     arguments = parser.parse_args()
     if arguments.command == "run":
-        run_matrix(arguments.noether, arguments.out, arguments.steps)
+        run_matrix(arguments.noether, arguments.out, arguments.steps, arguments.vtk)
         return 0
     return compare(arguments.before, arguments.after, arguments.added_columns)
 

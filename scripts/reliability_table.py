@@ -152,9 +152,18 @@ def cli_cases():
             ("double-well", "a=-1", "a"), ("damped-oscillator", "zeta=1", "zeta"), ("damped-oscillator", "k=0", "k"),
             ("top", "density=-2700", "density"), ("double-fourbar", "l=-1", "l"), ("double-fourbar", "damping=-1", "damping"),
             ("rod-chain3d", "n=0", "n"), ("rod-chain3d", "n=2.5", "n"), ("bricard", "side=-0.1", "side"),
-            ("chain2d", "n=0", "n"), ("chain3d", "joint=7", "joint"), ("nfourbar", "n=-3", "n"), ("grid2d", "k=0", "k")]:
+            ("chain2d", "n=0", "n"), ("chain3d", "joint=7", "joint"), ("nfourbar", "n=-3", "n"), ("grid2d", "k=0", "k"),
+            ("slider-crank", "kp=-1", "kp")]:
         add(f"range_{scenario}_{assignment}", f"`{scenario} --set {assignment}`", "usage",
             f"scenario '{scenario}': parameter '{key}' must be", run_args(scenario, "--set", assignment, t="0"))
+    # The slider-crank's drive: prescribed, or a PD motor (an actuator, which sem-vi does not take).
+    add("slider_crank_drive_unknown", "`slider-crank --set drive=bogus`", "usage",
+        r"--set drive expects one of prescribed, torque, got 'bogus'$", run_args("slider-crank", "--set", "drive=bogus"))
+    add("slider_crank_torque", "`slider-crank --set drive=torque` (the crank turned by a PD motor)", "ok", "",
+        run_args("slider-crank", "--set", "drive=torque"))
+    add("slider_crank_torque_sem_vi", "`slider-crank --set drive=torque --stepper sem-vi`", "failed",
+        r"^noether: error: sem-vi: takes no actuators, and the system has actuator 'crank_motor': .*; use livens-em, em-ggl",
+        run_args("slider-crank", "--set", "drive=torque", "--stepper", "sem-vi"), cause="refused")
     add("size_beyond_memory", "`chain2d --set n=1e8`", "usage", r"MemAvailable|ulimit|cgroup", run_args("chain2d", "--set", "n=1e8", t="0"))
     # Steppers that need a constant invertible mass matrix, on the scenarios whose M is singular or depends on q.
     for stepper in ["ggl-vi", "em-ggl", "evi", "midpoint-vi", "sem-vi", "em-ggl4", "em-ggl6"]:
@@ -360,6 +369,10 @@ def spatial():
     return json.loads((ROOT / "examples/scenes/spatial_double_pendulum.json").read_text())
 
 
+def motor_pendulum():
+    return json.loads((ROOT / "examples/scenes/motor_pendulum.json").read_text())
+
+
 def scene_cases():
     c = []
 
@@ -511,6 +524,34 @@ def scene_cases():
         edit(pendulum, setitem(["forces", 0, "bodies"], ["ghost"])))
     add("profile_table_unsorted", "a torque profile table with times (1, 0)", "usage", r"/forces/\d+/profile",
         edit(spatial, setitem(["forces", 3, "profile"], {"type": "table", "times": [1, 0], "values": [0, 1]})))
+    # Actuators (docs/scenes.md, "actuators"), on motor_pendulum.json's PD motor `motor`.
+    add("ok_motor_pendulum", "the example motor_pendulum.json, unchanged", "ok", "", motor_pendulum())
+    add("actuator_unknown_body", "motor_pendulum.json's actuator on body `ghost`", "usage",
+        r"/actuators/0/body_b: no body named 'ghost'; bodies are bar$",
+        edit(motor_pendulum, setitem(["actuators", 0, "body_b"], "ghost")))
+    add("actuator_type_unknown", 'motor_pendulum.json\'s actuator of type `"screw"`', "usage",
+        r"/actuators/0/type: unknown value 'screw'; accepted: revolute, prismatic$",
+        edit(motor_pendulum, setitem(["actuators", 0, "type"], "screw")))
+    add("actuator_gain_negative", 'motor_pendulum.json\'s `"kp": -400`', "usage", r"/actuators/0/law/kp: must be >= 0, got -400$",
+        edit(motor_pendulum, setitem(["actuators", 0, "law", "kp"], -400)))
+    add("actuator_law_unknown", 'motor_pendulum.json\'s law of type `"pid"`', "usage",
+        r"/actuators/0/law/type: unknown value 'pid'; accepted: profile, pd$",
+        edit(motor_pendulum, setitem(["actuators", 0, "law", "type"], "pid")))
+    add("actuator_reference_missing", "motor_pendulum.json's PD law without `reference`", "usage",
+        r"/actuators/0/law/reference: is missing: r\(t\), the reference of the coordinate$",
+        edit(motor_pendulum, delitem(["actuators", 0, "law", "reference"])))
+    add("actuator_reference_unsorted", "motor_pendulum.json's reference table with times (0, 1, 0.5)", "usage",
+        r"/actuators/0/law/reference: the table's times must increase strictly, but time 2 \(0\.5\) follows 1$",
+        edit(motor_pendulum, setitem(["actuators", 0, "law", "reference"], {"type": "table", "times": [0, 1, 0.5], "values": [0, 1, 2]})))
+    add("actuator_profile_overflow", "a motor torque profile 1e308 + 1e308 sin(t + pi/2), beyond the doubles at t = 0 "
+        "(the format holds no NaN or infinity: a profile is non-finite only where it is evaluated)", "failed",
+        r"Newton failed at step 1 .*: the residual is not finite: actuator 'motor' gives a non-finite residual entry",
+        edit(motor_pendulum, setitem(["actuators", 0, "law"], {"type": "profile", "profile": {
+            "type": "sine", "amplitude": 1e308, "angular_frequency": 1.0, "phase": 1.5707963267948966, "offset": 1e308}})),
+        cause="newton")
+    add("actuator_sem_vi", 'motor_pendulum.json with `"stepper": "sem-vi"`', "failed",
+        r"^noether: error: sem-vi: takes no actuators, and the system has actuator 'motor': .*; use livens-em, em-ggl",
+        edit(motor_pendulum, setitem(["run", "stepper"], "sem-vi")), cause="refused")
     add("absurd_position", '`"position": [1e308, 0]`', "failed",
         r"the position projection from the initial bar\.phi\.x = 1e\+308 cannot meet them within round-off: after it, "
         r"constraint 'pivot' row 0 has \|g\| = 0\.5", edit(pendulum, setitem(["bodies", 0, "position"], [1e308, 0.0])),
@@ -570,6 +611,11 @@ def api_cases(api):
         "function_constraint_nan": ("refused", r"constraint 'circle' row 0 has \|g\| = nan .*which no projection mends"),
         "function_potential_inf_at_start": ("failed", r"potential 'quartic' gives a non-finite residual entry"),
         "sem_vi_at_rest": ("ok", r"step to t = 0.01"),
+        "actuator_profile_nan": ("refused", r"^actuator 'motor': the profile u\(t\): a profile value is not finite \(nan\)$"),
+        "actuator_pd_reference_inf": ("refused", r"^actuator 'motor': the reference r\(t\): a profile value is not finite \(inf\)$"),
+        "actuator_pd_gain_negative": ("refused", r"^actuator 'motor': the gain kd = -1 must be finite and non-negative$"),
+        "actuator_law_nan": ("failed", r"^Newton failed at step 1 .*: the residual is not finite: actuator 'motor' gives a "
+                             r"non-finite residual entry \(nan\)"),
         "constant_inertia_nan": ("refused", r"inertia 'mass': the mass matrix has a non-finite entry"),
         "planar_body_nan_inertia": ("refused", r"body 'bar': the moment of inertia is nan"),
         "function_constraint_missing_function": ("refused", r"constraint 'circle'.*Jacobian"),
@@ -1074,7 +1120,7 @@ def markdown(cases, results, command, work):
              "writes its rows, `summary.json` interrupted by it, `timeseries.csv` closed; **unprinted** = exit code 1",
              "and one line \"writing to standard output failed\" after a run that completed. CLI cases run `noether run SCENARIO --threads 1 --t 0.03 --out DIR` plus the input",
              "unless the input says otherwise; scene cases `noether run s.json --t 0.03 --threads 1 --out DIR`, the file",
-             "being `examples/scenes/pendulum.json` (or `spatial_double_pendulum.json`) with the change the input names;",
+             "being `examples/scenes/pendulum.json` (or `spatial_double_pendulum.json`, `motor_pendulum.json`) with the change the input names;",
              "API cases are the functions of `tests/reliability/reliability_api.cpp`. WORK is the script's work directory.", ""]
     counts = {}
     for case, result in zip(cases, results):

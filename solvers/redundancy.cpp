@@ -215,6 +215,7 @@ std::unique_ptr<System> without_equations(const System& system, const std::vecto
   }
   for (const Placed<Dissipation>& e : system.dissipations()) out->add(e.element);
   for (const Placed<ExternalLoad>& e : system.external_loads()) out->add(e.element);
+  for (const Placed<Actuator>& e : system.actuators()) out->add(e.element);
   return out;
 }
 

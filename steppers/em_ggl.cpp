@@ -104,12 +104,14 @@ struct EmGglScheme {
   }
   TermShape shape(const Dissipation&) const { return TermShape{dq}.block(dq, dq); }
   TermShape shape(const ExternalLoad&) const { return TermShape{dq}.block(dq, dq); }
+  TermShape shape(const Actuator&) const { return TermShape{dq}.block(dq, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const;
   /// The work of the midpoint force terms, which the energy balance of em_ggl.hpp counts.
   double work(const DissipationTerm& t, const Iterate& it) const {
     return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
@@ -120,6 +122,10 @@ struct EmGglScheme {
 
   /// The constraint rows of a rheonomic constraint (em_ggl.hpp), from its element.
   void evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
+
+  double work(const ActuatorTerm& t, const Iterate& it) const {
+    return step_actuator_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
+  }
 
   const System& system_;
   Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms
@@ -342,6 +348,9 @@ void EmGglScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutp
 }
 void EmGglScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
   add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
+}
+void EmGglScheme::evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const {
+  add_step_actuator(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
 
 template class SchemeStepper<EmGglScheme>;

@@ -12,7 +12,7 @@ namespace noether {
 ///
 ///   q1 - q0 = h M^{-1} p_mid + h M^{-1} G(q_mid)^T gamma
 ///   p1 - p0 = -h Dbar V(q0, q1) - h G(q_mid)^T lambda - h sum_k gamma_k H_k M^{-1} p_mid
-///             - C(q_mid)(q1 - q0) + h f(t_mid, q_mid)
+///             - C(q_mid)(q1 - q0) + h f(t_mid, q_mid) + h F(step, q0, q1)
 ///   g(q1) = 0,     G(q1) M^{-1} p1 = 0.
 ///
 /// Energy identity. Without damping and loads the first two lines are z1 - z0 = h J Dbar H_GGL
@@ -20,7 +20,8 @@ namespace noether {
 /// directionality H_GGL(z1) - H_GGL(z0) = 0 = [H(z1) - H(z0)] + lambda.[g(q1) - g(q0)]
 /// + gamma.[g_v(z1) - g_v(z0)]. Both constraint levels vanish at every node, so H(z1) = H(z0)
 /// exactly. Damping adds -Dbar_p H_GGL.C (q1 - q0) = -(q1 - q0).C(q_mid)(q1 - q0)/h, the work of the
-/// dampers over the step with the mean velocity (q1 - q0)/h; a load adds f.(q1 - q0).
+/// dampers over the step with the mean velocity (q1 - q0)/h; a load adds f.(q1 - q0), an actuator
+/// F.(q1 - q0) (its step force, engine/actuator.hpp).
 /// Rheonomic constraints g(q, t) = 0 (driven joints), of degree <= 2 in q at every t: the velocity
 /// constraint is g_v = G(q, t) M^{-1} p + g_t(q, t) (g_t = dg/dt; G v = -g_t), and H_GGL depends on t
 /// through lambda.g + gamma.g_v alone. Its discrete gradient in z over (z0, t0) -> (z1, t1) is the
@@ -40,7 +41,7 @@ namespace noether {
 /// C(q_mid)(q1 - q0) - h f the momentum balance; in R_p, M u1 and G^T gamma cancel:
 ///
 ///   R_p = 2 M (q1 - q0)/h - 2 M u0 + h Dbar V + G(q_mid)^T nu + h sum_k gamma_k H_k u_mid
-///         + C(q_mid)(q1 - q0) - h f                                                    (d)
+///         + C(q_mid)(q1 - q0) - h f - h F                                              (d)
 ///   R_q = M (q1 - q0)/h - M u_mid - G(q_mid)^T gamma                                     (d)
 ///   R_g = g(q1),    R_gv = G(q1) u1                                                     (m each)
 ///

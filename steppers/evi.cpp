@@ -99,6 +99,7 @@ struct ExponentialScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const;
   /// The midpoint rule's work of the forces (midpoint_forces.hpp): not the work of this scheme's
   /// S-point forcing, so the energy balance's residual is its energy error (StepReport::work).
   double work(const DissipationTerm& t, const Iterate& it) const {
@@ -109,6 +110,10 @@ struct ExponentialScheme {
   double work(const ConstraintTerm& t, const Iterate& it) const {
     return rattle_constraint_work(t, it.in.state.q, it.q1, it.mu, it.nu, it.in.state.t, it.in.state.t + it.in.h,
                                   {q0_slot, q1_slot, v1_slot, jacobian_slot});
+  }
+  /// An actuator's own work over the step, F.(q1 - q0) (engine/actuator.hpp).
+  double work(const ActuatorTerm& t, const Iterate& it) const {
+    return step_actuator_work(t, it, {q0_slot, q1_slot, node_q_slot, dq_slot});
   }
   void evaluate_general_inertia(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
 
@@ -333,6 +338,24 @@ void ExponentialScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutpu
       if (out.with_matrix())
         t.element().add_generalized_force_q_jacobian(t_node, at, -h * node.weight * g * node.g2, out.block(field, dq));
     }
+  }
+}
+
+/// An actuator's step force F(q0, q1) acts over the step as a force constant in time: by
+/// Lagrange-d'Alembert its forcing is R_q -= h G1 F, R_p -= h G2 F with G = sum_j w_j g_j (the
+/// load's rows above with f = F at every node); blocks -h G dF/dq1.
+void ExponentialScheme::evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const {
+  const double h = it.in.h;
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  double G1 = 0.0, G2 = 0.0;
+  for (const InterpolationNode& node : it.nodes) {
+    G1 += node.weight * node.g1;
+    G2 += node.weight * node.g2;
+  }
+  const StepSpan step{it.in.state.t, h};
+  for (const auto& [field, G] : {std::pair{dq, G1}, std::pair{v1, G2}}) {
+    t.element().add_step_force(step, q0, q1, -h * G, out.residual(field));
+    if (out.with_matrix()) t.element().add_step_force_jacobian(step, q0, q1, -h * G, out.block(field, dq));
   }
 }
 

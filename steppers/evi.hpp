@@ -35,6 +35,8 @@ namespace noether {
 ///   inertia:      -h sum_j w_j (g1_j dT/dq + g1'_j dT/dv)(q^j, v^j)   (constant M: -sum_j w_j h g1'_j M v^j)
 ///   potential:     h sum_j w_j g1_j DV(q^j)
 ///   dissipation:   h sum_j w_j g1_j C(q^j) v^j,    load: -h sum_j w_j g1_j f(t^j, q^j)
+///   actuator:     -h (sum_j w_j g1_j) F(step, q0, q1)   (engine/actuator.hpp: a force of the whole step,
+///                  constant over it; its work F.(q1 - q0) is what the step reports)
 ///   constraint:    G(q0)^T mu, g(q1), G(q1)^T nu, G(q1) v1.
 ///
 /// The choices the extracted [Kosmas2020] leaves open (its eq. (10) fixes only C^0 = 0, C^1 = 1):

@@ -83,12 +83,21 @@ struct GglScheme {
   }
   TermShape shape(const Dissipation&) const { return TermShape{v}.block(v, v); }
   TermShape shape(const ExternalLoad&) const { return TermShape{v}; }
+  TermShape shape(const Actuator&) const { return TermShape{v, q}.block(v, q); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const;
+  /// An actuator's own work over the step, F.(q^{n+1} - q^n) (engine/actuator.hpp).
+  double work(const ActuatorTerm& t, const Iterate& it) const {
+    const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+    Vector force = Vector::Zero(t.size());
+    t.element().add_step_force({it.in.state.t, it.in.h}, q0, q1, 1.0, force);
+    return force.dot(q1 - q0);
+  }
   /// The midpoint rule's work of the forces (midpoint_forces.hpp), not the work of this scheme's
   /// forces at t^n, so the energy balance's residual is its energy error (StepReport::work).
   double work(const DissipationTerm& t, const Iterate& it) const {
@@ -273,6 +282,15 @@ void GglScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOutput
 /// R_v -= h f(t0, q0)   (constant during the step).
 void GglScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
   t.element().add_generalized_force(it.in.state.t, t.coordinates(it.in.state.q, q0_slot), -it.in.h, out.residual(v));
+}
+
+/// R_v -= h F(step, q^n, q^{n+1}): the actuator's force over the step, in the momentum balance
+/// where the loads act; K_vq -= h dF/dq^{n+1}.
+void GglScheme::evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const {
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const StepSpan step{it.in.state.t, it.in.h};
+  t.element().add_step_force(step, q0, q1, -it.in.h, out.residual(v));
+  if (out.with_matrix()) t.element().add_step_force_jacobian(step, q0, q1, -it.in.h, out.block(v, q));
 }
 
 template class SchemeStepper<GglScheme>;

@@ -35,6 +35,7 @@ namespace noether {
 /// Residual, all momentum balances in momentum units:
 ///
 ///   R_v   = (M + h C(q^n)) v^n - p^n + h DV(q^n) + G(q^n)^T mu - h f(t^n, q^n)     (d)
+///           - h F(step, q^n, q^{n+1})   (an actuator's force over the step, engine/actuator.hpp)
 ///   R_u   = M v^n - M u - h H u                                                   (d)
 ///   R_q   = M (q^{n+1} - q^n)/h - M v^n - G(qbar)^T gamma                          (d)
 ///   R_g   = g(q^{n+1}),     R_gv = G(qbar) u                                      (m each)

@@ -79,12 +79,14 @@ struct LivensScheme {
   }
   TermShape shape(const Dissipation&) const { return TermShape{dq}.block(dq, dq); }
   TermShape shape(const ExternalLoad&) const { return TermShape{dq}.block(dq, dq); }
+  TermShape shape(const Actuator&) const { return TermShape{dq}.block(dq, dq); }
 
   void evaluate(const InertiaTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const PotentialTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const;
   /// The work of the midpoint force terms, which the energy balance of livens_em.hpp counts.
   double work(const DissipationTerm& t, const Iterate& it) const {
     return midpoint_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
@@ -95,6 +97,10 @@ struct LivensScheme {
 
   /// The constraint rows of a rheonomic constraint (livens_em.hpp), from its element.
   void evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
+
+  double work(const ActuatorTerm& t, const Iterate& it) const {
+    return step_actuator_work(t, it, {q0_slot, q1_slot, mid_slot, dq_slot});
+  }
 
   const System& system_;
   Vector linear_gradient_;  ///< sum of DV over the linear potentials (d), from their exact forms
@@ -275,6 +281,9 @@ void LivensScheme::evaluate(const DissipationTerm& t, const Iterate& it, TermOut
 }
 void LivensScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const {
   add_midpoint_load(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
+}
+void LivensScheme::evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const {
+  add_step_actuator(t, it, {q0_slot, q1_slot, mid_slot, dq_slot}, dq, dq, out);
 }
 
 /// q1 = q0 + dq, v1 = 2 dq/h - v0, p1 = 2 Dbar_2 T(z0, z1) - p0, lambda = mu/h.

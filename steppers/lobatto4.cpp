@@ -122,6 +122,10 @@ struct LobattoScheme {
     return TermShape{dq, dq_mid, v1}.block(dq_mid, dq_mid).block(v1, dq);
   }
   TermShape shape(const ExternalLoad&) const { return TermShape{dq, dq_mid, v1}.block(dq_mid, dq_mid).block(v1, dq); }
+  /// An actuator's step force depends on q1 alone among the unknowns: every node's row has a block in dq.
+  TermShape shape(const Actuator&) const {
+    return TermShape{dq, dq_mid, v1}.block(dq, dq).block(dq_mid, dq).block(v1, dq);
+  }
   /// A damper at node i reads V_i, which depends on both unknown nodes.
   TermShape shape(const Dissipation&) const {
     TermShape s{dq, dq_mid, v1};
@@ -141,6 +145,11 @@ struct LobattoScheme {
   void evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const DissipationTerm& t, const Iterate& it, TermOutput& out) const;
   void evaluate(const LoadTerm& t, const Iterate& it, TermOutput& out) const;
+  void evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const;
+  /// An actuator's own work over the step, F.(q1 - q0) (engine/actuator.hpp).
+  double work(const ActuatorTerm& t, const Iterate& it) const {
+    return step_actuator_work(t, it, {q0_slot, q1_slot, velocity_slot, dq_slot});
+  }
   /// The midpoint rule's work of the forces (midpoint_forces.hpp): not the work of this scheme's
   /// Lobatto quadrature, so the energy balance's residual is its energy error (StepReport::work).
   double work(const DissipationTerm& t, const Iterate& it) const {
@@ -287,6 +296,20 @@ void LobattoScheme::evaluate(const LoadTerm& t, const Iterate& it, TermOutput& o
     if (out.with_matrix() && node != start)
       t.element().add_generalized_force_q_jacobian(time, at, -h * kWeights[node],
                                                    out.block(row_field[node], unknown_field[node]));
+  }
+}
+
+/// An actuator's step force F(q0, q1), constant over the step: R_i -= h w_i F at each node (the
+/// load's rows with f = F); blocks -h w_i dF/dq1. A force of the whole step is a midpoint quantity,
+/// so an actuated motion is second order, not fourth.
+void LobattoScheme::evaluate(const ActuatorTerm& t, const Iterate& it, TermOutput& out) const {
+  const double h = it.in.h;
+  const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
+  const StepSpan step{it.in.state.t, h};
+  for (int node : {start, mid, end}) {
+    t.element().add_step_force(step, q0, q1, -h * kWeights[node], out.residual(row_field[node]));
+    if (out.with_matrix())
+      t.element().add_step_force_jacobian(step, q0, q1, -h * kWeights[node], out.block(row_field[node], dq));
   }
 }
 

@@ -19,7 +19,9 @@ namespace noether {
 ///   D_{Q_i} L_d = sum_k A_ik M Q_k / h - h w_i DV(Q_i).
 ///
 /// One step, in momentum form, with forces F(t, q, v) (viscous F = -C(q) v, loads f(t, q)) by the
-/// discrete Lagrange-d'Alembert principle at the nodes (f_i = h w_i F(t0 + c_i h, Q_i, V_i)):
+/// discrete Lagrange-d'Alembert principle at the nodes (f_i = h w_i F(t0 + c_i h, Q_i, V_i); an
+/// actuator's step force F(step, q0, q1), engine/actuator.hpp, as a force constant over the step:
+/// f_i = h w_i F):
 ///
 ///   p0 + D_{q0} L_d + f_0 - G(q0)^T mu = 0,        D_{q_mid} L_d + f_mid - G(q_mid)^T mu_mid = 0,
 ///   g(q_mid) = 0,   g(q1) = 0,                     p1 = D_{q1} L_d + f_1 - G(q1)^T nu,   G(q1) M^{-1} p1 = 0.

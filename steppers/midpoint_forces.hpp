@@ -4,9 +4,10 @@
 ///
 ///   dissipation:  R += C(q_mid) dq,         d/dq1: C(q_mid) + 1/2 d(C(q) dq)/dq at q_mid
 ///   load:         R -= h f(t_mid, q_mid),   d/dq1: -h/2 df/dq at q_mid
+///   actuator:     R -= h F(step, q0, q1),   d/dq1: -h dF/dq1   (engine/actuator.hpp)
 ///
 /// so that the work of the dampers over the step is W = -dq.C(q_mid) dq / h and that of a load
-/// W = f(t_mid, q_mid).dq: what the energy balance of these schemes counts, and what their work
+/// W = f(t_mid, q_mid).dq, that of an actuator W = F.dq: what the energy balance of these schemes counts, and what their work
 /// kernels (midpoint_work) report, from the same point (midpoint_point). Each writes the residual
 /// rows of `row` and the block (row, col), col being the field whose unknown is q1 (or dq).
 #include <noether/engine/scheme_assembly.hpp>
@@ -83,6 +84,15 @@ void add_midpoint_load(const LoadTerm& t, const Iterate& it, MidpointSlots slots
   if (out.with_matrix()) t.element().add_generalized_force_q_jacobian(at.t_mid, at.q_mid, -0.5 * at.h, out.block(row, col));
 }
 
+template <class Iterate>
+void add_step_actuator(const ActuatorTerm& t, const Iterate& it, MidpointSlots slots, int row, int col,
+                       TermOutput& out) {
+  const LocalVector q0 = t.coordinates(it.in.state.q, slots.q0), q1 = t.coordinates(it.q1, slots.q1);
+  const StepSpan step{it.in.state.t, it.in.h};
+  t.element().add_step_force(step, q0, q1, -it.in.h, out.residual(row));
+  if (out.with_matrix()) t.element().add_step_force_jacobian(step, q0, q1, -it.in.h, out.block(row, col));
+}
+
 /// The work kernels of the terms above (Scheme::work, SchemeAssembly::work); the schemes that are
 /// not energy-consistent report the same midpoint work of their steps.
 template <class Iterate>
@@ -92,6 +102,14 @@ double midpoint_work(const DissipationTerm& t, const Iterate& it, MidpointSlots 
 template <class Iterate>
 double midpoint_work(const LoadTerm& t, const Iterate& it, MidpointSlots slots) {
   return midpoint_load_work(t.element(), midpoint_point(t, it, slots, it.in.h));
+}
+/// An actuator's work over the step: W = F(step, q0, q1).dq.
+template <class Iterate>
+double step_actuator_work(const ActuatorTerm& t, const Iterate& it, MidpointSlots slots) {
+  Vector force = Vector::Zero(t.size());
+  t.element().add_step_force({it.in.state.t, it.in.h}, t.coordinates(it.in.state.q, slots.q0),
+                             t.coordinates(it.q1, slots.q1), 1.0, force);
+  return force.dot(t.coordinates(it.dq, slots.dq));
 }
 
 }  // namespace noether

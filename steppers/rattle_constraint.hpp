@@ -64,6 +64,9 @@ inline TermShape rattle_shape(const Dissipation&, RattleFields f) {
 inline TermShape rattle_shape(const ExternalLoad&, RattleFields f) {
   return TermShape{f.dq, f.v1}.block(f.dq, f.dq).block(f.v1, f.dq);
 }
+inline TermShape rattle_shape(const Actuator&, RattleFields f) {
+  return TermShape{f.dq, f.v1}.block(f.dq, f.dq).block(f.v1, f.dq);
+}
 
 /// The rows and their blocks of constraint term t: q0, q1, v1 (d each) and mu, nu (m each) are
 /// the global vectors; h the step, t0 and t1 its times (read by rheonomic constraints only). Exact form: from it, scales and floors of row_scale.hpp; a

@@ -221,9 +221,17 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
   return std::make_unique<const Scheme>(system, options);
 }
 
+/// system, unless it has elements the scheme has no kernels for (actuators: refuse_actuators).
+template <class Scheme>
+const System& require_scheme_elements(const System& system) {
+  if constexpr (SchemeTakesActuators<Scheme>) return system;
+  else return refuse_actuators(system, Scheme::name);
+}
+
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
-    : Stepper(system, Scheme::name, options.redundant_equations), system_(require_coordinates(system, Scheme::name)),
+    : Stepper(system, Scheme::name, options.redundant_equations),
+      system_(require_scheme_elements<Scheme>(require_coordinates(system, Scheme::name))),
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       distribution_(options.distribution),

@@ -128,6 +128,7 @@ std::string undefined_element(const System& system, ConstVectorRef q) {
   scan("constraint", system.constraints());
   scan("dissipation", system.dissipations());
   scan("external load", system.external_loads());
+  scan("actuator", system.actuators());
   return found;
 }
 
@@ -303,6 +304,15 @@ void refuse_rheonomic_constraints(const System& system, std::string_view stepper
                            "equations have no discrete treatment of the drive; use livens-em or em-ggl (their "
                            "energy balance counts the drive's work exactly), their compositions, ggl-vi, midpoint-vi, "
                            "evi or lobatto4");
+}
+
+const System& refuse_actuators(const System& system, std::string_view stepper) {
+  if (system.actuators().empty()) return system;
+  throw StepperRefusal(std::string(stepper) + ": takes no actuators, and the system has actuator " +
+                       quote(system.actuators().front().element->name()) +
+                       ": an actuator is a force over a step from q0 to q1 whose work F.(q1 - q0) enters the energy "
+                       "balance, and this scheme has no kernel for such a term; use livens-em, em-ggl, their compositions "
+                       "(livens-em4, livens-em6, em-ggl4, em-ggl6), evi, midpoint-vi, ggl-vi or lobatto4, which take them");
 }
 
 void check_initial_masses(const System& system, ConstVectorRef q, std::string_view stepper) {

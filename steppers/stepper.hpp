@@ -248,6 +248,11 @@ const System& require_coordinates(const System& system, std::string_view stepper
 /// Throws StepperRefusal naming the stepper and the first rheonomic constraint (a driven joint,
 /// Constraint::rheonomic) of the system, for a stepper whose scheme does not yet take g(q, t) = 0.
 void refuse_rheonomic_constraints(const System& system, std::string_view stepper);
+/// For a stepper whose scheme has no kernels for actuators (engine/actuator.hpp): system, unless
+/// it has an actuator; then throws StepperRefusal naming the stepper, the actuator, the reason (its
+/// equations have no step force between q0 and q1 whose work is the actuator's) and the steppers
+/// that take actuators.
+const System& refuse_actuators(const System& system, std::string_view stepper);
 
 /// For Stepper::initialize: throws StepperRefusal, naming the stepper and the element, unless
 /// every configuration-dependent inertia whose M must be positive semidefinite

@@ -18,6 +18,9 @@ struct Probe {
   std::string name;
   Index dimension = 2;
   std::function<Vector(const State&)> position;
+  /// The run also reports its largest magnitude over the states reached, max_n max_i |value_i|
+  /// (summary `probe_maxima`): an actuator's torque and tracking error.
+  bool summarized = false;
 };
 
 /// A quantity the model's symmetries keep (a momentum map): the runner reports its largest change

@@ -18,6 +18,7 @@
 #include <noether/joints/driven_revolute.hpp>
 #include <noether/joints/prescribed_point.hpp>
 #include <noether/joints/gravity.hpp>
+#include <noether/joints/joint_actuator.hpp>
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>
 #include <noether/joints/polynomial_potential.hpp>
@@ -95,6 +96,7 @@ class Builder {
     for (std::size_t i = 0; i < d_.drives.size(); ++i) entry("drives", i, [&] { mechanism_.add(make_drive(d_.drives[i])); });
     for (std::size_t i = 0; i < d_.forces.size(); ++i)
       entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
+    for (std::size_t i = 0; i < d_.actuators.size(); ++i) entry("actuators", i, [&] { add_actuator(d_.actuators[i]); });
     return std::move(mechanism_);
   }
 
@@ -111,6 +113,7 @@ class Builder {
           throw FieldError("name", clash);
         model.probes.push_back(std::move(made));
       });
+    for (std::size_t i = 0; i < d_.actuators.size(); ++i) entry("actuators", i, [&] { add_actuator_probes(i, model); });
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
       entry("invariants", i, [&] {
         require_distinct_invariant(model.invariants, d_.invariants[i].name);
@@ -399,6 +402,71 @@ class Builder {
     mechanism_.add(std::make_shared<ConstantDamping>(c.name, blocks(c.bodies, "bodies"), c.matrix));
   }
 
+  // ---- actuators --------------------------------------------------------------------------
+
+  std::shared_ptr<const JointCoordinate> coordinate(const ActuatorDescription& a) const {
+    if (const auto* h = std::get_if<HingeDescription>(&a.coordinate))
+      return std::make_shared<HingeCoordinate>(hinge(*h).shifted(a.zero_angle));
+    const auto& s = std::get<SlideDescription>(a.coordinate);
+    if (a.zero_angle != 0.0) throw FieldError("zero_angle", "a slide has no angle; give zero_angle for hinges only");
+    const BodyRef& b = attachable(s.body_b, "body_b");
+    const Index dim = b.kinematics.dimension();
+    if (s.body_a.empty()) return std::make_shared<SlideCoordinate>(
+        SlideCoordinate::from_ground(or_origin(s.point_a, dim), s.axis_a, b, or_origin(s.point_b, dim)));
+    const BodyRef& a_ref = attachable(s.body_a, "body_a");
+    return std::make_shared<SlideCoordinate>(
+        SlideCoordinate::between(a_ref, or_origin(s.point_a, dim), s.axis_a, b, or_origin(s.point_b, dim)));
+  }
+
+  static ActuatorLaw law(const ActuatorDescription& a, const JointCoordinate& along) {
+    const std::string owner = "actuator " + quote(a.name);
+    if (const auto* p = std::get_if<ProfileLawDescription>(&a.law)) return profile_law(p->profile, owner);
+    const auto& pd = std::get<PdLawDescription>(a.law);
+    return pd_law(along, pd.kp, pd.kd, pd.reference, owner);
+  }
+
+  void add_actuator(const ActuatorDescription& a) {
+    std::shared_ptr<const JointCoordinate> along = coordinate(a);
+    ActuatorLaw u = law(a, *along);
+    auto made = std::make_shared<JointActuator>(a.name, std::move(along), std::move(u));
+    actuators_.push_back(made);
+    mechanism_.add(std::shared_ptr<const Actuator>(std::move(made)));
+  }
+
+  /// Actuator i's probes (ActuatorDescription): "actuator:<name>" and, for PD, "tracking_error:<name>".
+  void add_actuator_probes(std::size_t i, Model& model) const {
+    const ActuatorDescription& a = d_.actuators[i];
+    const std::shared_ptr<const JointActuator> motor = actuators_[i];
+    const std::vector<Index> dofs = model.system->actuators()[i].dofs;
+    const auto local = [dofs](const Vector& x) {
+      Vector out(static_cast<Index>(dofs.size()));
+      for (std::size_t k = 0; k < dofs.size(); ++k) out(static_cast<Index>(k)) = x(dofs[k]);
+      return out;
+    };
+    add_probe(model, {"actuator:" + a.name, 1,
+                      [motor, local](const State& s) {
+                        return Vector(Vector::Constant(1, motor->value_at(s.t, local(s.q), local(s.v))));
+                      },
+                      true});
+    if (const auto* pd = std::get_if<PdLawDescription>(&a.law))
+      add_probe(model, {"tracking_error:" + a.name, 1,
+                        [motor, local, r = pd->reference](const State& s) {
+                          const JointCoordinate& x = motor->coordinate();
+                          const double error = coordinate_difference(x.value(local(s.q)), evaluate(r, s.t), x.period());
+                          return Vector(Vector::Constant(1, error));
+                        },
+                        true});
+  }
+
+  static void add_probe(Model& model, Probe probe) {
+    require_column_name("actuator", probe.name);
+    if (const std::string clash =
+            probe_name_clash(*model.system, model.probes, model.conserved_momenta, probe.name, probe.dimension);
+        !clash.empty())
+      throw FieldError("name", clash);
+    model.probes.push_back(std::move(probe));
+  }
+
   // ---- probes and invariants -------------------------------------------------------------
 
   /// An invariant's name keys its drift in summary.json (invariant_drifts) and names a line of the
@@ -466,6 +534,7 @@ class Builder {
 
   const ModelDescription& d_;
   Mechanism mechanism_;
+  std::vector<std::shared_ptr<const JointActuator>> actuators_;  ///< in the order of d_.actuators
   std::vector<PlacedBody> bodies_;
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;

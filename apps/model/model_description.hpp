@@ -221,6 +221,41 @@ using ForceDescription =
                  RotationalDamperDescription, PointForceDescription, TorqueDescription, PolynomialPotentialDescription,
                  DampingMatrixDescription>;
 
+// ---- actuators -----------------------------------------------------------------------------
+
+/// The slide of a point of body B from a point of body A along A's unit axis (SlideCoordinate); an
+/// empty body_a: the point and axis are fixed in the world.
+struct SlideDescription {
+  std::string body_a;
+  Vector point_a, axis_a;
+  std::string body_b;
+  Vector point_b;
+};
+
+/// u(t) = the profile's value (profile_law).
+struct ProfileLawDescription {
+  TimeProfile profile;
+};
+
+/// u = -kp (x - r(t)) - kd (x_dot - r'(t)) (pd_law; for a hinge x - r taken into (-pi, pi]).
+struct PdLawDescription {
+  double kp = 0.0, kd = 0.0;
+  TimeProfile reference;
+};
+
+using ActuatorLawDescription = std::variant<ProfileLawDescription, PdLawDescription>;
+
+/// A JointActuator: a torque about a hinge (HingeDescription, its angle measured from zero_angle,
+/// HingeAngle::shifted) or a force along a slide, by a law. Each actuator reports its law at every
+/// output state, u(t, x, D x v), as the probe "actuator:<name>", and a PD actuator its tracking error
+/// x - r(t) (coordinate_difference: for a hinge in (-pi, pi]) as "tracking_error:<name>".
+struct ActuatorDescription {
+  std::string name;
+  std::variant<HingeDescription, SlideDescription> coordinate;
+  ActuatorLawDescription law;
+  double zero_angle = 0.0;  ///< hinges only
+};
+
 // ---- what a run reports --------------------------------------------------------------------
 
 /// The world position of a body point (director body: point in body coordinates; point mass: empty
@@ -257,6 +292,7 @@ struct ModelDescription {
   std::vector<ConstraintDescription> constraints;
   std::vector<DriveDescription> drives;  ///< built after the constraints
   std::vector<ForceDescription> forces;
+  std::vector<ActuatorDescription> actuators;
   std::vector<ProbeDescription> probes;
   std::vector<InvariantDescription> invariants;
   ConservedMomenta conserved_momenta;  ///< the momentum components the run reports (Model)

@@ -61,7 +61,8 @@ std::span<const Scenario> scenarios() {
                                          double_fourbar_scenario(),   rod_chain3d_scenario(),
                                          chain2d_scenario(),          chain3d_scenario(),
                                          nfourbar_scenario(),         grid2d_scenario(),
-                                         bricard_scenario(),          slider_crank_scenario()};
+                                         bricard_scenario(),          slider_crank_scenario(),
+                                         robot_arm_scenario()};
   return all;
 }
 

@@ -114,5 +114,6 @@ Scenario nfourbar_scenario();
 Scenario grid2d_scenario();
 Scenario bricard_scenario();
 Scenario slider_crank_scenario();
+Scenario robot_arm_scenario();
 
 }  // namespace noether

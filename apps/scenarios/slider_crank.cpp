@@ -1,9 +1,13 @@
-/// A planar slider-crank whose crank angle is prescribed: crank (length r) on a driven revolute
-/// joint to the ground at the origin, theta = theta0 + omega t; connecting rod (length l) on
-/// revolute joints to the crank's tip and to the slider; the slider on a prismatic joint along the
-/// world x axis. Crank and rod are uniform bars (J = m L^2/12 about their centres). The slider's
-/// position has the closed form x = r cos(theta) + sqrt(l^2 - r^2 sin(theta)^2); the drive's
-/// reaction (the torque on the crank, engine/reaction.hpp) is what keeps theta on its profile.
+/// A planar slider-crank whose crank turns at theta = theta0 + omega t: crank (length r) hinged to the
+/// ground at the origin; connecting rod (length l) on revolute joints to the crank's tip and to the
+/// slider; the slider on a prismatic joint along the world x axis. Crank and rod are uniform bars
+/// (J = m L^2/12 about their centres). The slider's position has the closed form
+/// x = r cos(theta) + sqrt(l^2 - r^2 sin(theta)^2). The crank's hinge `crank` is either
+///   drive = prescribed: a driven revolute joint, theta(t) exactly; its reaction (the torque on the
+///     crank, engine/reaction.hpp) is what keeps theta on its profile; or
+///   drive = torque: a revolute joint with a motor `crank_motor` under PD control towards
+///     theta0 + omega t (JointActuator, pd_law: the error of the hinge angle taken into (-pi, pi], as
+///     the crank turns fully), which follows the profile up to its tracking error.
 #include <cmath>
 #include <stdexcept>
 
@@ -12,6 +16,8 @@
 
 namespace noether {
 namespace {
+
+constexpr double kPrescribed = 0;  ///< the choice `drive=prescribed`; 1 is `torque`
 
 Vector planar(double x, double y) { return Vector(Eigen::Vector2d(x, y)); }
 
@@ -49,9 +55,16 @@ ModelDescription describe(const ParameterValues& p) {
                {"slider", planar(0, 0), {}, {}}},
               {"guide", &joint_kinds::prismatic_planar, {"", planar(0, 0), planar(1, 0), {}},
                {"slider", planar(0, 0), planar(1, 0), {}}}};
-  // drive = prescribed (the only choice so far): the crank's angle is theta0 + omega t.
-  d.drives = {DriveDescription{"crank", DriveKind::revolute, {"", planar(0, 0), {}, {}},
-                               {"crank", planar(-r / 2, 0), {}, {}}, {RampProfile{omega, theta}}}};
+  const JointSide ground{"", planar(0, 0), {}, {}}, crank_end{"crank", planar(-r / 2, 0), {}, {}};
+  const RampProfile turning{omega, theta};
+  if (p.at("drive") == kPrescribed) {
+    d.drives = {DriveDescription{"crank", DriveKind::revolute, ground, crank_end, {turning}}};
+  } else {
+    d.joints.push_back({"crank", &joint_kinds::revolute_planar, ground, crank_end});
+    // The hinge angle from the world x axis to the crank's d1 (along the crank, from the pivot).
+    d.actuators = {ActuatorDescription{"crank_motor", HingeDescription{"", {}, {}, "crank", {}},
+                                       PdLawDescription{p.at("kp"), p.at("kd"), turning}}};
+  }
   if (p.at("gravity") != 0.0) d.forces = {GravityDescription{{}, planar(0, -p.at("gravity"))}};
   d.probes = {PointProbeDescription{"slider", "slider", planar(0, 0)}};
   return d;
@@ -60,10 +73,10 @@ ModelDescription describe(const ParameterValues& p) {
 }  // namespace
 
 Scenario slider_crank_scenario() {
-  const ParameterRange positive = ParameterRange::positive();
+  const ParameterRange positive = ParameterRange::positive(), nonnegative = ParameterRange::nonnegative();
   return {"slider-crank",
-          "planar slider-crank, the crank's angle prescribed (driven revolute joint): theta = theta0 + omega t "
-          "(every stepper but sem-vi)",
+          "planar slider-crank, the crank turning at theta = theta0 + omega t: prescribed (driven revolute joint) or "
+          "by a PD motor (--set drive=torque) (every stepper but sem-vi)",
           {.h = 0.01, .t_end = 1.0},  // one turn at omega = 2 pi
           {{"r", 0.1, "crank length (m)", {}, positive},
            {"l", 0.3, "connecting rod length (m), > r", {}, positive},
@@ -74,8 +87,12 @@ Scenario slider_crank_scenario() {
            {"omega", 2 * M_PI, "crank angular velocity (rad/s)"},
            {"theta0", 0.0, "crank angle at t = 0 (rad, from the x axis)"},
            {"gravity", 0.0, "gravitational acceleration in -y (m/s^2)"},
-           {"drive", 0, "how the crank turns: prescribed (its angle theta0 + omega t, a driven revolute joint)",
-            {"prescribed"}}},
+           {"drive", kPrescribed,
+            "how the crank turns: prescribed (its angle theta0 + omega t, a driven revolute joint) or torque (a motor "
+            "crank_motor under PD control towards theta0 + omega t, gains kp and kd)",
+            {"prescribed", "torque"}},
+           {"kp", 400.0, "drive=torque: the motor's position gain (N m/rad)", {}, nonnegative},
+           {"kd", 4.0, "drive=torque: the motor's rate gain (N m s/rad)", {}, nonnegative}},
           describe};
 }
 

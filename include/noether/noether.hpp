@@ -40,6 +40,8 @@
 #include <noether/joints/function_potential.hpp>
 #include <noether/joints/gravity.hpp>
 #include <noether/joints/hinge_angle.hpp>
+#include <noether/joints/joint_actuator.hpp>
+#include <noether/joints/joint_coordinate.hpp>
 #include <noether/joints/joint_library.hpp>
 #include <noether/joints/point_damper.hpp>
 #include <noether/joints/point_spring.hpp>

@@ -5,10 +5,14 @@ Every ``add_*`` method takes the keys of its entry in a scene file as keyword ar
 sequences for vectors and matrices and a Body (or its name) for a body. The scene reader checks
 the whole mechanism when it is used (``build()``, ``noether.run``, ``check()``): its errors are
 ValueErrors that name the mechanism, the entry's JSON path and the value at fault, as for a scene
-file ("mechanism 'arm': /joints/1/body_b: no body named 'bar7'; bodies are ...").
+file ("mechanism 'arm': /joints/1/body_b: no body named 'bar7'; bodies are ..."). What no scene can
+hold is refused by the ``add_*`` call itself, in the same form: a value that is no number, text or
+body (TypeError), a NaN or infinity ("mechanism 'arm': /bodies/0/position/0: must be a finite
+number, got nan").
 """
 
 import json
+import math
 import numbers
 import os
 
@@ -36,29 +40,46 @@ class Body:
         return self.name
 
 
-def _json_value(value):
-    """value in the scene's JSON form: arrays and sequences as lists, bodies by name."""
+def _pointer_token(key):
+    """key as a JSON Pointer writes it ("~" as "~0", "/" as "~1"), as the scene reader's paths do."""
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _json_value(value, where):
+    """value in the scene's JSON form: arrays and sequences as lists, bodies by name. `where` names
+    the value in an error ("mechanism 'arm': /bodies/0"): a number that is not finite, or an integer
+    beyond the doubles, is a ValueError naming its path, since JSON holds neither and the scene
+    reader would blame the generated text ("line 38, column 20"); any other object a TypeError."""
     if isinstance(value, Body):
         return value.name
     if isinstance(value, np.ndarray):
-        return _json_value(value.tolist())
+        return _json_value(value.tolist(), where)
     if isinstance(value, dict):
-        return {str(k): _json_value(v) for k, v in value.items() if v is not None}
+        return {str(k): _json_value(v, f"{where}/{_pointer_token(str(k))}")
+                for k, v in value.items() if v is not None}
     if isinstance(value, (list, tuple)):
-        return [_json_value(v) for v in value]
+        return [_json_value(v, f"{where}/{i}") for i, v in enumerate(value)]
     if isinstance(value, (bool, str)) or value is None:
         return value
     if isinstance(value, numbers.Integral):
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError(f"{where}: must be a finite number, got an integer of {len(str(abs(int(value))))} "
+                             "digits, beyond the largest double (1.8e308)") from None
         return int(value)
     if isinstance(value, numbers.Real):
+        if not math.isfinite(value):
+            raise ValueError(f"{where}: must be a finite number, got {float(value)!r}")
         return float(value)
     if isinstance(value, os.PathLike):
         return os.fspath(value)
-    raise TypeError(f"cannot put a {type(value).__name__} into a scene: give numbers, arrays, texts or bodies")
+    raise TypeError(f"{where}: cannot put a {type(value).__name__} into a scene: give numbers, arrays, texts or "
+                    "bodies")
 
 
 class Mechanism:
-    """A mechanism as a scene: bodies, inertias, joints, constraints, forces, probes, invariants.
+    """A mechanism as a scene: bodies, inertias, joints, constraints, forces, actuators, probes, invariants.
 
     >>> m = Mechanism("pendulum")
     >>> bar = m.add_planar_body(name="bar", mass=1.0, inertia=1 / 12, position=[0.5, 0.0])
@@ -67,7 +88,7 @@ class Mechanism:
     >>> m.add_probe(name="tip", body=bar, point=[0.5, 0])
     """
 
-    _LISTS = ("bodies", "inertias", "joints", "constraints", "forces", "probes", "invariants")
+    _LISTS = ("bodies", "inertias", "joints", "constraints", "drives", "forces", "actuators", "probes", "invariants")
 
     def __init__(self, name="mechanism", description=""):
         self.name = name
@@ -110,6 +131,15 @@ class Mechanism:
         """A quadratic or distance_power constraint (docs/scenes.md)."""
         self._add("constraints", {"type": type, **keys})
 
+    def add_drive(self, type, **keys):
+        """A prescribed motion (docs/scenes.md, "drives"): type "revolute" (its angle a profile of
+        time), "prismatic" (its slide) or "point" (body_b's point follows profile_x, profile_y, ...),
+        with name, body_a (absent: the ground), point_a, axis_a, ..., body_b, point_b, ... as a joint's
+        sides and the profile, a dict ({"type": "ramp", "rate": ..., "offset": ...}, "sine", "table",
+        ...). A driven joint replaces the plain joint of its kind. Every stepper but sem-vi takes
+        drives; sem-vi refuses them."""
+        self._add("drives", {"type": type, **keys})
+
     def add_force(self, type, **keys):
         """A force element: gravity, spring, damper, rotational_spring, rotational_damper, force,
         torque, polynomial, damping_matrix, with its keys."""
@@ -124,6 +154,15 @@ class Mechanism:
 
     def add_damper(self, **keys):
         self.add_force("damper", **keys)
+
+    def add_actuator(self, type, **keys):
+        """A motor along a joint coordinate (docs/scenes.md, "actuators"): type "revolute" (a torque
+        about the hinge angle: name, body_a, u_a, w_a, body_b, u_b, zero_angle) or "prismatic" (a force
+        along the slide: name, body_a, point_a, axis_a, body_b, point_b), and law, a dict:
+        {"type": "profile", "profile": ...} or {"type": "pd", "kp": ..., "kd": ..., "reference": ...}.
+        Its probes actuator:<name> (and tracking_error:<name> for pd) are columns of the run.
+        Every stepper but sem-vi takes actuators; sem-vi refuses them."""
+        self._add("actuators", {"type": type, **keys})
 
     def add_probe(self, **keys):
         """A point whose position the run records: name, body, point (columns NAME.x, ...)."""
@@ -144,8 +183,9 @@ class Mechanism:
             if self._entries[key]:
                 document[key] = self._entries[key]
         if self.conserved_momenta is not None:
-            document["conserved_momenta"] = _json_value(self.conserved_momenta)
-        document["run"] = _json_value(run)
+            momenta = f"{self.origin()}: /conserved_momenta"
+            document["conserved_momenta"] = _json_value(self.conserved_momenta, momenta)
+        document["run"] = _json_value(run, f"{self.origin()}: /run")
         return document
 
     def to_json(self, **run):
@@ -171,7 +211,9 @@ class Mechanism:
         return self
 
     def _add(self, key, entry):
-        self._entries[key].append(_json_value(entry))
+        """Appends entry to the list `key`, refusing what no scene can hold (_json_value) at once."""
+        entries = self._entries[key]
+        entries.append(_json_value(entry, f"{self.origin()}: /{key}/{len(entries)}"))
 
     def __repr__(self):
         counts = ", ".join(f"{len(v)} {k}" for k, v in self._entries.items() if v)

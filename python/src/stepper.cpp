@@ -132,7 +132,7 @@ void bind_stepper_class(py::module_& m) {
           "conserved_energy", [](const PyStepper& self, const State& state) { return self.stepper->conserved_energy(state); },
           py::arg("state"), py::call_guard<py::gil_scoped_release>(),
           "the energy the scheme conserves (without dampers and loads) at state");
-  py::class_<StepReport>(m, "StepReport", "What one step took (Newton's iterations, substeps, the step size).")
+  py::class_<StepReport>(m, "StepReport", "What one step took (Newton's iterations, substeps, the step size) and the work W_n done on the system over it.")
       .def_readonly("iterations", &StepReport::iterations)
       .def_readonly("factorizations", &StepReport::factorizations)
       .def_readonly("substeps", &StepReport::substeps)

@@ -6,10 +6,12 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <noether/apps/model/model.hpp>
@@ -17,35 +19,105 @@
 #include <noether/engine/external_load.hpp>
 #include <noether/engine/quote.hpp>
 #include <noether/joints/function_potential.hpp>
+#include <noether/joints/joint_actuator.hpp>
 
 namespace noether::python {
 namespace {
 
+/// A result of a Python function, described for an error: None, a numpy array by its shape and
+/// dtype, anything else by its repr (shortened) and type ("'oops' (a str)", "[[1, 2], [3]] (a list)").
+std::string described(const py::handle& result) {
+  if (result.is_none()) return "None";
+  if (py::isinstance<py::array>(result)) {
+    const auto array = py::reinterpret_borrow<py::array>(result);
+    return "a numpy array of shape " + std::string(py::str(array.attr("shape"))) + " and dtype " +
+           std::string(py::str(array.dtype()));
+  }
+  std::string text;
+  try {
+    text = py::repr(result);
+  } catch (const py::error_already_set&) {
+    text = "an object whose repr fails";
+  }
+  constexpr std::size_t kLongest = 60;
+  if (text.size() > kLongest) {
+    std::size_t cut = kLongest - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+    text = text.substr(0, cut) + "...";
+  }
+  return text + " (a " + std::string(py::str(result.get_type().attr("__name__"))) + ")";
+}
+
+/// result as a numpy array when it is one of numbers (booleans, integers, reals), else a null
+/// object: for a text, None, a ragged list, an array of texts or objects (which numpy's cast would
+/// read as numbers or NaN).
+py::object numeric_array(const py::handle& result) {
+  py::array array = py::array::ensure(result);
+  if (!array) return {};
+  const char kind = array.dtype().kind();
+  if (kind == 'b' || kind == 'i' || kind == 'u' || kind == 'f') return array;
+  return {};
+}
+
 /// A Python callable that C++ may copy and destroy without the GIL: the reference is released
-/// under the GIL, once, by the last copy.
+/// under the GIL, once, by the last copy. `function` names it in errors ("potential 'spring':
+/// gradient"), `expected` says what it must return ("an array of 2 numbers").
 class Callable {
  public:
-  explicit Callable(py::function f)
+  Callable(py::function f, std::string function, std::string expected)
       : f_(new py::function(std::move(f)), [](py::function* p) {
           py::gil_scoped_acquire locked;
           delete p;
-        }) {}
+        }),
+        function_(std::move(function)),
+        expected_(std::move(expected)) {}
 
   /// f(args...) under the GIL, each argument made a Python object there (a vector a new array:
   /// the engine's may be a thread's scratch, reused after the call), the result converted to T
-  /// (a Python exception propagates).
+  /// (a Python exception propagates; a result that does not convert is refused by refuse_result).
   template <class T, class... Args>
   T call(const Args&... args) const {
     py::gil_scoped_acquire locked;
-    return (*f_)(to_python(args)...).template cast<T>();
+    return converted<T>((*f_)(to_python(args)...));
   }
 
  private:
   static py::object to_python(ConstVectorRef q) { return py::array_t<double>(q.size(), q.data()); }
   static py::object to_python(double t) { return py::float_(t); }
 
+  /// A number (float, int, numpy scalar) or a pair of them as pybind11 converts them; a vector or
+  /// matrix from an array of numbers only (numpy would read texts and None as numbers or NaN).
+  template <class T>
+  T converted(const py::object& result) const {
+    constexpr bool is_array = std::is_same_v<T, Vector> || std::is_same_v<T, Matrix>;
+    const py::object numbers = is_array ? numeric_array(result) : result;
+    if (!numbers) refuse_result(result);
+    try {
+      return numbers.cast<T>();
+    } catch (const py::cast_error&) {
+      refuse_result(result);
+    }
+  }
+
+  /// Throws for a result that did not convert, naming the function, the result and what is
+  /// expected: ValueError for numbers of the wrong shape, TypeError for what is no array of numbers.
+  [[noreturn]] void refuse_result(const py::object& result) const {
+    const std::string message = function_ + " returned " + described(result) + ", expected " + expected_;
+    if (numeric_array(result)) throw std::invalid_argument(message);
+    throw py::type_error(message);
+  }
+
   std::shared_ptr<py::function> f_;
+  std::string function_, expected_;
 };
+
+/// What a function of n coordinates returns, as Callable's errors say it.
+std::string numbers(Index n) { return "an array of " + std::to_string(n) + " numbers"; }
+std::string square_matrix(Index n) {
+  return "a " + std::to_string(n) + " x " + std::to_string(n) + " array of numbers";
+}
+constexpr const char* kNumber = "a number";
+constexpr const char* kPairOfNumbers = "a pair of numbers (du/dx, du/dx_dot)";
 
 /// The central difference of f (R^n -> R^m) at x: the m x n matrix of df/dx_j.
 template <class F>
@@ -81,9 +153,9 @@ std::pair<std::vector<BlockId>, Index> blocks_of(const System& system, const std
   return {std::move(blocks), size};
 }
 
-std::optional<Callable> optional_callable(const py::object& f) {
+std::optional<Callable> optional_callable(const py::object& f, std::string function, std::string expected) {
   if (f.is_none()) return std::nullopt;
-  return Callable(f.cast<py::function>());
+  return Callable(f.cast<py::function>(), std::move(function), std::move(expected));
 }
 
 Nonlinearity parse_nonlinearity(const std::string& text) {
@@ -160,6 +232,42 @@ class PythonLoad final : public ExternalLoad {
   bool depends_on_q_;
 };
 
+/// The body named `name` as joints see it: its block and kinematics, read from its coordinates'
+/// names (a director body's "phi.x", ..., a point mass's "x", "y" (, "z"): Mechanism's layouts).
+BodyRef body_ref(const System& system, const std::string& name, const std::string& what) {
+  BlockId block;
+  try {
+    block = system.find_block(name);
+  } catch (const std::out_of_range&) {
+    throw std::invalid_argument(what + ": no body named " + quote(name));
+  }
+  const std::vector<std::string>& c = system.block(block).coordinate_names;
+  const auto layout = [&](std::initializer_list<const char*> names) {
+    return c.size() == names.size() && std::equal(names.begin(), names.end(), c.begin());
+  };
+  if (layout({"phi.x", "phi.y", "phi.z", "d1.x", "d1.y", "d1.z", "d2.x", "d2.y", "d2.z", "d3.x", "d3.y", "d3.z"}))
+    return {block, BodyKinematics(BodyKind::director3d), name};
+  if (layout({"phi.x", "phi.y", "d1.x", "d1.y", "d2.x", "d2.y"})) return {block, BodyKinematics(BodyKind::planar_director), name};
+  if (layout({"x", "y", "z"})) return {block, BodyKinematics(BodyKind::point_mass3d), name};
+  if (layout({"x", "y"})) return {block, BodyKinematics(BodyKind::point_mass2d), name};
+  throw std::invalid_argument(what + ": body " + quote(name) +
+                              " is not a director body or a Cartesian point mass; an actuator needs one");
+}
+
+Vector or_empty(const std::optional<Vector>& v) { return v ? *v : Vector(); }
+
+/// The actuator law of a Python u(t, x, x_dot) -> float, with derivatives(t, x, x_dot) -> (du/dx,
+/// du/dx_dot) when given, else by central differences (finite_difference_law).
+ActuatorLaw python_law(const std::string& owner, Callable law, const std::optional<Callable>& derivatives) {
+  if (!derivatives)
+    return finite_difference_law([law](double t, double x, double rate) { return law.call<double>(t, x, rate); },
+                                 owner);
+  return [law, d = *derivatives](double t, double x, double rate) {
+    const auto [d_position, d_rate] = d.call<std::pair<double, double>>(t, x, rate);
+    return ActuatorJet{law.call<double>(t, x, rate), d_position, d_rate};
+  };
+}
+
 }  // namespace
 
 double central_difference_step(double x) {
@@ -171,10 +279,13 @@ void bind_user_functions(ModelClass& model) {
       "add_potential",
       [](Model& self, const std::string& name, const std::vector<std::string>& bodies, const py::function& energy,
          const py::object& gradient, const py::object& hessian, const std::string& nonlinearity) {
-        const auto [blocks, n] = blocks_of(*self.system, "potential " + quote(name), bodies);
+        const std::string owner = "potential " + quote(name);
+        const auto [blocks, n] = blocks_of(*self.system, owner, bodies);
         self.system->add(std::make_shared<FunctionPotential>(
             name, blocks, n,
-            potential_function(name, n, Callable(energy), optional_callable(gradient), optional_callable(hessian),
+            potential_function(name, n, Callable(energy, owner + ": energy", kNumber),
+                               optional_callable(gradient, owner + ": gradient", numbers(n)),
+                               optional_callable(hessian, owner + ": hessian", square_matrix(n)),
                                parse_nonlinearity(nonlinearity))));
       },
       py::arg("name"), py::arg("bodies"), py::arg("energy"), py::arg("gradient") = py::none(),
@@ -187,15 +298,61 @@ void bind_user_functions(ModelClass& model) {
       "add_load",
       [](Model& self, const std::string& name, const std::vector<std::string>& bodies, const py::function& force,
          const py::object& jacobian, bool depends_on_q) {
-        const auto [blocks, n] = blocks_of(*self.system, "load " + quote(name), bodies);
-        self.system->add(std::make_shared<PythonLoad>(name, blocks, n, Callable(force), optional_callable(jacobian),
-                                                      depends_on_q));
+        const std::string owner = "load " + quote(name);
+        const auto [blocks, n] = blocks_of(*self.system, owner, bodies);
+        self.system->add(std::make_shared<PythonLoad>(
+            name, blocks, n, Callable(force, owner + ": force", numbers(n)),
+            optional_callable(jacobian, owner + ": jacobian", square_matrix(n)), depends_on_q));
       },
       py::arg("name"), py::arg("bodies"), py::arg("force"), py::arg("jacobian") = py::none(),
       py::arg("depends_on_q") = true,
       "A generalized force f(t, q) on the coordinates of the named bodies, concatenated: force(t, q) -> n, "
       "jacobian(t, q) -> n x n (df/dq; a central difference when not given); depends_on_q=False for a force of "
       "time alone (no Jacobian). Its work enters the energy balance. Add before making a Stepper on the model.");
+  model.def(
+      "add_actuator",
+      [](Model& self, const std::string& name, const std::string& type, const py::function& law,
+         const std::string& body_b, const py::object& derivatives, const std::string& body_a,
+         const std::optional<Vector>& u_a, const std::optional<Vector>& w_a, const std::optional<Vector>& u_b,
+         double zero_angle, const std::optional<Vector>& point_a, const std::optional<Vector>& axis_a,
+         const std::optional<Vector>& point_b) {
+        const std::string owner = "actuator " + quote(name);
+        const BodyRef b = body_ref(*self.system, body_b, owner);
+        const Index dim = b.kinematics.dimension();
+        const auto point = [&](const std::optional<Vector>& p) { return p ? *p : Vector(Vector::Zero(dim)); };
+        std::shared_ptr<const JointCoordinate> coordinate;
+        if (type == "revolute") {
+          const bool planar = dim == 2;
+          const Vector ua = planar ? Vector(Eigen::Vector2d::UnitX()) : or_empty(u_a);
+          const Vector wa = planar ? Vector(Eigen::Vector2d::UnitY()) : or_empty(w_a);
+          const Vector ub = planar ? Vector(Eigen::Vector2d::UnitX()) : or_empty(u_b);
+          HingeAngle hinge = body_a.empty() ? HingeAngle::from_ground(ua, wa, b, ub)
+                                            : HingeAngle::between(body_ref(*self.system, body_a, owner), ua, wa, b, ub);
+          coordinate = std::make_shared<HingeCoordinate>(hinge.shifted(zero_angle));
+        } else if (type == "prismatic") {
+          if (!axis_a) throw std::invalid_argument(owner + ": a prismatic actuator needs axis_a");
+          coordinate = std::make_shared<SlideCoordinate>(
+              body_a.empty() ? SlideCoordinate::from_ground(point(point_a), *axis_a, b, point(point_b))
+                             : SlideCoordinate::between(body_ref(*self.system, body_a, owner), point(point_a),
+                                                        *axis_a, b, point(point_b)));
+        } else {
+          throw std::invalid_argument(owner + ": type expects revolute or prismatic, got " + quote(type));
+        }
+        self.system->add(std::shared_ptr<const Actuator>(std::make_shared<JointActuator>(
+            name, std::move(coordinate),
+            python_law(owner, Callable(law, owner + ": law", kNumber),
+                       optional_callable(derivatives, owner + ": derivatives", kPairOfNumbers)))));
+      },
+      py::arg("name"), py::arg("type"), py::arg("law"), py::arg("body_b"), py::arg("derivatives") = py::none(),
+      py::arg("body_a") = "", py::arg("u_a") = py::none(), py::arg("w_a") = py::none(), py::arg("u_b") = py::none(),
+      py::arg("zero_angle") = 0.0, py::arg("point_a") = py::none(), py::arg("axis_a") = py::none(),
+      py::arg("point_b") = py::none(),
+      "A motor whose torque (type 'revolute': about the hinge angle, keys as a scene's revolute actuator) or "
+      "force ('prismatic': along the slide) is law(t, x, x_dot) -> float, a controller written in Python; "
+      "derivatives(t, x, x_dot) -> (du/dx, du/dx_dot), or central differences when not given (they enter "
+      "Newton's tangent only). Over a step it reads the midpoint time, the mean x and (x1 - x0)/h, and does the "
+      "work u (x1 - x0) (docs/scenes.md, \"actuators\"). every stepper but sem-vi takes it. Add "
+      "before making a Stepper on the model.");
 }
 
 }  // namespace noether::python

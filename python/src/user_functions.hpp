@@ -1,6 +1,11 @@
 #pragma once
-/// Potentials and loads written in Python (docs/python.md, "User functions"): Model.add_potential
-/// and Model.add_load add a FunctionPotential or a PythonLoad whose functions call Python.
+/// Potentials, loads and actuator laws written in Python (docs/python.md, "User functions"):
+/// Model.add_potential, Model.add_load and Model.add_actuator add a FunctionPotential, a PythonLoad
+/// or a JointActuator whose functions call Python.
+///
+/// A result that does not convert is refused naming the element, the function, the result and what
+/// it must be (TypeError: no number or array of numbers; ValueError: numbers of the wrong shape),
+/// and reaches the caller of the step as a Python exception raised in the function does.
 ///
 /// The engine calls them from its worker threads, several at once: each call takes the GIL (every
 /// binding that may evaluate elements releases it), so Python functions run one at a time. A
@@ -20,7 +25,7 @@ namespace noether::python {
 /// which balances the truncation error h^2 f''' / 6 against the rounding error eps f / h.
 double central_difference_step(double x);
 
-/// Model.add_potential, Model.add_load.
+/// Model.add_potential, Model.add_load, Model.add_actuator.
 void bind_user_functions(ModelClass& model);
 
 }  // namespace noether::python

@@ -33,6 +33,36 @@ def test_a_bad_value_is_a_value_error_naming_the_entry_and_the_value():
         m.build()
 
 
+@pytest.mark.parametrize("value, shown", [(float("nan"), "nan"), (np.inf, "inf"), (-np.inf, "-inf")])
+def test_a_number_that_is_not_finite_is_refused_at_its_add_call_naming_its_path(value, shown):
+    # JSON holds no NaN or infinity: the scene reader refused the generated text ("line 12, column
+    # 9: not valid JSON"), at a place of a text the user never wrote
+    m = noether.Mechanism("arm")
+    with pytest.raises(ValueError) as refused:
+        m.add_planar_body(name="bar", mass=1.0, inertia=0.1, position=np.array([0.0, value]))
+    assert str(refused.value) == f"mechanism 'arm': /bodies/0/position/1: must be a finite number, got {shown}"
+    assert repr(m) == "<noether.Mechanism 'arm': empty>"  # the entry refused is not kept
+    bar = m.add_planar_body(name="bar", mass=1.0, inertia=0.1)
+    with pytest.raises(ValueError) as refused:
+        m.add_actuator("revolute", name="motor", body_b=bar, law={"type": "profile", "profile": value})
+    assert str(refused.value) == f"mechanism 'arm': /actuators/0/law/profile: must be a finite number, got {shown}"
+
+
+def test_what_the_mechanism_holds_besides_its_entries_is_checked_alike():
+    m = noether.Mechanism("arm")
+    m.add_point_mass(name="mass", mass=1.0, position=[0.0, 0.0])
+    with pytest.raises(ValueError) as refused:
+        m.add_force("gravity", acceleration=[0, -(10**400)])
+    assert str(refused.value) == ("mechanism 'arm': /forces/0/acceleration/1: must be a finite number, got an "
+                                  "integer of 401 digits, beyond the largest double (1.8e308)")
+    with pytest.raises(ValueError, match=r"^mechanism 'arm': /run/h: must be a finite number, got nan$"):
+        noether.run(m, h=float("nan"), t_end=1.0)
+    m.conserved_momenta = {"linear": [float("inf"), 0.0]}
+    with pytest.raises(ValueError, match=r"^mechanism 'arm': /conserved_momenta/linear/0: must be a finite number, "
+                                         r"got inf$"):
+        m.build()
+
+
 def test_an_unknown_body_is_named_with_the_known_ones():
     m = noether.Mechanism("arm")
     m.add_planar_body(name="bar", mass=1.0, inertia=0.1)
@@ -43,7 +73,7 @@ def test_an_unknown_body_is_named_with_the_known_ones():
 
 def test_a_value_that_is_no_number_is_a_type_error_before_any_scene():
     m = noether.Mechanism("arm")
-    with pytest.raises(TypeError, match="cannot put a object into a scene"):
+    with pytest.raises(TypeError, match=r"^mechanism 'arm': /bodies/0/mass: cannot put a object into a scene"):
         m.add_planar_body(name="bar", mass=object())
 
 

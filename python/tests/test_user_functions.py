@@ -97,3 +97,105 @@ def test_wrong_sizes_and_python_exceptions_reach_the_caller():
         run(model, steps=1)
     with pytest.raises(ValueError, match="no body named 'wheel'"):
         oscillator().build().add_potential("x", ["wheel"], spring_energy)
+
+
+def pendulum_with_a_python_motor(law, derivatives=None):
+    """A planar bar on a pivot whose motor's law (and derivatives) are Python functions."""
+    m = noether.Mechanism("motor-pendulum")
+    bar = m.add_planar_body(name="bar", mass=1.0, inertia=1 / 12, position=[0.5, 0.0])
+    m.add_joint("revolute_planar", name="pivot", point_a=[0, 0], body_b=bar, point_b=[-0.5, 0])
+    model = m.build()
+    model.add_actuator("motor", "revolute", law, body_b="bar", derivatives=derivatives)
+    return model
+
+
+def zero_law(t, x, rate):
+    return 0.0
+
+
+# (how the model is made, the exception, its message): each result converted as the engine reads
+# it, through a step; pybind11 said "Unable to cast Python instance to C++ type" for each.
+WRONG_RESULTS = {
+    "energy: a text": (
+        lambda m: m.add_potential("bad", ["mass"], lambda q: "oops", spring_gradient, spring_hessian), TypeError,
+        "potential 'bad': energy returned 'oops' (a str), expected a number"),
+    "energy: None": (
+        lambda m: m.add_potential("bad", ["mass"], lambda q: None), TypeError,
+        "potential 'bad': energy returned None, expected a number"),
+    "energy: an array": (
+        lambda m: m.add_potential("bad", ["mass"], lambda q: q * q, spring_gradient, spring_hessian), ValueError,
+        "potential 'bad': energy returned a numpy array of shape (2,) and dtype float64, expected a number"),
+    "gradient: a matrix": (
+        lambda m: m.add_potential("bad", ["mass"], spring_energy, lambda q: [[1, 2], [3, 4]], spring_hessian),
+        ValueError, "potential 'bad': gradient returned [[1, 2], [3, 4]] (a list), expected an array of 2 numbers"),
+    "gradient: an array of texts": (
+        lambda m: m.add_potential("bad", ["mass"], spring_energy, lambda q: np.array(["1", "2"]), spring_hessian),
+        TypeError, "potential 'bad': gradient returned a numpy array of shape (2,) and dtype <U1, expected an array "
+                   "of 2 numbers"),
+    "gradient: None in an array": (
+        lambda m: m.add_potential("bad", ["mass"], spring_energy, lambda q: np.array([q[0], None]), spring_hessian),
+        TypeError, "potential 'bad': gradient returned a numpy array of shape (2,) and dtype object, expected an "
+                   "array of 2 numbers"),
+    "hessian: ragged rows": (
+        lambda m: m.add_potential("bad", ["mass"], spring_energy, spring_gradient, lambda q: [[1.0, 0.0], [3.0]]),
+        TypeError, "potential 'bad': hessian returned [[1.0, 0.0], [3.0]] (a list), expected a 2 x 2 array of numbers"),
+    "force: a text": (
+        lambda m: m.add_load("bad", ["mass"], lambda t, q: "push"), TypeError,
+        "load 'bad': force returned 'push' (a str), expected an array of 2 numbers"),
+    "jacobian: a number": (
+        lambda m: m.add_load("bad", ["mass"], lambda t, q: -q, jacobian=lambda t, q: 3.0), ValueError,
+        "load 'bad': jacobian returned 3.0 (a float), expected a 2 x 2 array of numbers"),
+}
+
+
+@pytest.mark.parametrize("case", WRONG_RESULTS)
+def test_a_result_of_the_wrong_type_names_the_element_the_function_and_what_it_returned(case):
+    add, error, message = WRONG_RESULTS[case]
+    model = oscillator().build()
+    add(model)
+    with pytest.raises(error) as raised:
+        run(model, steps=1)
+    assert str(raised.value) == message
+
+
+LAW_RESULTS = {
+    "law: None": (lambda t, x, rate: None, None, TypeError, "actuator 'motor': law returned None, expected a number"),
+    "law: a list, differenced": (lambda t, x, rate: [1.0], None, ValueError,
+                                 "actuator 'motor': law returned [1.0] (a list), expected a number"),
+    "derivatives: a number": (zero_law, lambda t, x, rate: 1.0, ValueError,
+                              "actuator 'motor': derivatives returned 1.0 (a float), expected a pair of numbers "
+                              "(du/dx, du/dx_dot)"),
+    "derivatives: three": (zero_law, lambda t, x, rate: (1, 2, 3), ValueError,
+                           "actuator 'motor': derivatives returned (1, 2, 3) (a tuple), expected a pair of numbers "
+                           "(du/dx, du/dx_dot)"),
+    "derivatives: a text": (zero_law, lambda t, x, rate: ("a", 1.0), TypeError,
+                            "actuator 'motor': derivatives returned ('a', 1.0) (a tuple), expected a pair of numbers "
+                            "(du/dx, du/dx_dot)"),
+}
+
+
+@pytest.mark.parametrize("case", LAW_RESULTS)
+def test_an_actuator_law_of_the_wrong_type_is_named_through_the_step(case):
+    law, derivatives, error, message = LAW_RESULTS[case]
+    model = pendulum_with_a_python_motor(law, derivatives)
+    stepper = noether.Stepper(model, "livens-em")
+    state = model.initial_state()
+    stepper.initialize(state)
+    q0 = state.q
+    with pytest.raises(error) as raised:
+        stepper.step(state, 0.01)
+    assert str(raised.value) == message
+    np.testing.assert_array_equal(state.q, q0)  # the step that failed left the state as it was
+
+
+def test_results_numpy_converts_exactly_are_taken_as_before():
+    """A 1-element array for a number, an n x 1 column for a vector, tuples of integers for a matrix:
+    the motion of plain floats and arrays (what converted before the checks still does)."""
+    exact = oscillator().build()
+    exact.add_potential("spring", ["mass"], lambda q: 0.5 * 3.0 * (q @ q), lambda q: 3.0 * q, lambda q: 3.0 * np.eye(2))
+    loose = oscillator().build()
+    loose.add_potential("spring", ["mass"], lambda q: np.array([0.5 * 3.0 * (q @ q)]),
+                        lambda q: (3.0 * q).reshape(2, 1), lambda q: ((3, 0), (0, 3)))
+    a, _, _ = run(exact, steps=20)
+    b, _, _ = run(loose, steps=20)
+    np.testing.assert_array_equal(b.q, a.q)

@@ -40,6 +40,12 @@ python3 "$source/tests/apps/check_plots.py" F/plots energy constraints probes ||
 python3 "$source/tests/apps/check_plots.py" T/plots energy constraints momenta probes || fail "top's figures"
 python3 "$source/tests/apps/check_plots.py" W/plots energy step_size || fail "double-well's figures"
 
+# Actuators (robot-arm's PD motors): their torques and tracking errors, not drawn as probes.
+"$program" run robot-arm --t 0.2 --threads 1 --out R >/dev/null || fail "robot-arm failed"
+expect 0 '' "$program" plot R
+python3 "$source/tests/apps/check_plots.py" R/plots energy energy_balance constraints probes actuators tracking ||
+  fail "robot-arm's figures"
+
 # A figure of an earlier plot that this one does not draw is removed; an entry where gnuplot writes
 # (a symlink) is replaced, its target untouched.
 echo precious >precious

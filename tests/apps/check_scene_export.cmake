@@ -3,13 +3,14 @@
 # and `noether run RUN_B --out DIR/b` (both with --threads 1 --vtk off: the drawings are a function of
 # the rows' states and would only add minutes), then the two timeseries.csv and final_state.json compared.
 #   PROGRAM       the noether executable
-#   EXPORT        a scenario to export to DIR/s.json (optional)
+#   EXPORT        a scenario to export to DIR/s.json, with its options separated by '|' (optional)
 #   RUN_A, RUN_B  the arguments of the two runs after `run`, separated by '|' (DIR/s.json names the export)
 #   DIR           a scratch directory (removed first)
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 if(DEFINED EXPORT)
-  execute_process(COMMAND "${PROGRAM}" export "${EXPORT}" OUTPUT_FILE "${DIR}/s.json" RESULT_VARIABLE code
+  string(REPLACE "|" ";" export_arguments "${EXPORT}")
+  execute_process(COMMAND "${PROGRAM}" export ${export_arguments} OUTPUT_FILE "${DIR}/s.json" RESULT_VARIABLE code
                   ERROR_VARIABLE err)
   if(NOT code EQUAL 0)
     message(FATAL_ERROR "noether export ${EXPORT} failed (${code}): ${err}")

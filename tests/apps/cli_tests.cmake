@@ -220,6 +220,11 @@ foreach(scenario singular-mass-spring spring-pendulum double-pendulum constraine
   add_test(NAME cli.scene_bits.export_${scenario}
            COMMAND ${CMAKE_COMMAND} -DEXPORT=${scenario} -DRUN_A=${dir}/s.json -DRUN_B=${scenario} -DDIR=${dir} ${scene_bits})
 endforeach()
+# The slider-crank's motor (--set drive=torque): an actuator in the scene.
+set(dir ${CMAKE_CURRENT_BINARY_DIR}/scene_bits/slider-crank_torque)
+add_test(NAME cli.scene_bits.export_slider-crank_torque
+         COMMAND ${CMAKE_COMMAND} -DEXPORT=slider-crank|--set|drive=torque -DRUN_A=${dir}/s.json
+                 -DRUN_B=slider-crank|--set|drive=torque -DDIR=${dir} ${scene_bits})
 set(dir ${CMAKE_CURRENT_BINARY_DIR}/scene_bits/example_double_fourbar)
 add_test(NAME cli.scene_bits.example_double_fourbar_is_the_damped_scenario
          COMMAND ${CMAKE_COMMAND} -DRUN_A=${PROJECT_SOURCE_DIR}/examples/scenes/double_fourbar.json|--t|2

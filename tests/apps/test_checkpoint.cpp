@@ -119,6 +119,7 @@ void check_resume_in_process(const RunOptions& options, const fs::path& work) {
   CHECK(same_bits(result.statistics.work_total, reference.statistics.work_total));
   CHECK(same_bits(result.statistics.energy_balance_max_abs, reference.statistics.energy_balance_max_abs));
   CHECK(same_bits(result.statistics.constraint_max_abs, reference.statistics.constraint_max_abs));
+  CHECK(result.statistics.probe_maxima == reference.statistics.probe_maxima);
 }
 
 }  // namespace
@@ -184,6 +185,14 @@ TEST_CASE("a run resumed in process from its checkpoint writes the bytes of the 
   SUBCASE("a scenario") {
     const TempDir work("checkpoint_scenario");
     check_resume_in_process(scenario_options(work.path / "run"), work.path);
+  }
+  SUBCASE("a scenario with actuators: the maxima of their torques and tracking errors continue") {
+    const TempDir work("checkpoint_actuators");
+    RunOptions options = scenario_options(work.path / "run");
+    options.scenario = "robot-arm";
+    options.configure().t_end = 0.2;
+    options.checkpoint_every = 15;
+    check_resume_in_process(options, work.path);
   }
   SUBCASE("a scene file, rebuilt from the checkpoint's copy of it") {
     const TempDir work("checkpoint_scene");

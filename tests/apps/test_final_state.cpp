@@ -3,6 +3,7 @@
 /// summary's wall-clock split into setup, stepping and closing.
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/final_state.hpp>
 #include <noether/apps/runner.hpp>
 #include "support/run_output_files.hpp"
 #include "support/temp_dir.hpp"
@@ -79,6 +81,27 @@ void check_times_add_up(const RunOutcome& r, const nlohmann::json& summary) {
 }
 
 }  // namespace
+
+TEST_CASE("final_state_json writes each label with its value in order, null where a vector has no entry") {
+  System system;
+  system.add_block("ball", std::vector<std::string>{"x", "y"});
+  system.add_block("spin", std::vector<std::string>{"a"});
+  State state;
+  state.step = 7;
+  state.t = 0.25;
+  state.q = Vector::LinSpaced(3, 1.0, 3.0);
+  state.v = Vector::Constant(3, -0.5);
+  state.p = Vector::Zero(2);  // one entry short: "spin.a" gets null
+  state.discrete_energy = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<Probe> probes{{"tip", 2, [](const State& s) { return Vector(s.q.head(2)); }}};
+  CHECK(final_state_json(system, state, probes) ==
+        "{\n  \"step\": 7,\n  \"t\": 0.25,\n"
+        "  \"q\": {\n    \"ball.x\": 1,\n    \"ball.y\": 2,\n    \"spin.a\": 3\n  },\n"
+        "  \"v\": {\n    \"ball.x\": -0.5,\n    \"ball.y\": -0.5,\n    \"spin.a\": -0.5\n  },\n"
+        "  \"p\": {\n    \"ball.x\": 0,\n    \"ball.y\": 0,\n    \"spin.a\": null\n  },\n"
+        "  \"lambda\": {},\n  \"discrete_energy\": null,\n"
+        "  \"probes\": {\n    \"tip\": [1, 2]\n  }\n}\n");
+}
 
 TEST_CASE("a completed run's final_state.json is the state of its last row, with v, p and the multipliers") {
   TempDir dir("final_state_completed");

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -63,6 +64,38 @@ TEST_CASE("a disk that fills up while the summary is written: the old file stays
   CHECK(message == "writing '" + (dir.path / "sub" / "summary.json").string() + "' failed: No space left on device");
   CHECK(read_file(dir.path / "sub" / "summary.json") == "{\"status\": \"completed\"}\n");
   CHECK(entry_names(dir.path / "sub") == std::vector<std::string>{"summary.json"});  // the temporary file is gone
+}
+
+TEST_CASE("a file written in pieces has the pieces in order under its name, and a full disk or a failing composer leaves the old file and no temporary one") {
+  TempDir dir("out_pieces");
+  const auto three_pieces = [](const OutputDirectory::PieceWriter& write) {
+    write("{\n");
+    write(std::string(50, 'x'));
+    write("\n}\n");
+  };
+  const std::string whole = "{\n" + std::string(50, 'x') + "\n}\n";
+  {
+    const OutputDirectory real(dir.path);
+    real.replace_in_pieces("final_state.json", three_pieces);
+    CHECK(read_file(dir.path / "final_state.json") == whole);
+    const auto failing = [](const OutputDirectory::PieceWriter& write) {
+      write("{\n");
+      throw std::runtime_error("the composer failed");
+    };
+    CHECK_THROWS_WITH_AS(real.replace_in_pieces("final_state.json", failing), "the composer failed",
+                         std::runtime_error);
+    CHECK(read_file(dir.path / "final_state.json") == whole);
+    CHECK(entry_names(dir.path) == std::vector<std::string>{"final_state.json"});
+  }
+  FailingFileCalls calls;
+  calls.target = "final_state.json";
+  calls.budget = 20;  // the second piece meets a full disk
+  const OutputDirectory out(dir.path, calls);
+  const std::string message = output_error([&] { out.replace_in_pieces("final_state.json", three_pieces); });
+  CHECK(calls.injected);
+  CHECK(message == "writing '" + (dir.path / "final_state.json").string() + "' failed: No space left on device");
+  CHECK(read_file(dir.path / "final_state.json") == whole);
+  CHECK(entry_names(dir.path) == std::vector<std::string>{"final_state.json"});
 }
 
 TEST_CASE("fsync and close failures (a full disk found late) are reported too, and the old file stays") {

@@ -62,6 +62,25 @@ TEST_CASE("the columns of a time series are sorted into their kinds, probes bein
                        "ts.csv: the header has no column 't'; is it a noether time series?", std::invalid_argument);
 }
 
+TEST_CASE("an actuator's torque and tracking error are drawn in figures of their own, not as probe coordinates") {
+  const PlotData data = read(
+      "t,q:a.x,tip.x,actuator:m.x,tracking_error:m.x,energy\n"
+      "0,1,5,2.5,0,1\n"
+      "0.1,1,5,3.5,0.01,1\n");
+  const PlotFigure* probes = figure(data, "probes");
+  REQUIRE(probes);
+  REQUIRE(probes->lines.size() == 1);
+  CHECK(probes->lines[0].legend == "tip.x");
+  const PlotFigure* actuators = figure(data, "actuators");
+  REQUIRE(actuators);
+  REQUIRE(actuators->lines.size() == 1);
+  CHECK(actuators->lines[0].legend == "actuator:m.x");
+  const PlotFigure* tracking = figure(data, "tracking");
+  REQUIRE(tracking);
+  REQUIRE(tracking->lines.size() == 1);
+  CHECK(tracking->lines[0].legend == "tracking_error:m.x");
+}
+
 TEST_CASE(
     "the energy error is relative to the first energy, max |g| is taken over the constraint rows, momenta change from "
     "the first row") {

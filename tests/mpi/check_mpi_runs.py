@@ -16,6 +16,9 @@ against what it must do:
   newton     a Newton failure ends every process with exit 1 and a summary saying so
   output     rank 0's time series hitting a file-size limit (an output error only rank 0 meets)
              ends every process within seconds, exit 1, summary.json naming the output error
+  piece      the other ranks under a file-size limit their pieces of a drawing pass: the processes
+             agree on the error and end together within seconds, exit 1, rank 0's summary.json
+             naming rank 1's piece (docs/output.md, "Over several processes")
   klu        a one-process solver (--solver klu) under mpirun is refused, exit 2, naming what to use
 
 Usage: check_mpi_runs.py --noether PATH --work DIR [--ranks N]
@@ -159,6 +162,22 @@ class Checker:
                     and seconds < 60, "exit %d, status %s, %.0f s: %s" % (r.returncode, s["status"], seconds,
                                                                           r.stderr[-2000:]))
 
+    def piece(self):
+        d = self.directory("piece")
+        start = time.monotonic()
+        # chain2d n = 1000 over two processes: a piece of about 100 KiB, above `ulimit -f 64`, which
+        # only the ranks but 0 run under (MPMD: one command for rank 0, one for the others).
+        program = [self.noether, "run", "chain2d", "--set", "n=1000", "--t", "0.05", "--out", d]
+        r = run(["mpirun", "--oversubscribe", "-np", "1"] + program + [":", "-np", str(self.ranks - 1), "bash", "-c",
+                                                                      'ulimit -f 64 && exec "$@"', "bash"] + program)
+        seconds = time.monotonic() - start
+        s = summary(d)
+        error = s.get("error", "")
+        self.expect("piece", r.returncode == 1 and s["status"] == "failed" and s.get("failure", {}).get("cause") == "output"
+                    and error.startswith("rank 1: writing '") and "step_00000000_1.vtp' failed: File too large" in error
+                    and seconds < 60, "exit %d, status %s, %.0f s, error %s: %s" % (r.returncode, s["status"], seconds,
+                                                                                   error, r.stderr[-2000:]))
+
     def klu(self):
         r = run(mpirun(self.ranks, self.noether, ["run", "double-pendulum", "--t", "0.01", "--solver", "klu"]))
         self.expect("klu", r.returncode == 2 and "distributed solver" in r.stderr, "exit %d: %s" % (r.returncode, r.stderr))
@@ -169,7 +188,8 @@ def main():
     parser.add_argument("--noether", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--ranks", type=int, default=2)
-    parser.add_argument("--case", action="append", help="run only these (klu, agreement, bits, resume, newton, output)")
+    parser.add_argument("--case", action="append",
+                        help="run only these (klu, agreement, bits, resume, newton, output, piece)")
     a = parser.parse_args()
     os.makedirs(a.work, exist_ok=True)
     c = Checker(a.noether, a.work, a.ranks)
@@ -197,6 +217,8 @@ def main():
         c.newton()
     if wanted("output"):
         c.output()
+    if wanted("piece"):
+        c.piece()
     if c.failures:
         print("failed: " + ", ".join(c.failures))
         return 1

@@ -31,6 +31,8 @@
 #include <noether/engine/thread_limit.hpp>
 #include <noether/joints/function_constraint.hpp>
 #include <noether/joints/function_potential.hpp>
+#include <noether/joints/joint_actuator.hpp>
+#include <noether/joints/revolute_planar.hpp>
 #include <noether/joints/spherical.hpp>
 #include <noether/solvers/initial_values.hpp>
 #include <noether/solvers/newton.hpp>
@@ -195,6 +197,44 @@ void callback_cases(const CaseList& add) {
   });
   add("function_potential_size_mismatch", "FunctionPotential of local size 3 added on a block of 2 coordinates",
       [] { plane_mass_with(std::make_shared<FunctionPotential>("quartic", kFirstBlock, 3, quartic())); return std::string("added"); });
+}
+
+/// A planar bar of 1 kg and 1 m hinged at its end to the ground, with a motor at the hinge whose law is
+/// `law`: 3 steps of livens-em.
+std::string step_motor_pendulum(const ActuatorLaw& law) {
+  Mechanism m;
+  const BodyRef bar = m.add_planar_body("bar", {1.0, Eigen::Vector2d::Zero(), 1.0 / 12}, {0.5, 0, 0});
+  m.add(make_revolute_planar_to_ground("pivot", Eigen::Vector2d(0, 0), bar, Eigen::Vector2d(-0.5, 0)));
+  m.add(std::make_shared<JointActuator>("motor", std::make_shared<HingeCoordinate>(HingeAngle::planar_from_ground(bar)),
+                                        law));
+  State state = m.initial_state();
+  const std::unique_ptr<Stepper> s = find_stepper("livens-em").make(m.system(), StepperOptions{});
+  s->initialize(state);
+  for (int n = 0; n < 3; ++n) s->step(state, 0.01);
+  return "3 steps";
+}
+
+/// Actuators: their laws' profiles and gains, and a user's law that returns NaN.
+void actuator_cases(const CaseList& add) {
+  add("actuator_profile_nan", "profile_law(ConstantProfile{NaN}, \"actuator 'motor'\")", [] {
+    profile_law(ConstantProfile{kNaN}, "actuator 'motor'");
+    return std::string("made");
+  });
+  add("actuator_pd_reference_inf", "pd_law of a hinge with the reference SineProfile{amplitude inf}", [] {
+    Mechanism m;
+    const BodyRef bar = m.add_planar_body("bar", {1.0, Eigen::Vector2d::Zero(), 1.0 / 12}, {0.5, 0, 0});
+    pd_law(HingeCoordinate(HingeAngle::planar_from_ground(bar)), 10.0, 1.0, SineProfile{kInf, 1.0, 0.0, 0.0},
+           "actuator 'motor'");
+    return std::string("made");
+  });
+  add("actuator_pd_gain_negative", "pd_law with kd = -1", [] {
+    Mechanism m;
+    const BodyRef bar = m.add_planar_body("bar", {1.0, Eigen::Vector2d::Zero(), 1.0 / 12}, {0.5, 0, 0});
+    pd_law(HingeCoordinate(HingeAngle::planar_from_ground(bar)), 10.0, -1.0, ConstantProfile{0.0}, "actuator 'motor'");
+    return std::string("made");
+  });
+  add("actuator_law_nan", "a JointActuator whose ActuatorLaw returns NaN; livens-em steps",
+      [] { return step_motor_pendulum([](double, double, double) { return ActuatorJet{kNaN, 0.0, 0.0}; }); });
 }
 
 /// Masses.
@@ -474,7 +514,8 @@ void option_cases(const CaseList& add) {
 std::vector<ApiCase> make_cases() {
   std::vector<ApiCase> cases;
   const CaseList add{cases};
-  for (const auto& group : {callback_cases, mass_cases, system_cases, use_cases, state_cases, option_cases}) group(add);
+  for (const auto& group : {callback_cases, actuator_cases, mass_cases, system_cases, use_cases, state_cases, option_cases})
+    group(add);
   return cases;
 }
 
