@@ -27,6 +27,10 @@ using ModelSource = std::variant<ScenarioSource, SceneSource>;
 /// The description of the source's mechanism: the scenario's for its parameters, or the scene's.
 ModelDescription describe(const ModelSource& source);
 
+/// The model of the source's mechanism, built from `description` (describe(source)), or for a
+/// scene the one built when it was read (Scene::built), bitwise the same, not built again.
+std::shared_ptr<const Model> model_of(const ModelSource& source, const ModelDescription& description);
+
 /// The scenario's name, or the scene's.
 const std::string& source_name(const ModelSource& source);
 

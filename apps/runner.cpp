@@ -6,11 +6,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <new>
 #include <optional>
 #include <random>
 #include <stdexcept>
+
+#include <tbb/task_group.h>
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
@@ -83,30 +86,112 @@ void require_dropped_equations_met(const Model& model, const State& state) {
                        "that contradict each other");
 }
 
-/// The system the run steps and the stepper made on it, both made before any output is written,
-/// so that a scheme parameter the stepper refuses is a usage error. A StepperRefusal (of the
-/// system, or the redundant equations under --redundant refuse) is kept in `refusal` instead, as
-/// the error it is: the run throws it once its outputs are open, and ends failed with both files.
+/// Runs task() on another thread, when one is free, while here() runs on this one, and returns
+/// when both have: setup's independent parts side by side. What communicates with other processes
+/// belongs in here(), on the thread that called (MPI is initialized for it alone). here()'s
+/// exception is rethrown first, then task()'s, as when the two ran one after the other.
+template <class Task, class Here>
+void run_beside(Task task, Here here) {
+  std::exception_ptr task_error;
+  tbb::task_group group;
+  group.run([&] {
+    try {
+      task();
+    } catch (...) {
+      task_error = std::current_exception();
+    }
+  });
+  try {
+    here();
+  } catch (...) {
+    group.wait();
+    throw;
+  }
+  group.wait();
+  if (task_error) std::rethrow_exception(task_error);
+}
+
+/// The model's initial state projected onto the constraints of the system stepped
+/// (project_initial_state) and the projection's report, or the exception it threw.
+struct ProjectedStart {
+  State state;
+  InitialProjection report;
+  std::exception_ptr error;
+
+  ProjectedStart(const System& stepped, State initial) : state(std::move(initial)) {
+    try {
+      report = project_initial_state(stepped, state);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+};
+
+/// The system the run steps, the stepper made on it and the projected initial state, all made
+/// before any output is written, so that a scheme parameter the stepper refuses is a usage error.
+/// A StepperRefusal (of the system, or the redundant equations under --redundant refuse) is kept in
+/// `refusal` instead, as the error it is, and a failed projection in `start`: the run throws them
+/// once its outputs are open, and ends failed with both files.
 struct PreparedStepper {
   std::unique_ptr<System> reduced;  ///< the system without its dependent equations, when some were dropped
   std::unique_ptr<Stepper> stepper;
   std::optional<StepperRefusal> refusal;
   /// The equations dropped as dependent on the others (describe_dependency), when some were.
   std::vector<std::string> dropped_equations;
+  /// Unless the run resumes (`project` false), or the dependent equations were refused.
+  std::optional<ProjectedStart> start;
 
-  PreparedStepper(const Model& model, const RunConfiguration& run, std::shared_ptr<const Distribution> distribution) {
-    try {
+  PreparedStepper(const Model& model, const RunConfiguration& run, std::shared_ptr<const Distribution> distribution,
+                  bool project) {
+    StepperOptions options = run.stepper_options();
+    // without_redundancy looks for them: the stepper need not look again.
+    options.redundant_equations = StepperOptions::RedundantEquations::allow;
+    options.distribution = std::move(distribution);
+    const auto make = [&](const System& system) { return find_stepper(run.stepper).make(system, options); };
+    const auto reduce_and_project = [&] {
       reduced = without_redundancy(model, run, dropped_equations);
-      StepperOptions options = run.stepper_options();
-      // without_redundancy has looked for them: the stepper need not look again.
-      options.redundant_equations = StepperOptions::RedundantEquations::allow;
-      options.distribution = std::move(distribution);
-      stepper = find_stepper(run.stepper).make(system(model), options);
+      if (project) start.emplace(system(model), model.initial);
+    };
+    try {
+      if (options.distribution) {  // both communicate, in the same order on every process
+        reduce_and_project();
+        stepper = make(system(model));
+      } else {
+        prepare_beside(model, make, reduce_and_project);
+      }
     } catch (const StepperRefusal& e) {
       refusal = e;
     }
   }
   const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
+
+ private:
+  /// In one process the stepper of the whole model is made on another thread while this one looks
+  /// for dependent equations, which most models have none of, and projects the initial state: all
+  /// only read the model, and the stepper is the same bit for bit in any thread count. When
+  /// equations were dropped it was made for nothing, and the stepper of the reduced system is
+  /// made after. The search's exception comes first, as when they ran one after the other.
+  template <class Make, class Meanwhile>
+  void prepare_beside(const Model& model, const Make& make, const Meanwhile& reduce_and_project) {
+    std::unique_ptr<Stepper> whole;
+    std::exception_ptr whole_error;
+    run_beside(
+        [&] {
+          try {
+            whole = make(*model.system);
+          } catch (...) {
+            whole_error = std::current_exception();
+          }
+        },
+        reduce_and_project);
+    if (reduced) {
+      whole.reset();
+      stepper = make(*reduced);
+      return;
+    }
+    if (whole_error) std::rethrow_exception(whole_error);
+    stepper = std::move(whole);
+  }
 };
 
 /// The moments that divide a run's wall-clock time (RunTimes): its start, the start of the step
@@ -215,18 +300,22 @@ bool ends_alone(const RunOptions& options, const RunEnding& ending) {
 }
 
 /// The model a run steps and what it steps it with, made before its outputs are opened. The
-/// description is read by the drawing of the motion alone once the model is built, and is freed
-/// when the outputs are open: a description of a large model holds its bodies and joints a second
-/// time, and would lie beside the run's largest allocations (the factors) for nothing.
+/// description is read by the drawing of the motion alone once the model is built. A scenario's
+/// is made for the run and freed when the outputs are open: a description of a large model holds
+/// its bodies and joints a second time, and would lie beside the run's largest allocations (the
+/// factors) for nothing. A scene's is the scene's own, which the run's options hold (not a copy).
 struct RunModel {
-  std::optional<ModelDescription>& description;
+  std::optional<ModelDescription>& generated;  ///< a scenario's description
+  const Scene* scene;                          ///< a scene file's, or null
   const Model& model;
   PreparedStepper& prepared;
 
   /// What this process draws: its part (DrawnPart) under the partition of the system stepped,
-  /// which the assembly's is; the whole model in one process.
+  /// which the assembly's is; the whole model in one process. Before the outputs are open.
   VtkDrawing drawing(const Distribution* processes) const {
-    return VtkDrawing(*description, model, processes ? DrawnPart::of(prepared.system(model), *processes) : DrawnPart{});
+    if (!scene && !generated) throw std::logic_error("the run's description was freed before it was drawn");
+    return VtkDrawing(scene ? scene->model : *generated, model,
+                      processes ? DrawnPart::of(prepared.system(model), *processes) : DrawnPart{});
   }
 };
 
@@ -257,15 +346,17 @@ void open_pieces(std::optional<VtkSeries>& pieces, const RunModel& m, const RunO
 }
 
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
-/// model's initial state projected onto the constraints (stepped: the system the stepper steps).
+/// model's initial state projected onto the constraints of the system stepped during setup
+/// (PreparedStepper::start), whose failure is the run's from here on.
 void start_recording(const RunModel& m, const RunOptions& options, RunRecorder& recorder, State& state) {
   if (options.resume) {
     recorder.resume(state, options.resume->progress, options.resume->recorder);
     return;
   }
-  const System& stepped = m.prepared.system(m.model);
-  const InitialProjection projection = project_initial_state(stepped, state);
-  recorder.record_projection(projection, describe(stepped, projection));
+  ProjectedStart& start = *m.prepared.start;
+  if (start.error) std::rethrow_exception(start.error);
+  state = std::move(start.state);
+  recorder.record_projection(start.report, describe(m.prepared.system(m.model), start.report));
   if (m.prepared.reduced) require_dropped_equations_met(m.model, state);
 }
 
@@ -290,7 +381,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
     } else {
       open_pieces(pieces, m, options, recorder);
     }
-    m.description.reset();
+    m.generated.reset();
     if (m.prepared.refusal) throw *m.prepared.refusal;
     start_recording(m, options, recorder, state);
     const int signal = integrate(*m.prepared.stepper, options, plan.configuration, recorder, state, clock,
@@ -426,10 +517,14 @@ RunOutcome run(const RunOptions& options) {
   RunOutcome outcome;
   outcome.plan = plan_run(options);
   const RunPlan& plan = outcome.plan;
-  std::optional<ModelDescription> description = describe(plan.source);
-  const Model model = build_model(*description);
+  const auto* scene_source = std::get_if<SceneSource>(&plan.source);
+  const Scene* scene = scene_source ? scene_source->scene.get() : nullptr;
+  std::optional<ModelDescription> generated;
+  if (!scene) generated = describe(plan.source);
+  const std::shared_ptr<const Model> built = model_of(plan.source, scene ? scene->model : *generated);
+  const Model& model = *built;
   const ThreadLimit thread_limit(plan.threads);
-  PreparedStepper prepared(model, plan.configuration, options.distribution);
+  PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume);
   outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
@@ -438,7 +533,7 @@ RunOutcome run(const RunOptions& options) {
   std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
   RunRecorder recorder(model, options, step_count(plan.configuration));
   State state = options.resume ? options.resume->state : model.initial;
-  const RunModel m{description, model, prepared};
+  const RunModel m{generated, scene, model, prepared};
   outcome.ending =
       integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, pieces, recorder, state, clock);
   clock.start_closing();

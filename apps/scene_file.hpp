@@ -4,10 +4,12 @@
 /// SCENARIO` writes any built-in scenario as one that runs to the same bits. Read by
 /// scene_reader.cpp, written by scene_writer.cpp; the names of kinds both use are scene_names.hpp's.
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include <noether/apps/model/model.hpp>
 #include <noether/apps/model/model_description.hpp>
 #include <noether/apps/run_configuration.hpp>
 
@@ -27,13 +29,16 @@ struct Scene {
   bool output_reactions = false;  ///< timeseries.csv gets the joints' reactions (`--reactions`)
   /// Where `noether run` writes its outputs when no --out is given (relative to the working directory).
   std::optional<std::filesystem::path> output_directory;
+  /// The model parse_scene built from `model` to check it, which a run takes instead of building
+  /// it again; null for a scene made otherwise (scene_of_scenario, by hand).
+  std::shared_ptr<const Model> built;
 };
 
 /// The scene of a JSON text. Every error is a std::invalid_argument "<origin>: <JSON path>: <what is
 /// wrong and what is expected>": invalid JSON (with line and column), a missing or unknown key, a
 /// value of the wrong kind or outside its range, a name that does not resolve, or an element the
 /// library refuses (JsonInputError, ModelDescriptionError translated to its path). The model is
-/// built once to check it (build_model), so a scene that loads also builds.
+/// built once to check it (build_model), so a scene that loads also builds, and kept (Scene::built).
 Scene parse_scene(std::string_view text, const std::string& origin);
 
 /// parse_scene of the file's contents (origin: the path); std::invalid_argument when it cannot be read.

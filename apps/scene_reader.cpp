@@ -7,6 +7,7 @@
 #include <array>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -574,20 +575,25 @@ std::string json_path(const ModelDescriptionError& e) {
   return "/" + e.section() + "/" + std::to_string(e.index()) + (field.empty() ? "" : "/" + field);
 }
 
+/// Refuses to read a scene of `bytes` bytes of JSON that would not fit in memory: checked before
+/// parsing, since a document that runs out of memory part-way cannot be destroyed (its destructor
+/// allocates), and ends the program.
+void require_memory_for_text(std::uintmax_t bytes, const std::string& origin) {
+  require_memory(kSceneBytesPerTextByte * static_cast<double>(bytes),
+                 "reading the scene " + quote(origin) + " (" + std::to_string(bytes / 1000000) + " MB of JSON)",
+                 std::to_string(static_cast<int>(kSceneBytesPerTextByte)) + " bytes per byte of JSON");
+}
+
 }  // namespace
 
 Scene parse_scene(std::string_view text, const std::string& origin) {
-  // Checked before parsing: a document that runs out of memory part-way cannot be destroyed (its
-  // destructor allocates), and ends the program.
-  require_memory(kSceneBytesPerTextByte * static_cast<double>(text.size()),
-                 "reading the scene " + quote(origin) + " (" + std::to_string(text.size() / 1000000) + " MB of JSON)",
-                 std::to_string(static_cast<int>(kSceneBytesPerTextByte)) + " bytes per byte of JSON");
+  require_memory_for_text(text.size(), origin);
   const nlohmann::json document = parse_json(text, origin);
   try {
     Scene scene = read_scene(document, origin);
     require_memory_for_scene(scene.model);
     try {
-      build_model(scene.model);
+      scene.built = std::make_shared<const Model>(build_model(scene.model));
     } catch (const ModelDescriptionError& e) {
       throw JsonInputError(json_path(e), e.message());
     }
@@ -609,10 +615,14 @@ Scene load_scene(const std::filesystem::path& path) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
+  // A file too large is refused before it is read (not a pipe, whose size is known only after).
+  std::error_code no_size;
+  if (const std::uintmax_t bytes = std::filesystem::file_size(path, no_size); !no_size)
+    require_memory_for_text(bytes, path.string());
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
-  return parse_scene(text.str(), path.string());
+  return parse_scene(std::move(text).str(), path.string());
 }
 
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <functional>
 
 #include <noether/apps/model/output_columns.hpp>
 #include <noether/engine/measures.hpp>
@@ -29,31 +30,31 @@ std::string constraint_row_label(const Constraint& constraint, Index row) {
   return constraint.name() + "[" + std::to_string(row) + "]";
 }
 
-std::vector<std::string> constraint_row_labels(const System& system) {
-  std::vector<std::string> labels;
+void for_each_timeseries_column(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
+                                bool condition_column, bool reaction_columns,
+                                const std::function<void(std::string_view)>& column) {
+  column("t");
+  for (const CoordinateBlock& b : system.blocks())
+    for (Index i = 0; i < b.size(); ++i) column(coordinate_column(b.label(i)));
+  for (const Probe& probe : probes)
+    for (Index d = 0; d < probe.dimension; ++d) column(probe_column(probe.name, d));
+  for (const char* name : {"energy", "total_energy", "work", "energy_balance"}) column(name);
   for (const Placed<Constraint>& c : system.constraints())
-    for (Index row = 0; row < c.element->num_equations(); ++row) labels.push_back(constraint_row_label(*c.element, row));
-  return labels;
+    for (Index row = 0; row < c.element->num_equations(); ++row) column("g:" + constraint_row_label(*c.element, row));
+  column("h");
+  if (condition_column) column("condition");
+  for (const std::string& name : momenta.names()) column(name);
+  if (reaction_columns)
+    for (const Reaction& layout : reaction_layouts(system))
+      for (const ReactionComponent& c : reaction_components(layout)) column(reaction_column(layout.joint, c.name));
 }
 
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta, bool condition_column,
                                             bool reaction_columns) {
-  std::vector<std::string> columns{"t"};
-  for (Index i = 0; i < system.num_coordinates(); ++i) columns.push_back(coordinate_column(system.coordinate_label(i)));
-  for (const Probe& probe : probes)
-    for (Index d = 0; d < probe.dimension; ++d) columns.push_back(probe_column(probe.name, d));
-  columns.push_back("energy");
-  columns.push_back("total_energy");
-  columns.push_back("work");
-  columns.push_back("energy_balance");
-  for (const std::string& row : constraint_row_labels(system)) columns.push_back("g:" + row);
-  columns.push_back("h");
-  if (condition_column) columns.push_back("condition");
-  for (const std::string& name : momenta.names()) columns.push_back(name);
-  if (reaction_columns)
-    for (const Reaction& layout : reaction_layouts(system))
-      for (const ReactionComponent& c : reaction_components(layout)) columns.push_back(reaction_column(layout.joint, c.name));
+  std::vector<std::string> columns;
+  for_each_timeseries_column(system, probes, momenta, condition_column, reaction_columns,
+                             [&](std::string_view name) { columns.emplace_back(name); });
   return columns;
 }
 
@@ -62,11 +63,14 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& sys
     : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
       reaction_system_(reactions), file_(directory, kPartialFileName, kFileName) {
   if (reactions) reaction_layouts_ = reaction_layouts(system);
-  const std::vector<std::string> columns =
-      timeseries_columns(system, probes, momenta, condition_column, reactions != nullptr);
   std::string header;
-  for (std::size_t i = 0; i < columns.size(); ++i) header += (i == 0 ? "" : ",") + columns[i];
-  file_.append(header + '\n');
+  for_each_timeseries_column(system, probes, momenta, condition_column, reactions != nullptr,
+                             [&](std::string_view name) {
+                               if (!header.empty()) header += ',';
+                               header += name;
+                             });
+  header += '\n';
+  file_.append(header);
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 

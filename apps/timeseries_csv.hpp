@@ -1,6 +1,7 @@
 #pragma once
 /// timeseries.csv: one row per written state (docs/output.md describes the columns).
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <span>
 #include <string>
@@ -35,12 +36,13 @@ struct RowMeasures {
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta = {}, bool condition_column = false,
                                             bool reaction_columns = false);
+/// The same columns, each given to `column` in turn, without a list of them.
+void for_each_timeseries_column(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
+                                bool condition_column, bool reaction_columns,
+                                const std::function<void(std::string_view)>& column);
 
 /// "<constraint>[<row>]": the label of a constraint's row.
 std::string constraint_row_label(const Constraint& constraint, Index row);
-
-/// constraint_row_label for each constraint row of system, in the order of the multipliers.
-std::vector<std::string> constraint_row_labels(const System& system);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. While the run goes on the file is

@@ -10,17 +10,23 @@ namespace noether {
 
 QuadraticConstraint::QuadraticConstraint(std::string name, std::vector<BlockId> blocks, Index local_size,
                                          QuadraticForm form)
+    : QuadraticConstraint(std::move(name), std::move(blocks), local_size,
+                          std::make_shared<const QuadraticForm>(std::move(form))) {}
+
+QuadraticConstraint::QuadraticConstraint(std::string name, std::vector<BlockId> blocks, Index local_size,
+                                         std::shared_ptr<const QuadraticForm> form)
     : Constraint(std::move(name), std::move(blocks)), local_size_(local_size), form_(std::move(form)) {
-  if (form_.num_functions() == 0) throw std::invalid_argument("constraint " + quote(this->name()) + ": no equations");
-  if (form_.num_coordinates() != local_size_)
+  if (!form_) throw std::invalid_argument("constraint " + quote(this->name()) + ": no form given");
+  if (form_->num_functions() == 0) throw std::invalid_argument("constraint " + quote(this->name()) + ": no equations");
+  if (form_->num_coordinates() != local_size_)
     throw std::invalid_argument("constraint " + quote(this->name()) + ": its equations are of " +
-                                std::to_string(form_.num_coordinates()) + " coordinates, the constraint has " +
+                                std::to_string(form_->num_coordinates()) + " coordinates, the constraint has " +
                                 std::to_string(local_size_));
 }
 
 void QuadraticConstraint::do_calc_jacobian(ConstVectorRef q, MatrixRef G) const {
   G.setZero();
-  form_.add_jacobian(q, 1.0, G);
+  form_->add_jacobian(q, 1.0, G);
 }
 
 void Constraint::do_calc_discrete_gradient(ConstVectorRef q_a, ConstVectorRef q_b, MatrixRef Gbar) const {

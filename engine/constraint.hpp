@@ -1,5 +1,7 @@
 #pragma once
 /// Holonomic constraint elements g(q) = 0, and rheonomic ones g(q, t) = 0 (driven joints).
+#include <memory>
+
 #include <noether/engine/element.hpp>
 #include <noether/engine/exact_form.hpp>
 #include <noether/engine/reaction.hpp>
@@ -138,21 +140,25 @@ class QuadraticConstraint : public Constraint {
  public:
   /// form: num_equations() functions of local_size() coordinates.
   QuadraticConstraint(std::string name, std::vector<BlockId> blocks, Index local_size, QuadraticForm form);
+  /// The same with a form shared by many constraints alike (a body's orthonormality: one form for
+  /// every body of a dimension), held once instead of copied into each.
+  QuadraticConstraint(std::string name, std::vector<BlockId> blocks, Index local_size,
+                      std::shared_ptr<const QuadraticForm> form);
 
   Index local_size() const final { return local_size_; }
-  Index num_equations() const final { return form_.num_functions(); }
+  Index num_equations() const final { return form_->num_functions(); }
 
  protected:
-  const QuadraticFormView* do_quadratic_form() const final { return &form_; }
-  void do_calc_value(ConstVectorRef q, VectorRef g) const final { form_.calc_value(q, g); }
+  const QuadraticFormView* do_quadratic_form() const final { return form_.get(); }
+  void do_calc_value(ConstVectorRef q, VectorRef g) const final { form_->calc_value(q, g); }
   void do_calc_jacobian(ConstVectorRef q, MatrixRef G) const final;
   void do_add_hessian_contraction(ConstVectorRef, ConstVectorRef lambda, double s, MatrixRef K) const final {
-    form_.add_hessian_contraction(lambda, s, K);
+    form_->add_hessian_contraction(lambda, s, K);
   }
 
  private:
   Index local_size_;
-  QuadraticForm form_;
+  std::shared_ptr<const QuadraticForm> form_;  ///< never null
 };
 
 }  // namespace noether

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <noether/engine/parallel_ranges.hpp>
 #include <noether/engine/quote.hpp>
@@ -107,14 +108,17 @@ void TermLayout::copy_forms() {
     const SparseEntries* mass = e.element->constant_mass();
     masses_.push_back(mass ? std::optional(arena_.copy(*mass)) : std::nullopt);
   }
-  for (const Placed<Potential>& e : system_.potentials()) {
-    const QuadraticFormView* form = e.element->quadratic_form();
-    potential_forms_.push_back(form ? std::optional(arena_.copy(*form)) : std::nullopt);
-  }
-  for (const Placed<Constraint>& e : system_.constraints()) {
-    const QuadraticFormView* form = e.element->quadratic_form();
-    constraint_forms_.push_back(form ? std::optional(arena_.copy(*form)) : std::nullopt);
-  }
+  // A form that elements share (a body's orthonormality) is copied, and its bytes hashed, once.
+  std::unordered_map<const QuadraticFormView*, QuadraticFormView> copied;
+  const auto copy = [&](const QuadraticFormView* form) -> std::optional<QuadraticFormView> {
+    if (!form) return std::nullopt;
+    auto [it, fresh] = copied.try_emplace(form);
+    if (fresh) it->second = arena_.copy(*form);
+    return it->second;
+  };
+  for (const Placed<Potential>& e : system_.potentials()) potential_forms_.push_back(copy(e.element->quadratic_form()));
+  for (const Placed<Constraint>& e : system_.constraints())
+    constraint_forms_.push_back(copy(e.element->quadratic_form()));
 }
 
 /// The table of a shape, shared by every term with the same fields and blocks.

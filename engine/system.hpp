@@ -25,6 +25,8 @@ struct CoordinateBlock {
   std::vector<std::string> coordinate_names;  ///< one per coordinate, used in output columns
   Index offset = 0;                           ///< first global coordinate index
   Index size() const { return static_cast<Index>(coordinate_names.size()); }
+  /// "block.coordinate" of its coordinate `local` (0 <= local < size()): System::coordinate_label.
+  std::string label(Index local) const { return name + "." + coordinate_names[static_cast<std::size_t>(local)]; }
 };
 
 /// An element placed in a system: the global indices of its local coordinates (blocks
@@ -146,9 +148,9 @@ class System : public std::enable_shared_from_this<System> {
     mutable std::vector<const std::string*> holders;  ///< SystemUse::holder_ of each claim alive, oldest first
   };
 
-  /// Throws std::logic_error unless no one uses the system: "<what> added to a system that
-  /// stepper 'livens-em' uses ...", naming the claim made last (a composition, not its base).
-  void require_unused(const std::string& what) const;
+  /// Throws std::logic_error unless no one uses the system: "<kind> '<name>' added to a system
+  /// that stepper 'livens-em' uses ...", naming the claim made last (a composition, not its base).
+  void require_unused(std::string_view kind, std::string_view name) const;
   std::vector<Index> place(const Element* element);
   /// id names a block of this system: its serial number is this system's (or 0) and its index exists.
   bool has_block(BlockId id) const;

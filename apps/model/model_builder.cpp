@@ -318,20 +318,22 @@ class Builder {
 
   // ---- forces ----------------------------------------------------------------------------
 
+  /// On the bodies listed, or on every body that takes it when none is (without a name lookup each).
   void add_force(const GravityDescription& g) {
-    std::vector<std::string> listed = g.bodies;
-    if (listed.empty())
-      for (std::size_t i = 0; i < bodies_.size(); ++i) {
-        if (bodies_[i].kind == BodyClass::spherical)
-          throw FieldError("bodies", "body " + quote(names_[i]) + " is " + kind_name(bodies_[i].kind) +
-                                         ", on which gravity is not linear; list the bodies gravity acts on");
-        if (bodies_[i].ref) listed.push_back(names_[i]);
-      }
-    for (const std::string& name : listed) {
-      const BodyRef& ref = attachable(name, "bodies");
-      const PlacedBody& p = body(name, "bodies");
-      mechanism_.add(std::make_shared<Gravity>(name + ".gravity", ref, p.mass, p.centre_of_mass, g.acceleration));
+    const auto add = [&](const std::string& name, const PlacedBody& p) {
+      mechanism_.add(std::make_shared<Gravity>(name + ".gravity", *p.ref, p.mass, p.centre_of_mass, g.acceleration));
+    };
+    for (const std::string& name : g.bodies) {
+      attachable(name, "bodies");
+      add(name, body(name, "bodies"));
     }
+    if (!g.bodies.empty()) return;
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].kind == BodyClass::spherical)
+        throw FieldError("bodies", "body " + quote(names_[i]) + " is " + kind_name(bodies_[i].kind) +
+                                       ", on which gravity is not linear; list the bodies gravity acts on");
+    for (std::size_t i = 0; i < bodies_.size(); ++i)
+      if (bodies_[i].ref) add(names_[i], bodies_[i]);
   }
 
   ForcePointPair pair(const PointPairDescription& p) const {

@@ -103,14 +103,14 @@ void bind_model_class(py::module_& m) {
           "from_scene_text",
           [](const std::string& text, const std::string& origin) {
             py::gil_scoped_release unlocked;
-            return std::make_shared<Model>(build_model(parse_scene(text, origin).model));
+            return std::make_shared<Model>(*parse_scene(text, origin).built);
           },
           py::arg("text"), py::arg("origin"), "the model of a scene file's JSON text; errors name origin and the JSON path")
       .def_static(
           "from_scene_file",
           [](const std::filesystem::path& path) {
             py::gil_scoped_release unlocked;
-            return std::make_shared<Model>(build_model(load_scene(path).model));
+            return std::make_shared<Model>(*load_scene(path).built);
           },
           py::arg("path"), "the model of a scene file (docs/scenes.md)")
       .def_static("from_scenario", &scenario_model, py::arg("name"), py::arg("parameters") = py::dict(),

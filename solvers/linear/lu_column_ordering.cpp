@@ -4,6 +4,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include <tbb/parallel_invoke.h>
+
 #include <noether/solvers/linear/cholmod_view.hpp>
 
 namespace noether {
@@ -24,11 +26,11 @@ struct CholmodSession {
 /// would pay for a factorization no cheaper, or cheaper by a third at most.
 constexpr double kNestedDissectionFlopsPerNonzero = 100.0;
 
-/// Frees CHOLMOD objects with the session's common.
+/// Frees CHOLMOD objects with the session that made them, which it keeps alive until then.
 struct CholmodFree {
-  cholmod_common* common;
-  void operator()(cholmod_sparse* s) const { cholmod_free_sparse(&s, common); }
-  void operator()(cholmod_factor* f) const { cholmod_free_factor(&f, common); }
+  std::shared_ptr<CholmodSession> session;
+  void operator()(cholmod_sparse* s) const { cholmod_free_sparse(&s, &session->common); }
+  void operator()(cholmod_factor* f) const { cholmod_free_factor(&f, &session->common); }
 };
 using SparsePtr = std::unique_ptr<cholmod_sparse, CholmodFree>;
 using AnalysisPtr = std::unique_ptr<cholmod_factor, CholmodFree>;
@@ -42,6 +44,28 @@ std::string cholmod_failure(const cholmod_common& common) {
   }
 }
 
+/// One candidate's symbolic analysis, made in a CHOLMOD session of its own.
+struct Candidate {
+  AnalysisPtr analysis;  ///< null when the method is not installed
+  double flops = 0, nonzeros = 0;
+};
+
+/// CHOLMOD's analysis of B B^T (B = At) under one ordering method: its permutation and the flops
+/// and nonzeros of that Cholesky factor. No analysis when the method is not installed (CHOLMOD
+/// built without METIS has no nested dissection); throws std::runtime_error on other failures.
+Candidate analyze(cholmod_sparse& At, int method) {
+  const auto session = std::make_shared<CholmodSession>();
+  cholmod_common& cc = session->common;
+  cc.supernodal = CHOLMOD_SIMPLICIAL;  // only the ordering and its counts are wanted
+  cc.nmethods = 1;
+  cc.method[0].ordering = method;
+  cc.postorder = method != CHOLMOD_NATURAL;  // the given order itself, not a postordering of it
+  AnalysisPtr analysis(cholmod_analyze(&At, &cc), CholmodFree{session});
+  if (!analysis && cc.status == CHOLMOD_NOT_INSTALLED) return {};
+  if (!analysis) throw std::runtime_error("order_columns_for_lu: CHOLMOD's analysis failed: " + cholmod_failure(cc));
+  return {std::move(analysis), cc.method[0].fl, cc.method[0].lnz};
+}
+
 }  // namespace
 
 LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_starts,
@@ -51,41 +75,28 @@ LuColumnOrdering order_columns_for_lu(Index n, std::span<const Index> column_sta
                                 " entries");
   LuColumnOrdering ordering;
   if (n == 0) return ordering;
-  CholmodSession session;
-  cholmod_common& cc = session.common;
+  const auto session = std::make_shared<CholmodSession>();
   // Unsymmetric; KLU's blocks may carry unsorted rows.
   cholmod_sparse A = cholmod_view(n, column_starts, row_indices, nullptr, {.stype = 0, .sorted = false});
   // CHOLMOD orders B B^T of an unsymmetric B: B = A^T gives the column ordering of A for A^T A.
-  const SparsePtr At(cholmod_transpose(&A, 0, &cc), CholmodFree{&cc});
-  if (!At) throw std::runtime_error("order_columns_for_lu: transposing the pattern failed: " + cholmod_failure(cc));
+  const SparsePtr At(cholmod_transpose(&A, 0, &session->common), CholmodFree{session});
+  if (!At) throw std::runtime_error("order_columns_for_lu: transposing the pattern failed: " + cholmod_failure(session->common));
 
-  cc.supernodal = CHOLMOD_SIMPLICIAL;  // only the ordering and its counts are wanted
-  struct Candidate {
-    AnalysisPtr analysis;
-    double flops, nonzeros;
-  };
-  // Empty when the method is not installed (CHOLMOD built without METIS has no nested dissection).
-  const auto analyze = [&](int method) {
-    cc.nmethods = 1;
-    cc.method[0].ordering = method;
-    cc.postorder = method != CHOLMOD_NATURAL;  // the given order itself, not a postordering of it
-    AnalysisPtr L(cholmod_analyze(At.get(), &cc), CholmodFree{&cc});
-    if (!L && cc.status == CHOLMOD_NOT_INSTALLED) return std::optional<Candidate>();
-    if (!L) throw std::runtime_error("order_columns_for_lu: CHOLMOD's analysis failed: " + cholmod_failure(cc));
-    return std::optional<Candidate>(Candidate{std::move(L), cc.method[0].fl, cc.method[0].lnz});
-  };
-  std::optional<Candidate> colamd = analyze(CHOLMOD_COLAMD);
-  if (!colamd) throw std::runtime_error("order_columns_for_lu: CHOLMOD has no COLAMD ordering");
-  Candidate best = std::move(*colamd);
+  // COLAMD's and the given order's analyses read At alone, each in a session of its own: they run
+  // side by side (bit for bit what one after the other gives, in any thread count).
+  Candidate colamd, given;
+  tbb::parallel_invoke([&] { colamd = analyze(*At, CHOLMOD_COLAMD); }, [&] { given = analyze(*At, CHOLMOD_NATURAL); });
+  if (!colamd.analysis) throw std::runtime_error("order_columns_for_lu: CHOLMOD has no COLAMD ordering");
+  Candidate best = std::move(colamd);
   ordering.method = "colamd";
-  const auto keep_if_cheaper = [&](std::optional<Candidate> candidate, const char* method) {
-    if (!candidate || candidate->flops >= best.flops) return;
-    best = std::move(*candidate);
+  const auto keep_if_cheaper = [&](Candidate candidate, const char* method) {
+    if (!candidate.analysis || candidate.flops >= best.flops) return;
+    best = std::move(candidate);
     ordering.method = method;
   };
   const bool dense_fronts = best.flops >= kNestedDissectionFlopsPerNonzero * best.nonzeros;
-  keep_if_cheaper(analyze(CHOLMOD_NATURAL), "given");
-  if (dense_fronts) keep_if_cheaper(analyze(CHOLMOD_NESDIS), "nested dissection");
+  keep_if_cheaper(std::move(given), "given");
+  if (dense_fronts) keep_if_cheaper(analyze(*At, CHOLMOD_NESDIS), "nested dissection");
   const auto* perm = static_cast<const Index*>(best.analysis->Perm);
   ordering.columns.assign(perm, perm + n);
   ordering.predicted_flops = best.flops;

@@ -141,3 +141,14 @@ TEST_CASE("a scene file gets the generators' memory estimate, and a refusal befo
                                          "rigid body, 14 KB per other body), and "),
                        std::invalid_argument);
 }
+
+TEST_CASE("a scene file too large for memory is refused by its size before it is read") {
+  // A sparse file of 10^12 bytes: reading it would take minutes, its size alone decides.
+  const TempDir dir("huge_scene");
+  const fs::path file = dir.path / "huge.json";
+  fs::create_directories(dir.path);
+  std::ofstream(file).close();
+  fs::resize_file(file, 1'000'000'000'000);
+  const std::string refusal = "reading the scene '" + file.string() + "' (1000000 MB of JSON) needs about";
+  CHECK_THROWS_WITH_AS(load_scene(file), doctest::Contains(refusal.c_str()), std::invalid_argument);
+}

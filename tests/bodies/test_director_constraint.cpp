@@ -102,3 +102,13 @@ TEST_CASE("director orthonormality (planar): sizes, zero on a rotation, derivati
 TEST_CASE("director orthonormality rejects a dimension other than 2 or 3") {
   CHECK_THROWS_AS(DirectorOrthonormality("odd", BlockId{0}, 4), std::invalid_argument);
 }
+
+TEST_CASE("director orthonormality: every body of a dimension shares one form") {
+  const DirectorOrthonormality a("a.orthonormality", BlockId{0}, 3), b("b.orthonormality", BlockId{1}, 3);
+  const DirectorOrthonormality planar("p.orthonormality", BlockId{2}, 2);
+  REQUIRE(a.quadratic_form() != nullptr);
+  CHECK(a.quadratic_form() == b.quadratic_form());
+  CHECK(planar.quadratic_form() != a.quadratic_form());
+  CHECK(planar.quadratic_form()->num_functions() == 3);
+  CHECK(a.quadratic_form()->num_functions() == 6);
+}
