@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <variant>
 
@@ -588,9 +589,10 @@ void require_memory_for_text(std::uintmax_t bytes, const std::string& origin) {
 
 Scene parse_scene(std::string_view text, const std::string& origin) {
   require_memory_for_text(text.size(), origin);
-  const nlohmann::json document = parse_json(text, origin);
+  std::optional<nlohmann::json> document(parse_json(text, origin));
   try {
-    Scene scene = read_scene(document, origin);
+    Scene scene = read_scene(*document, origin);
+    document.reset();  // freed before the model is built, so that the two never lie side by side
     require_memory_for_scene(scene.model);
     try {
       scene.built = std::make_shared<const Model>(build_model(scene.model));
