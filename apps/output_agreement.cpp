@@ -37,4 +37,14 @@ void agree_on_output(const Distribution& processes, const std::optional<std::str
   throw SharedOutputError(message);
 }
 
+void write_agreed(const Distribution& processes, const std::function<void()>& write) {
+  std::optional<std::string> failure;
+  try {
+    write();
+  } catch (const OutputError& e) {
+    failure = e.what();
+  }
+  agree_on_output(processes, failure);
+}
+
 }  // namespace noether

@@ -4,6 +4,7 @@
 /// drawing), each says whether its write failed, and all learn at once whether any did and why,
 /// so that every process ends the run there, with the same message, none alone.
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -29,5 +30,9 @@ inline constexpr std::size_t kAgreedMessageBytes = 1024;
 /// had one too. Costs one sum of ranks() doubles, and one more of kAgreedMessageBytes when one
 /// failed.
 void agree_on_output(const Distribution& processes, const std::optional<std::string>& own);
+
+/// Collective: runs `write` (this process's own output at a point all reach) and agrees with every
+/// process on whether an OutputError stopped it (agree_on_output with that error's message).
+void write_agreed(const Distribution& processes, const std::function<void()>& write);
 
 }  // namespace noether

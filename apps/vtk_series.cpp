@@ -48,18 +48,14 @@ VtkSeries::VtkSeries(const std::filesystem::path& directory, const FileCalls& ca
                      const Distribution& processes)
     : parent_(nullptr), processes_(&processes), drawing_(std::move(drawing)) {
   agree_on_output(processes, std::nullopt);  // rank 0 has made vtk/
-  std::optional<std::string> failure;
-  try {
+  write_agreed(processes, [&] {
     const std::filesystem::path vtk = directory / kDirectoryName;
     std::error_code error;
     if (!std::filesystem::is_directory(vtk, error))
       throw OutputError("'" + vtk.string() + "', which rank 0 made, is not a directory here: the output directory " +
                         "must be on a file system that every process of the run shares");
     directory_.emplace(OutputDirectory(directory, calls, OutputDirectory::Lock::none), kDirectoryName);
-  } catch (const OutputError& e) {
-    failure = e.what();
-  }
-  agree_on_output(processes, failure);
+  });
 }
 
 std::string VtkSeries::file_name(std::int64_t step) {
@@ -86,14 +82,10 @@ void VtkSeries::write(const State& state, double energy, double constraint_resid
     steps_.push_back({state.t, name});
     return;
   }
-  std::optional<std::string> failure;
-  try {
+  write_agreed(*processes_, [&] {
     directory_->replace(piece_name(state.step, processes_->rank()), vtp_file(data_),
                         OutputDirectory::Durability::deferred);
-  } catch (const OutputError& e) {
-    failure = e.what();
-  }
-  agree_on_output(*processes_, failure);
+  });
   if (processes_->rank() != 0) return;
   std::vector<std::string> pieces;
   for (int rank = 0; rank < processes_->ranks(); ++rank) pieces.push_back(piece_name(state.step, rank));
@@ -104,13 +96,7 @@ void VtkSeries::write(const State& state, double energy, double constraint_resid
 
 void VtkSeries::sync_pieces() {
   if (!processes_) return;
-  std::optional<std::string> failure;
-  try {
-    directory_->sync();
-  } catch (const OutputError& e) {
-    failure = e.what();
-  }
-  agree_on_output(*processes_, failure);
+  write_agreed(*processes_, [&] { directory_->sync(); });
 }
 
 void VtkSeries::commit() {

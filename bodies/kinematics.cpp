@@ -20,6 +20,17 @@ Index BodyKinematics::size() const {
   return 0;
 }
 
+std::vector<std::string> BodyKinematics::coordinate_names() const {
+  switch (kind_) {
+    case BodyKind::director3d:
+      return {"phi.x", "phi.y", "phi.z", "d1.x", "d1.y", "d1.z", "d2.x", "d2.y", "d2.z", "d3.x", "d3.y", "d3.z"};
+    case BodyKind::planar_director: return {"phi.x", "phi.y", "d1.x", "d1.y", "d2.x", "d2.y"};
+    case BodyKind::point_mass2d: return {"x", "y"};
+    case BodyKind::point_mass3d: return {"x", "y", "z"};
+  }
+  return {};
+}
+
 Matrix BodyKinematics::point_map(const Vector& X) const {
   const Index dim = dimension();
   if (X.size() != dim)

@@ -10,6 +10,7 @@
 /// phi is the body's reference point (its centre of mass when the body is built that way) and the
 /// d_i are its orthonormal body axes (kept orthonormal by the body's internal constraints).
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -35,6 +36,9 @@ class BodyKinematics {
   /// Number of coordinates of the body's block: 12, 6, 2 or 3.
   Index size() const;
   bool has_directors() const { return kind_ == BodyKind::director3d || kind_ == BodyKind::planar_director; }
+  /// The names of the block's coordinates, in order (size() of them), which head their output
+  /// columns: "phi.x", ..., "d1.x", ... for a director body, "x", "y" (, "z") for a point mass.
+  std::vector<std::string> coordinate_names() const;
 
   /// P(X) with x(X) = P(X) q   (dimension() x size()); X has dimension() entries (body coordinates
   /// of the point; ignored, and must be zero, for a point mass).

@@ -53,9 +53,7 @@ BodyRef Mechanism::add_rigid_body(std::string name, const RigidBodyProperties& p
     q0.segment<3>(3 * (i + 1)) = pose.rotation.col(i);
     v0.segment<3>(3 * (i + 1)) = twist.angular_velocity.cross(pose.rotation.col(i));
   }
-  return add_body(std::move(name), BodyKind::director3d,
-                  {"phi.x", "phi.y", "phi.z", "d1.x", "d1.y", "d1.z", "d2.x", "d2.y", "d2.z", "d3.x", "d3.y", "d3.z"},
-                  std::move(coefficients), q0, v0, mass_positivity(properties));
+  return add_body(std::move(name), BodyKind::director3d, std::move(coefficients), q0, v0, mass_positivity(properties));
 }
 
 BodyRef Mechanism::add_planar_body(std::string name, const PlanarBodyProperties& properties, const PlanarPose& pose,
@@ -66,8 +64,7 @@ BodyRef Mechanism::add_planar_body(std::string name, const PlanarBodyProperties&
   Vector q0(6), v0(6);
   q0 << pose.x, pose.y, c, s, -s, c;
   v0 << twist.vx, twist.vy, -w * s, w * c, -w * c, -w * s;  // d_i' = omega (-d_i.y, d_i.x)
-  return add_body(std::move(name), BodyKind::planar_director, {"phi.x", "phi.y", "d1.x", "d1.y", "d2.x", "d2.y"},
-                  std::move(coefficients), q0, v0);
+  return add_body(std::move(name), BodyKind::planar_director, std::move(coefficients), q0, v0);
 }
 
 BodyRef Mechanism::add_point_mass(std::string name, double mass, const Eigen::Vector3d& position,
@@ -75,8 +72,7 @@ BodyRef Mechanism::add_point_mass(std::string name, double mass, const Eigen::Ve
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
     throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
-  return add_body(std::move(name), BodyKind::point_mass3d, {"x", "y", "z"}, std::move(coefficients), position,
-                  velocity);
+  return add_body(std::move(name), BodyKind::point_mass3d, std::move(coefficients), position, velocity);
 }
 
 BodyRef Mechanism::add_planar_point_mass(std::string name, double mass, const Eigen::Vector2d& position,
@@ -84,7 +80,7 @@ BodyRef Mechanism::add_planar_point_mass(std::string name, double mass, const Ei
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
     throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
-  return add_body(std::move(name), BodyKind::point_mass2d, {"x", "y"}, std::move(coefficients), position, velocity);
+  return add_body(std::move(name), BodyKind::point_mass2d, std::move(coefficients), position, velocity);
 }
 
 BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> coordinate_names, const Vector& q0,
@@ -98,10 +94,10 @@ BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> co
   return block;
 }
 
-BodyRef Mechanism::add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names,
-                            Matrix mass_coefficients, const Vector& q0, const Vector& v0, MassPositivity positivity) {
+BodyRef Mechanism::add_body(std::string name, BodyKind kind, Matrix mass_coefficients, const Vector& q0,
+                            const Vector& v0, MassPositivity positivity) {
   const BodyKinematics kinematics(kind);
-  const BlockId block = live_system().add_block(name, std::move(coordinate_names));
+  const BlockId block = live_system().add_block(name, kinematics.coordinate_names());
   append_initial_values(q0, v0);
   system_->add(std::make_shared<DirectorInertia>(name + ".inertia", block, kinematics.dimension(),
                                                  std::move(mass_coefficients), positivity));

@@ -103,8 +103,9 @@ class Mechanism {
 
  private:
   /// Adds the block, the inertia and (for director bodies) the orthonormality constraint.
-  BodyRef add_body(std::string name, BodyKind kind, std::vector<std::string> coordinate_names, Matrix mass_coefficients,
-                   const Vector& q0, const Vector& v0, MassPositivity positivity = MassPositivity::everywhere);
+  /// Its coordinates are named as BodyKinematics::coordinate_names says.
+  BodyRef add_body(std::string name, BodyKind kind, Matrix mass_coefficients, const Vector& q0, const Vector& v0,
+                   MassPositivity positivity = MassPositivity::everywhere);
   void append_initial_values(const Vector& q0, const Vector& v0);
   System& live_system();
 

@@ -43,7 +43,7 @@ inline constexpr int kMaxFields = 6;
 /// The element interfaces of the engine, one kind of term each.
 enum class TermKind : std::uint8_t { inertia, potential, constraint, dissipation, load, actuator };
 /// The number of TermKinds.
-inline constexpr std::size_t kTermKinds = 6;
+inline constexpr std::size_t kTermKinds = static_cast<std::size_t>(TermKind::actuator) + 1;
 
 /// Where a block's structural nonzeros come from (engine/structure.hpp): all entries, the
 /// constant mass matrix's nonzeros (n x n), the constraint Jacobian's (m x n) or its transpose's

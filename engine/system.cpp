@@ -42,7 +42,8 @@ void System::require_unused(std::string_view kind, std::string_view name) const 
   const std::lock_guard lock(users_.mutex);
   if (users_.holders.empty()) return;
   const std::size_t others = users_.holders.size() - 1;
-  throw std::logic_error(std::string(kind) + " '" + std::string(name) + "' added to a system that " + *users_.holders.back() + " uses" +
+  throw std::logic_error(std::string(kind) + " '" + std::string(name) + "' added to a system that " +
+                         *users_.holders.back() + " uses" +
                          (others == 0 ? std::string() : " (and " + std::to_string(others) + " more)") +
                          ": a stepper sizes its equations from the system when made, and would leave it out; add " +
                          "every block and element before making the steppers (or make new ones after adding)");
@@ -55,38 +56,23 @@ std::unique_ptr<System> System::blocks_only() const {
   return out;
 }
 
-namespace {
-
-/// What keeps `name` from heading an output column (require_column_name): "empty", "a comma", ...;
-/// "" when nothing does. The message is built only for a name refused.
-std::string column_name_fault(const std::string& name) {
-  if (name.empty()) return "empty";
+void require_column_name(const std::string& what, const std::string& name) {
+  if (name.empty()) throw std::invalid_argument("a " + what + " needs a non-empty name");
   std::string found = hidden_character(name);
   for (const char c : name)
     if (found.empty() && (c == ',' || c == '"')) found = c == ',' ? "a comma" : "a double quote";
-  return found;
-}
-
-[[noreturn]] void refuse_column_name(const std::string& what, const std::string& name, const std::string& fault) {
-  if (fault == "empty") throw std::invalid_argument("a " + what + " needs a non-empty name");
-  throw std::invalid_argument(what + " " + quote(name) + ": a name must not contain a comma, a double quote, a " +
-                              "control character (a newline, a tab, ESC, U+0085), a Unicode format character " +
-                              "(U+200B, U+202E) or a byte that is not UTF-8, and it holds " + fault +
-                              ": names head the columns of the output files");
-}
-
-}  // namespace
-
-void require_column_name(const std::string& what, const std::string& name) {
-  if (const std::string fault = column_name_fault(name); !fault.empty()) refuse_column_name(what, name, fault);
+  if (!found.empty())
+    throw std::invalid_argument(what + " " + quote(name) + ": a name must not contain a comma, a double quote, a " +
+                                "control character (a newline, a tab, ESC, U+0085), a Unicode format character " +
+                                "(U+200B, U+202E) or a byte that is not UTF-8, and it holds " + found +
+                                ": names head the columns of the output files");
 }
 
 BlockId System::add_block(std::string name, std::vector<std::string> coordinate_names) {
   require_unused("coordinate block", name);
   require_column_name("coordinate block", name);
-  for (const std::string& coordinate : coordinate_names)
-    if (const std::string fault = column_name_fault(coordinate); !fault.empty())
-      refuse_column_name("coordinate of block " + quote(name), coordinate, fault);
+  const std::string coordinate_of = "coordinate of block " + quote(name);  // once per block, not per coordinate
+  for (const std::string& coordinate : coordinate_names) require_column_name(coordinate_of, coordinate);
   if (coordinate_names.empty())
     throw std::invalid_argument("coordinate block " + quote(name) + " has no coordinates; give it at least one");
   if (block_index_.contains(name))

@@ -94,9 +94,7 @@ struct GglScheme {
   /// An actuator's own work over the step, F.(q^{n+1} - q^n) (engine/actuator.hpp).
   double work(const ActuatorTerm& t, const Iterate& it) const {
     const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot), q1 = t.coordinates(it.q1, q1_slot);
-    Vector force = Vector::Zero(t.size());
-    t.element().add_step_force({it.in.state.t, it.in.h}, q0, q1, 1.0, force);
-    return force.dot(q1 - q0);
+    return step_force(t, {it.in.state.t, it.in.h}, q0, q1).dot(q1 - q0);
   }
   /// The midpoint rule's work of the forces (midpoint_forces.hpp), not the work of this scheme's
   /// forces at t^n, so the energy balance's residual is its energy error (StepReport::work).

@@ -103,13 +103,17 @@ template <class Iterate>
 double midpoint_work(const LoadTerm& t, const Iterate& it, MidpointSlots slots) {
   return midpoint_load_work(t.element(), midpoint_point(t, it, slots, it.in.h));
 }
+/// An actuator's step force F(step, q0, q1) (n), for its work kernel.
+inline Vector step_force(const ActuatorTerm& t, const StepSpan& step, ConstVectorRef q0, ConstVectorRef q1) {
+  Vector force = Vector::Zero(t.size());
+  t.element().add_step_force(step, q0, q1, 1.0, force);
+  return force;
+}
 /// An actuator's work over the step: W = F(step, q0, q1).dq.
 template <class Iterate>
 double step_actuator_work(const ActuatorTerm& t, const Iterate& it, MidpointSlots slots) {
-  Vector force = Vector::Zero(t.size());
-  t.element().add_step_force({it.in.state.t, it.in.h}, t.coordinates(it.in.state.q, slots.q0),
-                             t.coordinates(it.q1, slots.q1), 1.0, force);
-  return force.dot(t.coordinates(it.dq, slots.dq));
+  return step_force(t, {it.in.state.t, it.in.h}, t.coordinates(it.in.state.q, slots.q0), t.coordinates(it.q1, slots.q1))
+      .dot(t.coordinates(it.dq, slots.dq));
 }
 
 }  // namespace noether

@@ -106,12 +106,7 @@ class Builder {
     for (std::size_t i = 0; i < d_.probes.size(); ++i)
       entry("probes", i, [&] {
         std::visit([](const auto& p) { require_column_name("probe", p.name); }, d_.probes[i]);  // heads NAME.x, ...
-        Probe made = std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i]);
-        if (const std::string clash = probe_name_clash(*model.system, model.probes, model.conserved_momenta, made.name,
-                                                       made.dimension);
-            !clash.empty())
-          throw FieldError("name", clash);
-        model.probes.push_back(std::move(made));
+        add_probe(model, std::visit([&](const auto& p) { return probe(p, *model.system); }, d_.probes[i]));
       });
     for (std::size_t i = 0; i < d_.actuators.size(); ++i) entry("actuators", i, [&] { add_actuator_probes(i, model); });
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
@@ -445,23 +440,28 @@ class Builder {
       for (std::size_t k = 0; k < dofs.size(); ++k) out(static_cast<Index>(k)) = x(dofs[k]);
       return out;
     };
-    add_probe(model, {"actuator:" + a.name, 1,
-                      [motor, local](const State& s) {
-                        return Vector(Vector::Constant(1, motor->value_at(s.t, local(s.q), local(s.v))));
-                      },
-                      true});
+    const auto add = [&](Probe probe) {
+      require_column_name("actuator", probe.name);
+      add_probe(model, std::move(probe));
+    };
+    add({"actuator:" + a.name, 1,
+         [motor, local](const State& s) {
+           return Vector(Vector::Constant(1, motor->value_at(s.t, local(s.q), local(s.v))));
+         },
+         true});
     if (const auto* pd = std::get_if<PdLawDescription>(&a.law))
-      add_probe(model, {"tracking_error:" + a.name, 1,
-                        [motor, local, r = pd->reference](const State& s) {
-                          const JointCoordinate& x = motor->coordinate();
-                          const double error = coordinate_difference(x.value(local(s.q)), evaluate(r, s.t), x.period());
-                          return Vector(Vector::Constant(1, error));
-                        },
-                        true});
+      add({"tracking_error:" + a.name, 1,
+           [motor, local, r = pd->reference](const State& s) {
+             const JointCoordinate& x = motor->coordinate();
+             const double error = coordinate_difference(x.value(local(s.q)), evaluate(r, s.t), x.period());
+             return Vector(Vector::Constant(1, error));
+           },
+           true});
   }
 
+  /// Appends `probe` to the model's, refusing a name whose columns another probe, a coordinate or a
+  /// momentum heads already.
   static void add_probe(Model& model, Probe probe) {
-    require_column_name("actuator", probe.name);
     if (const std::string clash =
             probe_name_clash(*model.system, model.probes, model.conserved_momenta, probe.name, probe.dimension);
         !clash.empty())

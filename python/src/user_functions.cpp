@@ -233,7 +233,7 @@ class PythonLoad final : public ExternalLoad {
 };
 
 /// The body named `name` as joints see it: its block and kinematics, read from its coordinates'
-/// names (a director body's "phi.x", ..., a point mass's "x", "y" (, "z"): Mechanism's layouts).
+/// names (BodyKinematics::coordinate_names, as Mechanism lays its bodies out).
 BodyRef body_ref(const System& system, const std::string& name, const std::string& what) {
   BlockId block;
   try {
@@ -241,15 +241,11 @@ BodyRef body_ref(const System& system, const std::string& name, const std::strin
   } catch (const std::out_of_range&) {
     throw std::invalid_argument(what + ": no body named " + quote(name));
   }
-  const std::vector<std::string>& c = system.block(block).coordinate_names;
-  const auto layout = [&](std::initializer_list<const char*> names) {
-    return c.size() == names.size() && std::equal(names.begin(), names.end(), c.begin());
-  };
-  if (layout({"phi.x", "phi.y", "phi.z", "d1.x", "d1.y", "d1.z", "d2.x", "d2.y", "d2.z", "d3.x", "d3.y", "d3.z"}))
-    return {block, BodyKinematics(BodyKind::director3d), name};
-  if (layout({"phi.x", "phi.y", "d1.x", "d1.y", "d2.x", "d2.y"})) return {block, BodyKinematics(BodyKind::planar_director), name};
-  if (layout({"x", "y", "z"})) return {block, BodyKinematics(BodyKind::point_mass3d), name};
-  if (layout({"x", "y"})) return {block, BodyKinematics(BodyKind::point_mass2d), name};
+  for (const BodyKind kind :
+       {BodyKind::director3d, BodyKind::planar_director, BodyKind::point_mass3d, BodyKind::point_mass2d}) {
+    const BodyKinematics kinematics(kind);
+    if (system.block(block).coordinate_names == kinematics.coordinate_names()) return {block, kinematics, name};
+  }
   throw std::invalid_argument(what + ": body " + quote(name) +
                               " is not a director body or a Cartesian point mass; an actuator needs one");
 }

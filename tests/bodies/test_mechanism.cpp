@@ -236,3 +236,15 @@ TEST_CASE("mechanism: a mass or moment of inertia beyond the range of double pre
   mechanism.add_planar_body("heavy", {0.99e150, Eigen::Vector2d::Zero(), 0.99e150});
   CHECK(mechanism.bodies().size() == 1);
 }
+
+TEST_CASE("a body's block holds its kind's coordinate names, one per coordinate") {
+  for (const BodyKind kind :
+       {BodyKind::director3d, BodyKind::planar_director, BodyKind::point_mass2d, BodyKind::point_mass3d}) {
+    const BodyKinematics kinematics(kind);
+    CHECK(static_cast<Index>(kinematics.coordinate_names().size()) == kinematics.size());
+  }
+  Mechanism m;
+  const BodyRef bar = m.add_planar_body("bar", PlanarBodyProperties{1.0, Eigen::Vector2d::Zero(), 0.1}, PlanarPose{}, PlanarTwist{});
+  CHECK(m.system().block(bar.block).coordinate_names == bar.kinematics.coordinate_names());
+  CHECK(m.system().coordinate_label(2) == "bar.d1.x");
+}
