@@ -176,7 +176,8 @@ struct NewtonOptions {
   /// increment_tolerance (1 + max|x|), ~1e-20, below rounding (modified Newton's: linear, at its
   /// rate). x0 alone is accepted on its residual, off by what the tolerance allows whatever h; a
   /// caller whose steps must be accurate beyond that (a composition's substeps:
-  /// steppers/composition.hpp) sets this false. An x0 within the tolerance is then updated once
+  /// steppers/composition.hpp; a scheme's steps from its warm start: scheme_newton_options,
+  /// steppers/scheme_stepper_impl.hpp) sets this false. An x0 within the tolerance is then updated once
   /// with the tangent factored at it (by modified Newton too: a kept factorization of another
   /// step's tangent would leave an error linear in x0's, possibly larger), and that update, when it
   /// meets the increment tolerance, ends the solve unevaluated as above, quadratic in x0's error.

@@ -14,6 +14,14 @@
 
 namespace noether {
 
+/// c, the share of the constraints' value at the step's start that its rows undo (livens_em.hpp).
+/// The rounding of q1 = q0 + dq leaves g(q0) at a few eps; with rows Gbar dq + c g(q0) it settles
+/// near eps / sqrt(2 c) and adds c lambda.g(q0) ~ eps lambda sqrt(c / 2) to a step's energy
+/// change. 1/100 of the measured rates (0, 1/100, 1/10, 1) kept the double four-bar's crossings
+/// of singular configurations most accurate and its energy steps at rounding, with |g| within
+/// 4e-15 (docs/notebook.md, "The constraint's increment as its rows").
+constexpr double kRoundingRelaxation = 0.01;
+
 /// The equations of livens_em.hpp, as kernels: x = (dq, mu), rows (R_q, R_lambda).
 struct LivensScheme {
   static constexpr std::string_view name = "livens-em";
@@ -21,7 +29,10 @@ struct LivensScheme {
       .order = 2, .conserves_energy = true, .warm_start = true, .rheonomic_constraints = true};
   enum Field { dq, mu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
-  enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, workspace_slots };
+  enum Slot {
+    q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, value_slot, value_scale_slot,
+    workspace_slots
+  };
 
   /// q1 = q0 + dq and v1 = 2 dq/h - v0 of the current iterate (d each).
   struct Data {
@@ -47,9 +58,14 @@ struct LivensScheme {
     });
     return {in, segment_view(x, 0, d), segment_view(x, d, system_.num_multipliers()), data.q1, data.v1};
   }
-  /// R_q's terms that do not depend on x: h DV of the linear potentials - 2 p0.
+  /// The terms that do not depend on x: R_q's h DV of the linear potentials - 2 p0, and
+  /// R_lambda's c g(q0, t0) (livens_em.hpp: the share of the constraints' rounding undone each step).
   void add_step_rows(const StepInput& in, VectorRef rows) const {
-    rows.head(system_.num_coordinates()) = in.h * linear_gradient_ - 2.0 * in.state.p;
+    const Index d = system_.num_coordinates();
+    rows.head(d) = in.h * linear_gradient_ - 2.0 * in.state.p;
+    auto g0 = rows.segment(d, system_.num_multipliers());
+    calc_constraint_values(system_, in.state.q, g0, in.state.t);
+    g0 *= kRoundingRelaxation;
   }
   /// dq = h v_mid, mu = h lambda.
   Vector initial_guess(const StepInput& in, const StepGuess& guess) const {
@@ -188,11 +204,12 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
   if (out.with_matrix()) t.element().add_discrete_gradient_jacobian(q0, q1, it.in.h, out.block(dq, dq));
 }
 
-/// R_q += Gbar^T mu, R_lambda = g(q1); blocks (dq, mu) Gbar^T, (mu, dq) G(q1), (dq, dq) d(Gbar^T mu)/dq1.
-/// Degree <= 2, from the exact form in one walk over its entries (engine/exact_form.hpp):
-/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k.
-/// General: Gonzalez's Gbar, row by row. Scale and floor of R_lambda: steppers/row_scale.hpp
-/// (general: |Gbar| |q1| in place of the terms, |Gbar| eps ell for the floor).
+/// R_q += Gbar^T mu, R_lambda = Gbar dq (the step rows add c g(q0)); blocks (dq, mu) Gbar^T, (mu, dq) G(q1) (= d(Gbar dq)/dq1
+/// for both discrete gradients), (dq, dq) d(Gbar^T mu)/dq1.
+/// Degree <= 2, from the exact form in one walk over its entries at q1 (engine/exact_form.hpp):
+/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k; the walk's g(q1) and its terms are not
+/// used. General: Gonzalez's Gbar, row by row. Scale of R_lambda: the terms of Gbar dq; floor:
+/// eps ell times the terms of G (steppers/row_scale.hpp), the rows' rounding where dq vanishes.
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const LocalVector q1 = t.coordinates(it.q1, q1_slot), mu_local = t.multipliers(it.mu);
   auto R_q = out.residual(dq);
@@ -203,8 +220,9 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
     const LocalVector q0 = t.coordinates(it.in.state.q, q0_slot);
     Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
     t.element().calc_discrete_gradient(q0, q1, Gbar);
-    t.element().calc_value(q1, R_lambda);
-    out.scale(mu).noalias() = Gbar.cwiseAbs() * q1.cwiseAbs();
+    const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
+    R_lambda.noalias() = Gbar * dq_local;
+    out.scale(mu).noalias() = Gbar.cwiseAbs() * dq_local.cwiseAbs();
     out.floor(mu) = Gbar.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
     R_q.noalias() = Gbar.transpose() * mu_local;
     if (!out.with_matrix()) return;
@@ -221,10 +239,18 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   };
   Eigen::Map<Matrix> Gbar_t = block(with_matrix, dq, mu), G1 = block(with_matrix, mu, dq);
   Eigen::Map<Matrix> K = block(with_matrix && !linear, dq, dq);
+  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
+  auto scale = out.scale(mu);
   auto floor = out.floor(mu);  // sum_j |terms of G(q1)_kj| until the end
+  R_lambda.setZero();
+  scale.setZero();
+  const Index m = t.equations();
   walk_form(
-      *g, q1, {R_lambda, out.scale(mu), floor},
+      *g, q1, {t.workspace().vector(value_slot, m), t.workspace().vector(value_scale_slot, m), floor},
       [&](const Nonzero& l) {  // L(k, j) = l.value, k = l.row, j = l.col
+        const double term = l.value * dq_local(l.col);
+        R_lambda(l.row) += term;
+        scale(l.row) += std::abs(term);
         R_q(l.col) += l.value * mu_local(l.row);
         if (!with_matrix) return;
         Gbar_t(l.col, l.row) += l.value;
@@ -233,7 +259,9 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
       [&](Index k) {  // H_k(i, j) = e.value, i = e.row, j = e.col
         const double mu_k = mu_local(k);
         return [&, k, mu_k](const Nonzero& e, double at_end) {
-          const double at_mid = e.value * q_mid(e.col);
+          const double at_mid = e.value * q_mid(e.col), term = at_mid * dq_local(e.row);
+          R_lambda(k) += term;
+          scale(k) += std::abs(term);
           R_q(e.row) += mu_k * at_mid;
           if (!with_matrix) return;
           Gbar_t(e.row, k) += at_mid;
@@ -244,9 +272,10 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   floor *= kRoundingError * coordinate_size(q1);
 }
 
-/// A rheonomic constraint: R_q += Gbar^T mu, R_lambda = g(q1, t1), with Gbar the q part of its
-/// discrete gradient over (q0, t0) -> (q1, t1) (Constraint::calc_discrete_gradient_at); blocks
-/// (dq, mu) Gbar^T, (mu, dq) G(q1, t1), (dq, dq) d(Gbar^T mu)/dq1. Scale and floor as the general path.
+/// A rheonomic constraint: R_q += Gbar^T mu, R_lambda = Gbar dq + dbar, with Gbar and dbar the q
+/// and t parts of its discrete gradient over (q0, t0) -> (q1, t1) (Constraint::calc_discrete_gradient_at,
+/// calc_discrete_time_difference); blocks (dq, mu) Gbar^T, (mu, dq) G(q1, t1), (dq, dq)
+/// d(Gbar^T mu)/dq1. Scale: the terms of Gbar dq and |dbar|; floor as the general path.
 void LivensScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const Constraint& c = t.element();
   const double t0 = it.in.state.t, t1 = t0 + it.in.h;
@@ -254,8 +283,12 @@ void LivensScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it
   const LocalVector mu_local = t.multipliers(it.mu);
   Eigen::Map<Matrix> Gbar = t.workspace().matrix(gbar_slot, t.equations(), t.size());
   c.calc_discrete_gradient_at(t0, t1, q0, q1, Gbar);
-  c.calc_value_at(t1, q1, out.residual(mu));
-  out.scale(mu).noalias() = Gbar.cwiseAbs() * q1.cwiseAbs();
+  const LocalVector dq_local = t.coordinates(it.dq, dq_slot);
+  auto R_lambda = out.residual(mu);
+  c.calc_discrete_time_difference(t0, t1, q0, q1, R_lambda);
+  out.scale(mu) = R_lambda.cwiseAbs();
+  R_lambda.noalias() += Gbar * dq_local;
+  out.scale(mu).noalias() += Gbar.cwiseAbs() * dq_local.cwiseAbs();
   out.floor(mu) = Gbar.cwiseAbs().rowwise().sum() * (kRoundingError * coordinate_size(q1));
   out.residual(dq).noalias() = Gbar.transpose() * mu_local;
   if (!out.with_matrix()) return;
@@ -265,7 +298,8 @@ void LivensScheme::evaluate_rheonomic(const ConstraintTerm& t, const Iterate& it
 }
 
 /// lambda.dbar with lambda = mu/h: the reaction -Gbar^T lambda over dq = q1 - q0 does
-/// -lambda.Gbar dq = lambda.dbar - lambda.(g(q1, t1) - g(q0, t0)), and g vanishes at both nodes.
+/// -lambda.Gbar dq = lambda.dbar + c lambda.g(q0, t0), by the rows Gbar dq + dbar + c g(q0, t0) = 0;
+/// the second term is rounding (livens_em.hpp) and not counted.
 double LivensScheme::work(const ConstraintTerm& t, const Iterate& it) const {
   if (!t.element().rheonomic()) return 0.0;
   const double t0 = it.in.state.t, t1 = t0 + it.in.h;

@@ -228,6 +228,20 @@ const System& require_scheme_elements(const System& system) {
   else return refuse_actuators(system, Scheme::name);
 }
 
+/// Newton's options for a scheme's steps: a scheme with a warm start never accepts it unrefined
+/// (NewtonOptions::accept_initial_iterate = false). The warm start is off by O(h^3); where that
+/// meets the tolerance (small h), accepting it leaves an error up to the tolerance in each step,
+/// which adds up to ~ tol t / h and passes the scheme's own error as h falls (steppers/composition.hpp
+/// gives the same reason for its substeps). livens-em on the double four-bar at h = 2.44e-6: its
+/// steps 2 and 3 accepted the warm start and changed the energy by 1.9e-10 and 3.7e-10, and the
+/// error at t = 0.75 was 3.2e-10 instead of 2.8e-11 (docs/notebook.md, "The constraint's
+/// increment as its rows"). The price: one factorization and solve in the steps that took none.
+template <class Scheme>
+NewtonOptions scheme_newton_options(NewtonOptions options) {
+  if constexpr (Scheme::traits.warm_start) options.accept_initial_iterate = false;
+  return options;
+}
+
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
     : Stepper(system, Scheme::name, options.redundant_equations),
@@ -237,7 +251,8 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       distribution_(options.distribution),
       equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get())),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), LinearSolverChoice(options.solver, options.ordering),
-                                             options.newton, equations_->tangent_solver(), distribution_.get(),
+                                             scheme_newton_options<Scheme>(options.newton),
+                                             equations_->tangent_solver(), distribution_.get(),
                                              equations_->unknown_owners())) {
   check_stepper_options(options);
 }
