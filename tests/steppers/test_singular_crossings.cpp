@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <work_precision/parallelogram.hpp>
@@ -185,7 +186,7 @@ TEST_CASE("livens-em takes the double four-bar through its first singular config
   // factor 11 apart. The rows Gbar dq + g(q0) / 100 (livens_em.hpp) hold the energy steps at its
   // rounding (2.5e-13 at most, of an energy of 35.8) and the errors within 14 % of each other.
   const double h = 9.765625e-6;
-  double smallest = INFINITY, largest = 0.0;
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0.0;
   for (const double change : {0.0, 1e-12, 2e-12}) {
     const DoubleFourbarRun r = double_fourbar_run(h * (1.0 + change), 76800);
     MESSAGE("h (1 + ", change, "): B0 error ", r.error, ", largest energy step ", r.largest_energy_step);
