@@ -89,9 +89,10 @@ void require_dropped_equations_met(const Model& model, const State& state) {
 /// Runs task() on another thread, when one is free, while here() runs on this one, and returns
 /// when both have: setup's independent parts side by side. What communicates with other processes
 /// belongs in here(), on the thread that called (MPI is initialized for it alone). here()'s
-/// exception is rethrown first, then task()'s, as when the two ran one after the other.
+/// exception is rethrown; task()'s is returned (null when it threw none), for the caller to weigh
+/// against what here() did.
 template <class Task, class Here>
-void run_beside(Task task, Here here) {
+std::exception_ptr run_beside(Task task, Here here) {
   std::exception_ptr task_error;
   tbb::task_group group;
   group.run([&] {
@@ -108,7 +109,7 @@ void run_beside(Task task, Here here) {
     throw;
   }
   group.wait();
-  if (task_error) std::rethrow_exception(task_error);
+  return task_error;
 }
 
 /// The model's initial state projected onto the constraints of the system stepped
@@ -174,16 +175,7 @@ struct PreparedStepper {
   template <class Make, class Meanwhile>
   void prepare_beside(const Model& model, const Make& make, const Meanwhile& reduce_and_project) {
     std::unique_ptr<Stepper> whole;
-    std::exception_ptr whole_error;
-    run_beside(
-        [&] {
-          try {
-            whole = make(*model.system);
-          } catch (...) {
-            whole_error = std::current_exception();
-          }
-        },
-        reduce_and_project);
+    const std::exception_ptr whole_error = run_beside([&] { whole = make(*model.system); }, reduce_and_project);
     if (reduced) {
       whole.reset();
       stepper = make(*reduced);

@@ -259,6 +259,11 @@ struct FormRows {
   Eigen::Map<Vector> magnitude;  ///< += the magnitude of the terms of Df(q), row by row
 };
 
+/// What a walk that leaves out the rows f(q) = 0 still gives: magnitude (m) is added to.
+struct JacobianMagnitude {
+  Eigen::Map<Vector> magnitude;  ///< += the magnitude of the terms of Df(q), row by row
+};
+
 /// The rows Df(q) u = 0 of a form, at the walk's q: u (n); value and scale (m each) are added to.
 struct FormProductRows {
   Eigen::Map<const Vector> u;
@@ -270,17 +275,23 @@ namespace detail {
 
 struct NoProductRows {};
 
-template <class Q, class Product, class OnLinear, class OnFunction>
-void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_unused]] Product product,
+/// Rows: FormRows, or JacobianMagnitude to leave f(q) out.
+template <class Q, class Rows, class Product, class OnLinear, class OnFunction>
+void walk_form(const QuadraticFormView& f, const Q& q, Rows rows, [[maybe_unused]] Product product,
                OnLinear& on_linear, OnFunction& on_function) {
   constexpr bool with_product = !std::is_same_v<Product, NoProductRows>;
-  auto &value = rows.value, &scale = rows.scale, &magnitude = rows.magnitude;
-  value = f.constant_part();
-  scale = value.cwiseAbs();
+  constexpr bool with_value = std::is_same_v<Rows, FormRows>;
+  auto& magnitude = rows.magnitude;
+  if constexpr (with_value) {
+    rows.value = f.constant_part();
+    rows.scale = rows.value.cwiseAbs();
+  }
   for (const Nonzero& l : f.linear_part().entries()) {
-    const double term = l.value * q(l.col);
-    value(l.row) += term;
-    scale(l.row) += std::abs(term);
+    if constexpr (with_value) {
+      const double term = l.value * q(l.col);
+      rows.value(l.row) += term;
+      rows.scale(l.row) += std::abs(term);
+    }
     magnitude(l.row) += std::abs(l.value);
     if constexpr (with_product) {
       product.value(l.row) += l.value * product.u(l.col);
@@ -294,8 +305,10 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
     auto on_entry = on_function(k);
     for (const Nonzero& e : f.hessian(k)) {
       const double Hq = e.value * q(e.col);
-      form += q(e.row) * Hq;
-      form_magnitude += std::abs(q(e.row) * Hq);
+      if constexpr (with_value) {
+        form += q(e.row) * Hq;
+        form_magnitude += std::abs(q(e.row) * Hq);
+      }
       magnitude(k) += std::abs(Hq);
       if constexpr (with_product) {
         product.value(k) += product.u(e.row) * Hq;
@@ -303,8 +316,10 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
       }
       on_entry(e, Hq);
     }
-    value(k) += 0.5 * form;
-    scale(k) += 0.5 * form_magnitude;
+    if constexpr (with_value) {
+      rows.value(k) += 0.5 * form;
+      rows.scale(k) += 0.5 * form_magnitude;
+    }
   }
 }
 
@@ -313,6 +328,14 @@ void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, [[maybe_un
 /// Walks f's entries once at q (n): the rows f(q) = 0 into `rows`, each entry to the visitor.
 template <class Q, class OnLinear, class OnFunction>
 void walk_form(const QuadraticFormView& f, const Q& q, FormRows rows, OnLinear&& on_linear, OnFunction&& on_function) {
+  detail::walk_form(f, q, rows, detail::NoProductRows{}, on_linear, on_function);
+}
+
+/// The same walk without the rows f(q) = 0: for a kernel whose rows are not f(q), only the
+/// magnitude of Df(q)'s terms (a rounding floor) into `rows`.
+template <class Q, class OnLinear, class OnFunction>
+void walk_form(const QuadraticFormView& f, const Q& q, JacobianMagnitude rows, OnLinear&& on_linear,
+               OnFunction&& on_function) {
   detail::walk_form(f, q, rows, detail::NoProductRows{}, on_linear, on_function);
 }
 

@@ -17,9 +17,9 @@ namespace noether {
 /// c, the share of the constraints' value at the step's start that its rows undo (livens_em.hpp).
 /// The rounding of q1 = q0 + dq leaves g(q0) at a few eps; with rows Gbar dq + c g(q0) it settles
 /// near eps / sqrt(2 c) and adds c lambda.g(q0) ~ eps lambda sqrt(c / 2) to a step's energy
-/// change. 1/100 of the measured rates (0, 1/100, 1/10, 1) kept the double four-bar's crossings
-/// of singular configurations most accurate and its energy steps at rounding, with |g| within
-/// 4e-15 (docs/notebook.md, "The constraint's increment as its rows").
+/// change. Of the rates measured on the double four-bar's crossings of singular configurations
+/// (0, 1/1000, 1/100, 1/10, 1), 1/100 kept them most accurate and its energy steps at rounding,
+/// with |g| within 4e-15 (docs/notebook.md, "The constraint's increment as its rows").
 constexpr double kRoundingRelaxation = 0.01;
 
 /// The equations of livens_em.hpp, as kernels: x = (dq, mu), rows (R_q, R_lambda).
@@ -29,10 +29,7 @@ struct LivensScheme {
       .order = 2, .conserves_energy = true, .warm_start = true, .rheonomic_constraints = true};
   enum Field { dq, mu };
   static constexpr std::array fields{FieldKind::coordinates, FieldKind::multipliers};
-  enum Slot {
-    q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, value_slot, value_scale_slot,
-    workspace_slots
-  };
+  enum Slot { q0_slot, q1_slot, mid_slot, dq_slot, v0_slot, v1_slot, gbar_slot, momentum_slot, workspace_slots };
 
   /// q1 = q0 + dq and v1 = 2 dq/h - v0 of the current iterate (d each).
   struct Data {
@@ -207,8 +204,8 @@ void LivensScheme::evaluate(const PotentialTerm& t, const Iterate& it, TermOutpu
 /// R_q += Gbar^T mu, R_lambda = Gbar dq (the step rows add c g(q0)); blocks (dq, mu) Gbar^T, (mu, dq) G(q1) (= d(Gbar dq)/dq1
 /// for both discrete gradients), (dq, dq) d(Gbar^T mu)/dq1.
 /// Degree <= 2, from the exact form in one walk over its entries at q1 (engine/exact_form.hpp):
-/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k; the walk's g(q1) and its terms are not
-/// used. General: Gonzalez's Gbar, row by row. Scale of R_lambda: the terms of Gbar dq; floor:
+/// Gbar = G(q_mid), d(Gbar^T mu)/dq1 = 1/2 sum_k mu_k H_k (the walk leaves out g(q1)).
+/// General: Gonzalez's Gbar, row by row. Scale of R_lambda: the terms of Gbar dq; floor:
 /// eps ell times the terms of G (steppers/row_scale.hpp), the rows' rounding where dq vanishes.
 void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutput& out) const {
   const LocalVector q1 = t.coordinates(it.q1, q1_slot), mu_local = t.multipliers(it.mu);
@@ -244,9 +241,8 @@ void LivensScheme::evaluate(const ConstraintTerm& t, const Iterate& it, TermOutp
   auto floor = out.floor(mu);  // sum_j |terms of G(q1)_kj| until the end
   R_lambda.setZero();
   scale.setZero();
-  const Index m = t.equations();
   walk_form(
-      *g, q1, {t.workspace().vector(value_slot, m), t.workspace().vector(value_scale_slot, m), floor},
+      *g, q1, JacobianMagnitude{floor},
       [&](const Nonzero& l) {  // L(k, j) = l.value, k = l.row, j = l.col
         const double term = l.value * dq_local(l.col);
         R_lambda(l.row) += term;
