@@ -43,7 +43,7 @@ void check_finite(const std::string& body, std::initializer_list<double> values)
 Mechanism::Mechanism() : system_(std::make_shared<System>()) {}
 
 BodyRef Mechanism::add_rigid_body(std::string name, const RigidBodyProperties& properties, const Pose3d& pose,
-                                  const Twist3d& twist) {
+                                  const Twist3d& twist, BodyElements elements) {
   Matrix coefficients = director_mass_coefficients(name, properties);
   check_pose(name, pose, twist);
   Vector q0(12), v0(12);
@@ -53,34 +53,35 @@ BodyRef Mechanism::add_rigid_body(std::string name, const RigidBodyProperties& p
     q0.segment<3>(3 * (i + 1)) = pose.rotation.col(i);
     v0.segment<3>(3 * (i + 1)) = twist.angular_velocity.cross(pose.rotation.col(i));
   }
-  return add_body(std::move(name), BodyKind::director3d, std::move(coefficients), q0, v0, mass_positivity(properties));
+  return add_body(std::move(name), BodyKind::director3d, std::move(coefficients), q0, v0, elements,
+                  mass_positivity(properties));
 }
 
 BodyRef Mechanism::add_planar_body(std::string name, const PlanarBodyProperties& properties, const PlanarPose& pose,
-                                   const PlanarTwist& twist) {
+                                   const PlanarTwist& twist, BodyElements elements) {
   Matrix coefficients = director_mass_coefficients(name, properties);
   check_finite(name, {pose.x, pose.y, pose.angle, twist.vx, twist.vy, twist.omega});
   const double c = std::cos(pose.angle), s = std::sin(pose.angle), w = twist.omega;
   Vector q0(6), v0(6);
   q0 << pose.x, pose.y, c, s, -s, c;
   v0 << twist.vx, twist.vy, -w * s, w * c, -w * c, -w * s;  // d_i' = omega (-d_i.y, d_i.x)
-  return add_body(std::move(name), BodyKind::planar_director, std::move(coefficients), q0, v0);
+  return add_body(std::move(name), BodyKind::planar_director, std::move(coefficients), q0, v0, elements);
 }
 
 BodyRef Mechanism::add_point_mass(std::string name, double mass, const Eigen::Vector3d& position,
-                                  const Eigen::Vector3d& velocity) {
+                                  const Eigen::Vector3d& velocity, BodyElements elements) {
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
     throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
-  return add_body(std::move(name), BodyKind::point_mass3d, std::move(coefficients), position, velocity);
+  return add_body(std::move(name), BodyKind::point_mass3d, std::move(coefficients), position, velocity, elements);
 }
 
 BodyRef Mechanism::add_planar_point_mass(std::string name, double mass, const Eigen::Vector2d& position,
-                                         const Eigen::Vector2d& velocity) {
+                                         const Eigen::Vector2d& velocity, BodyElements elements) {
   Matrix coefficients = point_mass_coefficients(name, mass);
   if (!position.allFinite() || !velocity.allFinite())
     throw std::invalid_argument("body " + quote(name) + ": the position or velocity has a non-finite entry");
-  return add_body(std::move(name), BodyKind::point_mass2d, std::move(coefficients), position, velocity);
+  return add_body(std::move(name), BodyKind::point_mass2d, std::move(coefficients), position, velocity, elements);
 }
 
 BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> coordinate_names, const Vector& q0,
@@ -95,16 +96,21 @@ BlockId Mechanism::add_coordinates(std::string name, std::vector<std::string> co
 }
 
 BodyRef Mechanism::add_body(std::string name, BodyKind kind, Matrix mass_coefficients, const Vector& q0,
-                            const Vector& v0, MassPositivity positivity) {
+                            const Vector& v0, BodyElements elements, MassPositivity positivity) {
   const BodyKinematics kinematics(kind);
   const BlockId block = live_system().add_block(name, kinematics.coordinate_names());
   append_initial_values(q0, v0);
+  if (elements == BodyElements::own) add_own_elements(name, block, kinematics, std::move(mass_coefficients), positivity);
+  bodies_.push_back(BodyRef{block, kinematics, std::move(name)});
+  return bodies_.back();
+}
+
+void Mechanism::add_own_elements(const std::string& name, BlockId block, const BodyKinematics& kinematics,
+                                 Matrix mass_coefficients, MassPositivity positivity) {
   system_->add(std::make_shared<DirectorInertia>(name + ".inertia", block, kinematics.dimension(),
                                                  std::move(mass_coefficients), positivity));
   if (kinematics.has_directors())
     system_->add(std::make_shared<DirectorOrthonormality>(name + ".orthonormality", block, kinematics.dimension()));
-  bodies_.push_back(BodyRef{block, kinematics, std::move(name)});
-  return bodies_.back();
 }
 
 void Mechanism::append_initial_values(const Vector& q0, const Vector& v0) {

@@ -52,6 +52,13 @@ struct PlanarTwist {
   double vx = 0.0, vy = 0.0, omega = 0.0;
 };
 
+/// What an add_*_body call adds besides the body's block and its initial values.
+enum class BodyElements {
+  own,   ///< the body's inertia and, for a director body, its orthonormality constraint
+  none,  ///< nothing: a ghost, the block of a body another process owns, which its elements touch
+         ///< (docs/distributed.md, "The partitioned model")
+};
+
 /// Owns a System being built and the initial (q0, v0), which grow as bodies are added.
 /// Each body adds a block named after it, a DirectorInertia "<name>.inertia" and, for director
 /// bodies, a DirectorOrthonormality "<name>.orthonormality". Every add validates its data before
@@ -70,16 +77,18 @@ class Mechanism {
   /// A 3D director body: block of 12 "phi.x", ..., "d3.z"; rotation must be orthonormal with
   /// det R = +1 (max |R^T R - I| <= 1e-12).
   BodyRef add_rigid_body(std::string name, const RigidBodyProperties& properties, const Pose3d& pose = {},
-                         const Twist3d& twist = {});
+                         const Twist3d& twist = {}, BodyElements elements = BodyElements::own);
   /// A planar director body: block of 6 "phi.x", "phi.y", "d1.x", "d1.y", "d2.x", "d2.y".
   BodyRef add_planar_body(std::string name, const PlanarBodyProperties& properties, const PlanarPose& pose = {},
-                          const PlanarTwist& twist = {});
+                          const PlanarTwist& twist = {}, BodyElements elements = BodyElements::own);
   /// A point mass in space: block "x", "y", "z".
   BodyRef add_point_mass(std::string name, double mass, const Eigen::Vector3d& position,
-                         const Eigen::Vector3d& velocity = Eigen::Vector3d::Zero());
+                         const Eigen::Vector3d& velocity = Eigen::Vector3d::Zero(),
+                         BodyElements elements = BodyElements::own);
   /// A point mass in the plane: block "x", "y".
   BodyRef add_planar_point_mass(std::string name, double mass, const Eigen::Vector2d& position,
-                                const Eigen::Vector2d& velocity = Eigen::Vector2d::Zero());
+                                const Eigen::Vector2d& velocity = Eigen::Vector2d::Zero(),
+                                BodyElements elements = BodyElements::own);
   /// A block of further coordinates (not a body) with its initial values q0, v0 (one per name).
   BlockId add_coordinates(std::string name, std::vector<std::string> coordinate_names, const Vector& q0,
                           const Vector& v0);
@@ -102,10 +111,13 @@ class Mechanism {
   std::shared_ptr<System> release_system();
 
  private:
-  /// Adds the block, the inertia and (for director bodies) the orthonormality constraint.
-  /// Its coordinates are named as BodyKinematics::coordinate_names says.
+  /// Adds the block and, with BodyElements::own, the inertia and (for director bodies) the
+  /// orthonormality constraint. Its coordinates are named as BodyKinematics::coordinate_names says.
   BodyRef add_body(std::string name, BodyKind kind, Matrix mass_coefficients, const Vector& q0, const Vector& v0,
-                   MassPositivity positivity = MassPositivity::everywhere);
+                   BodyElements elements, MassPositivity positivity = MassPositivity::everywhere);
+  /// The body's inertia and, for a director body, its orthonormality constraint.
+  void add_own_elements(const std::string& name, BlockId block, const BodyKinematics& kinematics,
+                        Matrix mass_coefficients, MassPositivity positivity);
   void append_initial_values(const Vector& q0, const Vector& v0);
   System& live_system();
 

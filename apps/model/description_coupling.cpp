@@ -10,7 +10,94 @@
 namespace noether {
 namespace {
 
-/// The number of coordinates of a described body's block.
+/// Resolves the bodies an entry names to their description indices and hands each entry's list on.
+class EntryWalk {
+ public:
+  using Visit = std::function<void(EntryList, std::size_t, std::span<const Index>)>;
+
+  EntryWalk(const ModelDescription& description, const Visit& visit) : visit_(visit) {
+    index_.reserve(description.bodies.size());
+    for (const BodyDescription& body : description.bodies)
+      if (!index_.emplace(name_of(body), static_cast<Index>(index_.size())).second)
+        throw std::invalid_argument("two bodies are named " + quote(name_of(body)) + "; body names must be unique");
+  }
+
+  /// An element on the named bodies, in order; an empty name (the ground) touches none.
+  void element(std::initializer_list<const std::string*> bodies) {
+    blocks_.clear();
+    for (const std::string* name : bodies)
+      if (!name->empty()) blocks_.push_back(block(*name));
+    visit_(list_, index_in_list_, blocks_);
+  }
+  void element(const std::vector<std::string>& bodies) {
+    blocks_.clear();
+    for (const std::string& name : bodies) blocks_.push_back(block(name));
+    visit_(list_, index_in_list_, blocks_);
+  }
+  /// The bodies exist; no element is visited.
+  void resolve(const std::vector<std::string>& bodies) const {
+    for (const std::string& name : bodies) block(name);
+  }
+
+  /// The entry that element() reports next.
+  void at(EntryList list, std::size_t index) {
+    list_ = list;
+    index_in_list_ = index;
+  }
+
+ private:
+  Index block(const std::string& name) const {
+    const auto found = index_.find(name);
+    if (found == index_.end()) throw std::invalid_argument("no body named " + quote(name) + " in the model");
+    return found->second;
+  }
+
+  const Visit& visit_;
+  std::unordered_map<std::string, Index> index_;
+  std::vector<Index> blocks_;
+  EntryList list_ = EntryList::inertias;
+  std::size_t index_in_list_ = 0;
+};
+
+void walk(EntryWalk& w, const ConstraintDescription& constraint) {
+  std::visit([&](const auto& k) { w.element(k.bodies); }, constraint);
+}
+
+void walk(EntryWalk& w, const ForceDescription& force) {
+  std::visit(
+      [&](const auto& f) {
+        using T = std::decay_t<decltype(f)>;
+        if constexpr (std::is_same_v<T, GravityDescription>) {
+          w.resolve(f.bodies);  // one element per body, each on its body alone: no join
+        } else if constexpr (std::is_same_v<T, SpringDescription> || std::is_same_v<T, DamperDescription>) {
+          w.element({&f.points.body_a, &f.points.body_b});
+        } else if constexpr (std::is_same_v<T, RotationalSpringDescription> ||
+                             std::is_same_v<T, RotationalDamperDescription>) {
+          w.element({&f.hinge.body_a, &f.hinge.body_b});
+        } else if constexpr (std::is_same_v<T, DampingMatrixDescription>) {
+          w.element(f.bodies);
+        } else {
+          w.element({&f.body});
+        }
+      },
+      force);
+}
+
+void walk(EntryWalk& w, const ActuatorDescription& actuator) {
+  std::visit([&](const auto& coordinate) { w.element({&coordinate.body_a, &coordinate.body_b}); }, actuator.coordinate);
+}
+
+/// Visits each entry of `list` in order: element(entry) reports its bodies.
+template <class Entries, class F>
+void walk_list(EntryWalk& w, EntryList list, const Entries& entries, F&& element) {
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    w.at(list, i);
+    element(entries[i]);
+  }
+}
+
+}  // namespace
+
 Index coordinates_of(const BodyDescription& body) {
   return std::visit(
       [](const auto& b) -> Index {
@@ -24,83 +111,24 @@ Index coordinates_of(const BodyDescription& body) {
       body);
 }
 
-/// Adds the elements of the entries to a coupling, naming their bodies.
-class Coupler {
- public:
-  explicit Coupler(const ModelDescription& description) {
-    for (const BodyDescription& body : description.bodies) {
-      index_.emplace(name_of(body), static_cast<Index>(index_.size()));
-      coupling_.add_block(coordinates_of(body));
-    }
-  }
-
-  /// An element on the named bodies, in order; an empty name (the ground) touches none.
-  void element(std::initializer_list<const std::string*> bodies) {
-    blocks_.clear();
-    for (const std::string* name : bodies)
-      if (!name->empty()) blocks_.push_back(block(*name));
-    coupling_.add_element(blocks_);
-  }
-  void element(const std::vector<std::string>& bodies) {
-    blocks_.clear();
-    for (const std::string& name : bodies) blocks_.push_back(block(name));
-    coupling_.add_element(blocks_);
-  }
-
-  BlockCoupling take() { return std::move(coupling_); }
-
- private:
-  Index block(const std::string& name) const {
-    const auto found = index_.find(name);
-    if (found == index_.end()) throw std::invalid_argument("no body named " + quote(name) + " in the model");
-    return found->second;
-  }
-
-  std::unordered_map<std::string, Index> index_;
-  BlockCoupling coupling_;
-  std::vector<Index> blocks_;
-};
-
-void couple(Coupler& c, const ConstraintDescription& constraint) {
-  std::visit([&](const auto& k) { c.element(k.bodies); }, constraint);
+void for_each_entry_element(const ModelDescription& d,
+                            const std::function<void(EntryList, std::size_t, std::span<const Index>)>& visit) {
+  EntryWalk w(d, visit);
+  walk_list(w, EntryList::inertias, d.inertias, [&](const MassMatrixDescription& m) { w.element(m.bodies); });
+  walk_list(w, EntryList::joints, d.joints, [&](const JointDescription& j) { w.element({&j.a.body, &j.b.body}); });
+  walk_list(w, EntryList::constraints, d.constraints, [&](const ConstraintDescription& k) { walk(w, k); });
+  walk_list(w, EntryList::drives, d.drives, [&](const DriveDescription& r) { w.element({&r.a.body, &r.b.body}); });
+  walk_list(w, EntryList::forces, d.forces, [&](const ForceDescription& f) { walk(w, f); });
+  walk_list(w, EntryList::actuators, d.actuators, [&](const ActuatorDescription& a) { walk(w, a); });
 }
-
-void couple(Coupler& c, const ForceDescription& force) {
-  std::visit(
-      [&](const auto& f) {
-        using T = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<T, GravityDescription>) {
-          return;  // one element per body, each on its body alone: no join
-        } else if constexpr (std::is_same_v<T, SpringDescription> || std::is_same_v<T, DamperDescription>) {
-          c.element({&f.points.body_a, &f.points.body_b});
-        } else if constexpr (std::is_same_v<T, RotationalSpringDescription> ||
-                             std::is_same_v<T, RotationalDamperDescription>) {
-          c.element({&f.hinge.body_a, &f.hinge.body_b});
-        } else if constexpr (std::is_same_v<T, DampingMatrixDescription>) {
-          c.element(f.bodies);
-        } else {
-          c.element({&f.body});
-        }
-      },
-      force);
-}
-
-void couple(Coupler& c, const ActuatorDescription& actuator) {
-  std::visit([&](const auto& coordinate) { c.element({&coordinate.body_a, &coordinate.body_b}); },
-             actuator.coordinate);
-}
-
-}  // namespace
 
 BlockCoupling description_coupling(const ModelDescription& description) {
-  Coupler c(description);
-  for (const MassMatrixDescription& m : description.inertias) c.element(m.bodies);
-  for (const JointDescription& j : description.joints) c.element({&j.a.body, &j.b.body});
-  for (const ConstraintDescription& k : description.constraints) couple(c, k);
-  for (const DriveDescription& d : description.drives) c.element({&d.a.body, &d.b.body});
-  for (const ForceDescription& f : description.forces) couple(c, f);
-  for (const ActuatorDescription& a : description.actuators) couple(c, a);
-  return c.take();
+  BlockCoupling coupling;
+  for (const BodyDescription& body : description.bodies) coupling.add_block(coordinates_of(body));
+  for_each_entry_element(description, [&](EntryList, std::size_t, std::span<const Index> bodies) {
+    coupling.add_element(bodies);
+  });
+  return coupling;
 }
 
 }  // namespace noether

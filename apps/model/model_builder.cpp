@@ -8,6 +8,7 @@
 #include <Eigen/Geometry>
 
 #include <noether/apps/model/body_probe.hpp>
+#include <noether/apps/model/model_part.hpp>
 #include <noether/apps/model/output_columns.hpp>
 #include <noether/bodies/generic_inertia.hpp>
 #include <noether/bodies/spherical_point_mass.hpp>
@@ -57,6 +58,7 @@ struct PlacedBody {
   double mass = 0.0;               ///< for gravity
   Vector centre_of_mass;           ///< body coordinates (zero for a point mass)
   std::vector<std::string> coordinates;
+  bool ghost = false;              ///< its block alone: another process's body (PartSelection)
 };
 
 const char* kind_name(BodyClass kind) {
@@ -85,18 +87,22 @@ std::string list_of(const std::vector<std::string>& names) {
 
 class Builder {
  public:
-  explicit Builder(const ModelDescription& description) : d_(description) {}
+  /// Builds the whole description, or with `part` the bodies and entries it selects.
+  explicit Builder(const ModelDescription& description, const PartSelection* part = nullptr)
+      : d_(description), part_(part) {}
 
   Mechanism build() {
-    for (std::size_t i = 0; i < d_.bodies.size(); ++i) entry("bodies", i, [&] { add_body(d_.bodies[i]); });
-    for (std::size_t i = 0; i < d_.inertias.size(); ++i) entry("inertias", i, [&] { add_inertia(d_.inertias[i]); });
-    for (std::size_t i = 0; i < d_.joints.size(); ++i) entry("joints", i, [&] { mechanism_.add(make_joint(d_.joints[i])); });
-    for (std::size_t i = 0; i < d_.constraints.size(); ++i)
-      entry("constraints", i, [&] { std::visit([&](const auto& c) { add_constraint(c); }, d_.constraints[i]); });
-    for (std::size_t i = 0; i < d_.drives.size(); ++i) entry("drives", i, [&] { mechanism_.add(make_drive(d_.drives[i])); });
+    for (std::size_t i = 0; i < d_.bodies.size(); ++i)
+      if (role(i) != BodyRole::absent) entry("bodies", i, [&] { add_body(d_.bodies[i], role(i)); });
+    each(EntryList::inertias, "inertias", d_.inertias, [&](const auto& m) { add_inertia(m); });
+    each(EntryList::joints, "joints", d_.joints, [&](const auto& j) { mechanism_.add(make_joint(j)); });
+    each(EntryList::constraints, "constraints", d_.constraints,
+         [&](const auto& c) { std::visit([&](const auto& k) { add_constraint(k); }, c); });
+    each(EntryList::drives, "drives", d_.drives, [&](const auto& r) { mechanism_.add(make_drive(r)); });
     for (std::size_t i = 0; i < d_.forces.size(); ++i)
-      entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
-    for (std::size_t i = 0; i < d_.actuators.size(); ++i) entry("actuators", i, [&] { add_actuator(d_.actuators[i]); });
+      if (std::holds_alternative<GravityDescription>(d_.forces[i]) || builds(EntryList::forces, i))
+        entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
+    each(EntryList::actuators, "actuators", d_.actuators, [&](const auto& a) { add_actuator(a); });
     return std::move(mechanism_);
   }
 
@@ -129,6 +135,18 @@ class Builder {
     } catch (const std::invalid_argument& e) {
       throw ModelDescriptionError(section, index, "", e.what());
     }
+  }
+
+  // ---- the part built ---------------------------------------------------------------------
+
+  BodyRole role(std::size_t body) const { return part_ ? part_->bodies[body] : BodyRole::owned; }
+  bool builds(EntryList list, std::size_t index) const { return !part_ || part_->builds(list, index); }
+
+  /// add(entries[i]) for each entry of `list` the part builds, a refusal naming the entry.
+  template <class Entries, class F>
+  void each(EntryList list, const char* section, const Entries& entries, F&& add) {
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (builds(list, i)) entry(section, i, [&] { add(entries[i]); });
   }
 
   // ---- names -----------------------------------------------------------------------------
@@ -179,20 +197,23 @@ class Builder {
       throw FieldError("name", "a body named " + quote(name) + " is defined already; body names must be unique");
   }
 
-  void add_body(const BodyDescription& description) {
+  /// The body's block, and with its own elements unless it is a ghost.
+  void add_body(const BodyDescription& description, BodyRole role) {
     require_unique(name_of(description));
-    std::visit([&](const auto& b) { add(b); }, description);
+    const BodyElements elements = role == BodyRole::ghost ? BodyElements::none : BodyElements::own;
+    std::visit([&](const auto& b) { add(b, elements); }, description);
+    bodies_.back().ghost = role == BodyRole::ghost;
   }
 
-  void add(const RigidBodyDescription& b) {
-    const BodyRef ref = mechanism_.add_rigid_body(b.name, b.properties, b.pose, b.twist);
+  void add(const RigidBodyDescription& b, BodyElements elements) {
+    const BodyRef ref = mechanism_.add_rigid_body(b.name, b.properties, b.pose, b.twist, elements);
     place(b.name, {BodyClass::rigid, ref.block, 12, ref, b.properties.mass, b.properties.center_of_mass, {}});
   }
-  void add(const PlanarBodyDescription& b) {
-    const BodyRef ref = mechanism_.add_planar_body(b.name, b.properties, b.pose, b.twist);
+  void add(const PlanarBodyDescription& b, BodyElements elements) {
+    const BodyRef ref = mechanism_.add_planar_body(b.name, b.properties, b.pose, b.twist, elements);
     place(b.name, {BodyClass::planar, ref.block, 6, ref, b.properties.mass, b.properties.center_of_mass, {}});
   }
-  void add(const PointMassDescription& b) {
+  void add(const PointMassDescription& b, BodyElements elements) {
     const Index dim = b.position.size();
     if (dim != 2 && dim != 3)
       throw FieldError("position", "a point mass moves in the plane (2 entries) or in space (3), got " +
@@ -200,17 +221,18 @@ class Builder {
     if (b.velocity.size() != dim)
       throw FieldError("velocity", "needs " + std::to_string(dim) + " entries like the position, got " +
                                        std::to_string(b.velocity.size()));
-    const BodyRef ref = dim == 3 ? mechanism_.add_point_mass(b.name, b.mass, b.position, b.velocity)
-                                 : mechanism_.add_planar_point_mass(b.name, b.mass, b.position, b.velocity);
+    const BodyRef ref = dim == 3 ? mechanism_.add_point_mass(b.name, b.mass, b.position, b.velocity, elements)
+                                 : mechanism_.add_planar_point_mass(b.name, b.mass, b.position, b.velocity, elements);
     place(b.name, {BodyClass::point_mass, ref.block, dim, ref, b.mass, Vector::Zero(dim), {}});
   }
-  void add(const SphericalPointMassDescription& b) {
+  void add(const SphericalPointMassDescription& b, BodyElements elements) {
     MassFunction inertia = spherical_point_mass(b.mass);
     const BlockId block = mechanism_.add_coordinates(b.name, {"r", "theta", "phi"}, b.position, b.velocity);
-    mechanism_.add(std::make_shared<ConfigurationInertia>(b.name + ".inertia", std::vector{block}, 3, std::move(inertia)));
+    if (elements == BodyElements::own)
+      mechanism_.add(std::make_shared<ConfigurationInertia>(b.name + ".inertia", std::vector{block}, 3, std::move(inertia)));
     place(b.name, {BodyClass::spherical, block, 3, std::nullopt, b.mass, Vector(), {"r", "theta", "phi"}});
   }
-  void add(const CoordinatesDescription& b) {
+  void add(const CoordinatesDescription& b, BodyElements) {
     const BlockId block = mechanism_.add_coordinates(b.name, b.coordinates, b.position, b.velocity);
     place(b.name, {BodyClass::coordinates, block, static_cast<Index>(b.coordinates.size()), std::nullopt, 0.0, Vector(),
                    b.coordinates});
@@ -313,12 +335,15 @@ class Builder {
 
   // ---- forces ----------------------------------------------------------------------------
 
-  /// On the bodies listed, or on every body that takes it when none is (without a name lookup each).
+  /// On the bodies listed, or on every body that takes it when none is (without a name lookup each);
+  /// in a part, on its own bodies alone (a listed body it does not hold is another process's).
   void add_force(const GravityDescription& g) {
     const auto add = [&](const std::string& name, const PlacedBody& p) {
+      if (p.ghost) return;
       mechanism_.add(std::make_shared<Gravity>(name + ".gravity", *p.ref, p.mass, p.centre_of_mass, g.acceleration));
     };
     for (const std::string& name : g.bodies) {
+      if (part_ && !index_.contains(name)) continue;
       attachable(name, "bodies");
       add(name, body(name, "bodies"));
     }
@@ -535,6 +560,7 @@ class Builder {
   }
 
   const ModelDescription& d_;
+  const PartSelection* part_;  ///< null: the whole description
   Mechanism mechanism_;
   std::vector<std::shared_ptr<const JointActuator>> actuators_;  ///< in the order of d_.actuators
   std::vector<PlacedBody> bodies_;
@@ -549,6 +575,10 @@ const std::string& name_of(const BodyDescription& body) {
 }
 
 Mechanism build_mechanism(const ModelDescription& description) { return Builder(description).build(); }
+
+Mechanism build_mechanism(const ModelDescription& description, const PartSelection& part) {
+  return Builder(description, &part).build();
+}
 
 Model build_model(const ModelDescription& description) {
   Builder builder(description);

@@ -11,6 +11,8 @@
 
 namespace noether {
 
+struct PartSelection;  // apps/model/model_part.hpp
+
 /// An entry of a description that the library refuses or whose names do not resolve: the list it is
 /// in ("bodies", "joints", ...), its index there, the field at fault (empty when the entry as a
 /// whole is) and why. what() reads "joints[3].body_b: no body named 'bar7'; bodies are bar1 ... bar6".
@@ -34,6 +36,10 @@ class ModelDescriptionError : public std::invalid_argument {
 /// order and each list in its order. Throws ModelDescriptionError for an entry the library refuses
 /// (with its message), a duplicate or unknown name, or a body of a kind the entry cannot use.
 Mechanism build_mechanism(const ModelDescription& description);
+
+/// build_mechanism of the bodies and entries `part` selects (model_part.hpp): an owned body with its
+/// own elements, a ghost body's block alone, gravity on the owned bodies.
+Mechanism build_mechanism(const ModelDescription& description, const PartSelection& part);
 
 /// build_mechanism, then the probes and invariants: the Model a run integrates, with the bodies'
 /// initial positions and velocities as its initial state.

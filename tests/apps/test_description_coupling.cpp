@@ -2,12 +2,12 @@
 // before the model is built.
 #include <doctest/doctest.h>
 
-#include <filesystem>
-
 #include <noether/apps/model/description_coupling.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/apps/scene_file.hpp>
+
+#include "support/every_description.hpp"
 
 using namespace noether;
 
@@ -25,33 +25,22 @@ void check_same_coupling(const ModelDescription& description) {
   }
 }
 
-/// Sizes small enough for a unit test; the other parameters at their defaults.
-ParameterValues small(const Scenario& scenario) {
-  ParameterValues values;
-  for (const ScenarioParameter& p : scenario.parameters)
-    if (p.name == "n") values[p.name] = 12;
-    else if (p.name == "k") values[p.name] = 4;
-  return resolve_parameters(scenario, values);
-}
-
 }  // namespace
 
-TEST_CASE("every scenario's description couples its bodies as its built system does") {
-  for (const Scenario& scenario : scenarios()) {
-    CAPTURE(scenario.name);
-    check_same_coupling(scenario.describe(small(scenario)));
-  }
-}
-
-TEST_CASE("every example scene's description couples its bodies as its built system does") {
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(NOETHER_SOURCE_DIR) / "examples/scenes")) {
-    CAPTURE(entry.path().string());
-    check_same_coupling(load_scene(entry.path()).model);
-  }
+TEST_CASE("every scenario's and example scene's description couples its bodies as its built system does") {
+  testing::for_every_description(check_same_coupling);
 }
 
 TEST_CASE("a description naming a body it does not hold is refused by the coupling, naming the body") {
-  ModelDescription description = find_scenario("double-pendulum").describe(small(find_scenario("double-pendulum")));
+  ModelDescription description = find_scenario("double-pendulum").describe(resolve_parameters(find_scenario("double-pendulum"), {}));
   description.joints.front().b.body = "nowhere";
   CHECK_THROWS_WITH_AS(description_coupling(description), "no body named 'nowhere' in the model", std::invalid_argument);
+}
+
+TEST_CASE("a description with two bodies of one name is refused by the coupling, naming it") {
+  ModelDescription description = find_scenario("double-pendulum").describe(resolve_parameters(find_scenario("double-pendulum"), {}));
+  description.bodies.push_back(description.bodies.front());
+  const std::string name = name_of(description.bodies.front());
+  CHECK_THROWS_WITH_AS(description_coupling(description),
+                       ("two bodies are named '" + name + "'; body names must be unique").c_str(), std::invalid_argument);
 }

@@ -1,0 +1,57 @@
+#include <noether/apps/model/model_part.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include <noether/apps/model/model_builder.hpp>
+
+namespace noether {
+namespace {
+
+/// The entries of each list, one flag each, all false.
+std::array<std::vector<bool>, 6> no_entries(const ModelDescription& d) {
+  return {std::vector<bool>(d.inertias.size()), std::vector<bool>(d.joints.size()),
+          std::vector<bool>(d.constraints.size()), std::vector<bool>(d.drives.size()),
+          std::vector<bool>(d.forces.size()), std::vector<bool>(d.actuators.size())};
+}
+
+}  // namespace
+
+PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
+  if (body_processes.size() != description.bodies.size())
+    throw std::invalid_argument("select_part: " + std::to_string(body_processes.size()) + " body processes for " +
+                                std::to_string(description.bodies.size()) + " bodies");
+  PartSelection part{std::vector<BodyRole>(description.bodies.size(), BodyRole::absent), no_entries(description)};
+  for (std::size_t b = 0; b < body_processes.size(); ++b)
+    if (body_processes[b] == rank) part.bodies[b] = BodyRole::owned;
+  for_each_entry_element(description, [&](EntryList list, std::size_t index, std::span<const Index> bodies) {
+    const int owner = bodies.empty() ? 0 : body_processes[static_cast<std::size_t>(std::ranges::min(bodies))];
+    if (owner != rank) return;
+    part.entries[static_cast<std::size_t>(list)][index] = true;
+    for (const Index b : bodies)
+      if (part.bodies[static_cast<std::size_t>(b)] == BodyRole::absent) part.bodies[static_cast<std::size_t>(b)] = BodyRole::ghost;
+  });
+  return part;
+}
+
+ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
+  const PartSelection selection = select_part(description, body_processes, rank);
+  Mechanism mechanism = build_mechanism(description, selection);
+  ModelPart part;
+  part.initial = mechanism.initial_state();
+  part.system = mechanism.release_system();
+  Index offset = 0;
+  for (std::size_t b = 0; b < description.bodies.size(); ++b) {
+    if (selection.bodies[b] != BodyRole::absent) {
+      part.bodies.push_back(static_cast<Index>(b));
+      part.global_offsets.push_back(offset);
+      part.ghosts.push_back(selection.bodies[b] == BodyRole::ghost);
+    }
+    offset += coordinates_of(description.bodies[b]);
+  }
+  part.global_coordinates = offset;
+  return part;
+}
+
+}  // namespace noether

@@ -1,0 +1,66 @@
+#pragma once
+/// A process's part of a described model (docs/distributed.md, "The partitioned model", stage 2):
+/// the bodies it owns, the ghost bodies its elements touch, and the elements of the entries it
+/// owns, numbered locally, with the global numbers of its coordinates. A run over several processes
+/// builds each process's part instead of the whole model (stage 3).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/model_description.hpp>
+#include <noether/engine/state.hpp>
+#include <noether/engine/system.hpp>
+
+namespace noether {
+
+/// What a process builds of a described body.
+enum class BodyRole : std::uint8_t {
+  absent,  ///< nothing: another process's body that none of this process's elements touches
+  owned,   ///< its block and its own elements (inertia, orthonormality, gravity)
+  ghost,   ///< its block alone (BodyElements::none): another process's body this one's elements touch
+};
+
+/// Which bodies and entries of a description one process builds.
+struct PartSelection {
+  std::vector<BodyRole> bodies;  ///< one per body of the description
+  /// One flag per entry of each list (EntryList order), true for the entries built here. Gravity
+  /// entries are not decided here: the part puts gravity on its owned bodies.
+  std::array<std::vector<bool>, 6> entries;
+
+  bool builds(EntryList list, std::size_t index) const {
+    return entries[static_cast<std::size_t>(list)][index];
+  }
+};
+
+/// The part of process `rank` when body b belongs to process body_processes[b] (one entry per
+/// body of the description, as block_processes(description_coupling(description), ranks) gives):
+/// its bodies are owned; an entry belongs to the process of its smallest body (in the description's
+/// order: the rule of the terms, engine/partition.hpp), an entry on no body to process 0; the
+/// other bodies the owned entries touch are ghosts. Throws as for_each_entry_element does.
+PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank);
+
+/// A process's part of a model: its System (the part's blocks in the description's order, numbered
+/// from 0; the elements of its owned bodies and entries; multiplier rows numbered from 0 in the
+/// order of the whole model's, each part's rows to be numbered after the lower ranks' in a run, an
+/// exclusive prefix sum of the parts' counts) and its initial state (q, v of its blocks).
+struct ModelPart {
+  std::shared_ptr<System> system;
+  State initial;
+  std::vector<Index> bodies;          ///< the description index of each block of system (blocks() order)
+  std::vector<Index> global_offsets;  ///< the whole model's first coordinate of each block
+  std::vector<bool> ghosts;           ///< each block: a ghost body's
+  Index global_coordinates = 0;       ///< the whole model's number of coordinates
+};
+
+/// build_model's system and initial state restricted to select_part's selection: with one process
+/// (every body_processes entry 0) the whole model's system, element for element. Probes and
+/// invariants are not built (stage 4 evaluates them by their bodies' owners). A part checks the
+/// entries it builds: an entry another process owns is refused there. Throws
+/// ModelDescriptionError as build_model does, and as select_part.
+ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank);
+
+}  // namespace noether
