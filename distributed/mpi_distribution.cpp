@@ -66,6 +66,21 @@ void MpiDistribution::sum(std::span<double> values) const {
   check(MPI_Bcast(values.data(), count, MPI_DOUBLE, ranks_ - 1, MPI_COMM_WORLD), "MPI_Bcast");
 }
 
+void MpiDistribution::exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const {
+  constexpr int kExchangeTag = 1;  // apart from sum()'s messages
+  std::vector<MPI_Request> requests;
+  requests.reserve(sends.size() + receives.size());
+  for (const Incoming& in : receives)
+    check(MPI_Irecv(in.values.data(), static_cast<int>(in.values.size()), MPI_DOUBLE, in.process, kExchangeTag,
+                    MPI_COMM_WORLD, &requests.emplace_back()),
+          "MPI_Irecv");
+  for (const Outgoing& out : sends)
+    check(MPI_Isend(out.values.data(), static_cast<int>(out.values.size()), MPI_DOUBLE, out.process, kExchangeTag,
+                    MPI_COMM_WORLD, &requests.emplace_back()),
+          "MPI_Isend");
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
 bool MpiDistribution::any(bool flag) const {
   int local = flag ? 1 : 0, global = 0;
   check(MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");

@@ -25,6 +25,22 @@ class Distribution {
   /// processes alone; on return every process holds the same bits. Collective: every process
   /// calls it with the same size.
   virtual void sum(std::span<double> values) const = 0;
+
+  /// A message of exchange(): the other process and the values sent to it or received from it.
+  struct Outgoing {
+    int process;
+    std::span<const double> values;
+  };
+  struct Incoming {
+    int process;
+    std::span<double> values;
+  };
+  /// Sends each of `sends` to its process and fills each of `receives` with what its process sends
+  /// this one, as many values as it holds (the two sides agree on the sizes beforehand, and a
+  /// process sends another at most one message per exchange). Collective over the processes
+  /// named: each calls exchange with the messages it sends and expects. Returns once every
+  /// message of this process has arrived and every send buffer may be reused.
+  virtual void exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const = 0;
 };
 
 /// The mark of an unknown that lies in no single process's matrix part (divide_unknowns,

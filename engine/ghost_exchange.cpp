@@ -1,0 +1,158 @@
+#include <noether/engine/ghost_exchange.hpp>
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace noether {
+namespace {
+
+/// Why a process's local unknowns cannot make an exchange; empty when they can.
+std::string fault_of(std::span<const Index> global, std::span<const int> owner, int ranks) {
+  if (global.size() != owner.size())
+    return std::to_string(global.size()) + " global numbers but " + std::to_string(owner.size()) + " owners";
+  for (std::size_t i = 0; i < owner.size(); ++i)
+    if (owner[i] < 0 || owner[i] >= ranks)
+      return "local unknown " + std::to_string(i) + " has owner " + std::to_string(owner[i]) + " of " +
+             std::to_string(ranks) + " processes";
+  return {};
+}
+
+/// Throws when `faults`, summed over the processes, counts any: on every process alike, so that
+/// none goes on to a collective call the others never make.
+void agree_on_fault(const std::string& fault, double faults) {
+  if (faults == 0.0) return;
+  throw std::invalid_argument("ghost exchange: " +
+                              (fault.empty() ? std::string("another process's local unknowns are refused") : fault));
+}
+
+}  // namespace
+
+GhostExchange::GhostExchange(const Distribution& processes, std::span<const Index> global, std::span<const int> owner)
+    : processes_(processes) {
+  const int ranks = processes.ranks(), rank = processes.rank();
+  const auto p = static_cast<std::size_t>(ranks);
+  const std::string fault = fault_of(global, owner, ranks);
+  // The ghosts here by owner, in increasing global number.
+  std::map<int, std::vector<std::pair<Index, Index>>> by_owner;  // owner -> (global, local)
+  if (fault.empty())
+    for (std::size_t i = 0; i < owner.size(); ++i)
+      if (owner[i] != rank) by_owner[owner[i]].emplace_back(global[i], static_cast<Index>(i));
+  // counts[q * p + o]: how many ghosts process q holds of process o's unknowns; the last entry
+  // counts the processes at fault.
+  std::vector<double> counts(p * p + 1, 0.0);
+  for (auto& [o, entries] : by_owner) {
+    std::ranges::sort(entries);
+    counts[static_cast<std::size_t>(rank) * p + static_cast<std::size_t>(o)] = static_cast<double>(entries.size());
+  }
+  counts.back() = fault.empty() ? 0.0 : 1.0;
+  processes.sum(counts);
+  agree_on_fault(fault, counts.back());
+
+  std::vector<std::vector<double>> asked(by_owner.size());  // the global numbers sent to each owner
+  std::vector<Distribution::Outgoing> sends;
+  for (auto& [o, entries] : by_owner) {
+    Link& link = ghosts_.emplace_back(Link{o, {}, {}, {}});
+    std::vector<double>& numbers = asked[ghosts_.size() - 1];
+    for (const auto& [g, l] : entries) {
+      link.local.push_back(l);
+      numbers.push_back(static_cast<double>(g));
+    }
+    link.buffer.resize(link.local.size());
+    sends.push_back({o, numbers});
+  }
+  std::vector<Distribution::Incoming> receives;
+  for (int q = 0; q < ranks; ++q)
+    if (const double n = counts[static_cast<std::size_t>(q) * p + static_cast<std::size_t>(rank)]; n > 0.0) {
+      Link& link = shared_.emplace_back(Link{q, {}, std::vector<double>(static_cast<std::size_t>(n)), {}});
+      receives.push_back({q, link.buffer});
+    }
+  processes.exchange(sends, receives);
+  resolve_shared(global, owner);
+}
+
+void GhostExchange::resolve_shared(std::span<const Index> global, std::span<const int> owner) {
+  const int rank = processes_.rank();
+  std::vector<std::pair<Index, Index>> owned;  // (global, local), sorted
+  for (std::size_t i = 0; i < owner.size(); ++i)
+    if (owner[i] == rank) owned.emplace_back(global[i], static_cast<Index>(i));
+  std::ranges::sort(owned);
+  std::string fault;
+  for (Link& link : shared_)
+    for (const double number : link.buffer) {
+      const auto g = static_cast<Index>(number);
+      const auto at = std::ranges::lower_bound(owned, std::pair{g, Index{0}});
+      if (at == owned.end() || at->first != g) {
+        fault = "process " + std::to_string(link.process) + " holds a ghost of unknown " + std::to_string(g) +
+                ", which process " + std::to_string(rank) + " does not own";
+        break;
+      }
+      link.local.push_back(at->second);
+    }
+  std::vector<double> faults{fault.empty() ? 0.0 : 1.0};
+  processes_.sum(faults);
+  agree_on_fault(fault, faults[0]);
+  for (const Link& link : shared_) slots_.insert(slots_.end(), link.local.begin(), link.local.end());
+  std::ranges::sort(slots_);
+  slots_.erase(std::unique(slots_.begin(), slots_.end()), slots_.end());
+  for (Link& link : shared_)
+    for (const Index l : link.local) link.slot.push_back(static_cast<Index>(std::ranges::lower_bound(slots_, l) - slots_.begin()));
+  totals_.resize(slots_.size());
+  started_.resize(slots_.size());
+}
+
+void GhostExchange::swap_buffers(const std::vector<Link>& out_links, const std::vector<Link>& in_links) const {
+  std::vector<Distribution::Outgoing> sends;
+  std::vector<Distribution::Incoming> receives;
+  for (const Link& link : out_links) sends.push_back({link.process, link.buffer});
+  for (const Link& link : in_links) receives.push_back({link.process, link.buffer});
+  processes_.exchange(sends, receives);
+}
+
+void GhostExchange::update_ghosts(VectorRef x) const {
+  for (const Link& link : shared_)
+    for (std::size_t k = 0; k < link.local.size(); ++k) link.buffer[k] = x(link.local[k]);
+  swap_buffers(shared_, ghosts_);
+  for (const Link& link : ghosts_)
+    for (std::size_t k = 0; k < link.local.size(); ++k) x(link.local[k]) = link.buffer[k];
+}
+
+void GhostExchange::sum_shared(VectorRef x) const {
+  for (const Link& link : ghosts_)
+    for (std::size_t k = 0; k < link.local.size(); ++k) link.buffer[k] = x(link.local[k]);
+  swap_buffers(ghosts_, shared_);
+  // Each shared entry's total, its contributions added in the order of the ranks: the other
+  // processes' (shared_ is in increasing process order) with this process's own at its place.
+  std::ranges::fill(started_, false);
+  const auto add = [&](Index slot, double value) {
+    const auto s = static_cast<std::size_t>(slot);
+    totals_[s] = started_[s] ? totals_[s] + value : value;
+    started_[s] = true;
+  };
+  const auto add_own = [&] {
+    for (std::size_t s = 0; s < slots_.size(); ++s) add(static_cast<Index>(s), x(slots_[s]));
+  };
+  bool own_added = false;
+  for (const Link& link : shared_) {
+    if (!own_added && link.process > processes_.rank()) {
+      add_own();
+      own_added = true;
+    }
+    for (std::size_t k = 0; k < link.local.size(); ++k) add(link.slot[k], link.buffer[k]);
+  }
+  if (!own_added) add_own();
+  for (std::size_t s = 0; s < slots_.size(); ++s) x(slots_[s]) = totals_[s];
+  update_ghosts(x);
+}
+
+Index GhostExchange::ghost_count() const {
+  Index n = 0;
+  for (const Link& link : ghosts_) n += static_cast<Index>(link.local.size());
+  return n;
+}
+
+Index GhostExchange::shared_count() const { return static_cast<Index>(slots_.size()); }
+
+}  // namespace noether
