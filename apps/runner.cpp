@@ -390,6 +390,10 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
          std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());
   } catch (const std::invalid_argument& e) {
     fail(FailureCause::refused, e.what());
+  } catch (const StepLimitReached& e) {
+    // Reached by every process of a run over several at the same step: the steps' sizes follow
+    // Newton's decisions and the error estimates, which are the same on every process.
+    fail(FailureCause::error, e.what(), true);
   } catch (const SharedOutputError& e) {
     fail(FailureCause::output, e.what(), true);
   } catch (const OutputError& e) {

@@ -224,7 +224,8 @@ struct RunEnding {
     std::int64_t step = -1;
     double t = not_computed;
     /// Over several processes: every process met this failure at the same point, having agreed on
-    /// it (an output error, SharedOutputError: a process could not write its piece of a drawing).
+    /// it (an output error, SharedOutputError: a process could not write its piece of a drawing),
+    /// or reaching it by the decisions they share (an adaptive run's step limit).
     bool agreed = false;
   };
   Failure failure;
@@ -294,7 +295,7 @@ RunOutcome run(const RunOptions& options);
 /// Whether every process of a run over several reaches this ending together: a completed or
 /// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes the
 /// same decisions on the same equations), an agreed output error (a piece of a drawing:
-/// Failure::agreed). Another output error (of a file rank 0 alone writes) or any other error
+/// Failure::agreed), an adaptive run's step limit (Failure::agreed). Another output error (of a file rank 0 alone writes) or any other error
 /// (memory running out) may be one process's alone.
 bool ends_on_every_process(const RunEnding& ending);
 

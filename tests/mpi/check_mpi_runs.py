@@ -14,6 +14,8 @@ against what it must do:
   signal     SIGTERM to mpirun interrupts every process after the same step (summary: interrupted)
   resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding
   newton     a Newton failure ends every process with exit 1 and a summary saying so
+  limit      an adaptive run stopped by its step limit ends every process together (no MPI_Abort),
+             exit 1, summary.json saying so
   output     rank 0's time series hitting a file-size limit (an output error only rank 0 meets)
              ends every process within seconds, exit 1, summary.json naming the output error
   piece      the other ranks under a file-size limit their pieces of a drawing pass: the processes
@@ -148,6 +150,17 @@ class Checker:
         self.expect("newton", r.returncode == 1 and s["status"] == "failed" and "Newton" in r.stderr,
                     "exit %d, status %s: %s" % (r.returncode, s["status"], r.stderr[-2000:]))
 
+    def limit(self):
+        d = self.directory("limit")
+        # sem-vi on an amplified oscillation: its step shrinks until the run stops at 100 times
+        # t_end / h steps, on every process at the same step; none ends the job alone (MPI_Abort).
+        r = run(mpirun(self.ranks, self.noether, ["run", "damped-oscillator", "--stepper", "sem-vi", "--set",
+                                                 "zeta=-0.9", "--h", "0.5", "--t", "8", "--out", d]))
+        s = summary(d)
+        self.expect("limit", r.returncode == 1 and s["status"] == "failed" and "shrinks faster" in s.get("error", "")
+                    and "MPI_ABORT" not in r.stderr, "exit %d, status %s: %s" % (r.returncode, s["status"],
+                                                                                  r.stderr[-2000:]))
+
     def output(self):
         d = self.directory("output")
         start = time.monotonic()
@@ -189,7 +202,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--ranks", type=int, default=2)
     parser.add_argument("--case", action="append",
-                        help="run only these (klu, agreement, bits, resume, newton, output, piece)")
+                        help="run only these (klu, agreement, bits, resume, newton, limit, output, piece)")
     a = parser.parse_args()
     os.makedirs(a.work, exist_ok=True)
     c = Checker(a.noether, a.work, a.ranks)
@@ -215,6 +228,8 @@ def main():
         c.resume()
     if wanted("newton"):
         c.newton()
+    if wanted("limit"):
+        c.limit()
     if wanted("output"):
         c.output()
     if wanted("piece"):
