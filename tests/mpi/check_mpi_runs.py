@@ -121,7 +121,9 @@ class Checker:
         self.expect("bits", worst <= 1e-12, "two runs on %d processes differ by %.3g relative in q" % (self.ranks, worst))
 
     def resume(self):
-        args = ["run", "chain2d", "--set", "n=50", "--t", "0.5", "--h", "0.001", "--solver", "mumps",
+        # 2000 steps of about 1.6 ms: the signal, sent once the first checkpoint (step 50) is
+        # written, has about 3 s to arrive (at t = 0.5, 0.7 s were too few one run in three).
+        args = ["run", "chain2d", "--set", "n=50", "--t", "2", "--h", "0.001", "--solver", "mumps",
                 "--checkpoint-every", "50"]
         whole, stopped = self.directory("resume-whole"), self.directory("resume-stopped")
         run(mpirun(self.ranks, self.noether, args + ["--out", whole]))
