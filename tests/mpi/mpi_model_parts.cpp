@@ -1,0 +1,105 @@
+// The processes' parts of a model (build_model_part) measure what the whole model measures: the
+// energy as a sum over the processes, each constraint's rows at their global numbers (a part's
+// rows numbered after the lower ranks'), the momenta p = M v once the ghosts' shares are summed
+// into their owners (docs/distributed.md, stage 3 read off the code, steps 1, 2 and 6).
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/model/model_part.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/ghost_exchange.hpp>
+#include <noether/engine/measures.hpp>
+
+#include "mpi/mpi_world.hpp"
+
+using namespace noether;
+
+namespace {
+
+/// The number of multiplier rows of the lower ranks' parts: one sum of a count per process.
+Index rows_before(Index rows) {
+  std::vector<double> counts(static_cast<std::size_t>(testing::world().ranks()), 0.0);
+  counts[static_cast<std::size_t>(testing::world().rank())] = rows;
+  testing::world().sum(counts);
+  double before = 0.0;
+  for (int r = 0; r < testing::world().rank(); ++r) before += counts[static_cast<std::size_t>(r)];
+  return static_cast<Index>(before);
+}
+
+/// A state off the constraints and away from rest: the initial one moved by a smooth pattern.
+Vector moved(const Vector& x, double amount) {
+  Vector out = x;
+  for (Index i = 0; i < x.size(); ++i) out(i) += amount * std::sin(0.7 * i + 0.3);
+  return out;
+}
+
+void check_measures(const char* scenario, ParameterValues values) {
+  CAPTURE(scenario);
+  const Scenario& s = find_scenario(scenario);
+  const ModelDescription description = s.describe(resolve_parameters(s, values));
+  const Model whole = build_model(description);
+  const std::vector<int> processes = block_processes(description_coupling(description), testing::world().ranks());
+  const ModelPart part = build_model_part(description, processes, testing::world().rank());
+  const System& mine = *part.system;
+
+  std::vector<Index> global;
+  std::vector<int> owner;
+  for (std::size_t k = 0; k < mine.blocks().size(); ++k)
+    for (Index i = 0; i < mine.blocks()[k].size(); ++i) {
+      global.push_back(part.global_offsets[k] + i);
+      owner.push_back(processes[static_cast<std::size_t>(part.bodies[k])]);
+    }
+  const Vector q = moved(whole.initial.q, 1e-3), v = moved(whole.initial.v, 0.5);
+  Vector q_part(mine.num_coordinates()), v_part(mine.num_coordinates());
+  for (Index i = 0; i < mine.num_coordinates(); ++i) {
+    q_part(i) = q(global[static_cast<std::size_t>(i)]);
+    v_part(i) = v(global[static_cast<std::size_t>(i)]);
+  }
+
+  std::vector<double> energy{kinetic_energy(mine, q_part, v_part) + potential_energy(mine, q_part)};
+  testing::world().sum(energy);
+  const double expected = kinetic_energy(*whole.system, q, v) + potential_energy(*whole.system, q);
+  CHECK(std::abs(energy[0] - expected) <= 1e-13 * std::abs(expected));
+
+  Vector g_whole(whole.system->num_multipliers()), g_part(mine.num_multipliers());
+  calc_constraint_values(*whole.system, q, g_whole);
+  calc_constraint_values(mine, q_part, g_part);
+  std::map<std::string, Index> whole_rows;
+  for (const auto& c : whole.system->constraints()) whole_rows[c.element->name()] = c.first_multiplier;
+  const Index before = rows_before(mine.num_multipliers());
+  std::vector<double> numbered(static_cast<std::size_t>(whole.system->num_multipliers()), 0.0);
+  for (const auto& c : mine.constraints()) {
+    CAPTURE(c.element->name());
+    const Index rows = c.element->num_equations(), at = whole_rows.at(c.element->name());
+    CHECK(g_part.segment(c.first_multiplier, rows) == g_whole.segment(at, rows));  // the same inputs, the same bits
+    for (Index r = 0; r < rows; ++r) numbered[static_cast<std::size_t>(before + c.first_multiplier + r)] += 1.0;
+  }
+  testing::world().sum(numbered);
+  for (const double times : numbered) CHECK(times == 1.0);  // the parts' rows number the whole's once each
+
+  Vector p_whole(whole.system->num_coordinates()), p_part(mine.num_coordinates());
+  calc_momentum(*whole.system, q, v, p_whole);
+  calc_momentum(mine, q_part, v_part, p_part);
+  GhostExchange(testing::world(), global, owner).sum_shared(p_part);
+  for (Index i = 0; i < mine.num_coordinates(); ++i) {
+    const double expected_p = p_whole(global[static_cast<std::size_t>(i)]);
+    CHECK(std::abs(p_part(i) - expected_p) <= 1e-15 * (1.0 + std::abs(expected_p)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("model parts: energy, constraint rows and momenta of the processes' parts are the whole model's") {
+  check_measures("chain3d", {{"n", 13}});
+  check_measures("chain2d", {{"n", 20}});
+  check_measures("nfourbar", {{"n", 6}});
+  check_measures("grid2d", {{"k", 4}});
+  check_measures("double-fourbar", {});
+  check_measures("slider-crank", {});
+}
