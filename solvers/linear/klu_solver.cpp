@@ -393,6 +393,31 @@ void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   });
 }
 
+void KluSolver::solve_in_place(std::span<double> columns, Index count) {
+  if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
+  if (count < 0 || columns.size() != static_cast<std::size_t>(size()) * static_cast<std::size_t>(count))
+    throw LinearSolverError("klu: " + std::to_string(count) + " right sides of " + std::to_string(size()) +
+                            " entries do not fill a buffer of " + std::to_string(columns.size()));
+  if (count == 0) return;
+  const Candidate& order = candidates_[chosen_];
+  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
+  const auto column = [&](Index c) { return columns.subspan(at(c) * at(size()), at(size())); };
+  // Each column b becomes b(P) (through work_), is solved in place with the others, and goes back
+  // to x(Q) = y: solve()'s steps, the columns side by side.
+  for (Index c = 0; c < count; ++c) {
+    const std::span<double> b = column(c);
+    for (Index k = 0; k < size(); ++k) work_[at(k)] = b[at(order.row_order[at(k)])];
+    std::ranges::copy(work_, b.begin());
+  }
+  if (!klu_solve(factors_.symbolic.get(), factors_.numeric.get(), size(), count, columns.data(), &common_))
+    throw LinearSolverError("klu: solve failed: " + klu_status(common_.status));
+  for (Index c = 0; c < count; ++c) {
+    const std::span<double> y = column(c);
+    for (Index k = 0; k < size(); ++k) work_[at(order.column_order[at(k)])] = y[at(k)];
+    std::ranges::copy(work_, y.begin());
+  }
+}
+
 void KluSolver::solve_transposed(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve_transposed called without a successful factorization");
   check_solve_sizes("klu", size(), b, x);

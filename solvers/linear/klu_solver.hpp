@@ -96,6 +96,11 @@ class KluSolver final : public LinearSolver {
   FactorizationStatus factorize(std::span<const double> values) override;
   void solve(std::span<const double> b, std::span<double> x) override;
   void solve_transposed(std::span<const double> b, std::span<double> x) override;
+  /// A X = B for `count` right sides stored one after another in `columns` (size() x count,
+  /// column-major), overwritten with the solutions: one pass of KLU over the factors for every
+  /// four columns (klu_solve's nrhs) instead of one per column, each column the same bits as
+  /// solve() gives it. Throws LinearSolverError as solve does, or for a buffer of another size.
+  void solve_in_place(std::span<double> columns, Index count);
   /// The next factorize chooses the ordering again and pivots afresh (klu_factor), as a new
   /// solver's first one does.
   void forget_factorization() override;

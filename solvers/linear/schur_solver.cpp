@@ -9,6 +9,10 @@ namespace noether {
 namespace {
 
 constexpr Index kNone = -1;
+/// The Schur share's columns solved together: KLU passes over its factors once for up to four
+/// right sides (klu_solve's nrhs), and reading the factors, not the arithmetic, bounds a solve's
+/// time. Two, as many as a solve's right side and solution take: the buffer costs nothing more.
+constexpr std::size_t kColumnsPerSolve = 2;
 
 }  // namespace
 
@@ -27,8 +31,9 @@ void SchurSolver::analyze_pattern(const CscPattern& pattern) {
   if (!interior_unknowns_.empty()) interior_.analyze_pattern(interior_pattern_);
   const auto size = interior_unknowns_.size();
   interior_values_.resize(interior_slots_.size());
-  rhs_.resize(size);
-  solution_.resize(size);
+  columns_.assign(kColumnsPerSolve * size, 0.0);
+  rhs_ = {columns_.data(), size};
+  solution_ = {columns_.data() + size, size};
   to_values_.resize(to_interface_.size());
   from_values_.resize(from_interface_.size());
   schur_.resize(interface_size(), interface_size());
@@ -133,15 +138,22 @@ FactorizationStatus SchurSolver::agreed_status(const FactorizationStatus& mine) 
 }
 
 void SchurSolver::add_schur_share(std::span<const double> values) {
+  const auto value = [&](const BlockEntry& e) { return values[static_cast<std::size_t>(e.slot)]; };
   schur_.setZero();
-  for (const BlockEntry& e : interface_block_) schur_(e.row, e.col) += values[static_cast<std::size_t>(e.slot)];
-  for (const Index c : touched_columns_) {
-    std::ranges::fill(rhs_, 0.0);
+  for (const BlockEntry& e : interface_block_) schur_(e.row, e.col) += value(e);
+  const std::size_t size = interior_unknowns_.size();
+  if (size == 0) return;
+  const std::size_t width = columns_.size() / size;
+  for (std::size_t first = 0; first < touched_columns_.size(); first += width) {
+    const std::span<const Index> chunk(touched_columns_.data() + first, std::min(width, touched_columns_.size() - first));
+    std::fill_n(columns_.begin(), chunk.size() * size, 0.0);
     for (const BlockEntry& e : to_interface_)
-      if (e.col == c) rhs_[static_cast<std::size_t>(e.row)] = values[static_cast<std::size_t>(e.slot)];
-    interior_.solve(rhs_, solution_);
-    for (const BlockEntry& e : from_interface_)
-      schur_(e.row, c) -= values[static_cast<std::size_t>(e.slot)] * solution_[static_cast<std::size_t>(e.col)];
+      if (const auto at = std::ranges::lower_bound(chunk, e.col); at != chunk.end() && *at == e.col)
+        columns_[static_cast<std::size_t>(at - chunk.begin()) * size + static_cast<std::size_t>(e.row)] = value(e);
+    interior_.solve_in_place({columns_.data(), chunk.size() * size}, static_cast<Index>(chunk.size()));
+    for (std::size_t j = 0; j < chunk.size(); ++j)
+      for (const BlockEntry& e : from_interface_)
+        schur_(e.row, chunk[j]) -= value(e) * columns_[j * size + static_cast<std::size_t>(e.col)];
   }
 }
 

@@ -103,7 +103,11 @@ class SchurSolver final : public LinearSolver {
   std::vector<BlockEntry> interface_block_;  ///< A^r(G, G)
   std::vector<double> to_values_, from_values_;  ///< the last factorize's values of to_interface_, from_interface_
   std::vector<Index> touched_columns_;    ///< the interface columns A(I_r, G) touches, ascending
-  std::vector<double> interior_values_, rhs_, solution_;  ///< workspaces of the interior's size
+  std::vector<double> interior_values_;  ///< A_rr's values
+  /// Two right sides of the interior's size: two of the Schur share's columns, solved side by side
+  /// (KluSolver::solve_in_place), or a solve's right side and solution (rhs_, solution_).
+  std::vector<double> columns_;
+  std::span<double> rhs_, solution_;
   Eigen::MatrixXd schur_;
   Eigen::PartialPivLU<Eigen::MatrixXd> schur_lu_;
   FactorizationProfile profile_;

@@ -364,3 +364,31 @@ TEST_CASE("a build without PETSc says how to get mumps: the package and the CMak
     CHECK_THROWS_AS(linear_solver_missing_message(kind), std::logic_error);
   }
 }
+
+TEST_CASE("klu: right sides solved side by side give each column the bits of its own solve") {
+  // Six columns: a chunk of four in KLU's solve, then two; a saddle-point matrix, so that KLU's
+  // row and column orders both permute.
+  const SparseSystem s = to_csc(saddle_point_matrix(40, 12, 5));
+  KluSolver klu;
+  klu.analyze_pattern(s.pattern);
+  REQUIRE(klu.factorize(s.values).ok);
+  const auto n = static_cast<std::size_t>(s.pattern.n);
+  constexpr Index kColumns = 6;
+  std::vector<double> columns(n * kColumns);
+  for (std::size_t k = 0; k < columns.size(); ++k) columns[k] = std::sin(0.37 * static_cast<double>(k) + 0.1);
+  std::vector<std::vector<double>> alone;
+  for (Index c = 0; c < kColumns; ++c) {
+    const std::vector<double> b(columns.begin() + static_cast<std::ptrdiff_t>(c * n),
+                                columns.begin() + static_cast<std::ptrdiff_t>((c + 1) * n));
+    alone.emplace_back(n);
+    klu.solve(b, alone.back());
+  }
+  klu.solve_in_place(columns, kColumns);
+  for (Index c = 0; c < kColumns; ++c) {
+    CAPTURE(c);
+    CHECK(std::equal(alone[static_cast<std::size_t>(c)].begin(), alone[static_cast<std::size_t>(c)].end(),
+                     columns.begin() + static_cast<std::ptrdiff_t>(c * n)));
+  }
+  CHECK_THROWS_WITH_AS(klu.solve_in_place(columns, 5), "klu: 5 right sides of 52 entries do not fill a buffer of 312",
+                       LinearSolverError);
+}
