@@ -58,9 +58,9 @@ void MpiDistribution::sum(std::span<double> values) const {
   // may group the additions as its algorithm for the message size likes, even for an operation
   // declared non-commutative (v_0 + (v_1 + v_2) keeps the rank order).
   if (rank_ > 0) {
-    std::vector<double> lower(values.size());
-    check(MPI_Recv(lower.data(), count, MPI_DOUBLE, rank_ - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = lower[i] + values[i];
+    if (lower_.size() < values.size()) lower_.resize(values.size());
+    check(MPI_Recv(lower_.data(), count, MPI_DOUBLE, rank_ - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = lower_[i] + values[i];
   }
   if (rank_ + 1 < ranks_) check(MPI_Send(values.data(), count, MPI_DOUBLE, rank_ + 1, 0, MPI_COMM_WORLD), "MPI_Send");
   check(MPI_Bcast(values.data(), count, MPI_DOUBLE, ranks_ - 1, MPI_COMM_WORLD), "MPI_Bcast");
