@@ -64,6 +64,7 @@ GhostExchange::GhostExchange(const Distribution& processes, std::span<const Inde
     sends.push_back({o, numbers});
   }
   std::vector<Distribution::Incoming> receives;
+  shared_.reserve(p);  // the receives hold spans of the links' buffers
   for (int q = 0; q < ranks; ++q)
     if (const double n = counts[static_cast<std::size_t>(q) * p + static_cast<std::size_t>(rank)]; n > 0.0) {
       Link& link = shared_.emplace_back(Link{q, {}, std::vector<double>(static_cast<std::size_t>(n)), {}});
