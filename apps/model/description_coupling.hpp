@@ -14,6 +14,7 @@ namespace noether {
 
 /// The lists of a description whose entries build one element each, in the builder's order.
 enum class EntryList { inertias, joints, constraints, drives, forces, actuators };
+inline constexpr std::size_t kEntryLists = 6;  ///< the members of EntryList
 
 /// Calls visit(list, index, bodies) for each entry that builds one element, in the builder's order
 /// (model_builder.hpp), with the description indices of the bodies its element touches, side A's

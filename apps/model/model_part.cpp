@@ -10,7 +10,7 @@ namespace noether {
 namespace {
 
 /// The entries of each list, one flag each, all false.
-std::array<std::vector<bool>, 6> no_entries(const ModelDescription& d) {
+std::array<std::vector<bool>, kEntryLists> no_entries(const ModelDescription& d) {
   return {std::vector<bool>(d.inertias.size()), std::vector<bool>(d.joints.size()),
           std::vector<bool>(d.constraints.size()), std::vector<bool>(d.drives.size()),
           std::vector<bool>(d.forces.size()), std::vector<bool>(d.actuators.size())};

@@ -29,7 +29,7 @@ struct PartSelection {
   std::vector<BodyRole> bodies;  ///< one per body of the description
   /// One flag per entry of each list (EntryList order), true for the entries built here. Gravity
   /// entries are not decided here: the part puts gravity on its owned bodies.
-  std::array<std::vector<bool>, 6> entries;
+  std::array<std::vector<bool>, kEntryLists> entries;
 
   bool builds(EntryList list, std::size_t index) const {
     return entries[static_cast<std::size_t>(list)][index];
