@@ -295,8 +295,8 @@ RunOutcome run(const RunOptions& options);
 /// Whether every process of a run over several reaches this ending together: a completed or
 /// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes the
 /// same decisions on the same equations), an agreed output error (a piece of a drawing:
-/// Failure::agreed), an adaptive run's step limit (Failure::agreed). Another output error (of a file rank 0 alone writes) or any other error
-/// (memory running out) may be one process's alone.
+/// Failure::agreed), an adaptive run's step limit (Failure::agreed). Another output error (of a
+/// file rank 0 alone writes) or any other error (memory running out) may be one process's alone.
 bool ends_on_every_process(const RunEnding& ending);
 
 }  // namespace noether

@@ -54,4 +54,15 @@ ModelPart build_model_part(const ModelDescription& description, std::span<const 
   return part;
 }
 
+PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> body_processes) {
+  PartCoordinates coordinates;
+  const auto blocks = part.system->blocks();
+  for (std::size_t k = 0; k < blocks.size(); ++k)
+    for (Index i = 0; i < blocks[k].size(); ++i) {
+      coordinates.global.push_back(part.global_offsets[k] + i);
+      coordinates.owner.push_back(body_processes[static_cast<std::size_t>(part.bodies[k])]);
+    }
+  return coordinates;
+}
+
 }  // namespace noether

@@ -56,6 +56,15 @@ struct ModelPart {
   Index global_coordinates = 0;       ///< the whole model's number of coordinates
 };
 
+/// Each of a part's coordinates (its System's order): its number in the whole model and the process
+/// that owns it (its body's, body_processes as given to build_model_part): what a GhostExchange
+/// over the parts' coordinates is made from (engine/ghost_exchange.hpp).
+struct PartCoordinates {
+  std::vector<Index> global;
+  std::vector<int> owner;
+};
+PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> body_processes);
+
 /// build_model's system and initial state restricted to select_part's selection: with one process
 /// (every body_processes entry 0) the whole model's system, element for element. Probes and
 /// invariants are not built (stage 4 evaluates them by their bodies' owners). A part checks the

@@ -377,20 +377,29 @@ void KluSolver::forget_factorization() {
 
 Index KluSolver::factor_entries() const { return factors_.numeric ? entries_of(*factors_.numeric, size()) : 0; }
 
+void KluSolver::gather_into_work(std::span<const double> from, const std::vector<Index>& order) {
+  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
+  for_each_index_range(size(), [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) work_[at(k)] = from[at(order[at(k)])];
+  });
+}
+
+void KluSolver::scatter_work(std::span<double> to, const std::vector<Index>& order) const {
+  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
+  for_each_index_range(size(), [&](Index begin, Index end) {
+    for (Index k = begin; k < end; ++k) to[at(order[at(k)])] = work_[at(k)];
+  });
+}
+
 void KluSolver::solve(std::span<const double> b, std::span<double> x) {
   if (!factorized_) throw LinearSolverError("klu: solve called without a successful factorization");
   check_solve_sizes("klu", size(), b, x);
   const Candidate& order = candidates_[chosen_];
   // A x = b  <=>  B y = b(P) with x(Q) = y.
-  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
-  for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(order.row_order[at(k)])];
-  });
+  gather_into_work(b, order.row_order);
   if (!klu_solve(factors_.symbolic.get(), factors_.numeric.get(), size(), 1, work_.data(), &common_))
     throw LinearSolverError("klu: solve failed: " + klu_status(common_.status));
-  for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) x[at(order.column_order[at(k)])] = work_[at(k)];
-  });
+  scatter_work(x, order.column_order);
 }
 
 void KluSolver::solve_in_place(std::span<double> columns, Index count) {
@@ -400,21 +409,20 @@ void KluSolver::solve_in_place(std::span<double> columns, Index count) {
                             " entries do not fill a buffer of " + std::to_string(columns.size()));
   if (count == 0) return;
   const Candidate& order = candidates_[chosen_];
-  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
-  const auto column = [&](Index c) { return columns.subspan(at(c) * at(size()), at(size())); };
-  // Each column b becomes b(P) (through work_), is solved in place with the others, and goes back
-  // to x(Q) = y: solve()'s steps, the columns side by side.
+  const auto column = [&](Index c) {
+    return columns.subspan(static_cast<std::size_t>(c) * work_.size(), work_.size());
+  };
+  // solve()'s steps, the columns side by side: each b becomes b(P), all are solved in one call,
+  // and each y goes back to x(Q) = y.
   for (Index c = 0; c < count; ++c) {
-    const std::span<double> b = column(c);
-    for (Index k = 0; k < size(); ++k) work_[at(k)] = b[at(order.row_order[at(k)])];
-    std::ranges::copy(work_, b.begin());
+    gather_into_work(column(c), order.row_order);
+    std::ranges::copy(work_, column(c).begin());
   }
   if (!klu_solve(factors_.symbolic.get(), factors_.numeric.get(), size(), count, columns.data(), &common_))
     throw LinearSolverError("klu: solve failed: " + klu_status(common_.status));
   for (Index c = 0; c < count; ++c) {
-    const std::span<double> y = column(c);
-    for (Index k = 0; k < size(); ++k) work_[at(order.column_order[at(k)])] = y[at(k)];
-    std::ranges::copy(work_, y.begin());
+    std::ranges::copy(column(c), work_.begin());
+    scatter_work(column(c), order.column_order);
   }
 }
 
@@ -423,15 +431,10 @@ void KluSolver::solve_transposed(std::span<const double> b, std::span<double> x)
   check_solve_sizes("klu", size(), b, x);
   const Candidate& order = candidates_[chosen_];
   // A^T x = b  <=>  B^T y = b(Q) with x(P) = y, since B(k, l) = A(P_k, Q_l).
-  const auto at = [](Index k) { return static_cast<std::size_t>(k); };
-  for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) work_[at(k)] = b[at(order.column_order[at(k)])];
-  });
+  gather_into_work(b, order.column_order);
   if (!klu_tsolve(factors_.symbolic.get(), factors_.numeric.get(), size(), 1, work_.data(), &common_))
     throw LinearSolverError("klu: transposed solve failed: " + klu_status(common_.status));
-  for_each_index_range(size(), [&](Index begin, Index end) {
-    for (Index k = begin; k < end; ++k) x[at(order.row_order[at(k)])] = work_[at(k)];
-  });
+  scatter_work(x, order.row_order);
 }
 
 }  // namespace noether

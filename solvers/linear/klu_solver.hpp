@@ -173,6 +173,10 @@ class KluSolver final : public LinearSolver {
   FactorizationStatus choose_ordering(std::span<const double> values);
   /// Unknowns of the analysed pattern (0 before the first analyze_pattern).
   Index size() const { return static_cast<Index>(work_.size()); }
+  /// work_[k] = from[order[k]]: a right side in B's order (order: P for A x = b, Q for A^T x = b).
+  void gather_into_work(std::span<const double> from, const std::vector<Index>& order);
+  /// to[order[k]] = work_[k]: a solution back in A's order (Q for A x = b, P for A^T x = b).
+  void scatter_work(std::span<double> to, const std::vector<Index>& order) const;
 
   klu_common common_{};
   FillOrdering ordering_option_;

@@ -43,15 +43,6 @@ std::map<std::string, GlobalPlacement> placements(const System& system, F&& to_g
   return out;
 }
 
-/// The global coordinate of each of the part's coordinates.
-std::vector<Index> global_coordinates(const ModelPart& part) {
-  std::vector<Index> global;
-  const auto blocks = part.system->blocks();
-  for (std::size_t k = 0; k < blocks.size(); ++k)
-    for (Index i = 0; i < blocks[k].size(); ++i) global.push_back(part.global_offsets[k] + i);
-  return global;
-}
-
 /// The part's blocks and initial values are the whole's, its ghosts the other processes' bodies.
 void check_blocks(const Model& whole, const ModelPart& part, std::span<const int> processes, int rank) {
   const auto blocks = part.system->blocks();
@@ -85,7 +76,10 @@ void check_parts(const ModelDescription& description, int ranks) {
     CAPTURE(rank);
     const ModelPart part = build_model_part(description, processes, rank);
     check_blocks(whole, part, processes, rank);
-    const std::vector<Index> global = global_coordinates(part);
+    const PartCoordinates coordinates = part_coordinates(part, processes);
+    const std::vector<Index>& global = coordinates.global;
+    for (std::size_t i = 0; i < global.size(); ++i)
+      CHECK(coordinates.owner[i] == coordinate_process[static_cast<std::size_t>(global[i])]);
     const auto mine = placements(*part.system, [&](Index i) { return global[static_cast<std::size_t>(i)]; }, row_offset);
     std::vector<Index> whole_rows;
     for (const auto& [element, placement] : mine) {

@@ -48,13 +48,7 @@ void check_measures(const char* scenario, ParameterValues values) {
   const ModelPart part = build_model_part(description, processes, testing::world().rank());
   const System& mine = *part.system;
 
-  std::vector<Index> global;
-  std::vector<int> owner;
-  for (std::size_t k = 0; k < mine.blocks().size(); ++k)
-    for (Index i = 0; i < mine.blocks()[k].size(); ++i) {
-      global.push_back(part.global_offsets[k] + i);
-      owner.push_back(processes[static_cast<std::size_t>(part.bodies[k])]);
-    }
+  const auto [global, owner] = part_coordinates(part, processes);
   const Vector q = moved(whole.initial.q, 1e-3), v = moved(whole.initial.v, 0.5);
   Vector q_part(mine.num_coordinates()), v_part(mine.num_coordinates());
   for (Index i = 0; i < mine.num_coordinates(); ++i) {
