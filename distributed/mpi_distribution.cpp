@@ -1,7 +1,9 @@
 #include <noether/distributed/mpi_distribution.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -64,6 +66,30 @@ void MpiDistribution::sum(std::span<double> values) const {
   }
   if (rank_ + 1 < ranks_) check(MPI_Send(values.data(), count, MPI_DOUBLE, rank_ + 1, 0, MPI_COMM_WORLD), "MPI_Send");
   check(MPI_Bcast(values.data(), count, MPI_DOUBLE, ranks_ - 1, MPI_COMM_WORLD), "MPI_Bcast");
+}
+
+namespace {
+
+/// MPI_User_function: inout[i] = max(in[i], inout[i]), NaN when either is NaN.
+void max_keeping_nan(void* in, void* inout, int* length, MPI_Datatype*) {
+  const auto* a = static_cast<const double*>(in);
+  auto* b = static_cast<double*>(inout);
+  for (int i = 0; i < *length; ++i)
+    b[i] = std::isnan(a[i]) || std::isnan(b[i]) ? std::numeric_limits<double>::quiet_NaN() : std::max(a[i], b[i]);
+}
+
+}  // namespace
+
+void MpiDistribution::max(std::span<double> values) const {
+  if (ranks_ == 1 || values.empty()) return;
+  static const MPI_Op op = [] {
+    [[maybe_unused]] const LibraryLeaksUnchecked unchecked;  // MPI_Finalize frees it
+    MPI_Op made = MPI_OP_NULL;
+    check(MPI_Op_create(&max_keeping_nan, 1, &made), "MPI_Op_create");
+    return made;
+  }();
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, op, MPI_COMM_WORLD),
+        "MPI_Allreduce");
 }
 
 void MpiDistribution::exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const {

@@ -25,6 +25,9 @@ class MpiDistribution final : public Distribution {
   /// process gets the same bits, whatever MPI's choice of algorithms. One message per rank in
   /// turn: its time grows with the number of processes (fine for tens of them).
   void sum(std::span<double> values) const override;
+  /// One MPI_Allreduce with an operation of our own (MPI_MAX leaves NaN's outcome to the
+  /// implementation).
+  void max(std::span<double> values) const override;
   /// Non-blocking receives and sends (MPI_Irecv, MPI_Isend), then one MPI_Waitall.
   void exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const override;
   /// Whether `flag` is true on any process (collective), so that every process takes a decision

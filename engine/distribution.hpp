@@ -1,12 +1,14 @@
 #pragma once
 /// The processes that assemble one Newton system together (an MPI job: docs/distributed.md).
 ///
-/// Every process holds the whole system and the whole state; each evaluates only the terms it
-/// owns (engine/partition.hpp says which) and assembles their residual rows and matrix entries. The residual, its scales and floors
-/// are then summed over the processes, so that every process holds the same residual, to the bit,
-/// and takes the same Newton decisions; the matrix stays in parts, one per process, for a linear
-/// solver that sums them (a distributed one). The engine sees only this interface: the MPI
-/// implementation lives in distributed/.
+/// Either every process holds the whole system and the whole state (the replicated model), and
+/// each evaluates only the terms it owns (engine/partition.hpp says which); the residual, its
+/// scales and floors are then summed over the processes, so that every process holds the same
+/// residual, to the bit. Or each holds its part of the system (engine/system_part.hpp), and the
+/// rows that parts share are summed between their holders (engine/ghost_exchange.hpp). Newton's
+/// decisions read maxima over the processes, the same on every one; the matrix stays in parts, one
+/// per process, for a linear solver that sums them (a distributed one). The engine sees only this
+/// interface: the MPI implementation lives in distributed/.
 #include <span>
 
 #include <noether/engine/types.hpp>
@@ -25,6 +27,11 @@ class Distribution {
   /// processes alone; on return every process holds the same bits. Collective: every process
   /// calls it with the same size.
   virtual void sum(std::span<double> values) const = 0;
+  /// values[i] = the largest of the processes' values[i], and NaN when any process's is NaN (so
+  /// that a non-finite entry on one process is seen by all). A maximum does not depend on the
+  /// order of its inputs: every process holds the same bits. Collective: every process calls it
+  /// with the same size.
+  virtual void max(std::span<double> values) const = 0;
 
   /// A message of exchange(): the other process and the values sent to it or received from it.
   struct Outgoing {
@@ -46,5 +53,15 @@ class Distribution {
 /// The mark of an unknown that lies in no single process's matrix part (divide_unknowns,
 /// engine/partition.hpp): the interface between the parts.
 inline constexpr int kSharedUnknown = -1;
+
+/// Where a process's unknowns lie among the processes' matrix parts, for a linear solver that sums
+/// the parts (make_linear_solver): owners[i] is this process (its interior), kSharedUnknown (the
+/// interface) or another process (divide_unknowns, engine/partition.hpp). global_numbers is empty
+/// when every process holds whole vectors (the replicated model); over parts (each process holds
+/// its part's unknowns alone, docs/distributed.md), each unknown's number in the whole system.
+struct UnknownPlacement {
+  std::span<const int> owners;
+  std::span<const Index> global_numbers;
+};
 
 }  // namespace noether

@@ -156,4 +156,12 @@ Index GhostExchange::ghost_count() const {
 
 Index GhostExchange::shared_count() const { return static_cast<Index>(slots_.size()); }
 
+std::vector<bool> GhostExchange::held_elsewhere(Index size) const {
+  std::vector<bool> held(static_cast<std::size_t>(size), false);
+  for (const Link& link : ghosts_)
+    for (const Index i : link.local) held[static_cast<std::size_t>(i)] = true;
+  for (const Index i : slots_) held[static_cast<std::size_t>(i)] = true;
+  return held;
+}
+
 }  // namespace noether

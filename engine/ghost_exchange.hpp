@@ -33,6 +33,9 @@ class GhostExchange {
   /// The number of ghosts this process holds, and of its owned entries others hold as ghosts.
   Index ghost_count() const;
   Index shared_count() const;
+  /// Per local entry (`size` of them, the local numbering's): whether another process holds it too
+  /// (a ghost here, or an owned entry some process holds a ghost of).
+  std::vector<bool> held_elsewhere(Index size) const;
 
  private:
   /// The entries one neighbouring process and this one share, in increasing global number:

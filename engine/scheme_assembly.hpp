@@ -268,6 +268,7 @@ class TermLayout {
   /// First entry of field f in natural order; f's entries are d or m consecutive ones.
   Index field_offset(int field) const { return field_offsets_[static_cast<std::size_t>(field)]; }
   FieldKind field_kind(int field) const { return fields_[static_cast<std::size_t>(field)]; }
+  int num_fields() const { return static_cast<int>(fields_.size()); }
   /// The field of natural entry i and the index within it (a coordinate or a multiplier row).
   std::pair<int, Index> field_of(Index i) const;
 

@@ -2,6 +2,7 @@
 #include <noether/solvers/linear/make_linear_solver.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <sstream>
@@ -100,6 +101,21 @@ struct ResidualNorms {
   double scaled = 0.0, largest = 0.0;
 };
 
+/// Newton's norms are maxima over the rows; over several processes, each holding some of the rows
+/// (a process's part: docs/distributed.md), the largest over the processes, NaN when any is NaN.
+/// Where every process holds every row (the replicated model) that changes nothing. nullptr: one
+/// process.
+double largest_over(const Distribution* processes, double value) {
+  if (processes) processes->max({&value, 1});
+  return value;
+}
+ResidualNorms largest_over(const Distribution* processes, ResidualNorms norms) {
+  if (!processes) return norms;
+  std::array<double, 2> values{norms.scaled, norms.largest};
+  processes->max(values);
+  return {values[0], values[1]};
+}
+
 /// scale_i += floor_i / tolerance (the weights of the stopping test, NewtonOptions), and, in the
 /// same walk over the rows, r = max_i |R_i| / scale_i and max_i |R_i| (each NaN when an entry is
 /// NaN): one pass over the three vectors of the system's size where three passes would be
@@ -187,11 +203,11 @@ namespace {
 
 /// The sparse solver NewtonOptions ask for; throws std::invalid_argument for a factory that makes none.
 std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, const NewtonOptions& options,
-                                                 const Distribution* processes, std::span<const int> unknown_owners) {
+                                                 const Distribution* processes, UnknownPlacement placement) {
   check_newton_options(options);
   std::unique_ptr<LinearSolver> solver = options.linear_solver_factory
                                              ? options.linear_solver_factory()
-                                             : make_linear_solver(choice.kind, choice.ordering, processes, unknown_owners);
+                                             : make_linear_solver(choice.kind, choice.ordering, processes, placement);
   if (!solver) throw std::invalid_argument("NewtonSolver: linear_solver_factory returned no solver");
   return solver;
 }
@@ -201,8 +217,8 @@ std::unique_ptr<LinearSolver> make_sparse_solver(LinearSolverChoice choice, cons
 std::unique_ptr<TangentSolver> make_tangent_solver(const CscPattern& pattern, LinearSolverChoice solver,
                                                    const NewtonOptions& options, const TangentSolverFactory& make_tangent,
                                                    const Distribution* processes,
-                                                   std::span<const int> unknown_owners) {
-  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options, processes, unknown_owners);
+                                                   UnknownPlacement placement) {
+  std::unique_ptr<LinearSolver> sparse = make_sparse_solver(solver, options, processes, placement);
   if (!make_tangent) return std::make_unique<SparseTangentSolver>(std::move(sparse), pattern);
   std::unique_ptr<TangentSolver> tangent = make_tangent(std::move(sparse), pattern);
   if (!tangent) throw std::invalid_argument("NewtonSolver: the tangent solver factory returned no solver");
@@ -223,10 +239,11 @@ Index first_zero_column(const CscPattern& pattern, std::span<const double> value
 
 NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
                            const TangentSolverFactory& make_tangent, const Distribution* processes,
-                           std::span<const int> unknown_owners)
+                           UnknownPlacement placement)
     : options_(options),
-      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes, unknown_owners)),
-      one_process_(!processes || processes->ranks() == 1),
+      tangent_(make_tangent_solver(pattern, solver, options_, make_tangent, processes, placement)),
+      processes_(processes && processes->ranks() > 1 ? processes : nullptr),
+      one_process_(!processes_),
       residual_(tangent_->size()),
       scale_(tangent_->size()),
       floor_(tangent_->size()),
@@ -318,7 +335,7 @@ double NewtonSolver::solve_increment(NewtonSystem& system, const std::string& co
                    std::span<double>(increment_.data(), static_cast<std::size_t>(increment_.size())));
   });
   ++report.iterations;
-  const double increment_norm = max_abs(increment_);
+  const double increment_norm = largest_over(processes_, max_abs(increment_));
   if (!std::isfinite(increment_norm))
     fail(system, context, "the Newton increment is not finite", report, NewtonError::Cause::non_finite);
   return increment_norm;
@@ -335,7 +352,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     ++report.evaluations;
     if (with_matrix) ++report.matrix_evaluations;
     // r <= tolerance: |R_i| <= tolerance scale_i + floor_i
-    norms = weigh_residual(residual_, scale_, floor_, options_.residual_tolerance);
+    norms = largest_over(processes_, weigh_residual(residual_, scale_, floor_, options_.residual_tolerance));
   };
   evaluate(!reuse);
   bool matrix_is_current = !reuse;
@@ -396,7 +413,7 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     increment_norm = solve_increment(system, context, report);
     if (best_is_x) stalled_best_ = x;
     best_is_x = false;
-    x_norm = subtract_increment(x, increment_);
+    x_norm = largest_over(processes_, subtract_increment(x, increment_));
     // r met the tolerance at the iterate this update starts from, and the update meets the
     // increment tolerance: the evaluation would only confirm (NewtonOptions), unless the system's
     // owner reads it.
@@ -421,7 +438,7 @@ NewtonReport NewtonSolver::solve_off_near_null_space(NewtonSystem& system, Vecto
   NewtonReport report;
   const double tolerance = options_.residual_tolerance;
   const double threshold =
-      std::numeric_limits<double>::epsilon() / (options_.increment_tolerance * (1.0 + max_abs(x)));
+      std::numeric_limits<double>::epsilon() / (options_.increment_tolerance * (1.0 + largest_over(processes_, max_abs(x))));
   const auto span = [](auto& v) { return std::span<double>(v.data(), static_cast<std::size_t>(v.size())); };
   Vector out(tangent_->size()), scaled_residual(tangent_->size());
   double increment_norm = 0.0;
@@ -430,13 +447,14 @@ NewtonReport NewtonSolver::solve_off_near_null_space(NewtonSystem& system, Vecto
     ++report.evaluations;
     ++report.matrix_evaluations;
     scale_ += floor_ / tolerance;
-    const double scaled = scaled_norm(residual_, scale_);
-    report.history.push_back({scaled, max_abs(residual_), increment_norm, false});
+    const ResidualNorms norms = largest_over(processes_, {scaled_norm(residual_, scale_), max_abs(residual_)});
+    const double scaled = norms.scaled;
+    report.history.push_back({scaled, norms.largest, increment_norm, false});
     if (!std::isfinite(scaled)) fail(system, context, "the residual is not finite", report, NewtonError::Cause::non_finite);
     const std::size_t count = report.history.size();
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
     const bool ends =
-        stagnated || increment_is_small(increment_norm, max_abs(x)) || report.iterations == options_.max_iterations;
+        stagnated || increment_is_small(increment_norm, largest_over(processes_, max_abs(x))) || report.iterations == options_.max_iterations;
     if (report.iterations > 0 && scaled <= tolerance && ends) break;  // x evaluated: the system's last evaluation is x's
     if (report.iterations == options_.max_iterations)
       fail(system, context,

@@ -282,12 +282,13 @@ class NewtonSolver {
   /// options.linear_solver_factory's); unset, the tangent is the pattern's matrix itself
   /// (SparseTangentSolver). processes: those that assemble the system together
   /// (engine/distribution.hpp; nullptr for one), whose matrix parts the linear solver sums, and
-  /// unknown_owners where the unknowns lie among those parts (make_linear_solver). Throws
+  /// placement where the unknowns lie among those parts (make_linear_solver); over several
+  /// processes its norms are maxima over them (Distribution::max). Throws
   /// std::invalid_argument for options check_newton_options refuses and LinearSolverError for an
   /// ordering the kind does not take (make_linear_solver).
   NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver, NewtonOptions options,
                const TangentSolverFactory& make_tangent = {}, const Distribution* processes = nullptr,
-               std::span<const int> unknown_owners = {});
+               UnknownPlacement placement = {});
 
   /// Solves R(x) = 0 starting from x (overwritten with the solution; the tangent solver's size()
   /// entries). context names the step ("step 812, t = 8.12") in a NewtonError; x is left at the
@@ -357,6 +358,7 @@ class NewtonSolver {
 
   NewtonOptions options_;
   std::unique_ptr<TangentSolver> tangent_;
+  const Distribution* processes_;  ///< nullptr in one process
   bool one_process_;  ///< the system is not assembled over several processes
   /// Whether the solve of `report`, out of iterations, ended stalled (NewtonOptions), given the
   /// best r among the iterates of its second half and among all its iterates within

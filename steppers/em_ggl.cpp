@@ -135,7 +135,7 @@ EmGglScheme::EmGglScheme(const System& system, const StepperOptions& options)
     : system_(system), linear_gradient_(linear_potential_gradient(system)) {
   require_unsymmetric_capable_solver(name, options.solver);
   require_quadratic_constraints(name, system);
-  require_one_inertia_per_coordinate(name, system);
+  require_one_inertia_per_coordinate(name, system, options);
   invert_masses(name, system);  // refuses singular or configuration-dependent M
 }
 

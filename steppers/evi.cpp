@@ -179,7 +179,7 @@ ExponentialScheme::ExponentialScheme(const System& system, const StepperOptions&
     : system_(system), rule_(quadrature_of(scheme_parameter(options, parameters[0]))),
       omega_(checked_frequency(scheme_parameter(options, parameters[1]))) {
   require_unsymmetric_capable_solver(stepper, options.solver);
-  require_one_inertia_per_coordinate(stepper, system);
+  require_one_inertia_per_coordinate(stepper, system, options);
   for (const Placed<Inertia>& e : system.inertias())
     if (e.element->has_constant_mass()) invert_mass(stepper, *e.element);
 }

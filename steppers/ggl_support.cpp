@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 
 #include <noether/engine/quote.hpp>
+#include <noether/engine/system_part.hpp>
 
 namespace noether {
 namespace {
@@ -56,7 +57,7 @@ void require_quadratic_constraints(std::string_view stepper, const System& syste
                            "use livens-em, which takes any constraint");
 }
 
-void require_one_inertia_per_coordinate(std::string_view stepper, const System& system) {
+void require_one_inertia_per_coordinate(std::string_view stepper, const System& system, const StepperOptions& options) {
   std::vector<int> owner(static_cast<std::size_t>(system.num_coordinates()), -1);
   const auto inertias = system.inertias();
   for (std::size_t i = 0; i < inertias.size(); ++i)
@@ -70,8 +71,12 @@ void require_one_inertia_per_coordinate(std::string_view stepper, const System& 
                              "or use livens-em, which never inverts M");
       o = static_cast<int>(i);
     }
+  const auto ghost = [&](Index dof) {
+    return options.part && options.distribution &&
+           options.part->coordinate_owners[static_cast<std::size_t>(dof)] != options.distribution->rank();
+  };
   for (Index dof = 0; dof < system.num_coordinates(); ++dof)
-    if (owner[static_cast<std::size_t>(dof)] < 0)
+    if (owner[static_cast<std::size_t>(dof)] < 0 && !ghost(dof))
       throw StepperRefusal(std::string(stepper) + " needs an invertible mass matrix, but coordinate " +
                            system.coordinate_label(dof) +
                            " has no inertia element; give it a mass, or use livens-em, which never inverts M");

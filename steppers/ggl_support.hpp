@@ -12,8 +12,10 @@ namespace noether {
 /// Constraints of degree <= 2 only (D^2 g_k constant, so no third derivatives are needed; a rheonomic
 /// constraint is of degree <= 2 at every t, Constraint::rheonomic).
 void require_quadratic_constraints(std::string_view stepper, const System& system);
-/// Every coordinate in exactly one inertia element, so M^{-1} is block diagonal per element.
-void require_one_inertia_per_coordinate(std::string_view stepper, const System& system);
+/// Every coordinate in exactly one inertia element, so M^{-1} is block diagonal per element. Over
+/// parts (options.part) a ghost coordinate is in none here: its inertia is in its owner's part,
+/// which checks it.
+void require_one_inertia_per_coordinate(std::string_view stepper, const System& system, const StepperOptions& options);
 /// M^{-1} of one inertia element; refuses a configuration-dependent, singular (LDLT pivots below
 /// 1e-12 of the largest) or indefinite mass matrix. An element whose M is positive only on the
 /// motions its body's constraints admit (MassPositivity::admitted_motions: a director body of a

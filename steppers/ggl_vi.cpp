@@ -124,7 +124,7 @@ struct GglScheme {
 GglScheme::GglScheme(const System& system, const StepperOptions& options) : system_(system) {
   require_unsymmetric_capable_solver(name, options.solver);
   require_quadratic_constraints(name, system);
-  require_one_inertia_per_coordinate(name, system);
+  require_one_inertia_per_coordinate(name, system, options);
   inverse_masses_ = invert_masses(name, system);
 }
 

@@ -172,7 +172,7 @@ struct LobattoScheme {
 
 LobattoScheme::LobattoScheme(const System& system, const StepperOptions& options) : system_(system) {
   require_unsymmetric_capable_solver(name, options.solver);
-  require_one_inertia_per_coordinate(name, system);
+  require_one_inertia_per_coordinate(name, system, options);
   invert_masses(name, system);  // refuses singular or configuration-dependent M
 }
 

@@ -5,15 +5,19 @@
 /// which checks that MyScheme meets the contract of steppers/scheme_contract.hpp.
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <noether/engine/format.hpp>
+#include <noether/engine/ghost_exchange.hpp>
 #include <noether/engine/scheme_assembly.hpp>
+#include <noether/engine/system_part.hpp>
 #include <noether/solvers/bordered_solver.hpp>
 #include <noether/steppers/scheme_contract.hpp>
 #include <noether/steppers/scheme_stepper.hpp>
@@ -29,15 +33,23 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   static constexpr bool has_global_unknown = Scheme::traits.global_sums > 0;
   static constexpr Index kGlobalUnknowns = has_global_unknown ? 1 : 0;
 
-  StepEquations(const System& system, const Scheme& scheme, const Distribution* distribution)
-      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums, distribution),
+  /// Over parts (part not nullptr: StepperOptions::part), every term of the system is this
+  /// process's, and the rows that other processes hold too are summed after each assembly.
+  StepEquations(const System& system, const Scheme& scheme, const Distribution* distribution, const SystemPart* part)
+      : scheme_(scheme), assembly_(system, scheme, Scheme::traits.global_sums, part ? nullptr : distribution),
         one_process_(!distribution || distribution->ranks() == 1), column_(has_global_unknown ? pattern().n : 0),
-        row_(has_global_unknown ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.global_sums)) {}
+        row_(has_global_unknown ? pattern().n : 0), sums_(static_cast<std::size_t>(Scheme::traits.global_sums)) {
+    if (part) hold_part(*distribution, *part);
+  }
 
   const CscPattern& pattern() const override { return assembly_.pattern(); }
   std::span<const double> matrix() const override { return assembly_.matrix(); }
-  /// Over several processes, where the unknowns lie among their matrix parts (TermLayout).
-  std::span<const int> unknown_owners() const { return assembly_.layout().unknown_owners(); }
+  /// Over several processes, where the unknowns lie among their matrix parts: TermLayout's, or
+  /// over parts divide_part_unknowns' with the unknowns' global numbers.
+  UnknownPlacement placement() const {
+    if (exchange_) return {part_owners_, global_numbers_};
+    return {assembly_.layout().unknown_owners(), {}};
+  }
   /// A scheme with a global unknown reads the sums of the last evaluation in next_state.
   bool reads_last_evaluation() const override { return has_global_unknown; }
   /// How Newton solves with the tangent: with a global unknown, A bordered by its column, the global
@@ -75,10 +87,12 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
       if (!global.assembled_row) row_.setZero();
     } else if (!with_matrix && has_matrix_scale_) {
       assembly_.assemble_residual(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual);
+      sum_shared(residual);
       scale = matrix_scale_;
       floor = matrix_floor_;
     } else {
       assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, floor, with_matrix);
+      for (VectorRef v : {residual, scale, floor}) sum_shared(v);
       if (!with_matrix) return;
       matrix_scale_ = scale;
       matrix_floor_ = floor;
@@ -181,6 +195,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   /// it after others (whose substeps recorded theirs) starts from the same extrapolation.
   void keep_predictor() { kept_predictor_ = predictor_; }
   void restore_predictor() { predictor_ = kept_predictor_; }
+  /// The system is a process's part (StepperOptions::part).
+  bool over_parts() const { return exchange_.has_value(); }
   /// The global sums at the last x evaluated: Newton's solution after a solve.
   std::span<const double> sums() const { return sums_; }
 
@@ -205,6 +221,34 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   Vector column_, row_;       ///< b = dR/ds and c = dphi/dx (Newton order; with a global unknown)
   double corner_ = 0.0;       ///< dphi/ds
   std::vector<double> sums_;  ///< the global sums of the last evaluation
+  /// Over parts: the rows other processes hold too, and the unknowns' places (placement()).
+  std::optional<GhostExchange> exchange_;
+  std::vector<int> part_owners_;
+  std::vector<Index> global_numbers_;
+
+  /// Over parts, each row that several processes hold := the sum of their contributions, in the
+  /// order of the ranks (GhostExchange::sum_shared): the whole system's row, as a process of the
+  /// replicated model holds it after Distribution::sum.
+  void sum_shared(VectorRef v) const {
+    if (exchange_) exchange_->sum_shared(v);
+  }
+
+  void hold_part(const Distribution& processes, const SystemPart& part) {
+    if constexpr (has_global_unknown)
+      throw std::invalid_argument(std::string(Scheme::name) +
+                                  " has a global unknown (its step size) whose equation sums over the whole system: it "
+                                  "does not step a part of a system; run it with the whole model on every process");
+    const TermLayout& layout = assembly_.layout();
+    const Index n = pattern().n;
+    PartUnknowns unknowns = part_unknowns(layout, part, processes.rank());
+    exchange_.emplace(processes, unknowns.global, unknowns.owner);
+    std::vector<bool> multiplier(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i)
+      multiplier[static_cast<std::size_t>(i)] =
+          layout.field_kind(layout.field_of(layout.natural_index(i)).first) == FieldKind::multipliers;
+    part_owners_ = divide_part_unknowns(pattern(), exchange_->held_elsewhere(n), multiplier, processes.rank());
+    global_numbers_ = std::move(unknowns.global);
+  }
 };
 
 /// The substep tried last: where a refinement that ran out of depth failed.
@@ -214,11 +258,21 @@ struct SchemeStepper<Scheme>::Attempt {
 };
 
 /// The scheme, once the options name none of its parameters it does not declare.
+/// Over parts, a refusal of one process's part is every process's (agree_on_refusal).
 template <class Scheme>
 std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOptions& options) {
-  check_scheme_parameters(Scheme::name, Scheme::traits.parameters, options);
-  if (!Scheme::traits.rheonomic_constraints) refuse_rheonomic_constraints(system, Scheme::name);
-  return std::make_unique<const Scheme>(system, options);
+  std::unique_ptr<const Scheme> scheme;
+  std::exception_ptr refusal;
+  try {
+    check_stepper_options(options);
+    check_scheme_parameters(Scheme::name, Scheme::traits.parameters, options);
+    if (!Scheme::traits.rheonomic_constraints) refuse_rheonomic_constraints(system, Scheme::name);
+    scheme = std::make_unique<const Scheme>(system, options);
+  } catch (...) {
+    refusal = std::current_exception();
+  }
+  agree_on_refusal(options, refusal);
+  return scheme;
 }
 
 /// system, unless it has elements the scheme has no kernels for (actuators: refuse_actuators).
@@ -249,13 +303,11 @@ SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions&
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       distribution_(options.distribution),
-      equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get())),
+      equations_(std::make_unique<StepEquations>(system, *scheme_, distribution_.get(), options.part.get())),
       newton_(std::make_unique<NewtonSolver>(equations_->pattern(), LinearSolverChoice(options.solver, options.ordering),
                                              scheme_newton_options<Scheme>(options.newton),
                                              equations_->tangent_solver(), distribution_.get(),
-                                             equations_->unknown_owners())) {
-  check_stepper_options(options);
-}
+                                             equations_->placement())) {}
 
 template <class Scheme>
 SchemeStepper<Scheme>::~SchemeStepper() = default;
@@ -294,7 +346,10 @@ void SchemeStepper<Scheme>::do_initialize(State& state) const {
 
 template <class Scheme>
 StepReport SchemeStepper<Scheme>::do_step(State& state, double h) {
-  if (Scheme::traits.adaptive_step || max_refinement_depth_ == 0) return refined_step(state, h);
+  // Over parts the attempt off the near null space is not made: its directions are dense
+  // solves and products over the whole system.
+  if (Scheme::traits.adaptive_step || max_refinement_depth_ == 0 || equations_->over_parts())
+    return refined_step(state, h);
   // The last attempt leans on the warm start for the multipliers along the lost rank: it gets the
   // extrapolation the step's first attempt had, not the state's own v and lambda, which is all the
   // predictor gives once the earlier attempts' substeps have recorded theirs.
@@ -332,7 +387,9 @@ StepReport SchemeStepper<Scheme>::refined_step(State& state, double h) {
             : StepEquations::context(step_start ? *step_start : state, h) + ", refined " + std::to_string(report.refinements) +
                   " times, in its substep from t = " + format_number(last.t) +
                   (Scheme::traits.adaptive_step ? " with the first guess h = " : " by h = ") + format_number(last.h);
-    const NewtonError error = with_rank_loss(system_, state, last.h, e.in_context(context));
+    // Over parts the rank of G is the whole system's, which no process holds.
+    const NewtonError error = equations_->over_parts() ? e.in_context(context)
+                                                       : with_rank_loss(system_, state, last.h, e.in_context(context));
     if (step_start) state = std::move(*step_start);  // the caller's state, unchanged by the failed step
     throw error;
   }

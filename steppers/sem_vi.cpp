@@ -49,7 +49,7 @@ struct SymplecticEnergyMomentumScheme {
 
   SymplecticEnergyMomentumScheme(const System& system, const StepperOptions& options) : system_(system) {
     require_unsymmetric_capable_solver(name, options.solver);
-    require_one_inertia_per_coordinate(name, system);
+    require_one_inertia_per_coordinate(name, system, options);
     for (const Placed<Inertia>& e : system.inertias())
       if (e.element->has_constant_mass()) invert_mass(name, *e.element);
   }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
@@ -254,6 +255,27 @@ void check_stepper_options(const StepperOptions& options) {
   if (options.max_refinement_depth < 0 || options.max_refinement_depth > 30)
     throw std::invalid_argument("the step refinement depth (max_refinement_depth) must be 0 (off) to 30, got " +
                                 std::to_string(options.max_refinement_depth));
+  if (options.part && !options.distribution)
+    throw std::invalid_argument("a stepper over a part of a system (StepperOptions::part) needs the processes that "
+                                "hold the others (StepperOptions::distribution)");
+  if (options.part && options.redundant_equations == StepperOptions::RedundantEquations::refuse)
+    throw std::invalid_argument("the redundancy check factors the whole constraint Jacobian in one process, and this "
+                                "stepper holds a part of the system: check the whole system first and set "
+                                "redundant_equations to allow (the noether program: --redundancy off)");
+}
+
+void agree_on_refusal(const StepperOptions& options, std::exception_ptr refusal) {
+  if (options.part && options.distribution) {
+    const Distribution& processes = *options.distribution;
+    std::vector<double> refused(static_cast<std::size_t>(processes.ranks()), 0.0);
+    refused[static_cast<std::size_t>(processes.rank())] = refusal ? 1.0 : 0.0;
+    processes.sum(refused);
+    const auto first = std::ranges::find(refused, 1.0);
+    if (!refusal && first != refused.end())
+      throw StepperRefusal("process " + std::to_string(first - refused.begin()) +
+                           " refused the stepper for its part of the system (its message says why)");
+  }
+  if (refusal) std::rethrow_exception(refusal);
 }
 
 void check_scheme_parameters(std::string_view stepper, std::span<const SchemeParameter> declared,

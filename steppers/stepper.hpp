@@ -1,6 +1,7 @@
 #pragma once
 /// Time steppers: one step of a structure-preserving scheme on a System.
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,6 +17,8 @@
 #include <noether/steppers/stepper_history.hpp>
 
 namespace noether {
+
+struct SystemPart;
 
 /// A stepper refuses a system (or a solver) outside what its scheme treats; the message says
 /// what is missing and what to use instead.
@@ -65,11 +68,23 @@ struct StepperOptions {
   /// makes the stepper alike and calls its functions alike (they are collective), and the Newton
   /// matrices' linear solver (newton.linear_solver_factory) must sum the processes' parts.
   std::shared_ptr<const Distribution> distribution = nullptr;
+  /// With distribution: the system given is this process's part of the whole, and `part` says
+  /// how it sits in the whole (engine/system_part.hpp); the state is the part's. nullptr: every
+  /// process holds the whole system. Over parts the Newton matrices are solved by schur (auto is
+  /// schur), the redundancy check is left to the caller (redundant_equations allow) and a scheme
+  /// with a global unknown (sem-vi) is refused.
+  std::shared_ptr<const SystemPart> part = nullptr;
 };
 
 /// Throws std::invalid_argument naming the option and its value unless max_refinement_depth is in
 /// 0 .. 30 (Newton's options are NewtonSolver's to check).
 void check_stepper_options(const StepperOptions& options);
+
+/// Over parts (options.part), where each process checks its own part: whether any process refused
+/// (`refusal` set), agreed by all (one Distribution::sum), so that every process throws at the
+/// same point. A process that refused rethrows its refusal, the others a StepperRefusal naming the
+/// lowest process that refused. Otherwise rethrows `refusal`, if set.
+void agree_on_refusal(const StepperOptions& options, std::exception_ptr refusal);
 
 /// Throws std::invalid_argument, naming the stepper, the parameter and the ones it declares,
 /// unless every entry of options.scheme_parameters is declared in `declared`.

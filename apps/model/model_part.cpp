@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/engine/system_part.hpp>
 
 namespace noether {
 namespace {
@@ -63,6 +65,12 @@ PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> bod
       coordinates.owner.push_back(body_processes[static_cast<std::size_t>(part.bodies[k])]);
     }
   return coordinates;
+}
+
+SystemPart system_part(const Distribution& processes, const ModelPart& part, std::span<const int> body_processes) {
+  PartCoordinates coordinates = part_coordinates(part, body_processes);
+  return make_system_part(processes, *part.system, std::move(coordinates.global), std::move(coordinates.owner),
+                          part.global_coordinates);
 }
 
 }  // namespace noether

@@ -17,6 +17,9 @@
 
 namespace noether {
 
+class Distribution;
+struct SystemPart;
+
 /// What a process builds of a described body.
 enum class BodyRole : std::uint8_t {
   absent,  ///< nothing: another process's body that none of this process's elements touches
@@ -64,6 +67,11 @@ struct PartCoordinates {
   std::vector<int> owner;
 };
 PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> body_processes);
+
+/// How `part` sits in the whole, for a stepper over parts (StepperOptions::part): its coordinates'
+/// global numbers and owners (part_coordinates), the whole's d, its rows numbered after the lower
+/// processes' (engine/system_part.hpp, which a caller includes). Collective (make_system_part).
+SystemPart system_part(const Distribution& processes, const ModelPart& part, std::span<const int> body_processes);
 
 /// build_model's system and initial state restricted to select_part's selection: with one process
 /// (every body_processes entry 0) the whole model's system, element for element. Probes and

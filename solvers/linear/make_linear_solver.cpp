@@ -59,7 +59,7 @@ void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering) {
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrdering ordering,
-                                                 const Distribution* processes, std::span<const int> unknown_owners) {
+                                                 const Distribution* processes, UnknownPlacement placement) {
   require_ordering_supported(kind, ordering);
   if (several(processes) && !factors_over_processes(kind))
     throw std::invalid_argument("the " + std::string(to_string(kind)) +
@@ -67,18 +67,22 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrde
                                 std::to_string(processes->ranks()) +
                                 " processes: a run over several processes needs a distributed solver (--solver auto, "
                                 "schur or mumps)");
-  if (several(processes) && kind != LinearSolverKind::mumps &&
-      static_cast<Index>(unknown_owners.size()) == 0)
+  if (several(processes) && kind != LinearSolverKind::mumps && placement.owners.empty())
     throw std::invalid_argument("the " + std::string(to_string(kind)) +
                                 " solver over several processes needs the unknowns' owners (divide_unknowns)");
+  if (!placement.global_numbers.empty() && kind != LinearSolverKind::schur && kind != LinearSolverKind::automatic)
+    throw std::invalid_argument("the " + std::string(to_string(kind)) +
+                                " solver takes whole vectors, and this run holds the model in parts, one per "
+                                "process: use --solver schur or auto");
+  if (!placement.global_numbers.empty()) kind = LinearSolverKind::schur;
   if (kind == LinearSolverKind::automatic && several(processes))
-    kind = distributed_choice(*processes, unknown_owners);
+    kind = distributed_choice(*processes, placement.owners);
   switch (kind) {
     case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>(ordering);
     case LinearSolverKind::klu: return std::make_unique<KluSolver>(ordering);
     case LinearSolverKind::cholmod: return std::make_unique<CholmodSolver>();
     case LinearSolverKind::eigen: return std::make_unique<EigenLuSolver>();
-    case LinearSolverKind::schur: return std::make_unique<SchurSolver>(processes, unknown_owners, ordering);
+    case LinearSolverKind::schur: return std::make_unique<SchurSolver>(processes, placement.owners, ordering, placement.global_numbers);
     case LinearSolverKind::automatic: return std::make_unique<AutoSolver>(ordering);
     case LinearSolverKind::mumps:
 #if NOETHER_WITH_PETSC

@@ -27,19 +27,20 @@ inline constexpr Index kSchurInterfacePerCut = 64;
 /// A new back-end of the given kind, with no pattern analyzed yet, factoring in `ordering` (KLU,
 /// UMFPACK, and the back-ends made of them: schur, auto). processes: the processes whose matrix
 /// parts it is to sum and factor together (engine/distribution.hpp), nullptr for one process;
-/// unknown_owners: where the unknowns lie among those parts (divide_unknowns; read by schur and
-/// auto over several processes, copied). automatic is, in one process, AutoSolver (KLU or UMFPACK
+/// placement: where the unknowns lie among those parts (divide_unknowns; read by schur and
+/// auto over several processes, copied); over parts (placement.global_numbers) schur alone
+/// solves, and auto is schur. automatic is, in one process, AutoSolver (KLU or UMFPACK
 /// by the first matrix), over several, schur where the interface has at most
 /// kSchurInterfacePerCut unknowns per cut and mumps otherwise (schur in a build without mumps).
 /// Throws LinearSolverError for an ordering other than automatic with a back-end that orders by
 /// its own rules (CHOLMOD, Eigen, MUMPS), and with linear_solver_missing_message for a back-end
 /// this build does not have; std::invalid_argument, naming it and what to use instead, for a
 /// back-end that factors in one process alone given several, and for schur or auto over several
-/// processes without unknown_owners.
+/// processes without the unknowns' owners, and for another back-end over parts.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind,
                                                  FillOrdering ordering = FillOrdering::automatic,
                                                  const Distribution* processes = nullptr,
-                                                 std::span<const int> unknown_owners = {});
+                                                 UnknownPlacement placement = {});
 
 /// Throws LinearSolverError, naming both, unless `kind` takes `ordering` (make_linear_solver).
 void require_ordering_supported(LinearSolverKind kind, FillOrdering ordering);

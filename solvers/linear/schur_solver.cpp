@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
+#include <utility>
 
 namespace noether {
 namespace {
@@ -16,13 +18,18 @@ constexpr std::size_t kColumnsPerSolve = 2;
 
 }  // namespace
 
-SchurSolver::SchurSolver(const Distribution* processes, std::span<const int> unknown_owners, FillOrdering ordering)
-    : processes_(processes), owners_(unknown_owners.begin(), unknown_owners.end()), interior_(ordering) {}
+SchurSolver::SchurSolver(const Distribution* processes, std::span<const int> unknown_owners, FillOrdering ordering,
+                         std::span<const Index> global_numbers)
+    : processes_(processes), owners_(unknown_owners.begin(), unknown_owners.end()),
+      global_numbers_(global_numbers.begin(), global_numbers.end()), interior_(ordering) {}
 
 void SchurSolver::analyze_pattern(const CscPattern& pattern) {
   if (owners_.empty()) owners_.assign(static_cast<std::size_t>(pattern.n), 0);
   if (static_cast<Index>(owners_.size()) != pattern.n)
     throw LinearSolverError("schur: the unknowns' owners name " + std::to_string(owners_.size()) +
+                            " unknowns, the pattern has " + std::to_string(pattern.n));
+  if (!whole_vectors() && static_cast<Index>(global_numbers_.size()) != pattern.n)
+    throw LinearSolverError("schur: the unknowns' global numbers name " + std::to_string(global_numbers_.size()) +
                             " unknowns, the pattern has " + std::to_string(pattern.n));
   n_ = pattern.n;
   factorized_ = false;
@@ -32,6 +39,7 @@ void SchurSolver::analyze_pattern(const CscPattern& pattern) {
   const auto size = interior_unknowns_.size();
   interior_values_.resize(interior_slots_.size());
   columns_.assign(kColumnsPerSolve * size, 0.0);
+  interface_side_.resize(2 * static_cast<std::size_t>(interface_size()));
   rhs_ = {columns_.data(), size};
   solution_ = {columns_.data() + size, size};
   to_values_.resize(to_interface_.size());
@@ -51,10 +59,12 @@ void SchurSolver::split_pattern(const CscPattern& pattern) {
       local[static_cast<std::size_t>(i)] = static_cast<Index>(interior_unknowns_.size());
       interior_unknowns_.push_back(i);
     } else if (owner == kSharedUnknown) {
-      local[static_cast<std::size_t>(i)] = static_cast<Index>(interface_.size());
       interface_.push_back(i);
     }
   }
+  number_interface();
+  for (std::size_t k = 0; k < interface_.size(); ++k)
+    local[static_cast<std::size_t>(interface_[k])] = interface_places_[k];
   const auto kind = [&](Index i) { return owners_[static_cast<std::size_t>(i)]; };
   interior_pattern_ = CscPattern{};
   interior_pattern_.n = static_cast<Index>(interior_unknowns_.size());
@@ -87,6 +97,45 @@ void SchurSolver::split_pattern(const CscPattern& pattern) {
   for (const BlockEntry& e : to_interface_) touched_columns_.push_back(e.col);
   std::ranges::sort(touched_columns_);
   touched_columns_.erase(std::unique(touched_columns_.begin(), touched_columns_.end()), touched_columns_.end());
+}
+
+/// G's order: the global numbers of the interface unknowns of every process (an all-gather by two
+/// sums: the counts, then the numbers at each process's offset), ascending, each once; each held
+/// here gets its place, and the lowest process holding it adds its right side (solve_system).
+void SchurSolver::number_interface() {
+  const auto number = [&](Index i) { return whole_vectors() ? i : global_numbers_[static_cast<std::size_t>(i)]; };
+  std::vector<double> counts(static_cast<std::size_t>(ranks()), 0.0);
+  counts[static_cast<std::size_t>(rank())] = static_cast<double>(interface_.size());
+  sum(counts);
+  std::vector<double> offsets(counts.size() + 1, 0.0);
+  std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
+  std::vector<double> numbers(static_cast<std::size_t>(offsets.back()), 0.0);
+  const auto mine = static_cast<std::size_t>(offsets[static_cast<std::size_t>(rank())]);
+  for (std::size_t k = 0; k < interface_.size(); ++k) numbers[mine + k] = static_cast<double>(number(interface_[k]));
+  sum(numbers);
+  // (global number, lowest process holding it), sorted: the first of each number is its lowest holder.
+  std::vector<std::pair<Index, int>> held;
+  held.reserve(numbers.size());
+  for (int r = 0; r < ranks(); ++r)
+    for (auto k = static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]);
+         k < static_cast<std::size_t>(offsets[static_cast<std::size_t>(r) + 1]); ++k)
+      held.emplace_back(static_cast<Index>(numbers[k]), r);
+  std::ranges::sort(held);
+  std::vector<Index> order;
+  std::vector<int> lowest;
+  for (const auto& [global, process] : held)
+    if (order.empty() || order.back() != global) {
+      order.push_back(global);
+      lowest.push_back(process);
+    }
+  interface_size_ = static_cast<Index>(order.size());
+  interface_places_.clear();
+  adds_right_side_.clear();
+  for (std::size_t k = 0; k < interface_.size(); ++k) {
+    const auto place = static_cast<Index>(std::ranges::lower_bound(order, number(interface_[k])) - order.begin());
+    interface_places_.push_back(place);
+    if (lowest[static_cast<std::size_t>(place)] == rank()) adds_right_side_.push_back(k);
+  }
 }
 
 FactorizationStatus SchurSolver::factorize(std::span<const double> values) {
@@ -192,12 +241,17 @@ void SchurSolver::solve_system(bool transposed, std::span<const double> b, std::
 
   for (std::size_t k = 0; k < interior_unknowns_.size(); ++k) rhs_[k] = b[static_cast<std::size_t>(interior_unknowns_[k])];
   solve_interior();
-  Eigen::VectorXd interface_side = Eigen::VectorXd::Zero(interface_size());
+  // [-sum_r A(G, I_r) y_r ; b(G)], summed together: b(G) from one holder of each entry (exact).
+  const auto g = static_cast<std::size_t>(interface_size());
+  std::ranges::fill(interface_side_, 0.0);
   for (std::size_t k = 0; k < into.size(); ++k)
-    interface_side(interface_index(into[k], true)) -=
+    interface_side_[static_cast<std::size_t>(interface_index(into[k], true))] -=
         into_values[k] * solution_[static_cast<std::size_t>(interior_index(into[k], true))];
-  sum({interface_side.data(), static_cast<std::size_t>(interface_side.size())});
-  for (Index g = 0; g < interface_size(); ++g) interface_side(g) += b[static_cast<std::size_t>(interface_[static_cast<std::size_t>(g)])];
+  for (const std::size_t k : adds_right_side_)
+    interface_side_[g + static_cast<std::size_t>(interface_places_[k])] = b[static_cast<std::size_t>(interface_[k])];
+  sum(interface_side_);
+  Eigen::Map<Eigen::VectorXd> interface_side(interface_side_.data(), interface_size());
+  interface_side += Eigen::Map<const Eigen::VectorXd>(interface_side_.data() + g, interface_size());
   Eigen::VectorXd x_interface;
   if (interface_size() > 0)
     x_interface = transposed ? Eigen::VectorXd(schur_lu_.transpose().solve(interface_side))
@@ -207,11 +261,14 @@ void SchurSolver::solve_system(bool transposed, std::span<const double> b, std::
         out_of_values[k] * x_interface(interface_index(out_of[k], false));
   solve_interior();
 
-  std::ranges::fill(x, 0.0);
+  // Whole vectors: each entry from the one process that has it (the others add zeros: exact).
+  // Over parts: every unknown held here, the interface's as every holder has it.
+  if (whole_vectors()) std::ranges::fill(x, 0.0);
   for (std::size_t k = 0; k < interior_unknowns_.size(); ++k) x[static_cast<std::size_t>(interior_unknowns_[k])] = solution_[k];
-  if (rank() == 0)
-    for (Index g = 0; g < interface_size(); ++g) x[static_cast<std::size_t>(interface_[static_cast<std::size_t>(g)])] = x_interface(g);
-  sum(x);
+  if (!whole_vectors() || rank() == 0)
+    for (std::size_t k = 0; k < interface_.size(); ++k)
+      x[static_cast<std::size_t>(interface_[k])] = x_interface(interface_places_[k]);
+  if (whole_vectors()) sum(x);
 }
 
 }  // namespace noether

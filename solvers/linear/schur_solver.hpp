@@ -19,6 +19,13 @@
 /// and x is summed from the processes' pieces (each entry has one nonzero contribution, so the
 /// sum is exact); the transposed solve is the same with every block transposed.
 ///
+/// Over parts (global_numbers given: docs/distributed.md, "The partitioned model"), each process
+/// holds only its part's unknowns, numbered locally, and names each by its global number: G is
+/// then the interface unknowns of every process, ordered by global number (agreed once by an
+/// all-gather), b holds at each interface row the total the whole system has there (every holder
+/// alike), and x comes back with every unknown this process holds, the interface's from the same
+/// S solve on every process: no whole vector is formed or summed.
+///
 /// Cost per process: its part's KLU factorization, one KLU solve per interface column it touches,
 /// and S's LU (2 |G|^3 / 3 flops, on every process); communication: |G|^2 doubles per
 /// factorization, |G| + n per solve. It pays where the interface is small against the parts:
@@ -44,9 +51,12 @@ class SchurSolver final : public LinearSolver {
  public:
   /// unknown_owners: divide_unknowns' (copied); processes must outlive this (nullptr: one process,
   /// and then unknown_owners may be empty: every unknown is this process's). ordering: of the KLU
-  /// factorizations of the parts.
+  /// factorizations of the parts. global_numbers (copied): empty when every process holds whole
+  /// vectors (the replicated model); over parts, each local unknown's number in the whole system,
+  /// distinct, and the same on every process that holds it (unknown_owners then names this process
+  /// or kSharedUnknown only).
   SchurSolver(const Distribution* processes, std::span<const int> unknown_owners,
-              FillOrdering ordering = FillOrdering::automatic);
+              FillOrdering ordering = FillOrdering::automatic, std::span<const Index> global_numbers = {});
 
   LinearSolverKind kind() const override { return LinearSolverKind::schur; }
   bool needs_symmetric_positive_definite() const override { return false; }
@@ -54,7 +64,7 @@ class SchurSolver final : public LinearSolver {
   void analyze_pattern(const CscPattern& pattern) override;
   /// Collective. values: this process's part (pattern order; the others' entries 0 or not read).
   FactorizationStatus factorize(std::span<const double> values) override;
-  /// Collective; b the same on every process, as is x on return.
+  /// Collective; b the same on every process, as is x on return (over parts: each its part's rows).
   void solve(std::span<const double> b, std::span<double> x) override { solve_system(false, b, x); }
   void solve_transposed(std::span<const double> b, std::span<double> x) override { solve_system(true, b, x); }
   void forget_factorization() override {
@@ -68,7 +78,7 @@ class SchurSolver final : public LinearSolver {
   FactorizationProfile factorization_profile() const override { return profile_; }
 
   /// |G|, the interface's unknowns (after analyze_pattern).
-  Index interface_size() const { return static_cast<Index>(interface_.size()); }
+  Index interface_size() const { return interface_size_; }
 
  private:
   /// An entry of the matrix in one of the coupling blocks: its slot in the pattern's values, its
@@ -81,8 +91,11 @@ class SchurSolver final : public LinearSolver {
   void sum(std::span<double> values) const {
     if (processes_ && processes_->ranks() > 1) processes_->sum(values);
   }
+  bool whole_vectors() const { return global_numbers_.empty(); }
   /// Splits the pattern's entries into the interior pattern and the coupling blocks.
   void split_pattern(const CscPattern& pattern);
+  /// G's order over the processes, and each held interface unknown's place in it (collective).
+  void number_interface();
   /// This process's share of S: A^r(G, G) - A(G, I_r) A_rr^{-1} A(I_r, G), into schur_.
   void add_schur_share(std::span<const double> values);
   /// A failed status when any process's interior failed to factor (agreed by all: collective).
@@ -92,10 +105,15 @@ class SchurSolver final : public LinearSolver {
 
   const Distribution* processes_;
   std::vector<int> owners_;
+  std::vector<Index> global_numbers_;  ///< over parts; empty for whole vectors
   KluSolver interior_;
   Index n_ = 0;
   std::vector<Index> interior_unknowns_;  ///< I_r, ascending
-  std::vector<Index> interface_;          ///< G, ascending
+  std::vector<Index> interface_;          ///< G's unknowns held here, ascending
+  std::vector<Index> interface_places_;   ///< each one's place in G
+  std::vector<std::size_t> adds_right_side_;  ///< those whose b entry this process adds (their lowest holder)
+  Index interface_size_ = 0;              ///< |G|, over all processes
+  std::vector<double> interface_side_;    ///< a solve's interface right side and b(G), 2 |G|
   CscPattern interior_pattern_;           ///< A_rr's
   std::vector<Index> interior_slots_;     ///< A_rr's entry k is the pattern's values[interior_slots_[k]]
   std::vector<BlockEntry> to_interface_;  ///< A(I_r, G): row interior, col interface

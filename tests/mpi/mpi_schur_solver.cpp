@@ -73,7 +73,7 @@ TEST_CASE("schur over processes: each factors its interior, together they solve 
   CHECK(shared < 20 * (processes.ranks() - 1));  // a chain's cut: a few unknowns
 
   const std::unique_ptr<LinearSolver> schur =
-      make_linear_solver(LinearSolverKind::automatic, FillOrdering::automatic, &processes, owners);
+      make_linear_solver(LinearSolverKind::automatic, FillOrdering::automatic, &processes, {owners, {}});
   CHECK(schur->kind() == LinearSolverKind::schur);  // auto's choice for a small interface
   schur->analyze_pattern(s.pattern);
   REQUIRE(schur->factorize(part_of(s, owners, processes.rank(), processes.ranks())).ok);

@@ -1,0 +1,141 @@
+// A stepper over the processes' parts of a model (StepperOptions::part) steps the whole model's
+// motion: each process holds its part's state alone, the rows its ghosts share are summed after
+// each assembly, Newton's norms are maxima over the processes and schur solves over the parts
+// (docs/distributed.md, "Stage 3"). The reference is the whole model stepped in one process;
+// the factorizations' orders differ between the two (the interiors are numbered by the parts,
+// S by global numbers), so the states agree to rounding, not to the bit.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/model/model_part.hpp>
+#include <noether/apps/scenarios/scenario.hpp>
+#include <noether/engine/ghost_exchange.hpp>
+#include <noether/engine/measures.hpp>
+#include <noether/engine/partition.hpp>
+#include <noether/engine/system_part.hpp>
+#include <noether/steppers/stepper_registry.hpp>
+
+#include "mpi/mpi_world.hpp"
+
+using namespace noether;
+
+namespace {
+
+constexpr int kSteps = 12;
+
+StepperOptions part_options(std::shared_ptr<const SystemPart> part) {
+  StepperOptions options;
+  options.solver = LinearSolverKind::schur;
+  options.redundant_equations = StepperOptions::RedundantEquations::allow;
+  options.distribution = testing::world_slot();
+  options.part = std::move(part);
+  return options;
+}
+
+/// The largest |a_i - b_i| over the processes.
+double largest_over_processes(double value) {
+  testing::world().max({&value, 1});
+  return value;
+}
+
+void check_stepping(const char* scenario, ParameterValues values, const char* stepper_name, double h) {
+  CAPTURE(scenario);
+  CAPTURE(stepper_name);
+  const Scenario& s = find_scenario(scenario);
+  const ModelDescription description = s.describe(resolve_parameters(s, values));
+  const StepperInfo& info = find_stepper(stepper_name);
+
+  const Model whole = build_model(description);
+  StepperOptions whole_options;
+  whole_options.redundant_equations = StepperOptions::RedundantEquations::allow;
+  const std::unique_ptr<Stepper> whole_stepper = info.make(*whole.system, whole_options);
+  State reference = whole.initial;
+  whole_stepper->initialize(reference);
+
+  const std::vector<int> processes = block_processes(description_coupling(description), testing::world().ranks());
+  const ModelPart part = build_model_part(description, processes, testing::world().rank());
+  const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
+  const std::vector<Index>& global = numbering->coordinate_numbers;
+  const GhostExchange ghosts(testing::world(), global, numbering->coordinate_owners);
+  const std::unique_ptr<Stepper> stepper = info.make(*part.system, part_options(numbering));
+  State state = part.initial;
+  stepper->initialize(state);
+
+  int whole_iterations = 0, part_iterations = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    whole_iterations += whole_stepper->step(reference, h).iterations;
+    part_iterations += stepper->step(state, h).iterations;
+  }
+  CHECK(part_iterations == whole_iterations);
+  CHECK(state.t == reference.t);
+
+  double q_error = 0.0, v_error = 0.0;
+  for (Index i = 0; i < part.system->num_coordinates(); ++i) {
+    const Index g = global[static_cast<std::size_t>(i)];
+    q_error = std::max(q_error, std::abs(state.q(i) - reference.q(g)));
+    v_error = std::max(v_error, std::abs(state.v(i) - reference.v(g)));
+  }
+  // Rounding alone: 1e-16 to 7e-17 in q and 1e-15 to 3e-15 in v here (q ~ 1, v's rounding grows as
+  // 1/h), with a margin of a thousand.
+  CHECK(largest_over_processes(q_error) <= 1e-13);
+  CHECK(largest_over_processes(v_error) <= 1e-11);
+
+  std::map<std::string, Index> whole_rows;
+  for (const auto& c : whole.system->constraints()) whole_rows[c.element->name()] = c.first_multiplier;
+  double lambda_error = 0.0, lambda_size = 0.0;
+  for (const auto& c : part.system->constraints())
+    for (Index r = 0; r < c.element->num_equations(); ++r) {
+      const double expected = reference.lambda(whole_rows.at(c.element->name()) + r);
+      lambda_error = std::max(lambda_error, std::abs(state.lambda(c.first_multiplier + r) - expected));
+      lambda_size = std::max(lambda_size, std::abs(expected));
+    }
+  CHECK(largest_over_processes(lambda_error) <= 1e-11 * (1.0 + largest_over_processes(lambda_size)));
+
+  // Every ghost holds its owner's value, to the bit: both come from the same interface solve.
+  Vector q = state.q, v = state.v;
+  ghosts.update_ghosts(q);
+  ghosts.update_ghosts(v);
+  CHECK(largest_over_processes((q - state.q).cwiseAbs().maxCoeff()) == 0.0);
+  CHECK(largest_over_processes((v - state.v).cwiseAbs().maxCoeff()) == 0.0);
+
+  std::vector<double> energy{kinetic_energy(*part.system, state.q, state.v) + potential_energy(*part.system, state.q)};
+  testing::world().sum(energy);
+  const double expected = kinetic_energy(*whole.system, reference.q, reference.v) +
+                          potential_energy(*whole.system, reference.q);
+  CHECK(std::abs(energy[0] - expected) <= 1e-10 * (1.0 + std::abs(expected)));
+}
+
+}  // namespace
+
+TEST_CASE("stepping over parts: the processes' parts step the whole model's motion") {
+  for (const char* stepper : {"livens-em", "em-ggl"}) {
+    check_stepping("chain3d", {{"n", 12}}, stepper, 1e-2);
+    check_stepping("chain2d", {{"n", 15}}, stepper, 1e-2);
+    check_stepping("nfourbar", {{"n", 6}}, stepper, 1e-2);
+  }
+}
+
+TEST_CASE("stepping over parts: what a part cannot do is refused on every process") {
+  const Scenario& s = find_scenario("chain2d");
+  const ModelDescription description = s.describe(resolve_parameters(s, {{"n", 6}}));
+  const std::vector<int> processes = block_processes(description_coupling(description), testing::world().ranks());
+  const ModelPart part = build_model_part(description, processes, testing::world().rank());
+  const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
+  StepperOptions options = part_options(numbering);
+  options.solver = LinearSolverKind::mumps;
+  CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, options),
+                       doctest::Contains("holds the model in parts"), std::invalid_argument);
+  options = part_options(numbering);
+  options.redundant_equations = StepperOptions::RedundantEquations::refuse;
+  CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, options), doctest::Contains("redundancy check"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(find_stepper("sem-vi").make(*part.system, part_options(numbering)),
+                       doctest::Contains("global unknown"), std::invalid_argument);
+}
