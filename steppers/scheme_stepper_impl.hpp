@@ -197,6 +197,13 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   void restore_predictor() { predictor_ = kept_predictor_; }
   /// The system is a process's part (StepperOptions::part).
   bool over_parts() const { return exchange_.has_value(); }
+  /// Over parts, the sum over the processes of each one's share of a whole-system sum (an
+  /// energy, a work: each element counted by the one process that holds it); collective. The
+  /// share itself otherwise.
+  double summed_over_parts(double share) const {
+    if (exchange_) part_processes_->sum({&share, 1});
+    return share;
+  }
   /// The global sums at the last x evaluated: Newton's solution after a solve.
   std::span<const double> sums() const { return sums_; }
 
@@ -223,6 +230,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   std::vector<double> sums_;  ///< the global sums of the last evaluation
   /// Over parts: the rows other processes hold too, and the unknowns' places (placement()).
   std::optional<GhostExchange> exchange_;
+  const Distribution* part_processes_ = nullptr;
   std::vector<int> part_owners_;
   std::vector<Index> global_numbers_;
 
@@ -242,6 +250,7 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
     const Index n = pattern().n;
     PartUnknowns unknowns = part_unknowns(layout, part, processes.rank());
     exchange_.emplace(processes, unknowns.global, unknowns.owner);
+    part_processes_ = &processes;
     std::vector<bool> multiplier(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i)
       multiplier[static_cast<std::size_t>(i)] =
@@ -457,15 +466,16 @@ StepReport SchemeStepper<Scheme>::advance_once(State& state, double h) {
 template <class Scheme>
 double SchemeStepper<Scheme>::step_work(const StepInput& input, ConstVectorRef x) const {
   const SchemeAssembly<Scheme>& assembly = equations_->assembly();
-  if (!assembly.has_work_terms()) return 0.0;
   typename Scheme::Data data;
-  return assembly.work(scheme_->iterate(input, x, data));
+  // Over parts every process takes part in the sum, whether its part has work terms or not.
+  return equations_->summed_over_parts(assembly.has_work_terms() ? assembly.work(scheme_->iterate(input, x, data))
+                                                                 : 0.0);
 }
 
 template <class Scheme>
 double SchemeStepper<Scheme>::conserved_energy(const State& state) const {
   check_state_sizes(system_, state, name());
-  return scheme_->conserved_energy(state);
+  return equations_->summed_over_parts(scheme_->conserved_energy(state));
 }
 
 template <class Scheme>

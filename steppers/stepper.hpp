@@ -116,6 +116,7 @@ struct StepReport : NewtonReport {
   /// the discrete energy balance conserved_energy(after) - conserved_energy(before) = W holds to
   /// Newton's tolerance; for the others W is the midpoint rule's work of the forces, and the
   /// balance's residual is the scheme's energy error (docs/steppers.md, "The discrete energy balance").
+  /// Over parts (StepperOptions::part), the whole system's, summed over the processes.
   double work = 0.0;
 };
 
@@ -167,7 +168,8 @@ class Stepper {
   /// Newton's first guess for it, and a refined step is two steps from the guess h/2.
   StepReport step(State& state, double h);
 
-  /// The energy the scheme conserves (or balances against dissipation), at state:
+  /// The energy the scheme conserves (or balances against dissipation), at state (over parts,
+  /// StepperOptions::part, the whole system's, summed over the processes: collective):
   /// for Livens-type schemes the generalized energy p.v - T(q, v) + V(q). NaN where the scheme's
   /// energy is not defined yet (sem-vi: the discrete energy its first step sets).
   virtual double conserved_energy(const State& state) const = 0;

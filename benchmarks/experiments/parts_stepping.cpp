@@ -2,7 +2,7 @@
 /// process holding its part alone (StepperOptions::part; docs/distributed.md, "The partitioned
 /// model", stage 3), against the whole model in one process; a measurement program, not a test.
 ///
-///   mpirun -np P noether_parts_stepping [--scenario NAME] [--n N] [--stepper NAME] [--h H] [--steps K]
+///   mpirun -np P noether_parts_stepping [--scenario NAME] [--set KEY=VALUE ...] [--stepper NAME] [--h H] [--steps K]
 ///
 /// One process steps the whole model (schur: KLU on all of it); several step their parts (schur
 /// over the parts). Each process prints its setup seconds (the description, its part and the
@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,11 +40,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 int main(int argc, char** argv) {
   using namespace noether;
   std::string scenario = "chain3d", stepper_name = "livens-em";
-  double n = 100000, h = 1e-3;
+  std::vector<std::string> settings{"n=100000"};
+  double h = 1e-3;
   int steps = 3;
   CLI::App app{"A scenario stepped over the processes' parts of its model"};
-  app.add_option("--scenario", scenario, "a scenario with the parameter n")->capture_default_str();
-  app.add_option("--n", n, "its size")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_option("--scenario", scenario, "a scenario")->capture_default_str();
+  app.add_option("--set", settings, "its parameters, KEY=VALUE each (the default: n=100000)");
   app.add_option("--stepper", stepper_name, "the scheme")->capture_default_str();
   app.add_option("--h", h, "the step")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--steps", steps, "steps timed")->check(CLI::PositiveNumber)->capture_default_str();
@@ -56,7 +58,13 @@ int main(int argc, char** argv) {
   try {
     const auto start = std::chrono::steady_clock::now();
     const Scenario& s = find_scenario(scenario);
-    const ModelDescription description = s.describe(resolve_parameters(s, {{"n", n}}));
+    ParameterValues values;
+    for (const std::string& setting : settings) {
+      const auto equals = setting.find('=');
+      if (equals == std::string::npos) throw std::invalid_argument("--set takes KEY=VALUE, got " + setting);
+      values[setting.substr(0, equals)] = parse_parameter_value(s, setting.substr(0, equals), setting.substr(equals + 1));
+    }
+    const ModelDescription description = s.describe(resolve_parameters(s, values));
     const std::vector<int> processes = block_processes(description_coupling(description), world->ranks());
     const ModelPart part = build_model_part(description, processes, world->rank());
     StepperOptions options;
@@ -74,8 +82,8 @@ int main(int argc, char** argv) {
     int iterations = 0;
     for (int k = 0; k < steps; ++k) iterations += stepper->step(state, h).iterations;
     const double per_step = seconds_since(stepping) / steps;
-    std::printf("%s n = %g, %s, process %d of %d: setup %.2f s, %.3f s per step (%d Newton iterations), peak %.0f MB\n",
-                scenario.c_str(), n, stepper_name.c_str(), world->rank(), world->ranks(), setup, per_step, iterations,
+    std::printf("%s, %s, process %d of %d: setup %.2f s, %.3f s per step (%d Newton iterations), peak %.0f MB\n",
+                scenario.c_str(), stepper_name.c_str(), world->rank(), world->ranks(), setup, per_step, iterations,
                 static_cast<double>(bench::read_process_memory().peak_bytes) / 1e6);
     return 0;
   } catch (const std::exception& e) {

@@ -69,11 +69,16 @@ void check_stepping(const char* scenario, ParameterValues values, const char* st
   stepper->initialize(state);
 
   int whole_iterations = 0, part_iterations = 0;
+  double whole_work = 0.0, part_work = 0.0;
   for (int k = 0; k < kSteps; ++k) {
-    whole_iterations += whole_stepper->step(reference, h).iterations;
-    part_iterations += stepper->step(state, h).iterations;
+    const StepReport whole_step = whole_stepper->step(reference, h), part_step = stepper->step(state, h);
+    whole_iterations += whole_step.iterations;
+    part_iterations += part_step.iterations;
+    whole_work += whole_step.work;
+    part_work += part_step.work;
   }
   CHECK(part_iterations == whole_iterations);
+  CHECK(std::abs(part_work - whole_work) <= 1e-12 * (1.0 + std::abs(whole_work)));  // the parts' work summed
   CHECK(state.t == reference.t);
 
   double q_error = 0.0, v_error = 0.0;
@@ -110,6 +115,8 @@ void check_stepping(const char* scenario, ParameterValues values, const char* st
   const double expected = kinetic_energy(*whole.system, reference.q, reference.v) +
                           potential_energy(*whole.system, reference.q);
   CHECK(std::abs(energy[0] - expected) <= 1e-10 * (1.0 + std::abs(expected)));
+  const double scheme_energy = whole_stepper->conserved_energy(reference);  // the stepper sums its parts'
+  CHECK(std::abs(stepper->conserved_energy(state) - scheme_energy) <= 1e-12 * (1.0 + std::abs(scheme_energy)));
 }
 
 }  // namespace
@@ -119,6 +126,7 @@ TEST_CASE("stepping over parts: the processes' parts step the whole model's moti
     check_stepping("chain3d", {{"n", 12}}, stepper, 1e-2);
     check_stepping("chain2d", {{"n", 15}}, stepper, 1e-2);
     check_stepping("nfourbar", {{"n", 6}}, stepper, 1e-2);
+    check_stepping("double-fourbar", {{"damping", 0.5}}, stepper, 1e-3);  // dampers: the work summed
   }
 }
 
