@@ -2,16 +2,17 @@
 /// process holding its part alone (StepperOptions::part; docs/distributed.md, "The partitioned
 /// model", stage 3), against the whole model in one process; a measurement program, not a test.
 ///
-///   mpirun -np P noether_parts_stepping [--scenario NAME] [--set KEY=VALUE ...] [--stepper NAME] [--h H] [--steps K]
+///   mpirun -np P noether_parts_stepping [--scenario NAME] [--set KEY=VALUE ...] [--stepper NAME] [--solver NAME] [--h H] [--steps K]
 ///
-/// One process steps the whole model (schur: KLU on all of it); several step their parts (schur
-/// over the parts). Each process prints its setup seconds (the description, its part and the
+/// One process steps the whole model, several their parts, with the solver named (schur: in one
+/// process KLU on all of it; mumps; auto). Each process prints its setup seconds (the description, its part and the
 /// stepper with its first analysis: everything before the first step), seconds per step over K
 /// steps, and its peak resident memory (VmHWM).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,7 +40,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   using namespace noether;
-  std::string scenario = "chain3d", stepper_name = "livens-em";
+  std::string scenario = "chain3d", stepper_name = "livens-em", solver = "schur";
   std::vector<std::string> settings{"n=100000"};
   double h = 1e-3;
   int steps = 3;
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   app.add_option("--scenario", scenario, "a scenario")->capture_default_str();
   app.add_option("--set", settings, "its parameters, KEY=VALUE each (the default: n=100000)");
   app.add_option("--stepper", stepper_name, "the scheme")->capture_default_str();
+  app.add_option("--solver", solver, "the linear solver: schur, mumps or auto")->capture_default_str();
   app.add_option("--h", h, "the step")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--steps", steps, "steps timed")->check(CLI::PositiveNumber)->capture_default_str();
   try {
@@ -68,7 +70,9 @@ int main(int argc, char** argv) {
     const std::vector<int> processes = block_processes(description_coupling(description), world->ranks());
     const ModelPart part = build_model_part(description, processes, world->rank());
     StepperOptions options;
-    options.solver = LinearSolverKind::schur;
+    const std::optional<LinearSolverKind> kind = parse_linear_solver_kind(solver);
+    if (!kind) throw std::invalid_argument("--solver: no linear solver " + solver);
+    options.solver = *kind;
     options.redundant_equations = StepperOptions::RedundantEquations::allow;
     if (world->ranks() > 1) {
       options.distribution = world;
@@ -82,8 +86,9 @@ int main(int argc, char** argv) {
     int iterations = 0;
     for (int k = 0; k < steps; ++k) iterations += stepper->step(state, h).iterations;
     const double per_step = seconds_since(stepping) / steps;
-    std::printf("%s, %s, process %d of %d: setup %.2f s, %.3f s per step (%d Newton iterations), peak %.0f MB\n",
-                scenario.c_str(), stepper_name.c_str(), world->rank(), world->ranks(), setup, per_step, iterations,
+    std::printf("%s, %s, %s, process %d of %d: setup %.2f s, %.3f s per step (%d Newton iterations), peak %.0f MB\n",
+                scenario.c_str(), stepper_name.c_str(), solver.c_str(), world->rank(), world->ranks(), setup, per_step,
+                iterations,
                 static_cast<double>(bench::read_process_memory().peak_bytes) / 1e6);
     return 0;
   } catch (const std::exception& e) {

@@ -28,9 +28,17 @@ bool factors_over_processes(LinearSolverKind kind) {
 /// automatic over several processes: schur where the interface is at most
 /// kSchurInterfacePerCut unknowns per cut between processes (a few bodies: chains, trees), else
 /// mumps, in a build with it.
-LinearSolverKind distributed_choice(const Distribution& processes, std::span<const int> unknown_owners) {
-  const auto interface = static_cast<Index>(std::ranges::count(unknown_owners, kSharedUnknown));
-  if (interface <= kSchurInterfacePerCut * (processes.ranks() - 1) || !linear_solver_built(LinearSolverKind::mumps))
+///
+/// Over parts each process counts its own part's interface (an unknown held by two processes counts
+/// twice), and the counts are summed (collective) so that every process chooses alike.
+LinearSolverKind distributed_choice(const Distribution& processes, UnknownPlacement placement) {
+  auto interface = static_cast<double>(std::ranges::count(placement.owners, kSharedUnknown));
+  Index per_cut = kSchurInterfacePerCut;
+  if (!placement.global_numbers.empty()) {
+    processes.sum({&interface, 1});
+    per_cut *= 2;
+  }
+  if (interface <= static_cast<double>(per_cut * (processes.ranks() - 1)) || !linear_solver_built(LinearSolverKind::mumps))
     return LinearSolverKind::schur;
   return LinearSolverKind::mumps;
 }
@@ -70,13 +78,7 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrde
   if (several(processes) && kind != LinearSolverKind::mumps && placement.owners.empty())
     throw std::invalid_argument("the " + std::string(to_string(kind)) +
                                 " solver over several processes needs the unknowns' owners (divide_unknowns)");
-  if (!placement.global_numbers.empty() && kind != LinearSolverKind::schur && kind != LinearSolverKind::automatic)
-    throw std::invalid_argument("the " + std::string(to_string(kind)) +
-                                " solver takes whole vectors, and this run holds the model in parts, one per "
-                                "process: use --solver schur or auto");
-  if (!placement.global_numbers.empty()) kind = LinearSolverKind::schur;
-  if (kind == LinearSolverKind::automatic && several(processes))
-    kind = distributed_choice(*processes, placement.owners);
+  if (kind == LinearSolverKind::automatic && several(processes)) kind = distributed_choice(*processes, placement);
   switch (kind) {
     case LinearSolverKind::umfpack: return std::make_unique<UmfpackSolver>(ordering);
     case LinearSolverKind::klu: return std::make_unique<KluSolver>(ordering);
@@ -86,7 +88,9 @@ std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind, FillOrde
     case LinearSolverKind::automatic: return std::make_unique<AutoSolver>(ordering);
     case LinearSolverKind::mumps:
 #if NOETHER_WITH_PETSC
-      return make_petsc_lu_solver(kind, processes, ordering);
+      // In one process a part is the whole system, in its own numbering.
+      return make_petsc_lu_solver(kind, processes, ordering,
+                                  several(processes) ? placement.global_numbers : std::span<const Index>());
 #else
       throw LinearSolverError(linear_solver_missing_message(kind));
 #endif

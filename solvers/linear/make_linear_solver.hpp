@@ -28,15 +28,15 @@ inline constexpr Index kSchurInterfacePerCut = 64;
 /// UMFPACK, and the back-ends made of them: schur, auto). processes: the processes whose matrix
 /// parts it is to sum and factor together (engine/distribution.hpp), nullptr for one process;
 /// placement: where the unknowns lie among those parts (divide_unknowns; read by schur and
-/// auto over several processes, copied); over parts (placement.global_numbers) schur alone
-/// solves, and auto is schur. automatic is, in one process, AutoSolver (KLU or UMFPACK
+/// auto over several processes, copied); over parts (placement.global_numbers) schur and mumps
+/// take each process's part of the vectors. automatic is, in one process, AutoSolver (KLU or UMFPACK
 /// by the first matrix), over several, schur where the interface has at most
 /// kSchurInterfacePerCut unknowns per cut and mumps otherwise (schur in a build without mumps).
 /// Throws LinearSolverError for an ordering other than automatic with a back-end that orders by
 /// its own rules (CHOLMOD, Eigen, MUMPS), and with linear_solver_missing_message for a back-end
 /// this build does not have; std::invalid_argument, naming it and what to use instead, for a
 /// back-end that factors in one process alone given several, and for schur or auto over several
-/// processes without the unknowns' owners, and for another back-end over parts.
+/// processes without the unknowns' owners.
 std::unique_ptr<LinearSolver> make_linear_solver(LinearSolverKind kind,
                                                  FillOrdering ordering = FillOrdering::automatic,
                                                  const Distribution* processes = nullptr,

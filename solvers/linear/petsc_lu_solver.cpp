@@ -145,8 +145,10 @@ constexpr PetscInt kLargestWorkspaceRelaxation = 1280;
 /// global indices: PETSc moves the others' and sums the parts); on PETSC_COMM_SELF it owns every row.
 class PetscLuSolver final : public LinearSolver {
  public:
-  PetscLuSolver(LinearSolverKind kind, MPI_Comm comm, FillOrdering ordering)
-      : kind_(kind), comm_(comm), ordering_(ordering) {
+  /// global_numbers: empty for whole vectors; over parts, each local unknown's number in the whole
+  /// system (the matrix's row and column there).
+  PetscLuSolver(LinearSolverKind kind, MPI_Comm comm, FillOrdering ordering, std::span<const Index> global_numbers)
+      : kind_(kind), comm_(comm), global_numbers_(global_numbers.begin(), global_numbers.end()), ordering_(ordering) {
     const std::lock_guard<std::mutex> hold(petsc_lock());
     ensure_petsc(name());
   }
@@ -173,13 +175,15 @@ class PetscLuSolver final : public LinearSolver {
     for (Index j = 0; j < pattern.n; ++j)
       for (Index k = pattern.column_starts[static_cast<std::size_t>(j)];
            k < pattern.column_starts[static_cast<std::size_t>(j) + 1]; ++k) {
-        coo_rows_.push_back(pattern.row_indices[static_cast<std::size_t>(k)]);
-        coo_columns_.push_back(j);
+        coo_rows_.push_back(whole_number(pattern.row_indices[static_cast<std::size_t>(k)]));
+        coo_columns_.push_back(whole_number(j));
       }
+    held_ = pattern.n;
+    const Index n = whole_vectors() ? pattern.n : whole_size();
     int rank = 0, ranks = 1;
     MPI_Comm_rank(comm_, &rank);
     MPI_Comm_size(comm_, &ranks);
-    lay_out(pattern.n, pattern.n * rank / ranks, pattern.n * (rank + 1) / ranks);
+    lay_out(n, n * rank / ranks, n * (rank + 1) / ranks);
   }
 
   /// A factorization that runs out of MUMPS's estimated workspace (INFOG(1) = -8 or -9: pivots
@@ -238,6 +242,19 @@ class PetscLuSolver final : public LinearSolver {
 
  private:
   std::string name() const { return std::string(to_string(kind_)); }
+  bool whole_vectors() const { return global_numbers_.empty(); }
+  PetscInt whole_number(Index i) const {
+    return static_cast<PetscInt>(whole_vectors() ? i : global_numbers_[static_cast<std::size_t>(i)]);
+  }
+  /// Over parts: the whole system's size, one more than the largest global number any process
+  /// holds (collective).
+  Index whole_size() const {
+    long long largest = -1;
+    for (const Index g : global_numbers_) largest = std::max<long long>(largest, g);
+    long long over_all = 0;
+    MPI_Allreduce(&largest, &over_all, 1, MPI_LONG_LONG, MPI_MAX, comm_);
+    return static_cast<Index>(over_all + 1);
+  }
   bool one_process() const { return local_size_ == static_cast<std::size_t>(size_); }
 
   /// PETSc's matrix of global size n, this process's rows [row_begin, row_end), preallocated from
@@ -258,8 +275,19 @@ class PetscLuSolver final : public LinearSolver {
                 "laying out the pattern (MatSetPreallocationCOO)");
     petsc.check(MatCreateVecs(matrix_, &solution_, &right_side_), "MatCreateVecs");
     local_size_ = static_cast<std::size_t>(local);
-    if (local != n)  // several processes: the solution gathered to each
+    if (!whole_vectors()) {  // over parts: the solution's entries this process holds, by their global numbers
+      IS held = nullptr;
+      std::vector<PetscInt> numbers(static_cast<std::size_t>(held_));
+      for (Index i = 0; i < held_; ++i) numbers[static_cast<std::size_t>(i)] = whole_number(i);
+      petsc.check(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(held_), numbers.data(), PETSC_COPY_VALUES, &held),
+                  "ISCreateGeneral");
+      petsc.check(VecCreateSeq(PETSC_COMM_SELF, static_cast<PetscInt>(held_), &everywhere_), "VecCreateSeq");
+      const PetscErrorCode code = VecScatterCreate(solution_, held, everywhere_, nullptr, &gather_);
+      ISDestroy(&held);
+      petsc.check(code, "VecScatterCreate");
+    } else if (local != n) {  // several processes: the solution gathered to each
       petsc.check(VecScatterCreateToAll(solution_, &gather_, &everywhere_), "VecScatterCreateToAll");
+    }
   }
 
   /// MUMPS's analysis of the matrix (its values set) into a new factor_, with the workspace
@@ -407,12 +435,9 @@ class PetscLuSolver final : public LinearSolver {
   void solve_system(bool transposed, std::span<const double> b, std::span<double> x) {
     const std::lock_guard<std::mutex> hold(petsc_lock());
     if (!factorized_) throw LinearSolverError(name() + ": solve called without a successful factorization");
-    check_solve_sizes(name(), size_, b, x);
+    check_solve_sizes(name(), whole_vectors() ? size_ : held_, b, x);
     const ErrorCapture petsc(name());
-    PetscScalar* entries = nullptr;
-    petsc.check(VecGetArrayWrite(right_side_, &entries), "VecGetArrayWrite");
-    std::copy_n(b.begin() + row_begin_, local_size_, entries);
-    petsc.check(VecRestoreArrayWrite(right_side_, &entries), "VecRestoreArrayWrite");
+    set_right_side(petsc, b);
     if (transposed)
       petsc.check(MatSolveTranspose(factor_, right_side_, solution_), "the transposed solve");
     else
@@ -424,8 +449,26 @@ class PetscLuSolver final : public LinearSolver {
     }
     const PetscScalar* result = nullptr;
     petsc.check(VecGetArrayRead(whole, &result), "VecGetArrayRead");
-    std::copy(result, result + size_, x.begin());
+    std::copy(result, result + x.size(), x.begin());
     petsc.check(VecRestoreArrayRead(whole, &result), "VecRestoreArrayRead");
+  }
+
+  /// PETSc's right side from b: whole vectors, this process's run of rows; over parts, every row
+  /// held here at its global number (a row that several processes hold has the same value on each,
+  /// the whole system's, so which one PETSc keeps does not matter).
+  void set_right_side(const ErrorCapture& petsc, std::span<const double> b) {
+    if (!whole_vectors()) {
+      for (Index i = 0; i < held_; ++i)
+        petsc.check(VecSetValue(right_side_, whole_number(i), b[static_cast<std::size_t>(i)], INSERT_VALUES),
+                    "VecSetValue");
+      petsc.check(VecAssemblyBegin(right_side_), "VecAssemblyBegin");
+      petsc.check(VecAssemblyEnd(right_side_), "VecAssemblyEnd");
+      return;
+    }
+    PetscScalar* entries = nullptr;
+    petsc.check(VecGetArrayWrite(right_side_, &entries), "VecGetArrayWrite");
+    std::copy_n(b.begin() + row_begin_, local_size_, entries);
+    petsc.check(VecRestoreArrayWrite(right_side_, &entries), "VecRestoreArrayWrite");
   }
 
   /// Frees PETSc's objects (the caller holds petsc_lock); after PETSc has ended (a back-end that
@@ -447,8 +490,12 @@ class PetscLuSolver final : public LinearSolver {
   Mat matrix_ = nullptr;
   Mat factor_ = nullptr;  ///< with MUMPS's analysis, after the first factorize
   Vec solution_ = nullptr, right_side_ = nullptr;
-  VecScatter gather_ = nullptr;  ///< this process's rows of the solution to everywhere_ (several processes)
-  Vec everywhere_ = nullptr;     ///< the whole solution, on every process (several processes)
+  /// Several processes: this process's rows of the solution to everywhere_, the whole solution on
+  /// every process; over parts, the entries this process holds, to everywhere_ of held_ entries.
+  VecScatter gather_ = nullptr;
+  Vec everywhere_ = nullptr;
+  std::vector<Index> global_numbers_;  ///< over parts (empty: whole vectors)
+  Index held_ = 0;                     ///< the unknowns this process holds: the pattern's n
   Index size_ = 0;       ///< n, of the whole matrix
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices
@@ -465,7 +512,7 @@ class PetscLuSolver final : public LinearSolver {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes,
-                                                   FillOrdering ordering) {
+                                                   FillOrdering ordering, std::span<const Index> global_numbers) {
   if (kind != LinearSolverKind::mumps)
     throw std::invalid_argument("make_petsc_lu_solver: " + std::string(to_string(kind)) + " is not a PETSc back-end (mumps)");
   const bool several = processes && processes->ranks() > 1;
@@ -476,7 +523,9 @@ std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const 
   if (ordering != FillOrdering::automatic && ordering != FillOrdering::nested_dissection)
     throw LinearSolverError("mumps takes the orderings auto and nd, not " + std::string(to_string(ordering)) +
                             " (which orders for klu and umfpack)");
-  return std::make_unique<PetscLuSolver>(kind, several ? MPI_COMM_WORLD : PETSC_COMM_SELF, ordering);
+  if (!global_numbers.empty() && !several)
+    throw std::invalid_argument("make_petsc_lu_solver: global numbers are for a system held in parts by several processes");
+  return std::make_unique<PetscLuSolver>(kind, several ? MPI_COMM_WORLD : PETSC_COMM_SELF, ordering, global_numbers);
 }
 
 }  // namespace noether

@@ -2,6 +2,7 @@
 /// MUMPS, the distributed multifrontal sparse LU, through PETSc. Built when PETSc is found (NOETHER_WITH_PETSC, docs/distributed.md); this header names no PETSc or MPI type, so
 /// that code using the back-end through LinearSolver needs neither's headers.
 #include <memory>
+#include <span>
 
 #include <noether/engine/distribution.hpp>
 #include <noether/solvers/linear/linear_solver.hpp>
@@ -33,8 +34,12 @@ namespace noether {
 /// MPI_COMM_WORLD, each giving analyze_pattern and factorize its part of the matrix (any entries,
 /// on any rows; PETSc sums the parts) and solve the whole right side, the same on every process;
 /// each owns a contiguous run of the rows [r n / R, (r + 1) n / R), and every process gets the
-/// whole solution. Every phase is then collective.
+/// whole solution. Every phase is then collective. global_numbers (over parts, several processes
+/// only: UnknownPlacement): each process gives its part's matrix in its own numbering, each local
+/// unknown's number in the whole system here; its right side and solution are its part's (a row
+/// several processes hold has the whole system's value on each).
 std::unique_ptr<LinearSolver> make_petsc_lu_solver(LinearSolverKind kind, const Distribution* processes = nullptr,
-                                                   FillOrdering ordering = FillOrdering::automatic);
+                                                   FillOrdering ordering = FillOrdering::automatic,
+                                                   std::span<const Index> global_numbers = {});
 
 }  // namespace noether

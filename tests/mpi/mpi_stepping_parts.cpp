@@ -20,6 +20,7 @@
 #include <noether/engine/measures.hpp>
 #include <noether/engine/partition.hpp>
 #include <noether/engine/system_part.hpp>
+#include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 #include "mpi/mpi_world.hpp"
@@ -30,9 +31,10 @@ namespace {
 
 constexpr int kSteps = 12;
 
-StepperOptions part_options(std::shared_ptr<const SystemPart> part) {
+StepperOptions part_options(std::shared_ptr<const SystemPart> part,
+                            LinearSolverKind solver = LinearSolverKind::schur) {
   StepperOptions options;
-  options.solver = LinearSolverKind::schur;
+  options.solver = solver;
   options.redundant_equations = StepperOptions::RedundantEquations::allow;
   options.distribution = testing::world_slot();
   options.part = std::move(part);
@@ -45,9 +47,12 @@ double largest_over_processes(double value) {
   return value;
 }
 
-void check_stepping(const char* scenario, ParameterValues values, const char* stepper_name, double h) {
+void check_stepping(const char* scenario, ParameterValues values, const char* stepper_name, double h,
+                    LinearSolverKind solver = LinearSolverKind::schur) {
   CAPTURE(scenario);
   CAPTURE(stepper_name);
+  const std::string solver_name(to_string(solver));
+  CAPTURE(solver_name);
   const Scenario& s = find_scenario(scenario);
   const ModelDescription description = s.describe(resolve_parameters(s, values));
   const StepperInfo& info = find_stepper(stepper_name);
@@ -64,7 +69,7 @@ void check_stepping(const char* scenario, ParameterValues values, const char* st
   const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
   const std::vector<Index>& global = numbering->coordinate_numbers;
   const GhostExchange ghosts(testing::world(), global, numbering->coordinate_owners);
-  const std::unique_ptr<Stepper> stepper = info.make(*part.system, part_options(numbering));
+  const std::unique_ptr<Stepper> stepper = info.make(*part.system, part_options(numbering, solver));
   State state = part.initial;
   stepper->initialize(state);
 
@@ -130,6 +135,16 @@ TEST_CASE("stepping over parts: the processes' parts step the whole model's moti
   }
 }
 
+TEST_CASE("stepping over parts: mumps takes the parts' rows by their global numbers") {
+  if (!linear_solver_built(LinearSolverKind::mumps)) return;  // a build without PETSc
+  for (const char* stepper : {"livens-em", "em-ggl"}) {
+    check_stepping("grid2d", {{"k", 4}}, stepper, 1e-2, LinearSolverKind::mumps);
+    check_stepping("chain3d", {{"n", 12}}, stepper, 1e-2, LinearSolverKind::mumps);
+  }
+  // auto over parts: every process makes the same choice (make_linear_solver sums the interfaces)
+  check_stepping("grid2d", {{"k", 8}}, "livens-em", 1e-2, LinearSolverKind::automatic);
+}
+
 TEST_CASE("stepping over parts: what a part cannot do is refused on every process") {
   const Scenario& s = find_scenario("chain2d");
   const ModelDescription description = s.describe(resolve_parameters(s, {{"n", 6}}));
@@ -137,9 +152,9 @@ TEST_CASE("stepping over parts: what a part cannot do is refused on every proces
   const ModelPart part = build_model_part(description, processes, testing::world().rank());
   const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
   StepperOptions options = part_options(numbering);
-  options.solver = LinearSolverKind::mumps;
+  options.solver = LinearSolverKind::klu;
   CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, options),
-                       doctest::Contains("holds the model in parts"), std::invalid_argument);
+                       doctest::Contains("factors in one process"), std::invalid_argument);
   options = part_options(numbering);
   options.redundant_equations = StepperOptions::RedundantEquations::refuse;
   CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, options), doctest::Contains("redundancy check"),
