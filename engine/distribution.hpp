@@ -9,7 +9,9 @@
 /// decisions read maxima over the processes, the same on every one; the matrix stays in parts, one
 /// per process, for a linear solver that sums them (a distributed one). The engine sees only this
 /// interface: the MPI implementation lives in distributed/.
+#include <cstddef>
 #include <span>
+#include <string>
 
 #include <noether/engine/types.hpp>
 
@@ -49,6 +51,16 @@ class Distribution {
   /// message of this process has arrived and every send buffer may be reused.
   virtual void exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const = 0;
 };
+
+/// The lowest process on which `flag` is true, or -1 where it is on none; every process learns
+/// it (collective: one Distribution::sum of one value per process).
+int first_process_with(const Distribution& processes, bool flag);
+
+/// Process `from`'s `text` (the others' is not read), on every process: the words one process
+/// has for an outcome that all share, so that each reports them alike (collective: one
+/// Distribution::sum of a character per value). At most kSharedTextLength characters are kept.
+std::string text_of_process(const Distribution& processes, int from, const std::string& text);
+inline constexpr std::size_t kSharedTextLength = 4096;
 
 /// The mark of an unknown that lies in no single process's matrix part (divide_unknowns,
 /// engine/partition.hpp): the interface between the parts.

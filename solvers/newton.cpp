@@ -252,12 +252,33 @@ NewtonSolver::NewtonSolver(const CscPattern& pattern, LinearSolverChoice solver,
 void NewtonSolver::fail(NewtonSystem& system, const std::string& context, std::string reason,
                         const NewtonReport& report, NewtonError::Cause cause) const {
   if (residual_.size() == 0) throw NewtonError(context, reason, report.history, "an empty system", 0.0, 0.0, cause);
-  if (cause == NewtonError::Cause::non_finite)
-    if (const std::string source = system.describe_non_finite(); !source.empty())  // then the worst row is a symptom
-      throw NewtonError(context, reason + ": " + source, report.history, "", 0.0, 0.0, cause);
+  // Over several processes every one takes the same collective steps here, whatever its cause:
+  // one process may see a non-finite entry of its part of the matrix where another sees none.
+  const std::string source = cause == NewtonError::Cause::non_finite ? system.describe_non_finite() : "";
+  const int source_from = processes_ ? first_process_with(*processes_, !source.empty()) : (source.empty() ? -1 : 0);
+  if (source_from >= 0)  // then the worst row is a symptom
+    throw NewtonError(context, agreed(source_from, reason + ": " + source), report.history, "", 0.0, 0.0,
+                      NewtonError::Cause::non_finite);
   const Index worst = argmax_scaled(residual_, scale_);
-  throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst),
-                    cause);
+  if (!processes_)
+    throw NewtonError(context, reason, report.history, system.describe_row(worst), residual_(worst), scale_(worst),
+                      cause);
+  // Over several processes each holds some rows (its part: docs/distributed.md): the row named is
+  // the worst of all, the words and numbers of the lowest process that holds it (each process's
+  // reason may differ, too: the matrix it examined is its own part).
+  const double mine = scaled_entry(residual_(worst), scale_(worst));
+  const double largest = largest_over(processes_, mine);
+  const int from = first_process_with(*processes_, mine == largest || (std::isnan(mine) && std::isnan(largest)));
+  std::array<double, 2> values{0.0, 0.0};  // residual and scale of the worst row, from its process
+  if (processes_->rank() == from) values = {residual_(worst), scale_(worst)};
+  processes_->sum(values);
+  const bool non_finite = first_process_with(*processes_, cause == NewtonError::Cause::non_finite) >= 0;
+  throw NewtonError(context, agreed(from, reason), report.history, agreed(from, system.describe_row(worst)), values[0],
+                    values[1], non_finite ? NewtonError::Cause::non_finite : cause);
+}
+
+std::string NewtonSolver::agreed(int from, const std::string& text) const {
+  return processes_ ? text_of_process(*processes_, from, text) : text;
 }
 
 void NewtonSolver::factorize(NewtonSystem& system, const std::string& context, NewtonReport& report,

@@ -352,9 +352,14 @@ class NewtonSolver {
   /// x_norm = max|x|.
   bool increment_is_small(double increment_norm, double x_norm) const;
   /// Throws the NewtonError of `cause`; for a non-finite value its reason names the part of the
-  /// system that gave it (NewtonSystem::describe_non_finite).
+  /// system that gave it (NewtonSystem::describe_non_finite). Over several processes, collective:
+  /// every process throws the same error, naming the worst row of all and the reason of the
+  /// process that holds it (non-finite when any process saw a non-finite value).
   [[noreturn]] void fail(NewtonSystem& system, const std::string& context, std::string reason,
                          const NewtonReport& report, NewtonError::Cause cause) const;
+  /// Over several processes, process `from`'s text on every one (text_of_process); `text` itself
+  /// in one process. Collective.
+  std::string agreed(int from, const std::string& text) const;
 
   NewtonOptions options_;
   std::unique_ptr<TangentSolver> tangent_;

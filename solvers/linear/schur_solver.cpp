@@ -164,25 +164,11 @@ FactorizationStatus SchurSolver::factorize(std::span<const double> values) {
 }
 
 FactorizationStatus SchurSolver::agreed_status(const FactorizationStatus& mine) {
-  std::vector<double> failed(static_cast<std::size_t>(ranks()), 0.0);
-  failed[static_cast<std::size_t>(rank())] = mine.ok ? 0.0 : 1.0;
-  sum(failed);
-  const auto first = std::ranges::find(failed, 1.0);
-  if (first == failed.end()) return {};
-  const auto from = static_cast<int>(first - failed.begin());
-  // The first failed process's message, to every process (one character per entry: a sum in
-  // which the others add zeros), so that each reports the same words, whichever prints them.
-  constexpr std::size_t kMessageChars = 480;
-  std::vector<double> text(kMessageChars, 0.0);
-  if (rank() == from)
-    for (std::size_t k = 0; k < std::min(kMessageChars, mine.message.size()); ++k)
-      text[k] = static_cast<unsigned char>(mine.message[k]);
-  sum(text);
-  std::string message;
-  for (const double c : text) {
-    if (c == 0.0) break;
-    message.push_back(static_cast<char>(static_cast<unsigned char>(c)));
-  }
+  const bool one = ranks() == 1;
+  const int from = one ? (mine.ok ? -1 : 0) : first_process_with(*processes_, !mine.ok);
+  if (from < 0) return {};
+  // The first failed process's message, to every process, so that each reports the same words.
+  const std::string message = one ? mine.message : text_of_process(*processes_, from, mine.message);
   return {false, "schur: the interior of process " + std::to_string(from) + ": " + message};
 }
 

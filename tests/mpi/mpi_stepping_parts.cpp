@@ -41,6 +41,21 @@ StepperOptions part_options(std::shared_ptr<const SystemPart> part,
   return options;
 }
 
+/// A scenario's description and this process's part of its model, with how the part sits in the whole.
+struct Parts {
+  ModelDescription description;
+  ModelPart part;
+  std::shared_ptr<const SystemPart> numbering;
+};
+Parts parts_of(const char* scenario, const ParameterValues& values) {
+  const Scenario& s = find_scenario(scenario);
+  Parts out{s.describe(resolve_parameters(s, values)), {}, nullptr};
+  const std::vector<int> processes = block_processes(description_coupling(out.description), testing::world().ranks());
+  out.part = build_model_part(out.description, processes, testing::world().rank());
+  out.numbering = std::make_shared<const SystemPart>(system_part(testing::world(), out.part, processes));
+  return out;
+}
+
 /// The largest |a_i - b_i| over the processes.
 double largest_over_processes(double value) {
   testing::world().max({&value, 1});
@@ -53,8 +68,7 @@ void check_stepping(const char* scenario, ParameterValues values, const char* st
   CAPTURE(stepper_name);
   const std::string solver_name(to_string(solver));
   CAPTURE(solver_name);
-  const Scenario& s = find_scenario(scenario);
-  const ModelDescription description = s.describe(resolve_parameters(s, values));
+  const auto [description, part, numbering] = parts_of(scenario, values);
   const StepperInfo& info = find_stepper(stepper_name);
 
   const Model whole = build_model(description);
@@ -64,9 +78,6 @@ void check_stepping(const char* scenario, ParameterValues values, const char* st
   State reference = whole.initial;
   whole_stepper->initialize(reference);
 
-  const std::vector<int> processes = block_processes(description_coupling(description), testing::world().ranks());
-  const ModelPart part = build_model_part(description, processes, testing::world().rank());
-  const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
   const std::vector<Index>& global = numbering->coordinate_numbers;
   const GhostExchange ghosts(testing::world(), global, numbering->coordinate_owners);
   const std::unique_ptr<Stepper> stepper = info.make(*part.system, part_options(numbering, solver));
@@ -145,12 +156,28 @@ TEST_CASE("stepping over parts: mumps takes the parts' rows by their global numb
   check_stepping("grid2d", {{"k", 8}}, "livens-em", 1e-2, LinearSolverKind::automatic);
 }
 
+TEST_CASE("stepping over parts: a failed step is the same error on every process") {
+  const auto [description, part, numbering] = parts_of("chain3d", {{"n", 12}});
+  StepperOptions options = part_options(numbering);
+  options.newton.max_iterations = 1;  // no step of h = 0.05 converges in one iteration
+  options.max_refinement_depth = 0;
+  const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*part.system, options);
+  State state = part.initial;
+  stepper->initialize(state);
+  std::string message;
+  try {
+    stepper->step(state, 0.05);
+  } catch (const NewtonError& e) {
+    message = e.what();
+  }
+  CAPTURE(message);
+  CHECK(message.find("no convergence in 1 iterations") != std::string::npos);
+  CHECK(message.find("largest scaled residual entry") != std::string::npos);  // the worst row of all processes
+  CHECK(text_of_process(testing::world(), 0, message) == message);            // rank 0's words on every process
+}
+
 TEST_CASE("stepping over parts: what a part cannot do is refused on every process") {
-  const Scenario& s = find_scenario("chain2d");
-  const ModelDescription description = s.describe(resolve_parameters(s, {{"n", 6}}));
-  const std::vector<int> processes = block_processes(description_coupling(description), testing::world().ranks());
-  const ModelPart part = build_model_part(description, processes, testing::world().rank());
-  const auto numbering = std::make_shared<const SystemPart>(system_part(testing::world(), part, processes));
+  const auto [description, part, numbering] = parts_of("chain2d", {{"n", 6}});
   StepperOptions options = part_options(numbering);
   options.solver = LinearSolverKind::klu;
   CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, options),

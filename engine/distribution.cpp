@@ -1,0 +1,31 @@
+/// What processes agree on (distribution.hpp).
+#include <noether/engine/distribution.hpp>
+
+#include <algorithm>
+#include <vector>
+
+namespace noether {
+
+int first_process_with(const Distribution& processes, bool flag) {
+  std::vector<double> flags(static_cast<std::size_t>(processes.ranks()), 0.0);
+  flags[static_cast<std::size_t>(processes.rank())] = flag ? 1.0 : 0.0;
+  processes.sum(flags);
+  const auto first = std::ranges::find(flags, 1.0);
+  return first == flags.end() ? -1 : static_cast<int>(first - flags.begin());
+}
+
+std::string text_of_process(const Distribution& processes, int from, const std::string& text) {
+  std::vector<double> characters(kSharedTextLength, 0.0);  // the others add zeros
+  if (processes.rank() == from)
+    for (std::size_t k = 0; k < std::min(kSharedTextLength, text.size()); ++k)
+      characters[k] = static_cast<unsigned char>(text[k]);
+  processes.sum(characters);
+  std::string shared;
+  for (const double c : characters) {
+    if (c == 0.0) break;
+    shared.push_back(static_cast<char>(static_cast<unsigned char>(c)));
+  }
+  return shared;
+}
+
+}  // namespace noether
