@@ -197,6 +197,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   void restore_predictor() { predictor_ = kept_predictor_; }
   /// The system is a process's part (StepperOptions::part).
   bool over_parts() const { return exchange_.has_value(); }
+  /// Over parts, the processes that hold the parts; nullptr otherwise.
+  const Distribution* part_processes() const { return part_processes_; }
   /// Over parts, the sum over the processes of each one's share of a whole-system sum (an
   /// energy, a work: each element counted by the one process that holds it); collective. The
   /// share itself otherwise.
@@ -280,7 +282,7 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
   } catch (...) {
     refusal = std::current_exception();
   }
-  agree_on_refusal(options, refusal);
+  agree_on_refusal(part_processes(options), refusal);
   return scheme;
 }
 
@@ -346,10 +348,17 @@ std::string_view SchemeStepper<Scheme>::name() const {
   return stepper_name();
 }
 
+/// Over parts each process checks its own part's state, and a refusal is every process's.
 template <class Scheme>
 void SchemeStepper<Scheme>::do_initialize(State& state) const {
-  check_initial_state(system_, state, name());
-  check_initial_masses(system_, state.q, name());
+  std::exception_ptr refusal;
+  try {
+    check_initial_state(system_, state, name());
+    check_initial_masses(system_, state.q, name());
+  } catch (...) {
+    refusal = std::current_exception();
+  }
+  agree_on_refusal(equations_->part_processes(), refusal);
   initialize_momentum(system_, state);
 }
 

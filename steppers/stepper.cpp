@@ -264,18 +264,16 @@ void check_stepper_options(const StepperOptions& options) {
                                 "redundant_equations to allow (the noether program: --redundancy off)");
 }
 
-void agree_on_refusal(const StepperOptions& options, std::exception_ptr refusal) {
-  if (options.part && options.distribution) {
-    const Distribution& processes = *options.distribution;
-    std::vector<double> refused(static_cast<std::size_t>(processes.ranks()), 0.0);
-    refused[static_cast<std::size_t>(processes.rank())] = refusal ? 1.0 : 0.0;
-    processes.sum(refused);
-    const auto first = std::ranges::find(refused, 1.0);
-    if (!refusal && first != refused.end())
-      throw StepperRefusal("process " + std::to_string(first - refused.begin()) +
-                           " refused the stepper for its part of the system (its message says why)");
-  }
+void agree_on_refusal(const Distribution* parts, std::exception_ptr refusal) {
+  const int first = parts ? first_process_with(*parts, refusal != nullptr) : -1;
   if (refusal) std::rethrow_exception(refusal);
+  if (first >= 0)
+    throw StepperRefusal("process " + std::to_string(first) +
+                         " refused the stepper for its part of the system (its message says why)");
+}
+
+const Distribution* part_processes(const StepperOptions& options) {
+  return options.part ? options.distribution.get() : nullptr;
 }
 
 void check_scheme_parameters(std::string_view stepper, std::span<const SchemeParameter> declared,

@@ -80,11 +80,14 @@ struct StepperOptions {
 /// 0 .. 30 (Newton's options are NewtonSolver's to check).
 void check_stepper_options(const StepperOptions& options);
 
-/// Over parts (options.part), where each process checks its own part: whether any process refused
-/// (`refusal` set), agreed by all (one Distribution::sum), so that every process throws at the
-/// same point. A process that refused rethrows its refusal, the others a StepperRefusal naming the
+/// Over parts, where each process checks its own part (`parts`: the processes that hold the parts;
+/// nullptr when this process holds the whole system): whether any process refused (`refusal`
+/// set), agreed by all (collective: first_process_with), so that every process throws at the same
+/// point. A process that refused rethrows its refusal, the others a StepperRefusal naming the
 /// lowest process that refused. Otherwise rethrows `refusal`, if set.
-void agree_on_refusal(const StepperOptions& options, std::exception_ptr refusal);
+void agree_on_refusal(const Distribution* parts, std::exception_ptr refusal);
+/// The processes that hold the parts of a stepper over parts (options.part), else nullptr.
+const Distribution* part_processes(const StepperOptions& options);
 
 /// Throws std::invalid_argument, naming the stepper, the parameter and the ones it declares,
 /// unless every entry of options.scheme_parameters is declared in `declared`.

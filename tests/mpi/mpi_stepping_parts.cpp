@@ -4,6 +4,7 @@
 // (docs/distributed.md, "Stage 3"). The reference is the whole model stepped in one process;
 // the factorizations' orders differ between the two (the interiors are numbered by the parts,
 // S by global numbers), so the states agree to rounding, not to the bit.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <noether/engine/measures.hpp>
 #include <noether/engine/partition.hpp>
 #include <noether/engine/system_part.hpp>
+#include <noether/solvers/initial_values.hpp>
 #include <noether/solvers/linear/make_linear_solver.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -146,6 +148,13 @@ TEST_CASE("stepping over parts: the processes' parts step the whole model's moti
   }
 }
 
+TEST_CASE("stepping over parts: every stepper with a fixed step steps a chain's parts as the whole model") {
+  for (const StepperInfo& info : steppers()) {
+    if (info.adaptive_step_size) continue;  // sem-vi: its step size is a global unknown, refused over parts
+    check_stepping("chain3d", {{"n", 8}}, info.name.c_str(), 1e-2);
+  }
+}
+
 TEST_CASE("stepping over parts: mumps takes the parts' rows by their global numbers") {
   if (!linear_solver_built(LinearSolverKind::mumps)) return;  // a build without PETSc
   for (const char* stepper : {"livens-em", "em-ggl"}) {
@@ -174,6 +183,20 @@ TEST_CASE("stepping over parts: a failed step is the same error on every process
   CHECK(message.find("no convergence in 1 iterations") != std::string::npos);
   CHECK(message.find("largest scaled residual entry") != std::string::npos);  // the worst row of all processes
   CHECK(text_of_process(testing::world(), 0, message) == message);            // rank 0's words on every process
+}
+
+TEST_CASE("stepping over parts: initial values off the constraints in one part are refused on every process") {
+  const auto [description, part, numbering] = parts_of("chain2d", {{"n", 6}});
+  const std::unique_ptr<Stepper> stepper = find_stepper("livens-em").make(*part.system, part_options(numbering));
+  State state = part.initial;
+  const int last = testing::world().ranks() - 1;
+  const std::vector<int>& owners = numbering->coordinate_owners;
+  if (testing::world().rank() == last) state.q(std::ranges::find(owners, last) - owners.begin()) += 1e-3;
+  const std::string refused = "process " + std::to_string(last) + " refused";
+  if (testing::world().rank() == last)
+    CHECK_THROWS_AS(stepper->initialize(state), InconsistentInitialValues);
+  else
+    CHECK_THROWS_WITH_AS(stepper->initialize(state), doctest::Contains(refused.c_str()), StepperRefusal);
 }
 
 TEST_CASE("stepping over parts: what a part cannot do is refused on every process") {
