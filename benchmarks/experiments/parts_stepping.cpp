@@ -7,7 +7,8 @@
 /// One process steps the whole model, several their parts, with the solver named (schur: in one
 /// process KLU on all of it; mumps; auto). Each process prints its setup seconds (the description, its part and the
 /// stepper with its first analysis: everything before the first step), seconds per step over K
-/// steps, and its peak resident memory (VmHWM).
+/// steps with their assembly, factorization and solve shares (StepReport::timings), and its peak
+/// resident memory (VmHWM).
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -84,11 +85,19 @@ int main(int argc, char** argv) {
     const double setup = seconds_since(start);
     const auto stepping = std::chrono::steady_clock::now();
     int iterations = 0;
-    for (int k = 0; k < steps; ++k) iterations += stepper->step(state, h).iterations;
+    NewtonTimings phases;
+    for (int k = 0; k < steps; ++k) {
+      const StepReport report = stepper->step(state, h);
+      iterations += report.iterations;
+      phases.assembly += report.timings.assembly;
+      phases.factorization += report.timings.factorization;
+      phases.solve += report.timings.solve;
+    }
     const double per_step = seconds_since(stepping) / steps;
-    std::printf("%s, %s, %s, process %d of %d: setup %.2f s, %.3f s per step (%d Newton iterations), peak %.0f MB\n",
+    std::printf("%s, %s, %s, process %d of %d: setup %.2f s, %.3f s per step (assembly %.3f, factorization %.3f, "
+                "solve %.3f; %d Newton iterations), peak %.0f MB\n",
                 scenario.c_str(), stepper_name.c_str(), solver.c_str(), world->rank(), world->ranks(), setup, per_step,
-                iterations,
+                phases.assembly / steps, phases.factorization / steps, phases.solve / steps, iterations,
                 static_cast<double>(bench::read_process_memory().peak_bytes) / 1e6);
     return 0;
   } catch (const std::exception& e) {
