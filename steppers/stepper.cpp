@@ -6,7 +6,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include <noether/engine/format.hpp>
 #include <noether/engine/measures.hpp>
@@ -261,7 +260,7 @@ void check_stepper_options(const StepperOptions& options) {
   if (options.part && options.redundant_equations == StepperOptions::RedundantEquations::refuse)
     throw std::invalid_argument("the redundancy check factors the whole constraint Jacobian in one process, and this "
                                 "stepper holds a part of the system: check the whole system first and set "
-                                "redundant_equations to allow (the noether program: --redundancy off)");
+                                "redundant_equations to allow");
 }
 
 void agree_on_refusal(const Distribution* parts, std::exception_ptr refusal) {
