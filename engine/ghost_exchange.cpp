@@ -1,6 +1,7 @@
 #include <noether/engine/ghost_exchange.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -104,7 +105,31 @@ void GhostExchange::resolve_shared(std::span<const Index> global, std::span<cons
   started_.resize(slots_.size());
 }
 
-void GhostExchange::swap_buffers(const std::vector<Link>& out_links, const std::vector<Link>& in_links) const {
+namespace {
+
+/// Each link's buffer := the entries of xs at its local indices, vector after vector.
+template <class Links>
+void pack(const Links& links, std::span<VectorRef> xs) {
+  for (const auto& link : links) {
+    link.buffer.resize(xs.size() * link.local.size());
+    for (std::size_t v = 0, at = 0; v < xs.size(); ++v)
+      for (const Index i : link.local) link.buffer[at++] = xs[v](i);
+  }
+}
+
+/// The entries of xs at each link's local indices := its buffer, vector after vector.
+template <class Links>
+void unpack(const Links& links, std::span<VectorRef> xs) {
+  for (const auto& link : links)
+    for (std::size_t v = 0, at = 0; v < xs.size(); ++v)
+      for (const Index i : link.local) xs[v](i) = link.buffer[at++];
+}
+
+}  // namespace
+
+void GhostExchange::swap_buffers(const std::vector<Link>& out_links, const std::vector<Link>& in_links,
+                                 std::size_t width) const {
+  for (const Link& link : in_links) link.buffer.resize(width * link.local.size());
   std::vector<Distribution::Outgoing> sends;
   std::vector<Distribution::Incoming> receives;
   for (const Link& link : out_links) sends.push_back({link.process, link.buffer});
@@ -113,19 +138,32 @@ void GhostExchange::swap_buffers(const std::vector<Link>& out_links, const std::
 }
 
 void GhostExchange::update_ghosts(VectorRef x) const {
-  for (const Link& link : shared_)
-    for (std::size_t k = 0; k < link.local.size(); ++k) link.buffer[k] = x(link.local[k]);
-  swap_buffers(shared_, ghosts_);
-  for (const Link& link : ghosts_)
-    for (std::size_t k = 0; k < link.local.size(); ++k) x(link.local[k]) = link.buffer[k];
+  std::array<VectorRef, 1> one{x};
+  update_ghosts(one);
 }
 
 void GhostExchange::sum_shared(VectorRef x) const {
-  for (const Link& link : ghosts_)
-    for (std::size_t k = 0; k < link.local.size(); ++k) link.buffer[k] = x(link.local[k]);
-  swap_buffers(ghosts_, shared_);
-  // Each shared entry's total, its contributions added in the order of the ranks: the other
-  // processes' (shared_ is in increasing process order) with this process's own at its place.
+  std::array<VectorRef, 1> one{x};
+  sum_shared(one);
+}
+
+void GhostExchange::update_ghosts(std::span<VectorRef> xs) const {
+  pack(shared_, xs);
+  swap_buffers(shared_, ghosts_, xs.size());
+  unpack(ghosts_, xs);
+}
+
+void GhostExchange::sum_shared(std::span<VectorRef> xs) const {
+  pack(ghosts_, xs);
+  swap_buffers(ghosts_, shared_, xs.size());
+  for (std::size_t v = 0; v < xs.size(); ++v) add_in_rank_order(xs[v], v);
+  update_ghosts(xs);
+}
+
+/// Each shared entry of x := its total, its contributions added in the order of the ranks: the
+/// other processes' (shared_ is in increasing process order, their values of x the v-th run of
+/// each link's buffer) with this process's own at its place.
+void GhostExchange::add_in_rank_order(VectorRef x, std::size_t v) const {
   std::ranges::fill(started_, false);
   const auto add = [&](Index slot, double value) {
     const auto s = static_cast<std::size_t>(slot);
@@ -141,11 +179,11 @@ void GhostExchange::sum_shared(VectorRef x) const {
       add_own();
       own_added = true;
     }
-    for (std::size_t k = 0; k < link.local.size(); ++k) add(link.slot[k], link.buffer[k]);
+    const std::size_t first = v * link.local.size();
+    for (std::size_t k = 0; k < link.local.size(); ++k) add(link.slot[k], link.buffer[first + k]);
   }
   if (!own_added) add_own();
   for (std::size_t s = 0; s < slots_.size(); ++s) x(slots_[s]) = totals_[s];
-  update_ghosts(x);
 }
 
 Index GhostExchange::ghost_count() const {

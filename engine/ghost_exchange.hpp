@@ -24,11 +24,16 @@ class GhostExchange {
 
   /// Every ghost's entry of x (local numbering) := its owner's. Collective.
   void update_ghosts(VectorRef x) const;
+  /// The same for several vectors of the local numbering at once (one message each way).
+  void update_ghosts(std::span<VectorRef> xs) const;
 
   /// Every entry that several processes hold := the sum of their entries, added in the order of
   /// the ranks, as Distribution::sum adds (so the same bits as a sum of whole vectors in which each
   /// process holds its entries and zeros elsewhere); on every process that holds it. Collective.
   void sum_shared(VectorRef x) const;
+  /// The same for several vectors of the local numbering at once: each vector's entries added as
+  /// sum_shared(x) adds them, in one message to and from each neighbour.
+  void sum_shared(std::span<VectorRef> xs) const;
 
   /// The number of ghosts this process holds, and of its owned entries others hold as ghosts.
   Index ghost_count() const;
@@ -49,8 +54,11 @@ class GhostExchange {
   /// The owner's side: the local index of each global number the other processes asked for (in
   /// shared_'s buffers), and the slots of the entries shared. Collective (one sum).
   void resolve_shared(std::span<const Index> global, std::span<const int> owner);
-  /// Sends each of out_links' buffers to its process and fills in_links' from theirs.
-  void swap_buffers(const std::vector<Link>& out_links, const std::vector<Link>& in_links) const;
+  /// Sends each of out_links' buffers to its process and fills in_links' from theirs, `width`
+  /// values per entry (the buffers resized to hold them).
+  void swap_buffers(const std::vector<Link>& out_links, const std::vector<Link>& in_links, std::size_t width) const;
+  /// sum_shared's totals of one vector, x, whose neighbours' values are the v-th run of the links' buffers.
+  void add_in_rank_order(VectorRef x, std::size_t v) const;
 
   const Distribution& processes_;
   std::vector<Link> ghosts_;  ///< per owner of ghosts here, in increasing process order

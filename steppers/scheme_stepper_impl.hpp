@@ -4,6 +4,7 @@
 ///   template class SchemeStepper<MyScheme>;
 /// which checks that MyScheme meets the contract of steppers/scheme_contract.hpp.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -92,7 +93,8 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
       floor = matrix_floor_;
     } else {
       assembly_.assemble(scheme_.iterate(*input_, natural_x_, data_), step_rows_, residual, scale, floor, with_matrix);
-      for (VectorRef v : {residual, scale, floor}) sum_shared(v);
+      std::array<VectorRef, 3> rows{residual, scale, floor};
+      sum_shared(rows);
       if (!with_matrix) return;
       matrix_scale_ = scale;
       matrix_floor_ = floor;
@@ -241,6 +243,9 @@ class SchemeStepper<Scheme>::StepEquations final : public NewtonSystem {
   /// replicated model holds it after Distribution::sum.
   void sum_shared(VectorRef v) const {
     if (exchange_) exchange_->sum_shared(v);
+  }
+  void sum_shared(std::span<VectorRef> vs) const {
+    if (exchange_) exchange_->sum_shared(vs);
   }
 
   void hold_part(const Distribution& processes, const SystemPart& part) {

@@ -1,5 +1,6 @@
 // The ghost exchange over the processes' parts of a model (build_model_part): ghosts get their
 // owners' values, and shared entries the sum a whole-vector sum would give.
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -54,8 +55,13 @@ void check_exchange(const LocalCoordinates& local) {
     whole(local.global[static_cast<std::size_t>(i)]) = x(i);
   }
   testing::world().sum({whole.data(), static_cast<std::size_t>(whole.size())});
-  exchange.sum_shared(x);
+  // Several vectors in one exchange: each summed as alone, and x as the whole-vector sum.
+  Vector y = -0.5 * x, y_alone = y;
+  exchange.sum_shared(y_alone);
+  std::array<VectorRef, 2> both{x, y};
+  exchange.sum_shared(both);
   for (Index i = 0; i < n; ++i) CHECK(x(i) == whole(local.global[static_cast<std::size_t>(i)]));
+  CHECK(y == y_alone);
   // The processes' counts against the entries held: ghosts = holders beyond the first, summed over
   // the entries; shared = the entries held more than once (each counted by its owner alone).
   Vector holders = Vector::Zero(local.global_size);
