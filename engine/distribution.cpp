@@ -6,11 +6,16 @@
 
 namespace noether {
 
+std::vector<Index> counts_of_processes(const Distribution& processes, Index count) {
+  std::vector<double> counts(static_cast<std::size_t>(processes.ranks()), 0.0);
+  counts[static_cast<std::size_t>(processes.rank())] = static_cast<double>(count);
+  processes.sum(counts);
+  return {counts.begin(), counts.end()};
+}
+
 int first_process_with(const Distribution& processes, bool flag) {
-  std::vector<double> flags(static_cast<std::size_t>(processes.ranks()), 0.0);
-  flags[static_cast<std::size_t>(processes.rank())] = flag ? 1.0 : 0.0;
-  processes.sum(flags);
-  const auto first = std::ranges::find(flags, 1.0);
+  const std::vector<Index> flags = counts_of_processes(processes, flag ? 1 : 0);
+  const auto first = std::ranges::find(flags, Index{1});
   return first == flags.end() ? -1 : static_cast<int>(first - flags.begin());
 }
 

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <noether/engine/types.hpp>
 
@@ -51,6 +52,10 @@ class Distribution {
   /// message of this process has arrived and every send buffer may be reused.
   virtual void exchange(std::span<const Outgoing> sends, std::span<const Incoming> receives) const = 0;
 };
+
+/// Each process's `count`, on every process (an all-gather: one Distribution::sum of one value per
+/// process; counts up to 2^53 are exact).
+std::vector<Index> counts_of_processes(const Distribution& processes, Index count);
 
 /// The lowest process on which `flag` is true, or -1 where it is on none; every process learns
 /// it (collective: one Distribution::sum of one value per process).

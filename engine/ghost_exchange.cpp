@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,11 +23,13 @@ std::string fault_of(std::span<const Index> global, std::span<const int> owner, 
 }
 
 /// Throws when `faults`, summed over the processes, counts any: on every process alike, so that
-/// none goes on to a collective call the others never make.
-void agree_on_fault(const std::string& fault, double faults) {
+/// none goes on to a collective call the others never make, in the words of the lowest process
+/// at fault (collective when faults > 0, which every process sees alike).
+void agree_on_fault(const Distribution& processes, const std::string& fault, double faults) {
   if (faults == 0.0) return;
-  throw std::invalid_argument("ghost exchange: " +
-                              (fault.empty() ? std::string("another process's local unknowns are refused") : fault));
+  const int from = first_process_with(processes, !fault.empty());
+  throw std::invalid_argument("ghost exchange: process " + std::to_string(from) + ": " +
+                              text_of_process(processes, from, fault));
 }
 
 }  // namespace
@@ -50,7 +53,7 @@ GhostExchange::GhostExchange(const Distribution& processes, std::span<const Inde
   }
   counts.back() = fault.empty() ? 0.0 : 1.0;
   processes.sum(counts);
-  agree_on_fault(fault, counts.back());
+  agree_on_fault(processes, fault, counts.back());
 
   std::vector<std::vector<double>> asked(by_owner.size());  // the global numbers sent to each owner
   std::vector<Distribution::Outgoing> sends;
@@ -93,9 +96,8 @@ void GhostExchange::resolve_shared(std::span<const Index> global, std::span<cons
       }
       link.local.push_back(at->second);
     }
-  std::vector<double> faults{fault.empty() ? 0.0 : 1.0};
-  processes_.sum(faults);
-  agree_on_fault(fault, faults[0]);
+  const std::vector<Index> faults = counts_of_processes(processes_, fault.empty() ? 0 : 1);
+  agree_on_fault(processes_, fault, static_cast<double>(std::accumulate(faults.begin(), faults.end(), Index{0})));
   for (const Link& link : shared_) slots_.insert(slots_.end(), link.local.begin(), link.local.end());
   std::ranges::sort(slots_);
   slots_.erase(std::unique(slots_.begin(), slots_.end()), slots_.end());

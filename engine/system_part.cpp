@@ -1,6 +1,7 @@
 /// A process's part of a system in the whole (system_part.hpp).
 #include <noether/engine/system_part.hpp>
 
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -13,16 +14,10 @@ SystemPart make_system_part(const Distribution& processes, const System& system,
     throw std::invalid_argument("make_system_part: the part has " + std::to_string(d) + " coordinates, given " +
                                 std::to_string(coordinate_numbers.size()) + " numbers and " +
                                 std::to_string(coordinate_owners.size()) + " owners");
-  std::vector<double> rows(static_cast<std::size_t>(processes.ranks()), 0.0);
-  rows[static_cast<std::size_t>(processes.rank())] = static_cast<double>(system.num_multipliers());
-  processes.sum(rows);
-  SystemPart part{std::move(coordinate_numbers), std::move(coordinate_owners), whole_coordinates, 0, 0};
-  for (int r = 0; r < processes.ranks(); ++r) {
-    const auto count = static_cast<Index>(rows[static_cast<std::size_t>(r)]);
-    if (r < processes.rank()) part.first_multiplier += count;
-    part.whole_multipliers += count;
-  }
-  return part;
+  const std::vector<Index> rows = counts_of_processes(processes, system.num_multipliers());
+  const auto lower = rows.begin() + processes.rank();
+  return {std::move(coordinate_numbers), std::move(coordinate_owners), whole_coordinates,
+          std::accumulate(rows.begin(), rows.end(), Index{0}), std::accumulate(rows.begin(), lower, Index{0})};
 }
 
 PartUnknowns part_unknowns(const TermLayout& layout, const SystemPart& part, int rank) {

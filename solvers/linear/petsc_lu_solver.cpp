@@ -277,9 +277,10 @@ class PetscLuSolver final : public LinearSolver {
     local_size_ = static_cast<std::size_t>(local);
     if (!whole_vectors()) {  // over parts: the solution's entries this process holds, by their global numbers
       IS held = nullptr;
-      std::vector<PetscInt> numbers(static_cast<std::size_t>(held_));
-      for (Index i = 0; i < held_; ++i) numbers[static_cast<std::size_t>(i)] = whole_number(i);
-      petsc.check(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(held_), numbers.data(), PETSC_COPY_VALUES, &held),
+      held_numbers_.resize(static_cast<std::size_t>(held_));
+      for (Index i = 0; i < held_; ++i) held_numbers_[static_cast<std::size_t>(i)] = whole_number(i);
+      petsc.check(ISCreateGeneral(PETSC_COMM_SELF, static_cast<PetscInt>(held_), held_numbers_.data(),
+                                  PETSC_COPY_VALUES, &held),
                   "ISCreateGeneral");
       petsc.check(VecCreateSeq(PETSC_COMM_SELF, static_cast<PetscInt>(held_), &everywhere_), "VecCreateSeq");
       const PetscErrorCode code = VecScatterCreate(solution_, held, everywhere_, nullptr, &gather_);
@@ -458,9 +459,8 @@ class PetscLuSolver final : public LinearSolver {
   /// the whole system's, so which one PETSc keeps does not matter).
   void set_right_side(const ErrorCapture& petsc, std::span<const double> b) {
     if (!whole_vectors()) {
-      for (Index i = 0; i < held_; ++i)
-        petsc.check(VecSetValue(right_side_, whole_number(i), b[static_cast<std::size_t>(i)], INSERT_VALUES),
-                    "VecSetValue");
+      petsc.check(VecSetValues(right_side_, static_cast<PetscInt>(held_), held_numbers_.data(), b.data(), INSERT_VALUES),
+                  "VecSetValues");
       petsc.check(VecAssemblyBegin(right_side_), "VecAssemblyBegin");
       petsc.check(VecAssemblyEnd(right_side_), "VecAssemblyEnd");
       return;
@@ -496,6 +496,7 @@ class PetscLuSolver final : public LinearSolver {
   Vec everywhere_ = nullptr;
   std::vector<Index> global_numbers_;  ///< over parts (empty: whole vectors)
   Index held_ = 0;                     ///< the unknowns this process holds: the pattern's n
+  std::vector<PetscInt> held_numbers_;  ///< over parts: their global numbers, PETSc's indices
   Index size_ = 0;       ///< n, of the whole matrix
   Index row_begin_ = 0;  ///< the first row of this process
   std::vector<PetscInt> coo_rows_, coo_columns_;  ///< the entries of this process's rows, global indices

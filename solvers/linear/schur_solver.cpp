@@ -99,15 +99,15 @@ void SchurSolver::split_pattern(const CscPattern& pattern) {
   touched_columns_.erase(std::unique(touched_columns_.begin(), touched_columns_.end()), touched_columns_.end());
 }
 
-/// G's order: the global numbers of the interface unknowns of every process (an all-gather by two
-/// sums: the counts, then the numbers at each process's offset), ascending, each once; each held
+/// G's order: the global numbers of the interface unknowns of every process (an all-gather: the
+/// counts, then the numbers at each process's offset, one sum), ascending, each once; each held
 /// here gets its place, and the lowest process holding it adds its right side (solve_system).
 void SchurSolver::number_interface() {
   const auto number = [&](Index i) { return whole_vectors() ? i : global_numbers_[static_cast<std::size_t>(i)]; };
-  std::vector<double> counts(static_cast<std::size_t>(ranks()), 0.0);
-  counts[static_cast<std::size_t>(rank())] = static_cast<double>(interface_.size());
-  sum(counts);
-  std::vector<double> offsets(counts.size() + 1, 0.0);
+  const auto held_here = static_cast<Index>(interface_.size());
+  const std::vector<Index> counts =
+      processes_ ? counts_of_processes(*processes_, held_here) : std::vector<Index>{held_here};
+  std::vector<Index> offsets(counts.size() + 1, 0);
   std::partial_sum(counts.begin(), counts.end(), offsets.begin() + 1);
   std::vector<double> numbers(static_cast<std::size_t>(offsets.back()), 0.0);
   const auto mine = static_cast<std::size_t>(offsets[static_cast<std::size_t>(rank())]);

@@ -15,22 +15,13 @@
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/engine/ghost_exchange.hpp>
 #include <noether/engine/measures.hpp>
+#include <noether/engine/system_part.hpp>
 
 #include "mpi/mpi_world.hpp"
 
 using namespace noether;
 
 namespace {
-
-/// The number of multiplier rows of the lower ranks' parts: one sum of a count per process.
-Index rows_before(Index rows) {
-  std::vector<double> counts(static_cast<std::size_t>(testing::world().ranks()), 0.0);
-  counts[static_cast<std::size_t>(testing::world().rank())] = rows;
-  testing::world().sum(counts);
-  double before = 0.0;
-  for (int r = 0; r < testing::world().rank(); ++r) before += counts[static_cast<std::size_t>(r)];
-  return static_cast<Index>(before);
-}
 
 /// A state off the constraints and away from rest: the initial one moved by a smooth pattern.
 Vector moved(const Vector& x, double amount) {
@@ -66,7 +57,9 @@ void check_measures(const char* scenario, ParameterValues values) {
   calc_constraint_values(mine, q_part, g_part);
   std::map<std::string, Index> whole_rows;
   for (const auto& c : whole.system->constraints()) whole_rows[c.element->name()] = c.first_multiplier;
-  const Index before = rows_before(mine.num_multipliers());
+  const SystemPart numbering = system_part(testing::world(), part, processes);
+  CHECK(numbering.whole_multipliers == whole.system->num_multipliers());
+  const Index before = numbering.first_multiplier;
   std::vector<double> numbered(static_cast<std::size_t>(whole.system->num_multipliers()), 0.0);
   for (const auto& c : mine.constraints()) {
     CAPTURE(c.element->name());
