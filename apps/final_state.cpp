@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/timeseries_csv.hpp>
+#include <vector>
 
 namespace noether {
 namespace {
@@ -34,74 +35,64 @@ class Pieces {
   std::string text_;
 };
 
-/// "  \"key\": {\n    \"label\": value, ...\n  }" over the n labels that label(i) gives (JSON strings)
-/// and values (null where values has no entry).
-template <class Label>
-void named_values(Pieces& out, std::string_view key, Index n, Label label, const Vector& values) {
+/// "  \"key\": {\n    \"label\": value, ...\n  }" over the labels that for_each gives (JSON strings) and
+/// values (null where values has no entry).
+template <class ForEach>
+void named_values(Pieces& out, std::string_view key, ForEach for_each, const Vector& values) {
   out.add("  \"");
   out.add(key);
   out.add("\": {");
-  for (Index i = 0; i < n; ++i) {
+  Index i = 0;
+  for_each([&](const std::string& label) {
     out.add(i == 0 ? "\n    " : ",\n    ");
-    out.add(nlohmann::json(label(i)).dump());
+    out.add(nlohmann::json(label).dump());
     out.add(": ");
     out.add(i < values.size() ? number(values(i)) : "null");
-  }
-  out.add(n == 0 ? "}" : "\n  }");
+    ++i;
+  });
+  out.add(i == 0 ? "}" : "\n  }");
 }
 
-/// "  \"probes\": {\n    \"name\": [x, y], ...\n  }" at state.
-void probe_positions(Pieces& out, std::span<const Probe> probes, const State& state) {
+/// "  \"probes\": {\n    \"name\": [x, y], ...\n  }" of the positions given.
+void probe_positions(Pieces& out, std::span<const Probe> probes, std::span<const Vector> positions) {
   out.add("  \"probes\": {");
   for (std::size_t i = 0; i < probes.size(); ++i) {
     out.add(i == 0 ? "\n    " : ",\n    ");
     out.add(nlohmann::json(probes[i].name).dump() + ": [");
-    const Vector position = probes[i].position(state);
+    const Vector& position = positions[i];
     for (Index d = 0; d < position.size(); ++d) out.add((d == 0 ? "" : ", ") + number(position(d)));
     out.add("]");
   }
   out.add(probes.empty() ? "}" : "\n  }");
 }
 
-/// The label of each constraint row (constraint_row_label), by walking the constraints once.
-class ConstraintRowLabels {
- public:
-  explicit ConstraintRowLabels(const System& system) : constraints_(system.constraints()) {}
-  /// Rows are asked for in increasing order.
-  std::string operator()(Index row) {
-    while (row >= first_ + constraints_[next_].element->num_equations()) first_ += constraints_[next_++].element->num_equations();
-    return constraint_row_label(*constraints_[next_].element, row - first_);
-  }
-
- private:
-  std::span<const Placed<Constraint>> constraints_;
-  std::size_t next_ = 0;
-  Index first_ = 0;  ///< the first row of constraints_[next_]
-};
-
 }  // namespace
 
-void write_final_state_json(const System& system, const State& state, std::span<const Probe> probes,
-                            const FinalStateWriter& write) {
+void write_final_state_json(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+                            std::span<const Vector> positions, const FinalStateWriter& write) {
   Pieces out(write);
-  const auto coordinate = [&](Index i) { return system.coordinate_label(i); };
+  const auto coordinates = [&](const OutputLabels::Visit& visit) { labels.for_each_coordinate(visit); };
   out.add("{\n  \"step\": " + std::to_string(state.step) + ",\n  \"t\": " + number(state.t) + ",\n");
-  named_values(out, "q", system.num_coordinates(), coordinate, state.q);
+  named_values(out, "q", coordinates, state.q);
   out.add(",\n");
-  named_values(out, "v", system.num_coordinates(), coordinate, state.v);
+  named_values(out, "v", coordinates, state.v);
   out.add(",\n");
-  named_values(out, "p", system.num_coordinates(), coordinate, state.p);
+  named_values(out, "p", coordinates, state.p);
   out.add(",\n");
-  named_values(out, "lambda", system.num_multipliers(), ConstraintRowLabels(system), state.lambda);
+  named_values(out, "lambda", [&](const OutputLabels::Visit& visit) { labels.for_each_constraint_row(visit); },
+               state.lambda);
   out.add(",\n  \"discrete_energy\": " + number(state.discrete_energy) + ",\n");
-  probe_positions(out, probes, state);
+  probe_positions(out, probes, positions);
   out.add("\n}\n");
   out.flush();
 }
 
 std::string final_state_json(const System& system, const State& state, std::span<const Probe> probes) {
+  std::vector<Vector> positions;
+  for (const Probe& probe : probes) positions.push_back(probe.position(state));
   std::string text;
-  write_final_state_json(system, state, probes, [&](std::string_view piece) { text += piece; });
+  write_final_state_json(SystemLabels(system), state, probes, positions,
+                         [&](std::string_view piece) { text += piece; });
   return text;
 }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include <noether/apps/model/model.hpp>
+#include <noether/apps/output_labels.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
 
@@ -28,7 +29,8 @@ std::string final_state_json(const System& system, const State& state, std::span
 using FinalStateWriter = std::function<void(std::string_view)>;
 /// The same text handed to `write` in pieces of about 64 KB, in order: the file is written without
 /// a string of the model's size (a label and a value of every coordinate, four times) in memory.
-void write_final_state_json(const System& system, const State& state, std::span<const Probe> probes,
-                            const FinalStateWriter& write);
+/// The labels are the whole model's (labels), the probes' positions given (one per probe).
+void write_final_state_json(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+                            std::span<const Vector> positions, const FinalStateWriter& write);
 
 }  // namespace noether

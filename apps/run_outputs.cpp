@@ -34,21 +34,21 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
     directory_.rename(TimeseriesCsv::kFileName, TimeseriesCsv::kPartialFileName);
 }
 
-TimeseriesCsv& RunOutputs::open_timeseries(const System& system, std::span<const Probe> probes,
+TimeseriesCsv& RunOutputs::open_timeseries(const OutputLabels& labels, std::span<const Probe> probes,
                                            const ConservedMomenta& momenta, bool condition_column,
-                                           const System* reactions) {
-  if (resumed_length_)
-    return timeseries_.emplace(directory_, *resumed_length_, system, probes, momenta, condition_column, reactions);
-  return timeseries_.emplace(directory_, system, probes, momenta, condition_column, reactions);
+                                           const ReactionSystems* reactions) {
+  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, condition_column, reactions);
+  return timeseries_.emplace(directory_, labels, probes, momenta, condition_column, reactions);
 }
 
 VtkSeries& RunOutputs::open_motion(VtkDrawing drawing, const Distribution* processes) {
   return motion_.emplace(directory_, std::move(drawing), processes);
 }
 
-void RunOutputs::write_final_state(const System& system, const State& state, std::span<const Probe> probes) {
+void RunOutputs::write_final_state(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+                                   std::span<const Vector> positions) {
   directory_.replace_in_pieces(kFinalStateFileName, [&](const OutputDirectory::PieceWriter& write) {
-    write_final_state_json(system, state, probes, write);
+    write_final_state_json(labels, state, probes, positions, write);
   });
   files_.final_state = kFinalStateFileName;
 }

@@ -33,16 +33,20 @@ class RunOutputs {
   /// The files written so far, by name.
   const OutputFiles& files() const { return files_; }
 
-  /// Creates timeseries.csv.partial with the columns of model (OutputError when it cannot).
-  TimeseriesCsv& open_timeseries(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
-                                 bool condition_column, const System* reactions = nullptr);
+  /// Creates timeseries.csv.partial with the columns of a model (its labels, probes, momenta,
+  /// reactions: TimeseriesCsv), or continues a resumed run's; OutputError when it cannot.
+  TimeseriesCsv& open_timeseries(const OutputLabels& labels, std::span<const Probe> probes,
+                                 const ConservedMomenta& momenta, bool condition_column,
+                                 const ReactionSystems* reactions = nullptr);
   /// Creates vtk/ and the series of drawing's files (OutputError when it cannot); over several
   /// processes (processes, which must outlive this object; this is rank 0) the series of rank 0's
   /// pieces and the indices, opened with the other processes' series (VtkSeries).
   VtkSeries& open_motion(VtkDrawing drawing, const Distribution* processes = nullptr);
-  /// Writes final_state.json of state, the last good one, with system's labels and the probes'
-  /// positions (final_state_json) and names it in the summary; OutputError when it cannot.
-  void write_final_state(const System& system, const State& state, std::span<const Probe> probes);
+  /// Writes final_state.json of state, the last good one (the whole model's), with the model's
+  /// labels and the probes' positions (write_final_state_json) and names it in the summary;
+  /// OutputError when it cannot.
+  void write_final_state(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+                         std::span<const Vector> positions);
 
   /// Closes the data files: renames the time series timeseries.csv and writes motion.pvd (after
   /// syncing the drawings). Returns the message of each file that could not be closed, in order

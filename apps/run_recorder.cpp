@@ -1,6 +1,7 @@
 #include <noether/apps/run_recorder.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <iostream>
@@ -12,19 +13,55 @@
 
 namespace noether {
 
-RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps)
+RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps,
+                         const RunParts* parts)
     : system_(*model.system),
+      parts_(parts),
       invariants_(model.invariants),
+      probes_(model.probes),
       conserved_momenta_(model.conserved_momenta),
       output_every_(options.output_every),
       initial_t_(model.initial.t),
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
   statistics_.momenta_about = conserved_momenta_.about;
-  for (const Probe& probe : model.probes)
-    if (probe.summarized) summarized_probes_.push_back(&probe);
+  for (std::size_t i = 0; i < probes_.size(); ++i) {
+    all_probes_.push_back(i);
+    if (probes_[i].summarized) summarized_probes_.push_back(i);
+  }
   for (const std::string& name : conserved_momenta_.names()) statistics_.conserved_momenta.push_back({name});
   if (options.progress) progress_.emplace(std::cout, total_steps);
+}
+
+void RunRecorder::sum_over_parts(std::span<double> values) const {
+  if (parts_) parts_->processes().sum(values);
+}
+
+std::vector<Vector> RunRecorder::positions(const State& state, std::span<const std::size_t> which) const {
+  std::vector<Vector> found;
+  for (const std::size_t i : which) {
+    const Probe& probe = probes_[i];
+    found.push_back(probe.position ? probe.position(state) : Vector(Vector::Zero(probe.dimension)));
+  }
+  if (!parts_) return found;
+  std::vector<double> values;
+  for (const Vector& position : found) values.insert(values.end(), position.begin(), position.end());
+  sum_over_parts(values);
+  std::size_t next = 0;
+  for (Vector& position : found)
+    for (double& x : position) x = values[next++];
+  return found;
+}
+
+std::vector<double> RunRecorder::momentum_values(const State& state) const {
+  Momenta m = momenta(system_, state.q, state.v, conserved_momenta_.about);
+  if (parts_) {
+    std::array<double, 6> summed{m.linear(0), m.linear(1), m.linear(2), m.angular(0), m.angular(1), m.angular(2)};
+    sum_over_parts(summed);
+    m.linear = {summed[0], summed[1], summed[2]};
+    m.angular = {summed[3], summed[4], summed[5]};
+  }
+  return conserved_momenta_.values(m);
 }
 
 void RunRecorder::record_projection(const InitialProjection& projection, std::string note) {
@@ -44,10 +81,9 @@ void RunRecorder::record_initial(const State& state, double energy) {
     statistics_.invariant_drifts.emplace_back(invariant.name, 0.0);
   }
   statistics_.probe_maxima.clear();
-  for (const Probe* probe : summarized_probes_) statistics_.probe_maxima.emplace_back(probe->name, 0.0);
+  for (const std::size_t i : summarized_probes_) statistics_.probe_maxima.emplace_back(probes_[i].name, 0.0);
   if (!statistics_.conserved_momenta.empty()) {
-    const std::vector<double> values =
-        conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
+    const std::vector<double> values = momentum_values(state);
     for (std::size_t i = 0; i < values.size(); ++i) {
       statistics_.conserved_momenta[i].initial = values[i];
       statistics_.conserved_momenta[i].drift = 0.0;
@@ -116,15 +152,29 @@ void RunRecorder::record_refinement(const State& state, double h, const StepRepo
 }
 
 void RunRecorder::record_last_good() {
-  if (!started_ || last_row_step_ == last_good_.step) return;
+  if (!started_ || alone_ || last_row_step_ == last_good_.step) return;
   calc_constraint_values(system_, last_good_.q, g_, last_good_.t);  // g_ may hold a later state's, refused as not finite
   write_outputs(last_good_, last_);
 }
 
 void RunRecorder::write_outputs(const State& state, const RowMeasures& measures) {
+  if (alone_) return;
+  double g_max = max_abs(g_);
+  if (parts_) parts_->processes().max(std::span<double>(&g_max, 1));
   // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
-  if (vtk_) vtk_->write(state, measures.energy, max_abs(g_));
-  if (csv_) csv_->write_row(state, g_, measures);
+  if (vtk_) vtk_->write(state, measures.energy, g_max);
+  RowValues values;
+  values.probes = probe_positions(state);
+  values.total_energy = kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
+  sum_over_parts(std::span<double>(&values.total_energy, 1));
+  if (!conserved_momenta_.empty()) values.momenta = momentum_values(state);
+  if (parts_) {
+    const State whole = parts_->whole_state(state, false);
+    const Vector g = parts_->whole_rows(g_);
+    if (csv_) csv_->write_row(whole, g, measures, values);
+  } else if (csv_) {
+    csv_->write_row(state, g_, measures, values);
+  }
   last_row_step_ = state.step;
 }
 
@@ -158,16 +208,17 @@ void RunRecorder::resume(const State& state, const RunStatistics& saved, const C
 }
 
 void RunRecorder::measure_probe_maxima(const State& state) {
+  if (summarized_probes_.empty()) return;
+  const std::vector<Vector> summarized = positions(state, summarized_probes_);
   for (std::size_t i = 0; i < summarized_probes_.size(); ++i) {
     double& largest = statistics_.probe_maxima[i].second;
-    largest = std::max(largest, max_abs(summarized_probes_[i]->position(state)));
+    largest = std::max(largest, max_abs(summarized[i]));
   }
 }
 
 void RunRecorder::measure_momenta(const State& state) {
   if (statistics_.conserved_momenta.empty()) return;
-  const std::vector<double> values =
-      conserved_momenta_.values(momenta(system_, state.q, state.v, conserved_momenta_.about));
+  const std::vector<double> values = momentum_values(state);
   for (std::size_t i = 0; i < values.size(); ++i) {
     RunStatistics::ConservedMomentum& c = statistics_.conserved_momenta[i];
     c.final = values[i];
@@ -189,7 +240,9 @@ void RunRecorder::require_finite_measures(const State& state, double g_max, doub
 
 void RunRecorder::measure(const State& state, const RowMeasures& measures) {
   calc_constraint_residuals(system_, state.q, state.v, g_, gv_, state.t);
-  const double g_max = max_abs(g_), gv_max = max_abs(gv_);  // NaN or infinite when an entry is
+  std::array<double, 2> largest{max_abs(g_), max_abs(gv_)};  // NaN or infinite when an entry is
+  if (parts_) parts_->processes().max(largest);
+  const auto [g_max, gv_max] = largest;
   statistics_.constraint_max_abs = std::max(statistics_.constraint_max_abs, g_max);
   statistics_.velocity_constraint_max_abs = std::max(statistics_.velocity_constraint_max_abs, gv_max);
   require_finite_measures(state, g_max, gv_max, measures.energy);

@@ -2,10 +2,12 @@
 /// What a run observes at every state: the summary maxima, the time-series rows, the progress line.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 
 #include <noether/apps/progress_line.hpp>
+#include <noether/apps/run_parts.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/timeseries_csv.hpp>
 #include <noether/apps/vtk_series.hpp>
@@ -19,18 +21,31 @@ namespace noether {
 /// the last good state after any failure.
 class RunRecorder {
  public:
-  RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps);
+  /// Over parts (parts non-null, which must outlive the recorder) model is this process's part
+  /// (RunParts::model) and every state recorded is the part's: the measures are the whole's
+  /// (summed or maximized over the processes), the rows rank 0's (the whole state gathered), and
+  /// every process records the same states together (collective).
+  RunRecorder(const Model& model, const RunOptions& options, std::int64_t total_steps,
+              const RunParts* parts = nullptr);
 
   /// What the recorder has gathered so far.
   const RunStatistics& statistics() const { return statistics_; }
+
+  /// Every probe's position at state (the model's probes, in order), the whole's: over parts
+  /// collective.
+  std::vector<Vector> probe_positions(const State& state) const { return positions(state, all_probes_); }
 
   /// From now on the rows go to csv, which must outlive the recorder.
   void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
   /// From now on the same states are drawn into series, which must outlive the recorder.
   void draw_motion_to(VtkSeries& series) { vtk_ = &series; }
-  /// From now on no state is drawn: over several processes a drawing is collective, and a process
-  /// whose run ends apart from the others' (ends_on_every_process) draws no more.
-  void stop_drawing() { vtk_ = nullptr; }
+  /// From now on no state is drawn or written: over several processes a drawing (and over parts a
+  /// row) is collective, and a process whose run ends apart from the others'
+  /// (ends_on_every_process) draws and gathers no more.
+  void end_alone() {
+    vtk_ = nullptr;
+    alone_ = true;
+  }
   /// Over several processes, collective: the pieces of the drawings on the disk
   /// (VtkSeries::sync_pieces); nothing without drawings.
   void sync_drawings() {
@@ -76,6 +91,13 @@ class RunRecorder {
   void measure(const State& state, const RowMeasures& measures);
   /// The row and the drawing of state, with g_ = g(state.q).
   void write_outputs(const State& state, const RowMeasures& measures);
+  /// The positions of the probes `which` (indices into the model's) at state, the whole's: over
+  /// parts each evaluated by its process, 0 elsewhere, summed.
+  std::vector<Vector> positions(const State& state, std::span<const std::size_t> which) const;
+  /// The conserved momenta's values (ConservedMomenta::values) at state, the whole's.
+  std::vector<double> momentum_values(const State& state) const;
+  /// Over parts values summed over the processes (collective); nothing in one process.
+  void sum_over_parts(std::span<double> values) const;
   /// The balance of a step that ended at `energy` with work W from energy_final (E^{n+1} - E^n - W),
   /// its largest magnitude and the total work updated; NaN where E^n is (sem-vi's first step).
   double record_balance(double energy, double work);
@@ -92,8 +114,11 @@ class RunRecorder {
   void record_refinement(const State& state, double h, const StepReport& report);
 
   const System& system_;
+  const RunParts* parts_;
   const std::vector<Invariant>& invariants_;
-  std::vector<const Probe*> summarized_probes_;  ///< in the order of RunStatistics::probe_maxima
+  std::span<const Probe> probes_;
+  std::vector<std::size_t> summarized_probes_;  ///< in the order of RunStatistics::probe_maxima
+  std::vector<std::size_t> all_probes_;         ///< 0, 1, ...: every probe, for the rows
   const ConservedMomenta& conserved_momenta_;
   std::vector<Vector> invariants_initial_;
   RunStatistics statistics_;
@@ -104,6 +129,7 @@ class RunRecorder {
   /// and balance of the step that led to it (NaN for the initial state).
   RowMeasures last_;
   State last_good_;
+  bool alone_ = false;  ///< end_alone()
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   TimeseriesCsv* csv_ = nullptr;

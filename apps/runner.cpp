@@ -20,6 +20,7 @@
 #include <noether/apps/output_agreement.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/run_parts.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/engine/thread_limit.hpp>
@@ -31,6 +32,20 @@ namespace {
 
 void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
+}
+
+/// Whether each process of the run builds and steps its part of the model (RunOptions::parts).
+bool over_parts(const RunOptions& options) {
+  return options.parts && options.distribution && options.distribution->ranks() > 1;
+}
+
+/// Refuses what a run over parts does not write yet: checkpoints (and so resuming) and reactions.
+void require_reported_over_parts(const RunOptions& options) {
+  require(options.checkpoint_every == 0 && !options.resume,
+          "a run over parts (--parts on) writes no checkpoints yet: run it with --parts off to checkpoint it");
+  require(!options.write_reactions,
+          "a run over parts (--parts on) does not write the joints' reactions yet: run it with --parts off for "
+          "--reactions on");
 }
 
 /// The steppers whose State::lambda is mu / h, the impulse RATTLE applies at q_n, the first of the
@@ -142,19 +157,26 @@ struct PreparedStepper {
   /// Unless the run resumes (`project` false), or the dependent equations were refused.
   std::optional<ProjectedStart> start;
 
+  /// Over parts (parts non-null, model its part) the dependent equations are not looked for and
+  /// the initial state is not projected: both would factor the whole constraint Jacobian in one
+  /// process. The stepper's initialize refuses initial values off the constraints instead, and
+  /// dependent equations make the factorization fail.
   PreparedStepper(const Model& model, const RunConfiguration& run, std::shared_ptr<const Distribution> distribution,
-                  bool project) {
+                  bool project, const RunParts* parts) {
     StepperOptions options = run.stepper_options();
     // without_redundancy looks for them: the stepper need not look again.
     options.redundant_equations = StepperOptions::RedundantEquations::allow;
     options.distribution = std::move(distribution);
+    if (parts) options.part = parts->system_part();
     const auto make = [&](const System& system) { return find_stepper(run.stepper).make(system, options); };
     const auto reduce_and_project = [&] {
       reduced = without_redundancy(model, run, dropped_equations);
       if (project) start.emplace(system(model), model.initial);
     };
     try {
-      if (options.distribution) {  // both communicate, in the same order on every process
+      if (parts) {
+        stepper = make(*model.system);
+      } else if (options.distribution) {  // both communicate, in the same order on every process
         reduce_and_project();
         stepper = make(system(model));
       } else {
@@ -299,15 +321,19 @@ bool ends_alone(const RunOptions& options, const RunEnding& ending) {
 struct RunModel {
   std::optional<ModelDescription>& generated;  ///< a scenario's description
   const Scene* scene;                          ///< a scene file's, or null
-  const Model& model;
+  const Model& model;                          ///< over parts, this process's part
   PreparedStepper& prepared;
+  const RunParts* parts;  ///< a run over parts; null when every process holds the whole model
 
   /// What this process draws: its part (DrawnPart) under the partition of the system stepped,
-  /// which the assembly's is; the whole model in one process. Before the outputs are open.
+  /// which the assembly's is (over parts, the part's bodies it owns); the whole model in one
+  /// process. Before the outputs are open.
   VtkDrawing drawing(const Distribution* processes) const {
     if (!scene && !generated) throw std::logic_error("the run's description was freed before it was drawn");
-    return VtkDrawing(scene ? scene->model : *generated, model,
-                      processes ? DrawnPart::of(prepared.system(model), *processes) : DrawnPart{});
+    DrawnPart part;
+    if (parts) part = {processes->rank(), parts->block_processes()};
+    else if (processes) part = DrawnPart::of(prepared.system(model), *processes);
+    return VtkDrawing(scene ? scene->model : *generated, model, part);
   }
 };
 
@@ -316,13 +342,14 @@ struct RunModel {
 bool draws(const RunOptions& options) { return options.output_dir && options.write_motion && !options.resume; }
 
 /// The time series, and the drawings when options ask, of the run into outputs (one process, or
-/// rank 0 of several).
-void open_outputs(RunOutputs& outputs, const RunModel& m, const RunOptions& options, const RunPlan& plan,
-                  RunRecorder& recorder) {
+/// rank 0 of several), under labels, the whole model's.
+void open_outputs(RunOutputs& outputs, const RunModel& m, const OutputLabels& labels, const RunOptions& options,
+                  const RunPlan& plan, RunRecorder& recorder) {
   const System& stepped = m.prepared.system(m.model);  // the reaction columns read its multipliers
-  recorder.write_rows_to(outputs.open_timeseries(*m.model.system, m.model.probes, m.model.conserved_momenta,
+  const ReactionSystems reactions{*m.model.system, stepped};
+  recorder.write_rows_to(outputs.open_timeseries(labels, m.model.probes, m.model.conserved_momenta,
                                                  find_stepper(plan.configuration.stepper).reports_condition,
-                                                 options.write_reactions ? &stepped : nullptr));
+                                                 options.write_reactions ? &reactions : nullptr));
   const Distribution* processes = drawing_processes(options);
   if (draws(options)) recorder.draw_motion_to(outputs.open_motion(m.drawing(processes), processes));
 }
@@ -337,12 +364,30 @@ void open_pieces(std::optional<VtkSeries>& pieces, const RunModel& m, const RunO
   recorder.draw_motion_to(pieces.emplace(*options.output_dir, calls, m.drawing(processes), *processes));
 }
 
+/// The outputs of every process: rank 0's (or the only process's) into outputs, another's pieces
+/// of the drawings. Over parts the labels of the whole model are gathered at rank 0 for it (every
+/// process together) and freed once the time series' header is written.
+void open_files(const RunModel& m, const RunOptions& options, const RunPlan& plan, RunOutputs* outputs,
+                std::optional<VtkSeries>& pieces, RunRecorder& recorder) {
+  std::optional<ListedLabels> gathered;
+  if (m.parts && options.output_dir) gathered.emplace(m.parts->labels());
+  if (!outputs) return open_pieces(pieces, m, options, recorder);
+  const SystemLabels own(*m.model.system);
+  open_outputs(*outputs, m, gathered ? static_cast<const OutputLabels&>(*gathered) : own, options, plan, recorder);
+}
+
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
 /// model's initial state projected onto the constraints of the system stepped during setup
 /// (PreparedStepper::start), whose failure is the run's from here on.
 void start_recording(const RunModel& m, const RunOptions& options, RunRecorder& recorder, State& state) {
   if (options.resume) {
     recorder.resume(state, options.resume->progress, options.resume->recorder);
+    return;
+  }
+  if (m.parts) {  // the part's initial state, not projected (PreparedStepper): the violations were not measured
+    InitialProjection unmeasured;
+    unmeasured.positions.largest = unmeasured.velocities.largest = not_computed;
+    recorder.record_projection(unmeasured, "");
     return;
   }
   ProjectedStart& start = *m.prepared.start;
@@ -367,12 +412,8 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
   };
   try {
     std::optional<CheckpointWriter> checkpoints;
-    if (outputs) {
-      open_outputs(*outputs, m, options, plan, recorder);
-      if (options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
-    } else {
-      open_pieces(pieces, m, options, recorder);
-    }
+    open_files(m, options, plan, outputs, pieces, recorder);
+    if (outputs && options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
     m.generated.reset();
     if (m.prepared.refusal) throw *m.prepared.refusal;
     start_recording(m, options, recorder, state);
@@ -406,6 +447,24 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
   return ending;
 }
 
+/// final_state.json of state, the last good one, into outputs (rank 0 of several, or the only
+/// process); over parts the whole state, its labels and the probes' positions are gathered there
+/// first, every process together.
+void write_final_state(const RunModel& m, const RunOptions& options, RunOutputs* outputs, const RunRecorder& recorder,
+                       const State& state) {
+  if (!m.parts) {
+    if (outputs)
+      outputs->write_final_state(SystemLabels(m.prepared.system(m.model)), state, m.model.probes,
+                                 recorder.probe_positions(state));
+    return;
+  }
+  if (!options.output_dir) return;
+  const std::vector<Vector> positions = recorder.probe_positions(state);
+  const State whole = m.parts->whole_state(state, true);
+  const ListedLabels labels = m.parts->labels();
+  if (outputs) outputs->write_final_state(labels, whole, m.model.probes, positions);
+}
+
 /// After a failure or an interruption the last good state closes the time series and the drawings;
 /// it is the final state in any case (final_state.json). Over several processes the pieces of the
 /// drawings are then synced, every process together; a process whose run ends alone draws no more.
@@ -413,7 +472,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
 void close_recording(const RunModel& m, const RunOptions& options, RunOutputs* outputs, RunRecorder& recorder,
                      RunEnding& ending) {
   const bool alone = ends_alone(options, ending);
-  if (alone) recorder.stop_drawing();
+  if (alone) recorder.end_alone();
   const auto fail = [&](const OutputError& e, bool agreed) {
     const auto [step, t] = recorder.unfinished_step();
     ending.fail(FailureCause::output, e.what(), step, t, agreed);
@@ -422,8 +481,7 @@ void close_recording(const RunModel& m, const RunOptions& options, RunOutputs* o
     if (ending.status != RunStatus::completed && ending.failure.cause != FailureCause::output)
       recorder.record_last_good();
     if (!alone) recorder.sync_drawings();
-    if (outputs && recorder.last_good())
-      outputs->write_final_state(m.prepared.system(m.model), *recorder.last_good(), m.model.probes);
+    if (!alone && recorder.last_good()) write_final_state(m, options, outputs, recorder, *recorder.last_good());
   } catch (const SharedOutputError& e) {
     fail(e, true);
   } catch (const OutputError& e) {
@@ -486,6 +544,8 @@ RunPlan plan_run(const RunOptions& options) {
           "--reactions on: stepper " + plan.configuration.stepper +
               " keeps only the first half of each step's constraint impulse (mu / h at q_n, RATTLE), which is "
               "not the joints' reaction; use livens-em, em-ggl, ggl-vi, lobatto4 or a composition");
+  plan.parts = over_parts(options);
+  if (plan.parts) require_reported_over_parts(options);
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
   plan.threads = capped_threads(options.threads);
   if (options.scene) {
@@ -517,19 +577,23 @@ RunOutcome run(const RunOptions& options) {
   const Scene* scene = scene_source ? scene_source->scene.get() : nullptr;
   std::optional<ModelDescription> generated;
   if (!scene) generated = describe(plan.source);
-  const std::shared_ptr<const Model> built = model_of(plan.source, scene ? scene->model : *generated);
-  const Model& model = *built;
+  std::optional<RunParts> parts;
+  std::shared_ptr<const Model> built;
+  if (over_parts(options)) parts.emplace(options.distribution, scene ? scene->model : *generated);
+  else built = model_of(plan.source, scene ? scene->model : *generated);
+  const Model& model = parts ? parts->model() : *built;
   const ThreadLimit thread_limit(plan.threads);
-  PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume);
+  PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume,
+                           parts ? &*parts : nullptr);
   outcome.dropped_equations = prepared.dropped_equations;
   if (options.resume && prepared.stepper)
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
   std::optional<RunOutputs> outputs;
   open_directory(options, outcome, outputs);
   std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
-  RunRecorder recorder(model, options, step_count(plan.configuration));
+  RunRecorder recorder(model, options, step_count(plan.configuration), parts ? &*parts : nullptr);
   State state = options.resume ? options.resume->state : model.initial;
-  const RunModel m{generated, scene, model, prepared};
+  const RunModel m{generated, scene, model, prepared, parts ? &*parts : nullptr};
   outcome.ending =
       integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, pieces, recorder, state, clock);
   clock.start_closing();

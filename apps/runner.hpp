@@ -69,6 +69,11 @@ struct RunOptions {
   /// rank 0 writes output_dir but for the pieces of the drawings, one per process in its vtk/
   /// (VtkSeries), and all stop after the same step when any is asked to. nullptr: one process.
   std::shared_ptr<const Distribution> distribution;
+  /// `--parts on|off`: over several processes, each builds and steps its part of the model alone
+  /// (docs/distributed.md, "Stage 4": the memory of the model, its workspaces and its factors is
+  /// divided among the processes) instead of every process holding the whole. Without
+  /// distribution, or with one process, the run is the whole model's either way.
+  bool parts = false;
   /// In a run over several processes, called by run() on a process whose run ends in a way the
   /// others may not share (ends_on_every_process false), with the outcome, once its outputs are
   /// written and before what the processes made together is destroyed (its destruction is
@@ -116,6 +121,7 @@ struct RunPlan {
   RunConfiguration configuration;
   ParameterValues parameters;  ///< every resolved scenario parameter (none for a scene)
   int threads = 0;             ///< the bound on the worker threads: the options' capped at the cores (ThreadLimit)
+  bool parts = false;          ///< each process builds and steps its part of the model (RunOptions::parts, mpirun)
 };
 
 /// What a run measured over the states it reached, the initial one included: RunRecorder gathers

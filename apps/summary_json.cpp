@@ -138,7 +138,7 @@ Json count_or_null(const std::optional<RunStatistics::NewtonEvaluations>& counts
 std::vector<std::string> summary_plan_keys() {
   std::vector<std::string> keys{"scenario", "parameters", "scene"};
   for (const RunSetting& setting : run_settings())
-    if (!setting.summary_key.empty() && setting.name != "threads") keys.emplace_back(setting.summary_key);
+    if (!setting.summary_key.empty() && setting.name != "threads" && setting.name != "parts") keys.emplace_back(setting.summary_key);
   return keys;
 }
 
@@ -153,6 +153,7 @@ Json summary_json(const RunOutcome& o) {
   j["initial_projection"] = initial_projection_json(o.statistics);
   add_drifts(j, o.statistics);
   j[summary_key("threads")] = o.plan.threads;
+  j[summary_key("parts")] = o.plan.parts;
   const NewtonTimings& phases = o.statistics.phase_seconds;
   j["phase_seconds"] = {
       {"assembly", phases.assembly}, {"factorization", phases.factorization}, {"solve", phases.solve}};

@@ -5,7 +5,6 @@
 #include <functional>
 
 #include <noether/apps/model/output_columns.hpp>
-#include <noether/engine/measures.hpp>
 
 namespace noether {
 
@@ -26,26 +25,20 @@ std::string format_double(double value) {
   return std::string(buffer.data(), put_double(buffer.data(), value));
 }
 
-std::string constraint_row_label(const Constraint& constraint, Index row) {
-  return constraint.name() + "[" + std::to_string(row) + "]";
-}
-
-void for_each_timeseries_column(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
-                                bool condition_column, bool reaction_columns,
+void for_each_timeseries_column(const OutputLabels& labels, std::span<const Probe> probes,
+                                const ConservedMomenta& momenta, bool condition_column, const System* reactions,
                                 const std::function<void(std::string_view)>& column) {
   column("t");
-  for (const CoordinateBlock& b : system.blocks())
-    for (Index i = 0; i < b.size(); ++i) column(coordinate_column(b.label(i)));
+  labels.for_each_coordinate([&](const std::string& label) { column(coordinate_column(label)); });
   for (const Probe& probe : probes)
     for (Index d = 0; d < probe.dimension; ++d) column(probe_column(probe.name, d));
   for (const char* name : {"energy", "total_energy", "work", "energy_balance"}) column(name);
-  for (const Placed<Constraint>& c : system.constraints())
-    for (Index row = 0; row < c.element->num_equations(); ++row) column("g:" + constraint_row_label(*c.element, row));
+  labels.for_each_constraint_row([&](const std::string& label) { column("g:" + label); });
   column("h");
   if (condition_column) column("condition");
   for (const std::string& name : momenta.names()) column(name);
-  if (reaction_columns)
-    for (const Reaction& layout : reaction_layouts(system))
+  if (reactions)
+    for (const Reaction& layout : reaction_layouts(*reactions))
       for (const ReactionComponent& c : reaction_components(layout)) column(reaction_column(layout.joint, c.name));
 }
 
@@ -53,18 +46,20 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
                                             const ConservedMomenta& momenta, bool condition_column,
                                             bool reaction_columns) {
   std::vector<std::string> columns;
-  for_each_timeseries_column(system, probes, momenta, condition_column, reaction_columns,
+  for_each_timeseries_column(SystemLabels(system), probes, momenta, condition_column,
+                             reaction_columns ? &system : nullptr,
                              [&](std::string_view name) { columns.emplace_back(name); });
   return columns;
 }
 
-TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
-                             const ConservedMomenta& momenta, bool condition_column, const System* reactions)
-    : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
-      reaction_system_(reactions), file_(directory, kPartialFileName, kFileName) {
-  if (reactions) reaction_layouts_ = reaction_layouts(system);
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const OutputLabels& labels,
+                             std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
+                             const ReactionSystems* reactions)
+    : condition_column_(condition_column), reaction_system_(reactions ? &reactions->stepped : nullptr),
+      file_(directory, kPartialFileName, kFileName) {
+  if (reactions) reaction_layouts_ = reaction_layouts(reactions->model);
   std::string header;
-  for_each_timeseries_column(system, probes, momenta, condition_column, reactions != nullptr,
+  for_each_timeseries_column(labels, probes, momenta, condition_column, reactions ? &reactions->model : nullptr,
                              [&](std::string_view name) {
                                if (!header.empty()) header += ',';
                                header += name;
@@ -74,30 +69,27 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const System& sys
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 
-TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
-                             std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
-                             const System* reactions)
-    : system_(system), probes_(probes), momenta_(momenta), condition_column_(condition_column),
-      reaction_system_(reactions), file_(directory, kPartialFileName, kFileName, length) {
-  if (reactions) reaction_layouts_ = reaction_layouts(system);
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column,
+                             const ReactionSystems* reactions)
+    : condition_column_(condition_column), reaction_system_(reactions ? &reactions->stepped : nullptr),
+      file_(directory, kPartialFileName, kFileName, length) {
+  if (reactions) reaction_layouts_ = reaction_layouts(reactions->model);
 }
 
-void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMeasures& measures) {
+void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMeasures& measures,
+                              const RowValues& values) {
   write_value(state.t);
   for (Index i = 0; i < state.q.size(); ++i) write_value(state.q(i));
-  for (const Probe& probe : probes_) {
-    const Vector position = probe.position(state);
-    for (Index d = 0; d < probe.dimension; ++d) write_value(position(d));
-  }
+  for (const Vector& position : values.probes)
+    for (Index d = 0; d < position.size(); ++d) write_value(position(d));
   write_value(measures.energy);
-  write_value(kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q));
+  write_value(values.total_energy);
   write_value(measures.work);
   write_value(measures.balance);
   for (Index r = 0; r < g.size(); ++r) write_value(g(r));
   write_value(measures.h);
   if (condition_column_) write_value(measures.condition);
-  if (!momenta_.empty())
-    for (double value : momenta_.values(momenta(system_, state.q, state.v, momenta_.about))) write_value(value);
+  for (double value : values.momenta) write_value(value);
   if (reaction_system_) write_reactions(state);
   end_row();
 }

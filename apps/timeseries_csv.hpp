@@ -8,12 +8,14 @@
 #include <vector>
 
 #include <noether/apps/output_directory.hpp>
+#include <noether/apps/output_labels.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/engine/reaction.hpp>
 
 namespace noether {
 
-/// What a row of timeseries.csv holds besides the state and g (docs/output.md).
+/// What a row of timeseries.csv holds besides t, q and g (docs/output.md): the whole model's values
+/// at the state, measured by the run (RunRecorder), over parts summed over the processes.
 struct RowMeasures {
   static constexpr double none = std::numeric_limits<double>::quiet_NaN();
   double energy = none;  ///< the stepper's conserved energy at the state
@@ -24,12 +26,28 @@ struct RowMeasures {
   double h = none, condition = none;  ///< of the step that led to the state
 };
 
+/// The values of a row that the measures of every state do not hold: each probe's position, the
+/// kinetic plus potential energy and the conserved momenta (ConservedMomenta::values).
+struct RowValues {
+  std::vector<Vector> probes;
+  double total_energy = RowMeasures::none;
+  std::vector<double> momenta;
+};
+
+/// The joints whose reactions a row holds: those of `model`, the model's system (its columns), read
+/// off `stepped`, the system the stepper steps (model, or model without its dropped equations),
+/// whose multipliers the states hold. Both must outlive the file.
+struct ReactionSystems {
+  const System& model;
+  const System& stepped;
+};
+
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe
 /// (apps/model/output_columns.hpp), energy, total_energy, work, energy_balance,
 /// g:<constraint>[<row>] per constraint row,
 /// h, condition when the stepper reports its condition estimate, then the conserved momentum
 /// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z), then with
-/// reaction_columns reaction:<joint>.<component> per joint and component (reaction_components, in
+/// reactions reaction:<joint>.<component> per joint and component (reaction_components, in
 /// the order of reaction_layouts). No two are equal for a model build_model made
 /// (System::add_block and probe_name_clash refuse what would be; reaction_column says why its own
 /// cannot be).
@@ -37,12 +55,9 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
                                             const ConservedMomenta& momenta = {}, bool condition_column = false,
                                             bool reaction_columns = false);
 /// The same columns, each given to `column` in turn, without a list of them.
-void for_each_timeseries_column(const System& system, std::span<const Probe> probes, const ConservedMomenta& momenta,
-                                bool condition_column, bool reaction_columns,
+void for_each_timeseries_column(const OutputLabels& labels, std::span<const Probe> probes,
+                                const ConservedMomenta& momenta, bool condition_column, const System* reactions,
                                 const std::function<void(std::string_view)>& column);
-
-/// "<constraint>[<row>]": the label of a constraint's row.
-std::string constraint_row_label(const Constraint& constraint, Index row);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
 /// digits so that two runs compare bitwise. While the run goes on the file is
@@ -54,26 +69,25 @@ class TimeseriesCsv {
   static constexpr const char* kPartialFileName = "timeseries.csv.partial";
 
   /// Creates kPartialFileName in directory (which must outlive this object) and writes the header
-  /// (timeseries_columns). Throws OutputError naming the file and the
-  /// reason when it cannot. reactions: the system the stepper steps (system, or system without
-  /// its dropped equations), whose multipliers the states hold, for the reaction columns; null for
-  /// none. It must outlive this object.
-  TimeseriesCsv(const OutputDirectory& directory, const System& system, std::span<const Probe> probes,
+  /// (timeseries_columns; labels are read during construction alone). Throws OutputError naming the
+  /// file and the reason when it cannot. probes and reactions (null for none) must outlive this
+  /// object.
+  TimeseriesCsv(const OutputDirectory& directory, const OutputLabels& labels, std::span<const Probe> probes,
                 const ConservedMomenta& momenta = {}, bool condition_column = false,
-                const System* reactions = nullptr);
+                const ReactionSystems* reactions = nullptr);
   /// Continues kPartialFileName (which must exist) after its first `length` bytes, header included,
   /// as a checkpoint recorded them (sync); what follows them is cut off.
-  TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, const System& system,
-                std::span<const Probe> probes, const ConservedMomenta& momenta = {}, bool condition_column = false,
-                const System* reactions = nullptr);
+  TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column = false,
+                const ReactionSystems* reactions = nullptr);
 
-  /// g: g(state.q) (num_multipliers()); measures: the energy, work and balance at state, and the
-  /// size and condition estimate of the step that led to it (RowMeasures; condition written only
-  /// with its column). The reactions: joint_reactions of
-  /// the stepped system at state (q_{n+1} and the step's multipliers); a joint whose equations
-  /// were all dropped as dependent carries none (0: the kept equations carry its share). Throws OutputError when the file
-  /// cannot be written (the file then ends with the last whole row).
-  void write_row(const State& state, ConstVectorRef g, const RowMeasures& measures);
+  /// The row of state.t and state.q (the whole model's), g: g(state.q) (the whole's rows),
+  /// measures: the energy, work and balance at state, and the size and condition estimate of the
+  /// step that led to it (condition written only with its column); values: the probes'
+  /// positions, the total energy and the momenta. The reactions: joint_reactions of the stepped
+  /// system at state (q_{n+1} and the step's multipliers); a joint whose equations were all dropped
+  /// as dependent carries none (0: the kept equations carry its share). Throws OutputError when
+  /// the file cannot be written (the file then ends with the last whole row).
+  void write_row(const State& state, ConstVectorRef g, const RowMeasures& measures, const RowValues& values);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
   /// Writes the rows so far to the disk (StagedFile::sync) and returns the file's length in bytes.
@@ -86,12 +100,9 @@ class TimeseriesCsv {
   void write_reactions(const State& state);
   void end_row();
 
-  const System& system_;
-  std::span<const Probe> probes_;
-  ConservedMomenta momenta_;
   bool condition_column_;
-  const System* reaction_system_;
-  std::vector<Reaction> reaction_layouts_;  ///< of system: the reaction columns' joints
+  const System* reaction_system_;           ///< the stepped system, with reaction columns
+  std::vector<Reaction> reaction_layouts_;  ///< of the model's system: the reaction columns' joints
   StagedFile file_;
   bool committed_ = false;
   bool row_started_ = false;

@@ -113,9 +113,11 @@ void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlac
     const std::string& name = name_of(body);
     const auto radius = radii.find(name);
     const double length = radius != radii.end() && radius->second > 0.0 ? radius->second : radius_of_gyration(body);
-    const BlockPlace& place = places.at(name);
+    const auto place = places.find(name);
+    if (place == places.end()) continue;  // another process's part, whose bodies this one's elements do not touch
     const DrawnBody& drawn =
-        bodies_.emplace(name, DrawnBody{place.offset, BodyKinematics(*kind), length, place.process}).first->second;
+        bodies_.emplace(name, DrawnBody{place->second.offset, BodyKinematics(*kind), length, place->second.process})
+            .first->second;
     if (drawn.process != rank_) continue;  // another process's part: its joints' points may lie on it
     const Index dimension = drawn.kinematics.dimension();
     const Index centre = add_point(point_on(name, Vector::Zero(dimension), dimension));
@@ -150,7 +152,8 @@ void VtkDrawing::add_probes(const ModelDescription& description, const Model& mo
     const Probe& probe = model.probes[i];
     if (probe.dimension < 2) continue;
     const std::string& body = probe_body(description, i);
-    if ((body.empty() ? 0 : places.at(body).process) != rank_) continue;
+    const auto place = places.find(body);
+    if (body.empty() ? rank_ != 0 : place == places.end() || place->second.process != rank_) continue;
     add_vertex(static_cast<Index>(placed_.size() + probes_.size()), VtkCellKind::probe, i);
     probes_.push_back(&probe);
   }

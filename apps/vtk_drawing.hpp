@@ -58,7 +58,8 @@ class VtkDrawing {
  public:
   /// The drawing of `part` of model, which description built (build_model), and which must outlive
   /// it (the whole model by default). A joint's point on a body of another process's part is
-  /// placed from that body's coordinates in the state.
+  /// placed from that body's coordinates in the state. Over parts model is this process's part
+  /// (build_model_part: its own and its ghost bodies, block_processes naming their processes).
   VtkDrawing(const ModelDescription& description, const Model& model, const DrawnPart& part = {});
 
   /// data becomes the drawing at state: its points; the cells and their data "kind" (VtkCellKind)

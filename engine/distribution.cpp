@@ -33,4 +33,20 @@ std::string text_of_process(const Distribution& processes, int from, const std::
   return shared;
 }
 
+ProcessError first_error(const Distribution& processes, std::exception_ptr error) {
+  const int first = first_process_with(processes, error != nullptr);
+  if (first < 0) return {};
+  std::string words;
+  if (processes.rank() == first) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      words = e.what();
+    } catch (...) {
+      words = "an exception that is no std::exception";
+    }
+  }
+  return {first, text_of_process(processes, first, words)};
+}
+
 }  // namespace noether

@@ -10,6 +10,7 @@
 /// per process, for a linear solver that sums them (a distributed one). The engine sees only this
 /// interface: the MPI implementation lives in distributed/.
 #include <cstddef>
+#include <exception>
 #include <span>
 #include <string>
 #include <vector>
@@ -66,6 +67,15 @@ int first_process_with(const Distribution& processes, bool flag);
 /// Distribution::sum of a character per value). At most kSharedTextLength characters are kept.
 std::string text_of_process(const Distribution& processes, int from, const std::string& text);
 inline constexpr std::size_t kSharedTextLength = 4096;
+
+/// The lowest process whose `error` is set (-1 when none is) and what its exception says
+/// (text_of_process), on every process: what an error of one process's part makes every process
+/// report alike. Collective.
+struct ProcessError {
+  int process = -1;
+  std::string words;
+};
+ProcessError first_error(const Distribution& processes, std::exception_ptr error);
 
 /// The mark of an unknown that lies in no single process's matrix part (divide_unknowns,
 /// engine/partition.hpp): the interface between the parts.

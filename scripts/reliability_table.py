@@ -221,7 +221,7 @@ def cli_cases():
     add("export_with_out", "`noether export double-pendulum --out d`", "usage", "--out", ["export", "double-pendulum"], )
     add("export_vtk_off", "`noether export double-pendulum --vtk off`", "usage",
         r"--vtk 'off': noether export writes a scene, not a run's files; it takes the options of run but --threads, "
-        r"--out, --vtk and --checkpoint-every \(give this one to noether run\)$", ["export", "double-pendulum", "--vtk", "off"],
+        r"--parts, --out, --vtk and --checkpoint-every \(give this one to noether run\)$", ["export", "double-pendulum", "--vtk", "off"],
         out=None)
     add("export_newton_iterations_5000", "`noether export double-pendulum --newton-max-iterations 5000`", "usage",
         r"--newton-max-iterations expects a whole number from 1 to 1000, got '5000'$",

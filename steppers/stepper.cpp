@@ -263,12 +263,16 @@ void check_stepper_options(const StepperOptions& options) {
                                 "redundant_equations to allow");
 }
 
+
 void agree_on_refusal(const Distribution* parts, std::exception_ptr refusal) {
-  const int first = parts ? first_process_with(*parts, refusal != nullptr) : -1;
+  if (!parts) {
+    if (refusal) std::rethrow_exception(refusal);
+    return;
+  }
+  const ProcessError first = first_error(*parts, refusal);
   if (refusal) std::rethrow_exception(refusal);
-  if (first >= 0)
-    throw StepperRefusal("process " + std::to_string(first) +
-                         " refused the stepper for its part of the system (its message says why)");
+  if (first.process >= 0)
+    throw StepperRefusal("process " + std::to_string(first.process) + " refused its part of the system: " + first.words);
 }
 
 const Distribution* part_processes(const StepperOptions& options) {

@@ -84,7 +84,8 @@ void check_stepper_options(const StepperOptions& options);
 /// nullptr when this process holds the whole system): whether any process refused (`refusal`
 /// set), agreed by all (collective: first_process_with), so that every process throws at the same
 /// point. A process that refused rethrows its refusal, the others a StepperRefusal naming the
-/// lowest process that refused. Otherwise rethrows `refusal`, if set.
+/// lowest process that refused, in its words (text_of_process). Otherwise rethrows `refusal`, if
+/// set.
 void agree_on_refusal(const Distribution* parts, std::exception_ptr refusal);
 /// The processes that hold the parts of a stepper over parts (options.part), else nullptr.
 const Distribution* part_processes(const StepperOptions& options);

@@ -93,7 +93,8 @@ class Builder {
 
   Mechanism build() {
     for (std::size_t i = 0; i < d_.bodies.size(); ++i)
-      if (role(i) != BodyRole::absent) entry("bodies", i, [&] { add_body(d_.bodies[i], role(i)); });
+      if (role(i) != BodyRole::absent)
+        keyed(kBodiesSection, i, [&] { entry("bodies", i, [&] { add_body(d_.bodies[i], role(i)); }); });
     each(EntryList::inertias, "inertias", d_.inertias, [&](const auto& m) { add_inertia(m); });
     each(EntryList::joints, "joints", d_.joints, [&](const auto& j) { mechanism_.add(make_joint(j)); });
     each(EntryList::constraints, "constraints", d_.constraints,
@@ -101,9 +102,26 @@ class Builder {
     each(EntryList::drives, "drives", d_.drives, [&](const auto& r) { mechanism_.add(make_drive(r)); });
     for (std::size_t i = 0; i < d_.forces.size(); ++i)
       if (std::holds_alternative<GravityDescription>(d_.forces[i]) || builds(EntryList::forces, i))
-        entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); });
+        keyed(section_of(EntryList::forces), i,
+              [&] { entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); }); });
     each(EntryList::actuators, "actuators", d_.actuators, [&](const auto& a) { add_actuator(a); });
     return std::move(mechanism_);
+  }
+
+  /// The whole-order key of each constraint built so far (build_mechanism_part).
+  const std::vector<ConstraintKey>& constraint_keys() const { return constraint_keys_; }
+
+  /// The probes a part evaluates, in the description's order, one per described probe: a point
+  /// probe on a body the part owns, a probe of time alone where `bodiless` (the part of process 0,
+  /// which owns the entries on no body). The others have no position, and the dimension of their
+  /// body where the part places it (a ghost), else 0: their owner's values are added to them.
+  std::vector<Probe> part_probes(const System& system, bool bodiless) const {
+    std::vector<Probe> probes;
+    for (std::size_t i = 0; i < d_.probes.size(); ++i)
+      entry("probes", i, [&] {
+        probes.push_back(std::visit([&](const auto& p) { return probe(p, system, bodiless); }, d_.probes[i]));
+      });
+    return probes;
   }
 
   /// The probes and invariants, on the built system with its conserved momenta: each probe's
@@ -146,7 +164,20 @@ class Builder {
   template <class Entries, class F>
   void each(EntryList list, const char* section, const Entries& entries, F&& add) {
     for (std::size_t i = 0; i < entries.size(); ++i)
-      if (builds(list, i)) entry(section, i, [&] { add(entries[i]); });
+      if (builds(list, i)) keyed(section_of(list), i, [&] { entry(section, i, [&] { add(entries[i]); }); });
+  }
+
+  /// The key section of a body's own constraints and of each entry list's (ConstraintKey).
+  static constexpr Index kBodiesSection = 0;
+  static Index section_of(EntryList list) { return 1 + static_cast<Index>(list); }
+
+  /// add(), then the key (section, index) for each constraint it built.
+  template <class F>
+  void keyed(Index section, std::size_t index, F&& add) {
+    const std::size_t before = mechanism_.system().constraints().size();
+    add();
+    const std::size_t after = mechanism_.system().constraints().size();
+    for (std::size_t k = before; k < after; ++k) constraint_keys_.push_back({section, static_cast<Index>(index)});
   }
 
   // ---- names -----------------------------------------------------------------------------
@@ -509,6 +540,25 @@ class Builder {
                                    "under its name in summary.json: give each invariant its own name");
   }
 
+  /// A part's probe (part_probes): built where the part evaluates it, else its name and dimension.
+  Probe probe(const PointProbeDescription& p, const System& system, bool) const {
+    const auto placed = index_.find(p.body);
+    if (placed != index_.end() && !bodies_[placed->second].ghost) return probe(p, system);
+    if (placed == index_.end() &&
+        std::ranges::none_of(d_.bodies, [&](const BodyDescription& b) { return name_of(b) == p.body; }))
+      throw FieldError("body", "no body named " + quote(p.body));
+    Probe absent{p.name, 0, {}};
+    if (placed != index_.end())
+      absent.dimension = bodies_[placed->second].kind == BodyClass::spherical
+                             ? 3
+                             : attachable(p.body, "body").kinematics.dimension();
+    return absent;
+  }
+  static Probe probe(const ProfileProbeDescription& p, const System& system, bool bodiless) {
+    if (bodiless) return probe(p, system);
+    return {p.name, 1, {}};
+  }
+
   Probe probe(const PointProbeDescription& p, const System& system) const {
     const PlacedBody& b = body(p.body, "body");
     if (b.kind == BodyClass::spherical) {
@@ -564,6 +614,7 @@ class Builder {
   Mechanism mechanism_;
   std::vector<std::shared_ptr<const JointActuator>> actuators_;  ///< in the order of d_.actuators
   std::vector<PlacedBody> bodies_;
+  std::vector<ConstraintKey> constraint_keys_;  ///< one per constraint built, in its order
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;
 };
@@ -576,8 +627,12 @@ const std::string& name_of(const BodyDescription& body) {
 
 Mechanism build_mechanism(const ModelDescription& description) { return Builder(description).build(); }
 
-Mechanism build_mechanism(const ModelDescription& description, const PartSelection& part) {
-  return Builder(description, &part).build();
+MechanismPart build_mechanism_part(const ModelDescription& description, const PartSelection& part, bool bodiless) {
+  Builder builder(description, &part);
+  MechanismPart built{builder.build(), {}, {}};
+  built.constraint_keys = builder.constraint_keys();
+  built.probes = builder.part_probes(built.mechanism.system(), bodiless);
+  return built;
 }
 
 Model build_model(const ModelDescription& description) {

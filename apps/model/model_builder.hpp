@@ -2,12 +2,15 @@
 /// ModelDescription -> Model: the one builder behind the built-in scenarios and scene files. It
 /// calls the library's constructors (Mechanism, the joint factories, the force elements) in the
 /// description's order; two equal descriptions give bitwise equal models.
+#include <compare>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <noether/apps/model/model.hpp>
 #include <noether/apps/model/model_description.hpp>
+#include <noether/bodies/mechanism.hpp>
 
 namespace noether {
 
@@ -37,9 +40,29 @@ class ModelDescriptionError : public std::invalid_argument {
 /// (with its message), a duplicate or unknown name, or a body of a kind the entry cannot use.
 Mechanism build_mechanism(const ModelDescription& description);
 
+/// Where a constraint stands in the whole model's order: the builder makes the bodies' own
+/// constraints body by body (section 0, the body's index), then each entry list's in turn (section
+/// 1 + EntryList, the entry's index), so keys sort as the whole's constraints stand; one entry's
+/// constraints share a key and stand in one part, in the order the part holds them.
+struct ConstraintKey {
+  Index section = 0;
+  Index index = 0;
+  friend auto operator<=>(const ConstraintKey&, const ConstraintKey&) = default;
+};
+
+/// What build_mechanism_part builds: the part's mechanism, the whole-order key of each of its
+/// constraints (ConstraintKey, their order) and its probes (Builder's part_probes: one per
+/// described probe, a position only where the part evaluates it).
+struct MechanismPart {
+  Mechanism mechanism;
+  std::vector<ConstraintKey> constraint_keys;
+  std::vector<Probe> probes;
+};
+
 /// build_mechanism of the bodies and entries `part` selects (model_part.hpp): an owned body with its
-/// own elements, a ghost body's block alone, gravity on the owned bodies.
-Mechanism build_mechanism(const ModelDescription& description, const PartSelection& part);
+/// own elements, a ghost body's block alone, gravity on the owned bodies; the probes on its owned
+/// bodies, and with `bodiless` (process 0's part) those of time alone.
+MechanismPart build_mechanism_part(const ModelDescription& description, const PartSelection& part, bool bodiless);
 
 /// build_mechanism, then the probes and invariants: the Model a run integrates, with the bodies'
 /// initial positions and velocities as its initial state.

@@ -1,11 +1,13 @@
 #include <noether/apps/model/model_part.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/engine/distribution.hpp>
 #include <noether/engine/system_part.hpp>
 
 namespace noether {
@@ -39,10 +41,12 @@ PartSelection select_part(const ModelDescription& description, std::span<const i
 
 ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
   const PartSelection selection = select_part(description, body_processes, rank);
-  Mechanism mechanism = build_mechanism(description, selection);
+  MechanismPart built = build_mechanism_part(description, selection, rank == 0);
   ModelPart part;
-  part.initial = mechanism.initial_state();
-  part.system = mechanism.release_system();
+  part.initial = built.mechanism.initial_state();
+  part.system = built.mechanism.release_system();
+  part.constraint_keys = std::move(built.constraint_keys);
+  part.probes = std::move(built.probes);
   Index offset = 0;
   for (std::size_t b = 0; b < description.bodies.size(); ++b) {
     if (selection.bodies[b] != BodyRole::absent) {
@@ -65,6 +69,42 @@ PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> bod
       coordinates.owner.push_back(body_processes[static_cast<std::size_t>(part.bodies[k])]);
     }
   return coordinates;
+}
+
+std::vector<Index> whole_multiplier_rows(const Distribution& processes, const ModelPart& part) {
+  const auto constraints = part.system->constraints();
+  const std::vector<Index> counts = counts_of_processes(processes, static_cast<Index>(constraints.size()));
+  Index before = 0, total = 0;
+  for (std::size_t p = 0; p < counts.size(); ++p) {
+    if (static_cast<int>(p) < processes.rank()) before += counts[p];
+    total += counts[p];
+  }
+  constexpr std::size_t kValues = 3;  // section, index, rows
+  std::vector<double> all(static_cast<std::size_t>(total) * kValues, 0.0);  // the others add zeros
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    double* entry = &all[(static_cast<std::size_t>(before) + k) * kValues];
+    entry[0] = static_cast<double>(part.constraint_keys[k].section);
+    entry[1] = static_cast<double>(part.constraint_keys[k].index);
+    entry[2] = static_cast<double>(constraints[k].element->num_equations());
+  }
+  processes.sum(all);
+  // Ranked by key; equal keys are one entry's constraints, in one part, kept in its order.
+  std::vector<std::size_t> order(static_cast<std::size_t>(total));
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const auto key = [&](std::size_t c) { return ConstraintKey{static_cast<Index>(all[c * kValues]), static_cast<Index>(all[c * kValues + 1])}; };
+  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  std::vector<Index> first_rows(constraints.size());
+  Index row = 0;
+  for (const std::size_t c : order) {
+    if (c >= static_cast<std::size_t>(before) && c < static_cast<std::size_t>(before) + constraints.size())
+      first_rows[c - static_cast<std::size_t>(before)] = row;
+    row += static_cast<Index>(all[c * kValues + 2]);
+  }
+  std::vector<Index> rows;
+  rows.reserve(static_cast<std::size_t>(part.system->num_multipliers()));
+  for (std::size_t k = 0; k < constraints.size(); ++k)
+    for (Index r = 0; r < constraints[k].element->num_equations(); ++r) rows.push_back(first_rows[k] + r);
+  return rows;
 }
 
 SystemPart system_part(const Distribution& processes, const ModelPart& part, std::span<const int> body_processes) {

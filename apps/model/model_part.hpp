@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/model/model_description.hpp>
 #include <noether/engine/state.hpp>
 #include <noether/engine/system.hpp>
@@ -57,7 +58,15 @@ struct ModelPart {
   std::vector<Index> global_offsets;  ///< the whole model's first coordinate of each block
   std::vector<bool> ghosts;           ///< each block: a ghost body's
   Index global_coordinates = 0;       ///< the whole model's number of coordinates
+  std::vector<ConstraintKey> constraint_keys;  ///< each constraint of system: its place in the whole's order
+  /// One per described probe (build_mechanism_part): a position where this part evaluates it.
+  std::vector<Probe> probes;
 };
+
+/// The whole model's number of each multiplier row of `part` (its System's order), the rows
+/// ordered as the whole model orders them (ConstraintKey). Collective: the processes' keys and
+/// row counts reach every process (one Distribution::sum of three values per constraint).
+std::vector<Index> whole_multiplier_rows(const Distribution& processes, const ModelPart& part);
 
 /// Each of a part's coordinates (its System's order): its number in the whole model and the process
 /// that owns it (its body's, body_processes as given to build_model_part): what a GhostExchange
@@ -74,8 +83,9 @@ PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> bod
 SystemPart system_part(const Distribution& processes, const ModelPart& part, std::span<const int> body_processes);
 
 /// build_model's system and initial state restricted to select_part's selection: with one process
-/// (every body_processes entry 0) the whole model's system, element for element. Probes and
-/// invariants are not built (stage 4 evaluates them by their bodies' owners). A part checks the
+/// (every body_processes entry 0) the whole model's system, element for element. Probes are built
+/// where the part evaluates them (a point probe by its body's owner, a probe of time by process
+/// 0); invariants are not built. A part checks the
 /// entries it builds: an entry another process owns is refused there. Throws
 /// ModelDescriptionError as build_model does, and as select_part.
 ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank);

@@ -252,7 +252,7 @@ noether_cli_test(NAME export_unknown_scenario EXIT_CODE 2 ARGS export nope STDER
 # Issue 40: export refuses the options of run it does not take by name (docs/cli.md lists them),
 # and a value run would refuse (it wrote --newton-max-iterations 5000 into a scene run refused).
 noether_cli_test(NAME export_vtk_refused EXIT_CODE 2 ARGS export double-pendulum --vtk off
-                 STDERR "${usage}--vtk 'off': noether export writes a scene, not a run's files; it takes the options of run but --threads, --out, --vtk and --checkpoint-every .give this one to noether run.\n$")
+                 STDERR "${usage}--vtk 'off': noether export writes a scene, not a run's files; it takes the options of run but --threads, --parts, --out, --vtk and --checkpoint-every .give this one to noether run.\n$")
 noether_cli_test(NAME export_newton_iterations_beyond_run EXIT_CODE 2 ARGS export double-pendulum --newton-max-iterations 5000
                  STDERR "${usage}--newton-max-iterations expects a whole number from 1 to 1000, got '5000'\n$")
 # Parameters out of their range are refused before anything is built.

@@ -309,7 +309,7 @@ TEST_CASE("export refuses by name exactly the options docs/cli.md says it does n
     if (refusal_text)
       CHECK(*refusal_text == std::string(s.flag) + " '" + *a.settings[s.name] +
                                  "': noether export writes a scene, not a run's files; it takes the options of run but "
-                                 "--threads, --out, --vtk and --checkpoint-every (give this one to noether run)");
+                                 "--threads, --parts, --out, --vtk and --checkpoint-every (give this one to noether run)");
   }
 }
 

@@ -128,7 +128,7 @@ TEST_CASE("summary.json holds exactly the summary keys in order, the run setting
                                           "work_total", "energy_balance_max_abs",
                                           "constraint_max_abs", "velocity_constraint_max_abs", "refined_steps",
                                           "smallest_substep", "refinements", "dropped_equations", "ok",
-                                          "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads",
+                                          "parameters", "initial_projection", "invariant_drifts", "conserved_momenta", "threads", "parts",
                                           "phase_seconds", "factorization", "run_id"};
   CHECK(keys == expected);
   const std::string id = j["run_id"];

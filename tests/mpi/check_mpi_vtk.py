@@ -18,7 +18,8 @@ back with VTK's own readers (Debian python3-vtk9) against the same run in one pr
 
 Scenarios: chain2d (planar bodies, revolute joints), chain3d (3D bodies), double-pendulum (point
 masses, distance joints drawn across the cut between the ranks), top (one body and a probe: one
-rank's piece is empty).
+rank's piece is empty); the first three also over parts (--parts on: each rank draws from its own
+part, a joint across the cut from its ghost body's coordinates).
 
 Usage: check_mpi_vtk.py --noether PATH --work DIR [--ranks N]
 Exits 77 (CTest SKIP_RETURN_CODE) when VTK's Python modules are missing, 1 naming each mismatch.
@@ -163,10 +164,11 @@ def check_parts(where, many, file):
     return drawing
 
 
-def check_scenario(noether, work, ranks, scenario, args, drawing_ranks):
-    name = scenario
+def check_scenario(noether, work, ranks, scenario, args, drawing_ranks, parts=False):
+    name = scenario + ("-parts" if parts else "")
     one, many = work / f"{name}-1", work / f"{name}-{ranks}"
-    if not (run(noether, 1, scenario, args, one) and run(noether, ranks, scenario, args, many)):
+    over = ["--parts", "on"] if parts else []
+    if not (run(noether, 1, scenario, args, one) and run(noether, ranks, scenario, args + over, many)):
         return
     with open(many / "timeseries.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -197,6 +199,9 @@ def main():
     check_scenario(a.noether, a.work, a.ranks, "chain3d", ["--set", "n=8"] + short, a.ranks)
     check_scenario(a.noether, a.work, a.ranks, "double-pendulum", ["--t", "0.05", "--every", "2"], min(a.ranks, 2))
     check_scenario(a.noether, a.work, a.ranks, "top", ["--t", "0.05", "--every", "20"], 1)
+    for scenario, args in (("chain2d", ["--set", "n=12"] + short), ("chain3d", ["--set", "n=8"] + short),
+                           ("double-pendulum", ["--t", "0.05", "--every", "2"])):
+        check_scenario(a.noether, a.work, a.ranks, scenario, args, min(a.ranks, 2) if scenario == "double-pendulum" else a.ranks, True)
     print("FAILED" if failures else "all pieces read back as one process's drawings")
     return 1 if failures else 0
 

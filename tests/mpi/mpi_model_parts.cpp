@@ -2,6 +2,7 @@
 // energy as a sum over the processes, each constraint's rows at their global numbers (a part's
 // rows numbered after the lower ranks'), the momenta p = M v once the ghosts' shares are summed
 // into their owners (docs/distributed.md, stage 3 read off the code, steps 1, 2 and 6).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -69,6 +70,26 @@ void check_measures(const char* scenario, ParameterValues values) {
   }
   testing::world().sum(numbered);
   for (const double times : numbered) CHECK(times == 1.0);  // the parts' rows number the whole's once each
+  const std::vector<Index> rows = whole_multiplier_rows(testing::world(), part);  // the whole's own order
+  REQUIRE(static_cast<Index>(rows.size()) == mine.num_multipliers());
+  for (Index r = 0; r < mine.num_multipliers(); ++r)
+    CHECK(whole.system->multiplier_label(rows[static_cast<std::size_t>(r)]) == mine.multiplier_label(r));
+
+  // Each probe is evaluated by one process, the others add zeros: the sum is the whole's position.
+  REQUIRE(part.probes.size() == whole.probes.size());
+  const State whole_state{0, 0.5, q, v}, part_state{0, 0.5, q_part, v_part};
+  for (std::size_t i = 0; i < whole.probes.size(); ++i) {
+    CAPTURE(whole.probes[i].name);
+    const Vector expected_position = whole.probes[i].position(whole_state);
+    std::vector<double> position(static_cast<std::size_t>(expected_position.size()), 0.0);
+    if (part.probes[i].position) {
+      const Vector own = part.probes[i].position(part_state);
+      REQUIRE(own.size() == expected_position.size());
+      std::copy(own.begin(), own.end(), position.begin());
+    }
+    testing::world().sum(position);
+    CHECK(Vector(Eigen::Map<const Vector>(position.data(), expected_position.size())) == expected_position);
+  }
 
   Vector p_whole(whole.system->num_coordinates()), p_part(mine.num_coordinates());
   calc_momentum(*whole.system, q, v, p_whole);

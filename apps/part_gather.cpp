@@ -1,0 +1,117 @@
+#include <noether/apps/part_gather.hpp>
+
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+namespace noether {
+namespace {
+
+/// Bytes of text carried by one double: 6 bytes, a number below 2^48, exact in a double's 53 bits.
+constexpr std::size_t kBytesPerValue = 6;
+
+/// texts, each ended by '\0', kBytesPerValue bytes to a value (the last padded with zeros).
+std::vector<double> pack(std::span<const std::string> texts) {
+  std::string bytes;
+  for (const std::string& text : texts) {
+    if (text.find('\0') != std::string::npos) throw std::invalid_argument("PartGather: a text holds a '\\0'");
+    bytes += text;
+    bytes += '\0';
+  }
+  std::vector<double> values((bytes.size() + kBytesPerValue - 1) / kBytesPerValue, 0.0);
+  for (std::size_t i = bytes.size(); i-- > 0;) {
+    double& value = values[i / kBytesPerValue];
+    value = value * 256.0 + static_cast<unsigned char>(bytes[i]);  // a value's first byte ends lowest
+  }
+  return values;
+}
+
+/// pack's texts back, `count` of them.
+std::vector<std::string> unpack(std::span<const double> values, std::size_t count) {
+  std::vector<std::string> texts(1);
+  texts.reserve(count + 1);
+  for (double value : values)
+    for (std::size_t k = 0; k < kBytesPerValue; ++k) {
+      const double rest = std::floor(value / 256.0);
+      const auto byte = static_cast<char>(static_cast<unsigned char>(value - rest * 256.0));
+      value = rest;
+      if (byte != '\0') texts.back().push_back(byte);
+      else if (texts.size() <= count) texts.emplace_back();
+    }
+  texts.resize(count);  // drops the text begun after the last separator (the padding's)
+  return texts;
+}
+
+}  // namespace
+
+PartGather::PartGather(const Distribution& processes, std::vector<Index> held_numbers, Index whole_size)
+    : processes_(processes), held_numbers_(std::move(held_numbers)), whole_size_(whole_size) {
+  const std::vector<double> own(held_numbers_.begin(), held_numbers_.end());
+  std::vector<std::vector<double>> received = to_first(own);
+  if (processes_.rank() != 0) return;
+  received[0] = own;
+  std::vector<bool> seen(static_cast<std::size_t>(whole_size_), false);
+  Index filled = 0;
+  for (std::size_t p = 0; p < received.size(); ++p) {
+    std::vector<Index>& numbers = numbers_.emplace_back(received[p].begin(), received[p].end());
+    for (const Index n : numbers) {
+      if (n < 0 || n >= whole_size_ || seen[static_cast<std::size_t>(n)])
+        throw std::invalid_argument("PartGather: process " + std::to_string(p) + " holds entry " + std::to_string(n) +
+                                    (n < 0 || n >= whole_size_ ? " of a whole of " + std::to_string(whole_size_)
+                                                               : ", which another process holds too"));
+      seen[static_cast<std::size_t>(n)] = true;
+      ++filled;
+    }
+  }
+  if (filled != whole_size_)
+    throw std::invalid_argument("PartGather: the processes hold " + std::to_string(filled) + " of the whole's " +
+                                std::to_string(whole_size_) + " entries");
+}
+
+std::vector<std::vector<double>> PartGather::to_first(std::span<const double> values) const {
+  const std::vector<Index> counts = counts_of_processes(processes_, static_cast<Index>(values.size()));
+  std::vector<std::vector<double>> received(counts.size());
+  std::vector<Distribution::Outgoing> sends;
+  std::vector<Distribution::Incoming> receives;
+  if (processes_.rank() == 0) {
+    for (std::size_t p = 1; p < counts.size(); ++p) {
+      received[p].resize(static_cast<std::size_t>(counts[p]));
+      receives.push_back({static_cast<int>(p), received[p]});
+    }
+  } else {
+    sends.push_back({0, values});
+  }
+  processes_.exchange(sends, receives);
+  return received;
+}
+
+Vector PartGather::gather(std::span<const double> held) const {
+  if (held.size() != held_numbers_.size())
+    throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " values for " +
+                                std::to_string(held_numbers_.size()) + " held entries");
+  const std::vector<std::vector<double>> received = to_first(held);
+  if (processes_.rank() != 0) return {};
+  Vector whole(whole_size_);
+  for (std::size_t p = 0; p < numbers_.size(); ++p) {
+    const std::span<const double> values = p == 0 ? held : std::span<const double>(received[p]);
+    for (std::size_t k = 0; k < values.size(); ++k) whole(numbers_[p][k]) = values[k];
+  }
+  return whole;
+}
+
+std::vector<std::string> PartGather::gather(std::span<const std::string> held) const {
+  if (held.size() != held_numbers_.size())
+    throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " texts for " +
+                                std::to_string(held_numbers_.size()) + " held entries");
+  const std::vector<std::vector<double>> received = to_first(pack(held));
+  if (processes_.rank() != 0) return {};
+  std::vector<std::string> whole(static_cast<std::size_t>(whole_size_));
+  for (std::size_t p = 0; p < numbers_.size(); ++p) {
+    std::vector<std::string> texts =
+        p == 0 ? std::vector<std::string>(held.begin(), held.end()) : unpack(received[p], numbers_[p].size());
+    for (std::size_t k = 0; k < texts.size(); ++k) whole[static_cast<std::size_t>(numbers_[p][k])] = std::move(texts[k]);
+  }
+  return whole;
+}
+
+}  // namespace noether

@@ -1,0 +1,44 @@
+#pragma once
+/// Bringing a whole vector, held in parts by the processes of a run, to rank 0 (docs/distributed.md,
+/// "Stage 4"): the time series rows, final_state.json and the labels of their columns are written
+/// by rank 0 from the whole model's order, while each process holds only its part's entries.
+#include <span>
+#include <string>
+#include <vector>
+
+#include <noether/engine/distribution.hpp>
+#include <noether/engine/types.hpp>
+
+namespace noether {
+
+/// Entries of a whole vector of `whole_size`, each held by exactly one process under its number in
+/// the whole (held_numbers); gather() puts them together at rank 0.
+class PartGather {
+ public:
+  /// Collective: rank 0 learns every process's numbers (one message from each). Throws
+  /// std::invalid_argument on rank 0 when a number is outside 0 .. whole_size - 1 or held twice, or
+  /// the processes' entries do not fill the whole (the rule that one process holds each entry).
+  PartGather(const Distribution& processes, std::vector<Index> held_numbers, Index whole_size);
+
+  /// Collective: at rank 0 the whole vector, entry held_numbers[k] of process p being p's
+  /// held[k]; an empty vector on the other processes. held has held_numbers' size.
+  Vector gather(std::span<const double> held) const;
+  /// The same for texts (labels): at rank 0 the whole list in the whole's order. A text holds no
+  /// '\0' (the separator).
+  std::vector<std::string> gather(std::span<const std::string> held) const;
+
+  /// The number of entries this process holds.
+  Index held() const { return static_cast<Index>(held_numbers_.size()); }
+
+ private:
+  /// Collective: each process's values at rank 0 (process p's in received[p]; rank 0's own are
+  /// not copied: received[0] stays empty), one message from every process but rank 0.
+  std::vector<std::vector<double>> to_first(std::span<const double> values) const;
+
+  const Distribution& processes_;
+  std::vector<Index> held_numbers_;
+  Index whole_size_;
+  std::vector<std::vector<Index>> numbers_;  ///< at rank 0: each process's held_numbers
+};
+
+}  // namespace noether

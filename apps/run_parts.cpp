@@ -1,0 +1,119 @@
+#include <noether/apps/run_parts.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <noether/apps/model/description_coupling.hpp>
+#include <noether/engine/partition.hpp>
+#include <noether/engine/system_part.hpp>
+
+namespace noether {
+namespace {
+
+/// What a run over parts does not report yet, refused before any part is built.
+void require_reported_over_parts(const ModelDescription& d) {
+  if (!d.invariants.empty())
+    throw std::invalid_argument("the model monitors invariants (" + d.invariants.front().name +
+                                "), which a run over parts (--parts on) does not evaluate yet: run it with --parts off");
+  if (!d.actuators.empty())
+    throw std::invalid_argument("the model has actuators (" + d.actuators.front().name +
+                                "), whose probes a run over parts (--parts on) does not evaluate yet: run it with "
+                                "--parts off");
+}
+
+/// Every probe's dimension on every process: its evaluator's (the largest over the processes:
+/// the others have 0, or their ghost body's).
+void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& probes) {
+  std::vector<double> dimensions;
+  for (const Probe& probe : probes) dimensions.push_back(static_cast<double>(probe.dimension));
+  processes.max(dimensions);
+  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].dimension = static_cast<Index>(dimensions[i]);
+}
+
+/// This process's part; an entry refused in one part (build_model_part), or a part without a body
+/// of its own (more processes than the coupling graph's blocks: a stepper has no part to step), is
+/// refused on every process, in the words of the lowest process that refused (first_error).
+ModelPart agreed_part(const Distribution& processes, const ModelDescription& description,
+                      std::span<const int> body_processes) {
+  ModelPart part;
+  std::exception_ptr error;
+  try {
+    part = build_model_part(description, body_processes, processes.rank());
+    if (std::ranges::none_of(part.ghosts, [](bool ghost) { return !ghost; }))
+      throw std::invalid_argument(
+          "a run over parts on " + std::to_string(processes.ranks()) + " processes leaves process " +
+          std::to_string(processes.rank()) + " without a body of the model's " + std::to_string(description.bodies.size()) +
+          " (each process owns a block of bodies that the joints couple): run it on fewer processes, or with --parts off");
+  } catch (const std::invalid_argument&) {
+    error = std::current_exception();
+  }
+  const ProcessError first = first_error(processes, error);
+  if (error) std::rethrow_exception(error);
+  if (first.process >= 0) throw std::invalid_argument("process " + std::to_string(first.process) + ": " + first.words);
+  return part;
+}
+
+}  // namespace
+
+RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description)
+    : processes_(std::move(processes)) {
+  require_reported_over_parts(description);
+  const std::vector<int> body_processes = noether::block_processes(description_coupling(description), processes_->ranks());
+  ModelPart part = agreed_part(*processes_, description, body_processes);
+  agree_probe_dimensions(*processes_, part.probes);
+  system_part_ = std::make_shared<const SystemPart>(noether::system_part(*processes_, part, body_processes));
+  const SystemPart& numbers = *system_part_;
+  std::vector<Index> owned_numbers;
+  for (std::size_t i = 0; i < numbers.coordinate_owners.size(); ++i)
+    if (numbers.coordinate_owners[i] == processes_->rank()) {
+      owned_.push_back(static_cast<Index>(i));
+      owned_numbers.push_back(numbers.coordinate_numbers[i]);
+    }
+  coordinates_.emplace(*processes_, std::move(owned_numbers), numbers.whole_coordinates);
+  rows_.emplace(*processes_, whole_multiplier_rows(*processes_, part), numbers.whole_multipliers);
+  model_.system = std::move(part.system);
+  model_.initial = std::move(part.initial);
+  model_.probes = std::move(part.probes);
+  model_.conserved_momenta = description.conserved_momenta;
+}
+
+std::vector<double> RunParts::owned(ConstVectorRef part_values) const {
+  std::vector<double> values;
+  values.reserve(owned_.size());
+  for (const Index i : owned_) values.push_back(part_values(i));
+  return values;
+}
+
+std::vector<int> RunParts::block_processes() const {
+  std::vector<int> processes;
+  for (const CoordinateBlock& block : model_.system->blocks())
+    processes.push_back(system_part_->coordinate_owners[static_cast<std::size_t>(block.offset)]);
+  return processes;
+}
+
+ListedLabels RunParts::labels() const {
+  const std::vector<std::string> part_coordinates = coordinate_labels(*model_.system);
+  std::vector<std::string> owned_labels;
+  owned_labels.reserve(owned_.size());
+  for (const Index i : owned_) owned_labels.push_back(part_coordinates[static_cast<std::size_t>(i)]);
+  std::vector<std::string> coordinates = coordinates_->gather(owned_labels);
+  return ListedLabels(std::move(coordinates), rows_->gather(constraint_row_labels(*model_.system)));
+}
+
+State RunParts::whole_state(const State& part_state, bool velocities) const {
+  State whole{part_state.step, part_state.t, {}, {}, {}, {}, part_state.discrete_energy};
+  whole.q = coordinates_->gather(owned(part_state.q));
+  if (!velocities) return whole;
+  whole.v = coordinates_->gather(owned(part_state.v));
+  whole.p = coordinates_->gather(owned(part_state.p));
+  whole.lambda = rows_->gather(std::span<const double>(part_state.lambda.data(), part_state.lambda.size()));
+  return whole;
+}
+
+Vector RunParts::whole_rows(ConstVectorRef part_rows) const {
+  return rows_->gather(std::span<const double>(part_rows.data(), static_cast<std::size_t>(part_rows.size())));
+}
+
+}  // namespace noether

@@ -1,0 +1,64 @@
+#pragma once
+/// A run over parts (docs/distributed.md, "Stage 4"): each process of an MPI job builds and steps
+/// its part of the model (apps/model/model_part.hpp); what the run reports of the whole is summed
+/// or maximized over the processes, and what rank 0 writes of the whole state (the time series
+/// rows, final_state.json) is gathered there, at the written steps only.
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include <noether/apps/model/model.hpp>
+#include <noether/apps/model/model_description.hpp>
+#include <noether/apps/model/model_part.hpp>
+#include <noether/apps/output_labels.hpp>
+#include <noether/apps/part_gather.hpp>
+#include <noether/engine/distribution.hpp>
+#include <noether/engine/state.hpp>
+
+namespace noether {
+
+struct SystemPart;
+
+/// A process's part of a described model, as a Model to run (its probes one per described probe,
+/// a position only where this process evaluates it, every dimension agreed; no invariants), with
+/// how it sits in the whole.
+class RunParts {
+ public:
+  /// Builds this process's part of description, the bodies divided into contiguous blocks of the
+  /// coupling graph (block_processes of description_coupling). Collective. Throws
+  /// ModelDescriptionError as build_model_part does; std::invalid_argument for what a run over
+  /// parts cannot report yet (invariants, actuators), naming it.
+  RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description);
+
+  const Distribution& processes() const { return *processes_; }
+  /// The part as a Model (its system the part's).
+  const Model& model() const { return model_; }
+  /// How the part sits in the whole, for StepperOptions::part.
+  std::shared_ptr<const SystemPart> system_part() const { return system_part_; }
+
+  /// The process of each coordinate block of the part (its System's order): this one's, or a
+  /// ghost's owner.
+  std::vector<int> block_processes() const;
+
+  /// Collective: at rank 0 the whole model's labels; elsewhere none.
+  ListedLabels labels() const;
+  /// Collective: at rank 0 the whole state of part_state (step, t, discrete_energy; q and, with
+  /// `velocities`, v, p from each coordinate's owner, and the multipliers); elsewhere its step
+  /// and t alone.
+  State whole_state(const State& part_state, bool velocities) const;
+  /// Collective: at rank 0 the whole's rows of g, one value per multiplier row of each part.
+  Vector whole_rows(ConstVectorRef part_rows) const;
+
+ private:
+  /// The entries of a coordinate vector this process owns (owned_ order).
+  std::vector<double> owned(ConstVectorRef part_values) const;
+
+  std::shared_ptr<const Distribution> processes_;
+  Model model_;
+  std::shared_ptr<const SystemPart> system_part_;
+  std::vector<Index> owned_;  ///< the part's coordinates this process owns (System order)
+  std::optional<PartGather> coordinates_, rows_;
+};
+
+}  // namespace noether

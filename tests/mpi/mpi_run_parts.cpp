@@ -1,0 +1,208 @@
+// The program's run over parts (RunOptions::parts, docs/distributed.md "Stage 4"): each process
+// builds and steps its part, and the outputs rank 0 writes are those of the run in which every
+// process holds the whole model, to rounding: the same columns and keys in the same order, the same
+// rows, values within a tolerance (the sums at the rows that parts share add in another order), the
+// same Newton iterations. PartGather, which brings the whole state to rank 0, is tested first.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <noether/apps/part_gather.hpp>
+#include <noether/apps/runner.hpp>
+
+#include "mpi/mpi_world.hpp"
+#include "support/run_output_files.hpp"
+
+using namespace noether;
+using namespace noether::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A directory every process of the job names alike, fresh (rank 0 empties it before the others go on).
+fs::path shared_directory(const std::string& name) {
+  const fs::path path = fs::current_path() / (name + "_np" + std::to_string(world().ranks()));
+  if (world().rank() == 0) fs::remove_all(path);
+  world().any(false);
+  return path;
+}
+
+std::string text_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// The rows of a timeseries.csv: its header, then its values.
+struct Table {
+  std::string header;
+  std::vector<std::vector<double>> rows;
+};
+Table table_of(const fs::path& file) {
+  std::ifstream in(file);
+  Table table;
+  std::getline(in, table.header);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<double> row;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');) row.push_back(std::stod(cell));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+/// a and b within `tolerance` relative to the larger magnitude (and absolute below 1), NaN alike.
+bool close(double a, double b, double tolerance) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::abs(a - b) <= tolerance * std::max({1.0, std::abs(a), std::abs(b)});
+}
+
+/// Every number of two JSON values of the same shape within tolerance, keys in the same order.
+void check_close(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b, double tolerance,
+                 const std::string& where) {
+  CAPTURE(where);
+  REQUIRE(a.type() == b.type());
+  if (a.is_number()) {
+    CHECK(close(a.get<double>(), b.get<double>(), tolerance));
+  } else if (a.is_object()) {
+    REQUIRE(a.size() == b.size());
+    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+      REQUIRE(x.key() == y.key());
+      check_close(x.value(), y.value(), tolerance, where + "." + x.key());
+    }
+  } else if (a.is_array()) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) check_close(a[i], b[i], tolerance, where + "[" + std::to_string(i) + "]");
+  } else {
+    CHECK(a == b);
+  }
+}
+
+RunOptions run_options(const std::string& scenario, ParameterValues values, const std::string& stepper,
+                       const fs::path& out, bool parts) {
+  RunOptions options = options_for(scenario, out);
+  options.overrides = std::move(values);
+  options.configure().stepper = stepper;
+  options.configure().solver = LinearSolverKind::schur;
+  options.configure().t_end = 8 * options.configure().h;
+  options.output_every = 3;
+  options.write_motion = false;
+  options.distribution = world_slot();
+  options.parts = parts;
+  return options;
+}
+
+/// The run over parts against the run of the whole model on the same processes.
+void check_outputs_agree(const std::string& scenario, ParameterValues values, const std::string& stepper) {
+  CAPTURE(scenario);
+  CAPTURE(stepper);
+  const fs::path whole_dir = shared_directory("run_whole_" + scenario), parts_dir = shared_directory("run_parts_" + scenario);
+  const RunOutcome whole = run(run_options(scenario, values, stepper, whole_dir, false));
+  const RunOutcome parts = run(run_options(scenario, values, stepper, parts_dir, true));
+  REQUIRE(whole.ok());
+  REQUIRE(parts.ok());
+  CHECK_FALSE(whole.plan.parts);
+  CHECK(parts.plan.parts);
+  CHECK(parts.statistics.steps == whole.statistics.steps);
+  CHECK(parts.statistics.newton_iterations_total == whole.statistics.newton_iterations_total);
+  CHECK(close(parts.statistics.energy_final, whole.statistics.energy_final, 1e-12));
+  CHECK(parts.statistics.constraint_max_abs < 1e-10);  // round-off in both
+  CHECK(whole.statistics.constraint_max_abs < 1e-10);
+  if (world().rank() != 0) return;  // rank 0 alone writes the files
+  const Table a = table_of(whole_dir / "timeseries.csv"), b = table_of(parts_dir / "timeseries.csv");
+  CHECK(a.header == b.header);
+  REQUIRE(a.rows.size() == b.rows.size());
+  CHECK(a.rows.size() == 3);  // steps 0, 3 and 6 of 8
+  for (std::size_t r = 0; r < a.rows.size(); ++r) {
+    REQUIRE(a.rows[r].size() == b.rows[r].size());
+    for (std::size_t c = 0; c < a.rows[r].size(); ++c) {
+      CAPTURE(r);
+      CAPTURE(c);
+      // Every value under 1 (g: round-off alone, about 1e-15) is held to 1e-10 absolutely.
+      CHECK(close(a.rows[r][c], b.rows[r][c], 1e-10));
+    }
+  }
+  check_close(nlohmann::ordered_json::parse(text_of(whole_dir / "final_state.json")),
+              nlohmann::ordered_json::parse(text_of(parts_dir / "final_state.json")), 1e-10, "final_state");
+  const auto summary = nlohmann::json::parse(text_of(parts_dir / "summary.json"));
+  CHECK(summary["parts"] == true);
+  CHECK(summary["status"] == "completed");
+  CHECK(summary["initial_projection"]["position_violation"].is_null());  // not projected over parts: not measured
+}
+
+}  // namespace
+
+TEST_CASE("PartGather puts each process's entries in their places at rank 0, values and texts") {
+  const int rank = world().rank(), ranks = world().ranks();
+  const Index whole = 17;
+  std::vector<Index> numbers;
+  std::vector<double> values;
+  std::vector<std::string> texts;
+  for (Index i = whole - 1; i >= 0; --i)  // every ranks-th entry, in reverse: the order held is not the whole's
+    if (i % ranks == rank) {
+      numbers.push_back(i);
+      values.push_back(0.5 * static_cast<double>(i) - 3.0);
+      texts.push_back(std::string(static_cast<std::size_t>(i), 'a' + static_cast<char>(i % 26)) + "\xc3\xa9.x");
+    }
+  const PartGather gather(world(), numbers, whole);
+  CHECK(gather.held() == static_cast<Index>(numbers.size()));
+  const Vector gathered = gather.gather(values);
+  const std::vector<std::string> labels = gather.gather(texts);
+  if (rank != 0) {
+    CHECK(gathered.size() == 0);
+    CHECK(labels.empty());
+    return;
+  }
+  REQUIRE(gathered.size() == whole);
+  REQUIRE(labels.size() == static_cast<std::size_t>(whole));
+  for (Index i = 0; i < whole; ++i) {
+    CHECK(gathered(i) == 0.5 * static_cast<double>(i) - 3.0);
+    CHECK(labels[static_cast<std::size_t>(i)] ==
+          std::string(static_cast<std::size_t>(i), 'a' + static_cast<char>(i % 26)) + "\xc3\xa9.x");
+  }
+}
+
+TEST_CASE("PartGather refuses entries held twice or left unheld, at rank 0") {
+  const std::vector<Index> twice{0};  // every process holds entry 0
+  if (world().rank() == 0)
+    CHECK_THROWS_WITH_AS(PartGather(world(), twice, world().ranks()), doctest::Contains("another process holds too"),
+                         std::invalid_argument);
+  else
+    CHECK_NOTHROW(PartGather(world(), twice, world().ranks()));
+  const std::vector<Index> own{world().rank()};
+  const std::string unheld =
+      "hold " + std::to_string(world().ranks()) + " of the whole's " + std::to_string(world().ranks() + 1);
+  if (world().rank() == 0)
+    CHECK_THROWS_WITH_AS(PartGather(world(), own, world().ranks() + 1), doctest::Contains(unheld.c_str()),
+                         std::invalid_argument);
+  else
+    CHECK_NOTHROW(PartGather(world(), own, world().ranks() + 1));
+}
+
+TEST_CASE("a run over parts writes what the run of the whole model writes, to rounding") {
+  check_outputs_agree("chain3d", {{"n", 8}}, "livens-em");
+  check_outputs_agree("chain2d", {{"n", 10}}, "em-ggl");
+  check_outputs_agree("nfourbar", {{"n", 5}}, "livens-em");
+  check_outputs_agree("double-fourbar", {}, "ggl-vi");
+}
+
+TEST_CASE("a run over parts refuses what it does not write yet, naming --parts off, and a process without a body") {
+  const fs::path out = shared_directory("run_parts_refused");
+  RunOptions options = run_options("chain2d", {{"n", 6}}, "livens-em", out, true);
+  options.checkpoint_every = 2;
+  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("--parts off"), std::invalid_argument);
+  options = run_options("chain2d", {{"n", 6}}, "livens-em", out, true);
+  options.write_reactions = true;
+  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("--parts off"), std::invalid_argument);
+  // One body for two or three processes: a process would have no part to step.
+  options = run_options("top", {}, "livens-em", out, true);
+  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("without a body of the model's 1"), std::invalid_argument);
+  CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
+}
