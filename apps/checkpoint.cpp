@@ -17,23 +17,52 @@ RunOptions rerun_options(const RunPlan& plan, const RunOptions& options) {
   rerun.threads = options.threads;
   rerun.output_every = options.output_every;
   rerun.checkpoint_every = options.checkpoint_every;
+  rerun.parts = options.parts;
   return rerun;
 }
 
-CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs& outputs)
+std::string part_checkpoint_name(int process, bool next) {
+  return "checkpoint.part" + std::to_string(process) + (next ? ".next" : "") + ".json";
+}
+
+CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs* outputs,
+                                   const Distribution* parts)
     : options_(rerun_options(plan, options)),
       run_id_(plan.run_id),
       outputs_(outputs),
+      parts_(parts),
       seconds_before_(options.resume ? options.resume->wall_seconds : 0.0),
-      start_(std::chrono::steady_clock::now()) {}
+      start_(std::chrono::steady_clock::now()) {
+  if (parts && parts->rank() != 0)
+    directory_.emplace(*options.output_dir, options.file_calls ? *options.file_calls : system_file_calls(),
+                       OutputDirectory::Lock::none);
+}
 
 void CheckpointWriter::after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder) {
   const double wall_seconds =
       seconds_before_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   Checkpoint checkpoint{run_id_, options_, state, next_h, stepper.checkpoint(), recorder.statistics(),
                         wall_seconds, recorder.continuation(), 0};
-  checkpoint.timeseries_length = outputs_.sync_timeseries();
-  outputs_.replace_file(Checkpoint::kFileName, checkpoint_json(checkpoint));
+  if (parts_) {
+    checkpoint.processes = parts_->ranks();
+    checkpoint.process = parts_->rank();
+  }
+  if (directory_) return write_part(checkpoint);
+  const auto write_whole = [&] {
+    checkpoint.timeseries_length = outputs_->sync_timeseries();
+    outputs_->replace_file(Checkpoint::kFileName, checkpoint_json(checkpoint));
+  };
+  if (!parts_) return write_whole();
+  write_agreed(*parts_, [] {});  // the others write their parts
+  write_agreed(*parts_, write_whole);
+  write_agreed(*parts_, [] {});  // the others rename theirs
+}
+
+void CheckpointWriter::write_part(const Checkpoint& checkpoint) {
+  const std::string next = part_checkpoint_name(checkpoint.process, true);
+  write_agreed(*parts_, [&] { directory_->replace(next, checkpoint_json(checkpoint)); });
+  write_agreed(*parts_, [] {});  // process 0 writes checkpoint.json, which names this step
+  write_agreed(*parts_, [&] { directory_->rename(next, part_checkpoint_name(checkpoint.process)); });
 }
 
 }  // namespace noether

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include <noether/apps/output_agreement.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/apps/runner.hpp>
@@ -33,7 +35,9 @@ struct Checkpoint {
   /// Version 4 added run_id; versions 1 to 3 are read with none.
   /// Version 5 added the progress' work_total and energy_balance_max_abs and the recorder's
   /// balance_last; versions 1 to 4 are read with them not known (NaN).
-  static constexpr int kFormatVersion = 5;
+  /// Version 6 added "parts" (a run over parts: processes, process); versions 1 to 5 are the
+  /// whole model's.
+  static constexpr int kFormatVersion = 6;
 
   /// The run it belongs to (RunPlan::run_id), as summary.json names it; empty for versions 1 to 3.
   std::string run_id;
@@ -56,7 +60,22 @@ struct Checkpoint {
   /// The bytes of the time series up to and including the state's row, synced before the file
   /// was written; a resumed run cuts the time series back to them and appends.
   std::uint64_t timeseries_length = 0;
+  /// A run over parts (RunOptions::parts): its number of processes, and the process whose part's
+  /// state and stepper history this file holds (process 0's is checkpoint.json, the others'
+  /// part_checkpoint_name's). 0 and 0: the whole model's.
+  int processes = 0;
+  int process = 0;
 };
+
+/// The file of process `process` > 0's part of a checkpoint over parts: "checkpoint.part<p>.json",
+/// or while a checkpoint is written (`next`) "checkpoint.part<p>.next.json", renamed to the first
+/// once checkpoint.json names its step (CheckpointWriter).
+std::string part_checkpoint_name(int process, bool next = false);
+
+/// Process `process` > 0's part of the checkpoint `whole` (checkpoint.json of a run over parts) in
+/// directory: the part file of whole's run and step (checkpoint.part<p>.json, or the .next one a
+/// run stopped while writing left). Throws CheckpointError naming the files when neither is.
+Checkpoint read_part_checkpoint(const std::filesystem::path& directory, const Checkpoint& whole, int process);
 
 /// The options that run the same run again: options' threads, output_every and checkpoint_every,
 /// the model's source and every setting of plan.configuration.
@@ -91,31 +110,42 @@ void check_saved_state(const Checkpoint& c);
 /// is at that row's t. Throws CheckpointError naming the file and what is wrong.
 Checkpoint read_checkpoint(const std::filesystem::path& directory);
 
-/// Throws CheckpointError, naming directory's checkpoint file, unless the checkpoint fits the
+/// Throws CheckpointError, naming `file` (the checkpoint's), unless the checkpoint fits the
 /// model rebuilt from its options: its state is complete and finite for `stepped` (the system the
-/// stepper steps), its stepper history restores into `stepper` (which it then holds), and it
-/// carries one initial value per invariant and one entry per conserved momentum of the model.
+/// stepper steps; over parts the process's part), its stepper history restores into `stepper`
+/// (which it then holds), and it carries one initial value per invariant and one entry per
+/// conserved momentum of the model.
 void check_resumable(const Checkpoint& checkpoint, const Model& model, const System& stepped, Stepper& stepper,
-                     const std::filesystem::path& directory);
+                     const std::filesystem::path& file);
 
 /// Writes DIR/checkpoint.json after every options.checkpoint_every steps of a run (docs/output.md,
 /// "Checkpoints"): the time series is synced first (RunOutputs::sync_timeseries) and its length
 /// recorded, then the file replaced atomically, so that a crash at any moment leaves the previous
-/// checkpoint or this one, each with the rows it counts on the disk.
+/// checkpoint or this one, each with the rows it counts on the disk. Over parts every process
+/// writes its part's: the others first (part_checkpoint_name's next file), then process 0
+/// checkpoint.json, then the others rename theirs, each stage agreed by every process
+/// (write_agreed), so that checkpoint.json always names a step whose part files are on the disk.
 class CheckpointWriter {
  public:
-  /// outputs must outlive the writer.
-  CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs& outputs);
+  /// outputs (rank 0's, or the only process's) must outlive the writer; nullptr on the other
+  /// processes of a run over parts. parts: the processes of a run over parts, else nullptr.
+  CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs* outputs, const Distribution* parts);
   /// After the step that reached `state`, when the run goes on and the step's number is a
   /// multiple of the interval: writes the checkpoint, with the statistics recorder gathered up to
-  /// it. next_h: the h the next step gets. Drops the
-  /// stepper's factorization (Stepper::checkpoint). Throws OutputError when a file cannot be written.
+  /// it. next_h: the h the next step gets. Drops the stepper's factorization
+  /// (Stepper::checkpoint). Throws OutputError when a file cannot be written (over parts
+  /// SharedOutputError, on every process).
   void after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder);
 
  private:
+  /// A process's part over parts but process 0's: written as the next file, renamed once agreed.
+  void write_part(const Checkpoint& checkpoint);
+
   RunOptions options_;
   std::string run_id_;
-  RunOutputs& outputs_;
+  RunOutputs* outputs_;
+  const Distribution* parts_;
+  std::optional<OutputDirectory> directory_;  ///< over parts, a process's but rank 0's: DIR, unlocked
   double seconds_before_ = 0.0;  ///< the wall time of the earlier runs (a resumed run)
   std::chrono::steady_clock::time_point start_;
 };

@@ -171,6 +171,7 @@ Json options_json(const RunOptions& options) {
   j[option_key("every")] = options.output_every;
   j[option_key("reactions")] = options.write_reactions;
   j[option_key("checkpoint_every")] = options.checkpoint_every;
+  j[option_key("parts")] = options.parts;
   return j;
 }
 
@@ -221,6 +222,8 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   // A checkpoint of a run without the setting wrote no reaction columns.
   options.write_reactions = f.value().contains(option_key("reactions")) && f.boolean(option_key("reactions"));
   options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));
+  // A checkpoint written before runs over parts held the whole model.
+  options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts"));
   return options;
 }
 
@@ -452,6 +455,10 @@ std::string checkpoint_json(const Checkpoint& c) {
   out += recorder_json(c.recorder).dump();
   append_key(out, "timeseries_length");
   out += std::to_string(c.timeseries_length);
+  if (c.processes > 0) {
+    append_key(out, "parts");
+    out += Json{{"processes", c.processes}, {"process", c.process}}.dump();
+  }
   out += "}\n";
   return out;
 }
@@ -475,7 +482,16 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     c.progress = read_progress(f.object("progress"), version);
     c.wall_seconds = f.object("progress").number("wall_seconds");
     c.recorder = read_recorder(f.object("recorder"), version);
-    c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", 1));
+    if (version >= 6 && document.contains("parts")) {
+      const Fields parts = f.object("parts");
+      c.processes = static_cast<int>(parts.whole("processes", 2));
+      c.process = static_cast<int>(parts.whole("process", 0));
+      if (c.process >= c.processes)
+        throw JsonInputError(parts.path("process"), "is " + std::to_string(c.process) + " of " +
+                                                        std::to_string(c.processes) + " processes: the file was edited or damaged");
+    }
+    // Process 0 writes the time series: another's part counts none of its bytes.
+    c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", c.process > 0 ? 0 : 1));
     check_saved_state(c);
     return c;
   } catch (const CheckpointError&) {

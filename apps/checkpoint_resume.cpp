@@ -256,9 +256,30 @@ Checkpoint read_checkpoint(const fs::path& directory) {
   return checkpoint;
 }
 
+Checkpoint read_part_checkpoint(const fs::path& directory, const Checkpoint& whole, int process) {
+  std::string found;  // what the part files hold, for the refusal
+  for (const bool next : {false, true}) {
+    const fs::path file = directory / part_checkpoint_name(process, next);
+    if (!fs::exists(fs::symlink_status(file))) continue;
+    Checkpoint part = parse_checkpoint(read_file(file, "process " + std::to_string(process) + "'s part is lost; start the run again"), quoted(file));
+    if (part.run_id == whole.run_id && part.state.step == whole.state.step && part.processes == whole.processes &&
+        part.process == process)
+      return part;
+    found += (found.empty() ? "" : ", ") + quoted(file) + " is of run " + part.run_id + " step " +
+             std::to_string(part.state.step) + " (process " + std::to_string(part.process) + " of " +
+             std::to_string(part.processes) + ")";
+  }
+  throw CheckpointError(quoted(directory / Checkpoint::kFileName) + " (run " + whole.run_id + ", step " +
+                        std::to_string(whole.state.step) + ", " + std::to_string(whole.processes) +
+                        " processes) has no part of process " + std::to_string(process) + " in " + quoted(directory) +
+                        (found.empty() ? " (" + quoted(directory / part_checkpoint_name(process)) + " is missing)"
+                                       : ": " + found) +
+                        "; restore the files the run wrote, or start the run again");
+}
+
 void check_resumable(const Checkpoint& checkpoint, const Model& model, const System& stepped, Stepper& stepper,
-                     const fs::path& directory) {
-  const std::string file = quoted(directory / Checkpoint::kFileName);
+                     const fs::path& checkpoint_file) {
+  const std::string file = quoted(checkpoint_file);
   const auto refuse = [&](const std::string& what) {
     return CheckpointError(file + " does not fit the model of its options: " + what);
   };

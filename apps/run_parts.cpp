@@ -34,28 +34,34 @@ void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& p
 
 /// This process's part; an entry refused in one part (build_model_part), or a part without a body
 /// of its own (more processes than the coupling graph's blocks: a stepper has no part to step), is
-/// refused on every process, in the words of the lowest process that refused (first_error).
+/// refused on every process (agreed_over_parts).
 ModelPart agreed_part(const Distribution& processes, const ModelDescription& description,
                       std::span<const int> body_processes) {
   ModelPart part;
-  std::exception_ptr error;
-  try {
+  agreed_over_parts(processes, [&] {
     part = build_model_part(description, body_processes, processes.rank());
     if (std::ranges::none_of(part.ghosts, [](bool ghost) { return !ghost; }))
       throw std::invalid_argument(
           "a run over parts on " + std::to_string(processes.ranks()) + " processes leaves process " +
           std::to_string(processes.rank()) + " without a body of the model's " + std::to_string(description.bodies.size()) +
           " (each process owns a block of bodies that the joints couple): run it on fewer processes, or with --parts off");
+  });
+  return part;
+}
+
+}  // namespace
+
+void agreed_over_parts(const Distribution& processes, const std::function<void()>& task) {
+  std::exception_ptr error;
+  try {
+    task();
   } catch (const std::invalid_argument&) {
     error = std::current_exception();
   }
   const ProcessError first = first_error(processes, error);
   if (error) std::rethrow_exception(error);
   if (first.process >= 0) throw std::invalid_argument("process " + std::to_string(first.process) + ": " + first.words);
-  return part;
 }
-
-}  // namespace
 
 RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description)
     : processes_(std::move(processes)) {

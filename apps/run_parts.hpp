@@ -3,6 +3,7 @@
 /// its part of the model (apps/model/model_part.hpp); what the run reports of the whole is summed
 /// or maximized over the processes, and what rank 0 writes of the whole state (the time series
 /// rows, final_state.json) is gathered there, at the written steps only.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -19,6 +20,13 @@
 namespace noether {
 
 struct SystemPart;
+
+/// Runs `task` on every process of a run over parts, where what it refuses (std::invalid_argument)
+/// may differ between the processes (each checks its own part): a refusal on any process is a
+/// refusal on every one, in the words of the lowest process that refused (first_error), so that
+/// none goes on alone into a collective call. A process that refused rethrows its own exception;
+/// the others throw std::invalid_argument "process <p>: <its words>". Collective.
+void agreed_over_parts(const Distribution& processes, const std::function<void()>& task);
 
 /// A process's part of a described model, as a Model to run (its probes one per described probe,
 /// a position only where this process evaluates it, every dimension agreed; no invariants), with

@@ -186,12 +186,12 @@ void add_stepper_settings(std::vector<RunSetting>& table) {
                    "all cores",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(self, text); },
                    [](const RunOptions& o) -> Shown { return std::to_string(o.threads); }});
-  table.push_back({"parts", "--parts", "", "", "", "parts", choice({"on", "off"}), false,
+  table.push_back({"parts", "--parts", "", "", "parts", "parts", choice({"on", "off"}), false,
                    "under mpirun: on makes each process build and step only its part of the model (less memory per "
                    "process), off has every process hold the whole model",
                    "under `mpirun`: each process builds and steps only its part of the model, so that the memory of "
                    "the model, its workspaces and its factors is divided among the processes (on), or every process "
-                   "holds the whole model (off); without checkpoints and reactions yet "
+                   "holds the whole model (off); without reactions yet "
                    "([distributed.md](distributed.md), \"Stage 4\"; summary: `parts`, true when the run was over parts)",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {

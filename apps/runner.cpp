@@ -23,6 +23,7 @@
 #include <noether/apps/run_parts.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -39,10 +40,8 @@ bool over_parts(const RunOptions& options) {
   return options.parts && options.distribution && options.distribution->ranks() > 1;
 }
 
-/// Refuses what a run over parts does not write yet: checkpoints (and so resuming) and reactions.
+/// Refuses what a run over parts does not write yet: the joints' reactions.
 void require_reported_over_parts(const RunOptions& options) {
-  require(options.checkpoint_every == 0 && !options.resume,
-          "a run over parts (--parts on) writes no checkpoints yet: run it with --parts off to checkpoint it");
   require(!options.write_reactions,
           "a run over parts (--parts on) does not write the joints' reactions yet: run it with --parts off for "
           "--reactions on");
@@ -413,7 +412,8 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
   try {
     std::optional<CheckpointWriter> checkpoints;
     open_files(m, options, plan, outputs, pieces, recorder);
-    if (outputs && options.checkpoint_every > 0) checkpoints.emplace(options, plan, *outputs);
+    if (options.checkpoint_every > 0 && (outputs || m.parts))
+      checkpoints.emplace(options, plan, outputs, m.parts ? &m.parts->processes() : nullptr);
     m.generated.reset();
     if (m.prepared.refusal) throw *m.prepared.refusal;
     start_recording(m, options, recorder, state);
@@ -568,10 +568,45 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
   return c;
 }
 
-RunOutcome run(const RunOptions& options) {
+namespace {
+
+/// The name of a checkpoint's file in its directory: checkpoint.json, or a part's.
+std::string checkpoint_file_of(const Checkpoint& checkpoint) {
+  return checkpoint.process == 0 ? Checkpoint::kFileName : part_checkpoint_name(checkpoint.process);
+}
+
+/// A resumed run over parts on a process but rank 0: the checkpoint of its part
+/// (read_part_checkpoint), agreed by every process; nothing otherwise. Refuses a checkpoint over
+/// parts resumed on another number of processes, and one of the whole model over parts.
+std::optional<Checkpoint> checkpoint_of_part(const RunOptions& options) {
+  if (!options.resume) return std::nullopt;
+  const Checkpoint& whole = *options.resume;
+  const int processes = options.distribution ? options.distribution->ranks() : 1;
+  const std::string file = quote((*options.output_dir / Checkpoint::kFileName).string());
+  if (whole.processes > 0 && (!over_parts(options) || processes != whole.processes))
+    throw CheckpointError(file + " was written by a run over parts on " + std::to_string(whole.processes) +
+                          " processes, each holding its part's state: resume it on " +
+                          std::to_string(whole.processes) + " (mpirun -np " + std::to_string(whole.processes) +
+                          " noether resume DIR), not on " + std::to_string(processes));
+  if (whole.processes == 0 && over_parts(options))
+    throw CheckpointError(file + " holds the whole model's state, not a run over parts' (its options say parts on): "
+                          "the file was edited or damaged");
+  if (!over_parts(options)) return std::nullopt;
+  std::optional<Checkpoint> part;
+  const int rank = options.distribution->rank();
+  agreed_over_parts(*options.distribution, [&] {  // every process, rank 0 with nothing to read
+    if (rank != 0) part = read_part_checkpoint(*options.output_dir, whole, rank);
+  });
+  return part;
+}
+
+RunOutcome run_as_given(const RunOptions& options) {
   RunClock clock;
   RunOutcome outcome;
   outcome.plan = plan_run(options);
+  // One id for the run on every process: rank 0's (the parts' checkpoints name it).
+  if (options.distribution && options.distribution->ranks() > 1)
+    outcome.plan.run_id = text_of_process(*options.distribution, 0, outcome.plan.run_id);
   const RunPlan& plan = outcome.plan;
   const auto* scene_source = std::get_if<SceneSource>(&plan.source);
   const Scene* scene = scene_source ? scene_source->scene.get() : nullptr;
@@ -586,8 +621,14 @@ RunOutcome run(const RunOptions& options) {
   PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume,
                            parts ? &*parts : nullptr);
   outcome.dropped_equations = prepared.dropped_equations;
-  if (options.resume && prepared.stepper)
-    check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper, *options.output_dir);
+  if (options.resume && prepared.stepper) {
+    const auto check = [&] {
+      check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper,
+                      *options.output_dir / checkpoint_file_of(*options.resume));
+    };
+    if (parts) agreed_over_parts(parts->processes(), check);
+    else check();
+  }
   std::optional<RunOutputs> outputs;
   open_directory(options, outcome, outputs);
   std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
@@ -603,6 +644,16 @@ RunOutcome run(const RunOptions& options) {
   outcome = finish(std::move(outcome), outputs ? &*outputs : nullptr, clock);
   if (ends_alone(options, outcome.ending) && options.lone_ending) options.lone_ending(outcome);
   return outcome;
+}
+
+}  // namespace
+
+RunOutcome run(const RunOptions& options) {
+  const std::optional<Checkpoint> part = checkpoint_of_part(options);
+  if (!part) return run_as_given(options);
+  RunOptions own = options;  // the part's state and history, checkpoint.json's on rank 0
+  own.resume = &*part;
+  return run_as_given(own);
 }
 
 bool ends_on_every_process(const RunEnding& ending) {

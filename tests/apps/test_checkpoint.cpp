@@ -216,12 +216,12 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(reference.statistics.newton_evaluations->residuals >= reference.statistics.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  // Version 1 had no evaluation counts: version 5's file with its version set back to 1 is one
+  // Version 1 had no evaluation counts: version 6's file with its version set back to 1 is one
   // (its run_id and work, which version 1 did not have, are not read).
   std::string text = read_file(copy / Checkpoint::kFileName);
-  const std::string version_5 = "\"version\":5,";
-  REQUIRE(text.find(version_5) != std::string::npos);
-  text.replace(text.find(version_5), version_5.size(), "\"version\":1,");
+  const std::string version_6 = "\"version\":6,";
+  REQUIRE(text.find(version_6) != std::string::npos);
+  text.replace(text.find(version_6), version_6.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations);
   CHECK(checkpoint.run_id.empty());
@@ -237,9 +237,9 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(summary.at("work_total").is_null());  // the work before the checkpoint is unknown
   CHECK(summary.at("energy_balance_max_abs").is_null());
 
-  const std::string version_6 = text.replace(text.find("\"version\":1,"), 12, "\"version\":6,");
-  CHECK_THROWS_WITH_AS(parse_checkpoint(version_6, "from a later noether"),
-                       doctest::Contains("/version: is 6; this noether reads versions 1 to 5"), CheckpointError);
+  const std::string version_7 = text.replace(text.find("\"version\":1,"), 12, "\"version\":7,");
+  CHECK_THROWS_WITH_AS(parse_checkpoint(version_7, "from a later noether"),
+                       doctest::Contains("/version: is 7; this noether reads versions 1 to 6"), CheckpointError);
 }
 
 TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which versions 1 and 2 read as none") {
@@ -250,15 +250,15 @@ TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which ve
   const std::string none = "\"newton_stalled_steps\":0,\"newton_stalled_residual_max\":0.0,";
   REQUIRE(text.find(none) != std::string::npos);  // the run had none: give it some, as a run that had
   text.replace(text.find(none), none.size(), "\"newton_stalled_steps\":2,\"newton_stalled_residual_max\":3.5e-12,");
-  const Checkpoint current = parse_checkpoint(text, "version-5 checkpoint");
+  const Checkpoint current = parse_checkpoint(text, "version-6 checkpoint");
   CHECK(current.progress.newton_stalled_steps == 2);
   CHECK(current.progress.newton_stalled_residual_max == 3.5e-12);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  const RunOutcome resumed = resume_copy(current, copy, *options.output_dir);  // version 5: the work is known
+  const RunOutcome resumed = resume_copy(current, copy, *options.output_dir);  // version 6: the work is known
   CHECK(resumed.statistics.newton_stalled_steps == 2);  // the checkpoint's; the steps after it stalled none
   CHECK(resumed.statistics.newton_stalled_residual_max == 3.5e-12);
-  text.replace(text.find("\"version\":5,"), 12, "\"version\":2,");
+  text.replace(text.find("\"version\":6,"), 12, "\"version\":2,");
   const Checkpoint version_2 = parse_checkpoint(text, "version-2 checkpoint");
   CHECK(version_2.progress.newton_stalled_steps == 0);  // a version-2 noether failed such steps
   CHECK(version_2.progress.newton_stalled_residual_max == 0.0);

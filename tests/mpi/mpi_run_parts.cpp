@@ -2,7 +2,10 @@
 // builds and steps its part, and the outputs rank 0 writes are those of the run in which every
 // process holds the whole model, to rounding: the same columns and keys in the same order, the same
 // rows, values within a tolerance (the sums at the rows that parts share add in another order), the
-// same Newton iterations. PartGather, which brings the whole state to rank 0, is tested first.
+// same Newton iterations. PartGather, which brings the whole state to rank 0, is tested first; a
+// checkpoint over parts (one file per process) resumes to the bytes of the run never stopped.
+#include <atomic>
+#include <csignal>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +16,7 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <noether/apps/checkpoint.hpp>
 #include <noether/apps/part_gather.hpp>
 #include <noether/apps/runner.hpp>
 
@@ -196,13 +200,95 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
 TEST_CASE("a run over parts refuses what it does not write yet, naming --parts off, and a process without a body") {
   const fs::path out = shared_directory("run_parts_refused");
   RunOptions options = run_options("chain2d", {{"n", 6}}, "livens-em", out, true);
-  options.checkpoint_every = 2;
-  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("--parts off"), std::invalid_argument);
-  options = run_options("chain2d", {{"n", 6}}, "livens-em", out, true);
   options.write_reactions = true;
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("--parts off"), std::invalid_argument);
   // One body for two or three processes: a process would have no part to step.
   options = run_options("top", {}, "livens-em", out, true);
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("without a body of the model's 1"), std::invalid_argument);
   CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
+}
+
+namespace {
+
+/// The real system calls, raising the interrupt flag (as a SIGTERM's handler does) at the
+/// `fsyncs`-th fsync: a stop right after a checkpoint of rank 0's (every process stops after the
+/// same step: they agree on the lowest rank's signal).
+class InterruptingFileCalls : public FileCalls {
+ public:
+  InterruptingFileCalls(std::atomic<int>& flag, int fsyncs) : flag_(flag), fsyncs_to_go_(fsyncs) {}
+  int fsync(int fd) const override {
+    if (--fsyncs_to_go_ == 0) flag_ = SIGTERM;
+    return FileCalls::fsync(fd);
+  }
+
+ private:
+  std::atomic<int>& flag_;
+  mutable int fsyncs_to_go_;
+};
+
+}  // namespace
+
+TEST_CASE("a run over parts stopped after a checkpoint resumes on as many processes to the bytes of the run never stopped") {
+  const fs::path reference_dir = shared_directory("run_parts_reference"), stopped_dir = shared_directory("run_parts_stopped");
+  RunOptions options = run_options("chain3d", {{"n", 9}}, "livens-em", reference_dir, true);
+  options.configure().t_end = 12 * options.configure().h;
+  options.output_every = 2;
+  options.checkpoint_every = 4;
+  const RunOutcome reference = run(options);
+  REQUIRE(reference.ok());
+
+  std::atomic<int> flag{0};
+  const InterruptingFileCalls calls(flag, 3);  // rank 0's third fsync: the first checkpoint's (after step 4)
+  options.output_dir = stopped_dir;
+  if (world().rank() == 0) {
+    options.interrupt = &flag;
+    options.file_calls = &calls;
+  }
+  const RunOutcome stopped = run(options);
+  REQUIRE(stopped.ending.status == RunStatus::interrupted);
+  CHECK(stopped.statistics.steps < 12);
+  if (world().rank() > 0) CHECK(fs::exists(stopped_dir / part_checkpoint_name(world().rank())));
+  world().any(false);  // every process's files are written before any reads them
+
+  const Checkpoint checkpoint = read_checkpoint(stopped_dir);
+  CHECK(checkpoint.processes == world().ranks());
+  RunOptions resumed = checkpoint.options;
+  CHECK(resumed.parts);
+  resumed.output_dir = stopped_dir;
+  resumed.resume = &checkpoint;
+  resumed.distribution = world_slot();
+  const RunOutcome result = run(resumed);
+  REQUIRE(result.ok());
+  CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
+  if (world().rank() == 0) {
+    CHECK(text_of(stopped_dir / "timeseries.csv") == text_of(reference_dir / "timeseries.csv"));
+    CHECK(text_of(stopped_dir / "final_state.json") == text_of(reference_dir / "final_state.json"));
+  }
+}
+
+TEST_CASE("a checkpoint over parts is refused with a process's part missing, or without parts") {
+  const fs::path dir = shared_directory("run_parts_checkpoint_refused");
+  RunOptions options = run_options("chain3d", {{"n", 9}}, "livens-em", dir, true);
+  options.checkpoint_every = 4;
+  std::atomic<int> flag{0};
+  const InterruptingFileCalls calls(flag, 3);
+  if (world().rank() == 0) {
+    options.interrupt = &flag;
+    options.file_calls = &calls;
+  }
+  REQUIRE(run(options).ending.status == RunStatus::interrupted);
+  world().any(false);
+  const Checkpoint checkpoint = read_checkpoint(dir);
+  RunOptions resumed = checkpoint.options;
+  resumed.output_dir = dir;
+  resumed.resume = &checkpoint;
+  resumed.distribution = world_slot();
+  resumed.parts = false;  // the whole model on every process: the parts' states are not the whole's
+  CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains("was written by a run over parts on"), CheckpointError);
+  resumed.parts = true;
+  const int last = world().ranks() - 1;
+  if (world().rank() == last) fs::remove(dir / part_checkpoint_name(last));
+  world().any(false);
+  const std::string missing = "has no part of process " + std::to_string(last);
+  CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains(missing.c_str()), std::invalid_argument);
 }
