@@ -77,8 +77,8 @@ std::string part_checkpoint_name(int process, bool next = false);
 /// run stopped while writing left). Throws CheckpointError naming the files when neither is.
 Checkpoint read_part_checkpoint(const std::filesystem::path& directory, const Checkpoint& whole, int process);
 
-/// The options that run the same run again: options' threads, output_every and checkpoint_every,
-/// the model's source and every setting of plan.configuration.
+/// The options that run the same run again: options' threads, output_every, checkpoint_every,
+/// write_reactions and parts, the model's source and every setting of plan.configuration.
 RunOptions rerun_options(const RunPlan& plan, const RunOptions& options);
 
 /// The checkpoint as JSON. Every double is written so that it reads back bitwise: a finite one

@@ -36,9 +36,9 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
 
 TimeseriesCsv& RunOutputs::open_timeseries(const OutputLabels& labels, std::span<const Probe> probes,
                                            const ConservedMomenta& momenta, bool condition_column,
-                                           const ReactionSystems* reactions) {
-  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, condition_column, reactions);
-  return timeseries_.emplace(directory_, labels, probes, momenta, condition_column, reactions);
+                                           std::span<const std::string> reaction_columns) {
+  if (resumed_length_) return timeseries_.emplace(directory_, *resumed_length_, condition_column);
+  return timeseries_.emplace(directory_, labels, probes, momenta, condition_column, reaction_columns);
 }
 
 VtkSeries& RunOutputs::open_motion(VtkDrawing drawing, const Distribution* processes) {

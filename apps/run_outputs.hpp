@@ -37,7 +37,7 @@ class RunOutputs {
   /// reactions: TimeseriesCsv), or continues a resumed run's; OutputError when it cannot.
   TimeseriesCsv& open_timeseries(const OutputLabels& labels, std::span<const Probe> probes,
                                  const ConservedMomenta& momenta, bool condition_column,
-                                 const ReactionSystems* reactions = nullptr);
+                                 std::span<const std::string> reaction_columns = {});
   /// Creates vtk/ and the series of drawing's files (OutputError when it cannot); over several
   /// processes (processes, which must outlive this object; this is rank 0) the series of rank 0's
   /// pieces and the indices, opened with the other processes' series (VtkSeries).

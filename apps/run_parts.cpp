@@ -1,6 +1,7 @@
 #include <noether/apps/run_parts.hpp>
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -78,7 +79,8 @@ RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDes
       owned_numbers.push_back(numbers.coordinate_numbers[i]);
     }
   coordinates_.emplace(*processes_, std::move(owned_numbers), numbers.whole_coordinates);
-  rows_.emplace(*processes_, whole_multiplier_rows(*processes_, part), numbers.whole_multipliers);
+  rows_in_whole_ = whole_multiplier_rows(*processes_, part);
+  rows_.emplace(*processes_, rows_in_whole_, numbers.whole_multipliers);
   model_.system = std::move(part.system);
   model_.initial = std::move(part.initial);
   model_.probes = std::move(part.probes);
@@ -120,6 +122,48 @@ State RunParts::whole_state(const State& part_state, bool velocities) const {
 
 Vector RunParts::whole_rows(ConstVectorRef part_rows) const {
   return rows_->gather(std::span<const double>(part_rows.data(), static_cast<std::size_t>(part_rows.size())));
+}
+
+void RunParts::number_reactions(const ReactionColumns& columns) {
+  const std::vector<Index> counts = columns.counts();
+  const std::vector<Index> reactions = counts_of_processes(*processes_, static_cast<Index>(counts.size()));
+  Index before = 0, total = 0;
+  for (std::size_t p = 0; p < reactions.size(); ++p) {
+    if (static_cast<int>(p) < processes_->rank()) before += reactions[p];
+    total += reactions[p];
+  }
+  // Each joint's key, its constraint's first row in the whole, and its column count, on every process.
+  std::vector<double> all(2 * static_cast<std::size_t>(total), 0.0);
+  const auto placed = model_.system->constraints();
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const Index first_row = placed[columns.constraints()[k]].first_multiplier;
+    all[2 * (static_cast<std::size_t>(before) + k)] = static_cast<double>(rows_in_whole_[static_cast<std::size_t>(first_row)]);
+    all[2 * (static_cast<std::size_t>(before) + k) + 1] = static_cast<double>(counts[k]);
+  }
+  processes_->sum(all);
+  std::vector<std::size_t> order(static_cast<std::size_t>(total));
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return all[2 * a] < all[2 * b]; });
+  std::vector<Index> first_column(counts.size());
+  Index column = 0;
+  for (const std::size_t j : order) {
+    if (j >= static_cast<std::size_t>(before) && j < static_cast<std::size_t>(before) + counts.size())
+      first_column[j - static_cast<std::size_t>(before)] = column;
+    column += static_cast<Index>(all[2 * j + 1]);
+  }
+  std::vector<Index> held;
+  for (std::size_t k = 0; k < counts.size(); ++k)
+    for (Index c = 0; c < counts[k]; ++c) held.push_back(first_column[k] + c);
+  reactions_.emplace(*processes_, std::move(held), column);
+}
+
+std::vector<std::string> RunParts::reaction_labels(const ReactionColumns& columns) const {
+  return reactions_->gather(columns.labels());
+}
+
+std::vector<double> RunParts::whole_reactions(std::span<const double> values) const {
+  const Vector whole = reactions_->gather(values);
+  return {whole.begin(), whole.end()};
 }
 
 }  // namespace noether

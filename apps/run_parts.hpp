@@ -14,6 +14,7 @@
 #include <noether/apps/model/model_part.hpp>
 #include <noether/apps/output_labels.hpp>
 #include <noether/apps/part_gather.hpp>
+#include <noether/apps/reaction_columns.hpp>
 #include <noether/engine/distribution.hpp>
 #include <noether/engine/state.hpp>
 
@@ -58,6 +59,14 @@ class RunParts {
   /// Collective: at rank 0 the whole's rows of g, one value per multiplier row of each part.
   Vector whole_rows(ConstVectorRef part_rows) const;
 
+  /// Collective: numbers the part's reaction columns (`columns`, of the part's system) among the
+  /// whole model's, its joints in the whole's constraint order. Before the two below.
+  void number_reactions(const ReactionColumns& columns);
+  /// Collective: at rank 0 the whole model's reaction columns' names; elsewhere none.
+  std::vector<std::string> reaction_labels(const ReactionColumns& columns) const;
+  /// Collective: at rank 0 the whole model's reaction columns' values, of the parts' `values`.
+  std::vector<double> whole_reactions(std::span<const double> values) const;
+
  private:
   /// The entries of a coordinate vector this process owns (owned_ order).
   std::vector<double> owned(ConstVectorRef part_values) const;
@@ -66,7 +75,8 @@ class RunParts {
   Model model_;
   std::shared_ptr<const SystemPart> system_part_;
   std::vector<Index> owned_;  ///< the part's coordinates this process owns (System order)
-  std::optional<PartGather> coordinates_, rows_;
+  std::vector<Index> rows_in_whole_;  ///< each multiplier row's number in the whole (whole_multiplier_rows)
+  std::optional<PartGather> coordinates_, rows_, reactions_;
 };
 
 }  // namespace noether

@@ -168,6 +168,8 @@ void RunRecorder::write_outputs(const State& state, const RowMeasures& measures)
   values.total_energy = kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
   sum_over_parts(std::span<double>(&values.total_energy, 1));
   if (!conserved_momenta_.empty()) values.momenta = momentum_values(state);
+  if (reactions_) values.reactions = reactions_->values(state);
+  if (parts_ && reactions_) values.reactions = parts_->whole_reactions(values.reactions);
   if (parts_) {
     const State whole = parts_->whole_state(state, false);
     const Vector g = parts_->whole_rows(g_);

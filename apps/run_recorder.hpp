@@ -37,6 +37,9 @@ class RunRecorder {
 
   /// From now on the rows go to csv, which must outlive the recorder.
   void write_rows_to(TimeseriesCsv& csv) { csv_ = &csv; }
+  /// From now on the rows hold the joints' reactions of `columns` (which must outlive the
+  /// recorder; over parts the part's, numbered: RunParts::number_reactions), on every process.
+  void record_reactions(const ReactionColumns& columns) { reactions_ = &columns; }
   /// From now on the same states are drawn into series, which must outlive the recorder.
   void draw_motion_to(VtkSeries& series) { vtk_ = &series; }
   /// From now on no state is drawn or written: over several processes a drawing (and over parts a
@@ -133,6 +136,7 @@ class RunRecorder {
   std::int64_t last_row_step_ = -1;
   Vector g_, gv_;
   TimeseriesCsv* csv_ = nullptr;
+  const ReactionColumns* reactions_ = nullptr;
   VtkSeries* vtk_ = nullptr;
   std::optional<ProgressLine> progress_;
 };

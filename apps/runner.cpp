@@ -40,13 +40,6 @@ bool over_parts(const RunOptions& options) {
   return options.parts && options.distribution && options.distribution->ranks() > 1;
 }
 
-/// Refuses what a run over parts does not write yet: the joints' reactions.
-void require_reported_over_parts(const RunOptions& options) {
-  require(!options.write_reactions,
-          "a run over parts (--parts on) does not write the joints' reactions yet: run it with --parts off for "
-          "--reactions on");
-}
-
 /// The steppers whose State::lambda is mu / h, the impulse RATTLE applies at q_n, the first of the
 /// step's two constraint impulses (the second, nu at q_{n+1}, is not in the State:
 /// steppers/evi.hpp, sem_vi.hpp): -G^T lambda is about half the constraint force, so their rows
@@ -323,6 +316,7 @@ struct RunModel {
   const Model& model;                          ///< over parts, this process's part
   PreparedStepper& prepared;
   const RunParts* parts;  ///< a run over parts; null when every process holds the whole model
+  const ReactionColumns* reactions;  ///< with --reactions on: the model's (over parts the part's, numbered)
 
   /// What this process draws: its part (DrawnPart) under the partition of the system stepped,
   /// which the assembly's is (over parts, the part's bodies it owns); the whole model in one
@@ -341,14 +335,13 @@ struct RunModel {
 bool draws(const RunOptions& options) { return options.output_dir && options.write_motion && !options.resume; }
 
 /// The time series, and the drawings when options ask, of the run into outputs (one process, or
-/// rank 0 of several), under labels, the whole model's.
-void open_outputs(RunOutputs& outputs, const RunModel& m, const OutputLabels& labels, const RunOptions& options,
-                  const RunPlan& plan, RunRecorder& recorder) {
-  const System& stepped = m.prepared.system(m.model);  // the reaction columns read its multipliers
-  const ReactionSystems reactions{*m.model.system, stepped};
+/// rank 0 of several), under labels and reaction_columns, the whole model's.
+void open_outputs(RunOutputs& outputs, const RunModel& m, const OutputLabels& labels,
+                  std::span<const std::string> reaction_columns, const RunOptions& options, const RunPlan& plan,
+                  RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(labels, m.model.probes, m.model.conserved_momenta,
                                                  find_stepper(plan.configuration.stepper).reports_condition,
-                                                 options.write_reactions ? &reactions : nullptr));
+                                                 reaction_columns));
   const Distribution* processes = drawing_processes(options);
   if (draws(options)) recorder.draw_motion_to(outputs.open_motion(m.drawing(processes), processes));
 }
@@ -369,10 +362,18 @@ void open_pieces(std::optional<VtkSeries>& pieces, const RunModel& m, const RunO
 void open_files(const RunModel& m, const RunOptions& options, const RunPlan& plan, RunOutputs* outputs,
                 std::optional<VtkSeries>& pieces, RunRecorder& recorder) {
   std::optional<ListedLabels> gathered;
-  if (m.parts && options.output_dir) gathered.emplace(m.parts->labels());
+  std::vector<std::string> reaction_columns;
+  if (m.reactions) recorder.record_reactions(*m.reactions);
+  if (m.parts && options.output_dir) {
+    gathered.emplace(m.parts->labels());
+    if (m.reactions) reaction_columns = m.parts->reaction_labels(*m.reactions);
+  } else if (m.reactions && outputs) {
+    reaction_columns = m.reactions->labels();
+  }
   if (!outputs) return open_pieces(pieces, m, options, recorder);
   const SystemLabels own(*m.model.system);
-  open_outputs(*outputs, m, gathered ? static_cast<const OutputLabels&>(*gathered) : own, options, plan, recorder);
+  open_outputs(*outputs, m, gathered ? static_cast<const OutputLabels&>(*gathered) : own, reaction_columns, options,
+               plan, recorder);
 }
 
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
@@ -545,7 +546,6 @@ RunPlan plan_run(const RunOptions& options) {
               " keeps only the first half of each step's constraint impulse (mu / h at q_n, RATTLE), which is "
               "not the joints' reaction; use livens-em, em-ggl, ggl-vi, lobatto4 or a composition");
   plan.parts = over_parts(options);
-  if (plan.parts) require_reported_over_parts(options);
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
   plan.threads = capped_threads(options.threads);
   if (options.scene) {
@@ -634,7 +634,10 @@ RunOutcome run_as_given(const RunOptions& options) {
   std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
   RunRecorder recorder(model, options, step_count(plan.configuration), parts ? &*parts : nullptr);
   State state = options.resume ? options.resume->state : model.initial;
-  const RunModel m{generated, scene, model, prepared, parts ? &*parts : nullptr};
+  std::optional<ReactionColumns> reactions;  // read off the system stepped
+  if (options.write_reactions) reactions.emplace(*model.system, prepared.system(model));
+  if (reactions && parts) parts->number_reactions(*reactions);
+  const RunModel m{generated, scene, model, prepared, parts ? &*parts : nullptr, reactions ? &*reactions : nullptr};
   outcome.ending =
       integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, pieces, recorder, state, clock);
   clock.start_closing();

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include <noether/apps/model/output_columns.hpp>
+#include <noether/apps/reaction_columns.hpp>
 
 namespace noether {
 
@@ -26,7 +27,8 @@ std::string format_double(double value) {
 }
 
 void for_each_timeseries_column(const OutputLabels& labels, std::span<const Probe> probes,
-                                const ConservedMomenta& momenta, bool condition_column, const System* reactions,
+                                const ConservedMomenta& momenta, bool condition_column,
+                                std::span<const std::string> reaction_columns,
                                 const std::function<void(std::string_view)>& column) {
   column("t");
   labels.for_each_coordinate([&](const std::string& label) { column(coordinate_column(label)); });
@@ -37,44 +39,36 @@ void for_each_timeseries_column(const OutputLabels& labels, std::span<const Prob
   column("h");
   if (condition_column) column("condition");
   for (const std::string& name : momenta.names()) column(name);
-  if (reactions)
-    for (const Reaction& layout : reaction_layouts(*reactions))
-      for (const ReactionComponent& c : reaction_components(layout)) column(reaction_column(layout.joint, c.name));
+  for (const std::string& name : reaction_columns) column(name);
 }
 
 std::vector<std::string> timeseries_columns(const System& system, std::span<const Probe> probes,
                                             const ConservedMomenta& momenta, bool condition_column,
                                             bool reaction_columns) {
   std::vector<std::string> columns;
-  for_each_timeseries_column(SystemLabels(system), probes, momenta, condition_column,
-                             reaction_columns ? &system : nullptr,
+  const std::vector<std::string> reactions =
+      reaction_columns ? ReactionColumns(system, system).labels() : std::vector<std::string>();
+  for_each_timeseries_column(SystemLabels(system), probes, momenta, condition_column, reactions,
                              [&](std::string_view name) { columns.emplace_back(name); });
   return columns;
 }
 
 TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const OutputLabels& labels,
                              std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
-                             const ReactionSystems* reactions)
-    : condition_column_(condition_column), reaction_system_(reactions ? &reactions->stepped : nullptr),
-      file_(directory, kPartialFileName, kFileName) {
-  if (reactions) reaction_layouts_ = reaction_layouts(reactions->model);
+                             std::span<const std::string> reaction_columns)
+    : condition_column_(condition_column), file_(directory, kPartialFileName, kFileName) {
   std::string header;
-  for_each_timeseries_column(labels, probes, momenta, condition_column, reactions ? &reactions->model : nullptr,
-                             [&](std::string_view name) {
-                               if (!header.empty()) header += ',';
-                               header += name;
-                             });
+  for_each_timeseries_column(labels, probes, momenta, condition_column, reaction_columns, [&](std::string_view name) {
+    if (!header.empty()) header += ',';
+    header += name;
+  });
   header += '\n';
   file_.append(header);
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 
-TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column,
-                             const ReactionSystems* reactions)
-    : condition_column_(condition_column), reaction_system_(reactions ? &reactions->stepped : nullptr),
-      file_(directory, kPartialFileName, kFileName, length) {
-  if (reactions) reaction_layouts_ = reaction_layouts(reactions->model);
-}
+TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column)
+    : condition_column_(condition_column), file_(directory, kPartialFileName, kFileName, length) {}
 
 void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMeasures& measures,
                               const RowValues& values) {
@@ -90,19 +84,8 @@ void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMea
   write_value(measures.h);
   if (condition_column_) write_value(measures.condition);
   for (double value : values.momenta) write_value(value);
-  if (reaction_system_) write_reactions(state);
+  for (double value : values.reactions) write_value(value);
   end_row();
-}
-
-void TimeseriesCsv::write_reactions(const State& state) {
-  // The stepped system keeps the full system's joints in order, less those whose every equation was dropped.
-  const std::vector<Reaction> reactions = joint_reactions(*reaction_system_, state);
-  auto next = reactions.begin();
-  for (const Reaction& layout : reaction_layouts_) {
-    const bool stepped = next != reactions.end() && next->joint == layout.joint;
-    for (const ReactionComponent& c : reaction_components(stepped ? *next : layout)) write_value(c.value);
-    if (stepped) ++next;
-  }
 }
 
 void TimeseriesCsv::commit() {

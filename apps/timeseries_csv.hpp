@@ -10,7 +10,6 @@
 #include <noether/apps/output_directory.hpp>
 #include <noether/apps/output_labels.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
-#include <noether/engine/reaction.hpp>
 
 namespace noether {
 
@@ -27,19 +26,13 @@ struct RowMeasures {
 };
 
 /// The values of a row that the measures of every state do not hold: each probe's position, the
-/// kinetic plus potential energy and the conserved momenta (ConservedMomenta::values).
+/// kinetic plus potential energy, the conserved momenta (ConservedMomenta::values) and, with
+/// reaction columns, the joints' reactions (ReactionColumns::values).
 struct RowValues {
   std::vector<Vector> probes;
   double total_energy = RowMeasures::none;
   std::vector<double> momenta;
-};
-
-/// The joints whose reactions a row holds: those of `model`, the model's system (its columns), read
-/// off `stepped`, the system the stepper steps (model, or model without its dropped equations),
-/// whose multipliers the states hold. Both must outlive the file.
-struct ReactionSystems {
-  const System& model;
-  const System& stepped;
+  std::vector<double> reactions;
 };
 
 /// Column names: t, q:<block>.<coordinate> per coordinate, <probe>.x/.y(/.z) per probe
@@ -47,7 +40,7 @@ struct ReactionSystems {
 /// g:<constraint>[<row>] per constraint row,
 /// h, condition when the stepper reports its condition estimate, then the conserved momentum
 /// components (ConservedMomenta::names(): linear_momentum.x, ..., angular_momentum.z), then with
-/// reactions reaction:<joint>.<component> per joint and component (reaction_components, in
+/// reaction columns reaction:<joint>.<component> per joint and component (ReactionColumns, in
 /// the order of reaction_layouts). No two are equal for a model build_model made
 /// (System::add_block and probe_name_clash refuse what would be; reaction_column says why its own
 /// cannot be).
@@ -56,7 +49,8 @@ std::vector<std::string> timeseries_columns(const System& system, std::span<cons
                                             bool reaction_columns = false);
 /// The same columns, each given to `column` in turn, without a list of them.
 void for_each_timeseries_column(const OutputLabels& labels, std::span<const Probe> probes,
-                                const ConservedMomenta& momenta, bool condition_column, const System* reactions,
+                                const ConservedMomenta& momenta, bool condition_column,
+                                std::span<const std::string> reaction_columns,
                                 const std::function<void(std::string_view)>& column);
 
 /// Writes the header at construction and one row per write_row, each value with 17 significant
@@ -69,24 +63,21 @@ class TimeseriesCsv {
   static constexpr const char* kPartialFileName = "timeseries.csv.partial";
 
   /// Creates kPartialFileName in directory (which must outlive this object) and writes the header
-  /// (timeseries_columns; labels are read during construction alone). Throws OutputError naming the
-  /// file and the reason when it cannot. probes and reactions (null for none) must outlive this
-  /// object.
+  /// (timeseries_columns, the reaction columns named by reaction_columns; the arguments are read
+  /// during construction alone). Throws OutputError naming the file and the reason when it cannot.
   TimeseriesCsv(const OutputDirectory& directory, const OutputLabels& labels, std::span<const Probe> probes,
                 const ConservedMomenta& momenta = {}, bool condition_column = false,
-                const ReactionSystems* reactions = nullptr);
+                std::span<const std::string> reaction_columns = {});
   /// Continues kPartialFileName (which must exist) after its first `length` bytes, header included,
   /// as a checkpoint recorded them (sync); what follows them is cut off.
-  TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column = false,
-                const ReactionSystems* reactions = nullptr);
+  TimeseriesCsv(const OutputDirectory& directory, std::uint64_t length, bool condition_column = false);
 
   /// The row of state.t and state.q (the whole model's), g: g(state.q) (the whole's rows),
   /// measures: the energy, work and balance at state, and the size and condition estimate of the
   /// step that led to it (condition written only with its column); values: the probes'
-  /// positions, the total energy and the momenta. The reactions: joint_reactions of the stepped
-  /// system at state (q_{n+1} and the step's multipliers); a joint whose equations were all dropped
-  /// as dependent carries none (0: the kept equations carry its share). Throws OutputError when
-  /// the file cannot be written (the file then ends with the last whole row).
+  /// positions, the total energy, the momenta and the reactions (none without their columns).
+  /// Throws OutputError when the file cannot be written (the file then ends with the last whole
+  /// row).
   void write_row(const State& state, ConstVectorRef g, const RowMeasures& measures, const RowValues& values);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
@@ -97,12 +88,9 @@ class TimeseriesCsv {
 
  private:
   void write_value(double value);
-  void write_reactions(const State& state);
   void end_row();
 
   bool condition_column_;
-  const System* reaction_system_;           ///< the stepped system, with reaction columns
-  std::vector<Reaction> reaction_layouts_;  ///< of the model's system: the reaction columns' joints
   StagedFile file_;
   bool committed_ = false;
   bool row_started_ = false;

@@ -366,6 +366,11 @@ TEST_CASE("a run interrupted right after a checkpoint or between two resumes to 
   options.configure().t_end = 1.2;
   options.output_every = 2;
   options.checkpoint_every = 25;
+  SUBCASE("with the joints' reactions, which the resumed rows hold too") {
+    options.write_reactions = true;
+    const TempDir work("checkpoint_reactions");
+    CHECK(check_stop_and_resume(options, work.path, 2 + 3 * 2, false) == 2 * options.checkpoint_every);
+  }
   // fsyncs: 2 for the running summary, then 3 per checkpoint (the time series, the file, the directory).
   SUBCASE("right after the second checkpoint: at its directory's fsync") {
     const TempDir work("checkpoint_after");

@@ -1,8 +1,8 @@
 // The program's run over parts (RunOptions::parts, docs/distributed.md "Stage 4"): each process
 // builds and steps its part, and the outputs rank 0 writes are those of the run in which every
 // process holds the whole model, to rounding: the same columns and keys in the same order, the same
-// rows, values within a tolerance (the sums at the rows that parts share add in another order), the
-// same Newton iterations. PartGather, which brings the whole state to rank 0, is tested first; a
+// rows (the joints' reactions too), values within a tolerance (the sums at the rows that parts share
+// add in another order), the same Newton iterations. PartGather, which brings the whole state to rank 0, is tested first; a
 // checkpoint over parts (one file per process) resumes to the bytes of the run never stopped.
 #include <atomic>
 #include <csignal>
@@ -98,6 +98,7 @@ RunOptions run_options(const std::string& scenario, ParameterValues values, cons
   options.configure().t_end = 8 * options.configure().h;
   options.output_every = 3;
   options.write_motion = false;
+  options.write_reactions = true;  // each joint's on its part, in the whole's order
   options.distribution = world_slot();
   options.parts = parts;
   return options;
@@ -197,13 +198,10 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
   check_outputs_agree("double-fourbar", {}, "ggl-vi");
 }
 
-TEST_CASE("a run over parts refuses what it does not write yet, naming --parts off, and a process without a body") {
+TEST_CASE("a run over parts refuses a process without a body") {
   const fs::path out = shared_directory("run_parts_refused");
-  RunOptions options = run_options("chain2d", {{"n", 6}}, "livens-em", out, true);
-  options.write_reactions = true;
-  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("--parts off"), std::invalid_argument);
   // One body for two or three processes: a process would have no part to step.
-  options = run_options("top", {}, "livens-em", out, true);
+  const RunOptions options = run_options("top", {}, "livens-em", out, true);
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("without a body of the model's 1"), std::invalid_argument);
   CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
 }
