@@ -126,35 +126,15 @@ Vector RunParts::whole_rows(ConstVectorRef part_rows) const {
 
 void RunParts::number_reactions(const ReactionColumns& columns) {
   const std::vector<Index> counts = columns.counts();
-  const std::vector<Index> reactions = counts_of_processes(*processes_, static_cast<Index>(counts.size()));
-  Index before = 0, total = 0;
-  for (std::size_t p = 0; p < reactions.size(); ++p) {
-    if (static_cast<int>(p) < processes_->rank()) before += reactions[p];
-    total += reactions[p];
-  }
-  // Each joint's key, its constraint's first row in the whole, and its column count, on every process.
-  std::vector<double> all(2 * static_cast<std::size_t>(total), 0.0);
   const auto placed = model_.system->constraints();
-  for (std::size_t k = 0; k < counts.size(); ++k) {
-    const Index first_row = placed[columns.constraints()[k]].first_multiplier;
-    all[2 * (static_cast<std::size_t>(before) + k)] = static_cast<double>(rows_in_whole_[static_cast<std::size_t>(first_row)]);
-    all[2 * (static_cast<std::size_t>(before) + k) + 1] = static_cast<double>(counts[k]);
-  }
-  processes_->sum(all);
-  std::vector<std::size_t> order(static_cast<std::size_t>(total));
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return all[2 * a] < all[2 * b]; });
-  std::vector<Index> first_column(counts.size());
-  Index column = 0;
-  for (const std::size_t j : order) {
-    if (j >= static_cast<std::size_t>(before) && j < static_cast<std::size_t>(before) + counts.size())
-      first_column[j - static_cast<std::size_t>(before)] = column;
-    column += static_cast<Index>(all[2 * j + 1]);
-  }
+  std::vector<SortKey> keys;  // each joint's constraint's first row in the whole
+  for (const std::size_t c : columns.constraints())
+    keys.push_back({static_cast<double>(rows_in_whole_[static_cast<std::size_t>(placed[c].first_multiplier)]), 0.0});
+  const KeyOrderNumbers columns_in_whole = number_in_key_order(*processes_, keys, counts);
   std::vector<Index> held;
   for (std::size_t k = 0; k < counts.size(); ++k)
-    for (Index c = 0; c < counts[k]; ++c) held.push_back(first_column[k] + c);
-  reactions_.emplace(*processes_, std::move(held), column);
+    for (Index c = 0; c < counts[k]; ++c) held.push_back(columns_in_whole.first[k] + c);
+  reactions_.emplace(*processes_, std::move(held), columns_in_whole.total);
 }
 
 std::vector<std::string> RunParts::reaction_labels(const ReactionColumns& columns) const {

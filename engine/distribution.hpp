@@ -9,6 +9,7 @@
 /// decisions read maxima over the processes, the same on every one; the matrix stays in parts, one
 /// per process, for a linear solver that sums them (a distributed one). The engine sees only this
 /// interface: the MPI implementation lives in distributed/.
+#include <array>
 #include <cstddef>
 #include <exception>
 #include <span>
@@ -67,6 +68,20 @@ int first_process_with(const Distribution& processes, bool flag);
 /// Distribution::sum of a character per value). At most kSharedTextLength characters are kept.
 std::string text_of_process(const Distribution& processes, int from, const std::string& text);
 inline constexpr std::size_t kSharedTextLength = 4096;
+
+/// Numbers items held by the processes in the order of their keys over all processes (equal keys
+/// in the order of the processes, then of the items held), item k of this process taking
+/// counts[k] consecutive numbers from 0 up: `first`, the first number of each of this process's
+/// items, and `total`, the numbers taken by all. keys and counts have one entry per item.
+/// Collective (one Distribution::sum of three values per item of all processes); keys up to 2^53
+/// are exact.
+using SortKey = std::array<double, 2>;
+struct KeyOrderNumbers {
+  std::vector<Index> first;
+  Index total = 0;
+};
+KeyOrderNumbers number_in_key_order(const Distribution& processes, std::span<const SortKey> keys,
+                                    std::span<const Index> counts);
 
 /// The lowest process whose `error` is set (-1 when none is) and what its exception says
 /// (text_of_process), on every process: what an error of one process's part makes every process

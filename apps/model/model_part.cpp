@@ -1,7 +1,6 @@
 #include <noether/apps/model/model_part.hpp>
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -73,37 +72,18 @@ PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> bod
 
 std::vector<Index> whole_multiplier_rows(const Distribution& processes, const ModelPart& part) {
   const auto constraints = part.system->constraints();
-  const std::vector<Index> counts = counts_of_processes(processes, static_cast<Index>(constraints.size()));
-  Index before = 0, total = 0;
-  for (std::size_t p = 0; p < counts.size(); ++p) {
-    if (static_cast<int>(p) < processes.rank()) before += counts[p];
-    total += counts[p];
-  }
-  constexpr std::size_t kValues = 3;  // section, index, rows
-  std::vector<double> all(static_cast<std::size_t>(total) * kValues, 0.0);  // the others add zeros
+  std::vector<SortKey> keys;
+  std::vector<Index> counts;
   for (std::size_t k = 0; k < constraints.size(); ++k) {
-    double* entry = &all[(static_cast<std::size_t>(before) + k) * kValues];
-    entry[0] = static_cast<double>(part.constraint_keys[k].section);
-    entry[1] = static_cast<double>(part.constraint_keys[k].index);
-    entry[2] = static_cast<double>(constraints[k].element->num_equations());
+    keys.push_back({static_cast<double>(part.constraint_keys[k].section), static_cast<double>(part.constraint_keys[k].index)});
+    counts.push_back(constraints[k].element->num_equations());
   }
-  processes.sum(all);
   // Ranked by key; equal keys are one entry's constraints, in one part, kept in its order.
-  std::vector<std::size_t> order(static_cast<std::size_t>(total));
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  const auto key = [&](std::size_t c) { return ConstraintKey{static_cast<Index>(all[c * kValues]), static_cast<Index>(all[c * kValues + 1])}; };
-  std::ranges::stable_sort(order, [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
-  std::vector<Index> first_rows(constraints.size());
-  Index row = 0;
-  for (const std::size_t c : order) {
-    if (c >= static_cast<std::size_t>(before) && c < static_cast<std::size_t>(before) + constraints.size())
-      first_rows[c - static_cast<std::size_t>(before)] = row;
-    row += static_cast<Index>(all[c * kValues + 2]);
-  }
+  const std::vector<Index> first_rows = number_in_key_order(processes, keys, counts).first;
   std::vector<Index> rows;
   rows.reserve(static_cast<std::size_t>(part.system->num_multipliers()));
   for (std::size_t k = 0; k < constraints.size(); ++k)
-    for (Index r = 0; r < constraints[k].element->num_equations(); ++r) rows.push_back(first_rows[k] + r);
+    for (Index r = 0; r < counts[k]; ++r) rows.push_back(first_rows[k] + r);
   return rows;
 }
 
