@@ -600,6 +600,19 @@ std::optional<Checkpoint> checkpoint_of_part(const RunOptions& options) {
   return part;
 }
 
+/// With options.resume: throws CheckpointError unless the checkpoint fits the model and the
+/// stepper made (check_resumable), over parts agreed by every process.
+void check_resumed(const RunOptions& options, const Model& model, const PreparedStepper& prepared,
+                   const RunParts* parts) {
+  if (!options.resume || !prepared.stepper) return;
+  const auto check = [&] {
+    check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper,
+                    *options.output_dir / checkpoint_file_of(*options.resume));
+  };
+  if (parts) agreed_over_parts(parts->processes(), check);
+  else check();
+}
+
 RunOutcome run_as_given(const RunOptions& options) {
   RunClock clock;
   RunOutcome outcome;
@@ -621,14 +634,7 @@ RunOutcome run_as_given(const RunOptions& options) {
   PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume,
                            parts ? &*parts : nullptr);
   outcome.dropped_equations = prepared.dropped_equations;
-  if (options.resume && prepared.stepper) {
-    const auto check = [&] {
-      check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper,
-                      *options.output_dir / checkpoint_file_of(*options.resume));
-    };
-    if (parts) agreed_over_parts(parts->processes(), check);
-    else check();
-  }
+  check_resumed(options, model, prepared, parts ? &*parts : nullptr);
   std::optional<RunOutputs> outputs;
   open_directory(options, outcome, outputs);
   std::optional<VtkSeries> pieces;  // over several processes, another process's than rank 0
