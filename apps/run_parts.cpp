@@ -15,9 +15,6 @@ namespace {
 
 /// What a run over parts does not report yet, refused before any part is built.
 void require_reported_over_parts(const ModelDescription& d) {
-  if (!d.invariants.empty())
-    throw std::invalid_argument("the model monitors invariants (" + d.invariants.front().name +
-                                "), which a run over parts (--parts on) does not evaluate yet: run it with --parts off");
   if (!d.actuators.empty())
     throw std::invalid_argument("the model has actuators (" + d.actuators.front().name +
                                 "), whose probes a run over parts (--parts on) does not evaluate yet: run it with "
@@ -48,6 +45,17 @@ ModelPart agreed_part(const Distribution& processes, const ModelDescription& des
           " (each process owns a block of bodies that the joints couple): run it on fewer processes, or with --parts off");
   });
   return part;
+}
+
+/// Each invariant's size on every process: its value's at zero momenta where the part owns bodies
+/// it lists (their dimension), the largest over the processes (a part that owns none has 0).
+std::vector<Index> agreed_invariant_sizes(const Distribution& processes, const ModelPart& part) {
+  State zero = part.initial;
+  zero.p = Vector::Zero(zero.q.size());
+  std::vector<double> sizes;
+  for (const Invariant& invariant : part.invariants) sizes.push_back(static_cast<double>(invariant.value(zero).size()));
+  processes.max(sizes);
+  return {sizes.begin(), sizes.end()};
 }
 
 }  // namespace
@@ -81,9 +89,11 @@ RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDes
   coordinates_.emplace(*processes_, std::move(owned_numbers), numbers.whole_coordinates);
   rows_in_whole_ = whole_multiplier_rows(*processes_, part);
   rows_.emplace(*processes_, rows_in_whole_, numbers.whole_multipliers);
+  invariant_sizes_ = agreed_invariant_sizes(*processes_, part);
   model_.system = std::move(part.system);
   model_.initial = std::move(part.initial);
   model_.probes = std::move(part.probes);
+  model_.invariants = std::move(part.invariants);
   model_.conserved_momenta = description.conserved_momenta;
 }
 

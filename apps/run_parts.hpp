@@ -30,19 +30,23 @@ struct SystemPart;
 void agreed_over_parts(const Distribution& processes, const std::function<void()>& task);
 
 /// A process's part of a described model, as a Model to run (its probes one per described probe,
-/// a position only where this process evaluates it, every dimension agreed; no invariants), with
-/// how it sits in the whole.
+/// a position only where this process evaluates it, every dimension agreed; its invariants over
+/// its own bodies), with how it sits in the whole.
 class RunParts {
  public:
   /// Builds this process's part of description, the bodies divided into contiguous blocks of the
   /// coupling graph (block_processes of description_coupling). Collective. Throws
   /// ModelDescriptionError as build_model_part does; std::invalid_argument for what a run over
-  /// parts cannot report yet (invariants, actuators), naming it.
+  /// parts cannot report yet (actuators), naming it.
   RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description);
 
   const Distribution& processes() const { return *processes_; }
-  /// The part as a Model (its system the part's).
+  /// The part as a Model (its system the part's; its invariants over the bodies it owns, summed
+  /// over the processes the whole's).
   const Model& model() const { return model_; }
+  /// Each invariant's size, the same on every process (a part that owns none of its bodies
+  /// evaluates it to an empty vector: its share is zero).
+  const std::vector<Index>& invariant_sizes() const { return invariant_sizes_; }
   /// How the part sits in the whole, for StepperOptions::part.
   std::shared_ptr<const SystemPart> system_part() const { return system_part_; }
 
@@ -76,6 +80,7 @@ class RunParts {
   std::shared_ptr<const SystemPart> system_part_;
   std::vector<Index> owned_;  ///< the part's coordinates this process owns (System order)
   std::vector<Index> rows_in_whole_;  ///< each multiplier row's number in the whole (whole_multiplier_rows)
+  std::vector<Index> invariant_sizes_;
   std::optional<PartGather> coordinates_, rows_, reactions_;
 };
 

@@ -21,6 +21,7 @@ RunRecorder::RunRecorder(const Model& model, const RunOptions& options, std::int
       probes_(model.probes),
       conserved_momenta_(model.conserved_momenta),
       output_every_(options.output_every),
+      writes_rows_(options.output_dir.has_value()),
       initial_t_(model.initial.t),
       g_(system_.num_multipliers()),
       gv_(system_.num_multipliers()) {
@@ -53,6 +54,22 @@ std::vector<Vector> RunRecorder::positions(const State& state, std::span<const s
   return found;
 }
 
+std::vector<Vector> RunRecorder::invariant_values(const State& state) const {
+  std::vector<Vector> values;
+  for (const Invariant& invariant : invariants_) values.push_back(invariant.value(state));
+  if (!parts_) return values;
+  std::vector<double> summed;  // a part that owns none of an invariant's bodies adds zeros
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i].size() == 0) values[i] = Vector::Zero(parts_->invariant_sizes()[i]);
+    summed.insert(summed.end(), values[i].begin(), values[i].end());
+  }
+  sum_over_parts(summed);
+  std::size_t next = 0;
+  for (Vector& value : values)
+    for (double& x : value) x = summed[next++];
+  return values;
+}
+
 std::vector<double> RunRecorder::momentum_values(const State& state) const {
   Momenta m = momenta(system_, state.q, state.v, conserved_momenta_.about);
   if (parts_) {
@@ -75,11 +92,8 @@ void RunRecorder::record_initial(const State& state, double energy) {
   statistics_.work_total = statistics_.energy_balance_max_abs = 0.0;
   statistics_.constraint_max_abs = statistics_.velocity_constraint_max_abs = 0.0;
   statistics_.invariant_drifts.clear();
-  invariants_initial_.clear();
-  for (const Invariant& invariant : invariants_) {
-    invariants_initial_.push_back(invariant.value(state));
-    statistics_.invariant_drifts.emplace_back(invariant.name, 0.0);
-  }
+  invariants_initial_ = invariant_values(state);
+  for (const Invariant& invariant : invariants_) statistics_.invariant_drifts.emplace_back(invariant.name, 0.0);
   statistics_.probe_maxima.clear();
   for (const std::size_t i : summarized_probes_) statistics_.probe_maxima.emplace_back(probes_[i].name, 0.0);
   if (!statistics_.conserved_momenta.empty()) {
@@ -159,10 +173,17 @@ void RunRecorder::record_last_good() {
 
 void RunRecorder::write_outputs(const State& state, const RowMeasures& measures) {
   if (alone_) return;
-  double g_max = max_abs(g_);
-  if (parts_) parts_->processes().max(std::span<double>(&g_max, 1));
-  // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
-  if (vtk_) vtk_->write(state, measures.energy, g_max);
+  if (vtk_) {
+    double g_max = max_abs(g_);
+    if (parts_) parts_->processes().max(std::span<double>(&g_max, 1));
+    // The drawing first: a drawing that cannot be written leaves no row of its state behind it.
+    vtk_->write(state, measures.energy, g_max);
+  }
+  if (writes_rows_) write_row(state, measures);
+  last_row_step_ = state.step;
+}
+
+void RunRecorder::write_row(const State& state, const RowMeasures& measures) {
   RowValues values;
   values.probes = probe_positions(state);
   values.total_energy = kinetic_energy(system_, state.q, state.v) + potential_energy(system_, state.q);
@@ -177,7 +198,6 @@ void RunRecorder::write_outputs(const State& state, const RowMeasures& measures)
   } else if (csv_) {
     csv_->write_row(state, g_, measures, values);
   }
-  last_row_step_ = state.step;
 }
 
 std::pair<std::int64_t, double> RunRecorder::unfinished_step() const {
@@ -248,9 +268,10 @@ void RunRecorder::measure(const State& state, const RowMeasures& measures) {
   statistics_.constraint_max_abs = std::max(statistics_.constraint_max_abs, g_max);
   statistics_.velocity_constraint_max_abs = std::max(statistics_.velocity_constraint_max_abs, gv_max);
   require_finite_measures(state, g_max, gv_max, measures.energy);
-  for (std::size_t i = 0; i < invariants_.size(); ++i) {
+  const std::vector<Vector> invariants = invariant_values(state);
+  for (std::size_t i = 0; i < invariants.size(); ++i) {
     double& drift = statistics_.invariant_drifts[i].second;
-    drift = std::max(drift, max_abs(invariants_[i].value(state) - invariants_initial_[i]));
+    drift = std::max(drift, max_abs(invariants[i] - invariants_initial_[i]));
   }
   measure_probe_maxima(state);
   measure_momenta(state);

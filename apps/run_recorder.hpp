@@ -94,9 +94,15 @@ class RunRecorder {
   void measure(const State& state, const RowMeasures& measures);
   /// The row and the drawing of state, with g_ = g(state.q).
   void write_outputs(const State& state, const RowMeasures& measures);
+  /// The row of state: its values measured (over parts, by every process, and gathered at rank 0)
+  /// and written to csv_ (where there is one).
+  void write_row(const State& state, const RowMeasures& measures);
   /// The positions of the probes `which` (indices into the model's) at state, the whole's: over
   /// parts each evaluated by its process, 0 elsewhere, summed.
   std::vector<Vector> positions(const State& state, std::span<const std::size_t> which) const;
+  /// Each invariant's value at state, the whole's: over parts each part's share (its own bodies)
+  /// summed over the processes.
+  std::vector<Vector> invariant_values(const State& state) const;
   /// The conserved momenta's values (ConservedMomenta::values) at state, the whole's.
   std::vector<double> momentum_values(const State& state) const;
   /// Over parts values summed over the processes (collective); nothing in one process.
@@ -126,6 +132,9 @@ class RunRecorder {
   std::vector<Vector> invariants_initial_;
   RunStatistics statistics_;
   int output_every_;
+  /// The run writes rows (an output directory): over parts every process measures them together,
+  /// rank 0 alone holding the file; without one, nothing of a row is measured.
+  bool writes_rows_;
   double initial_t_;
   bool started_ = false;  ///< the initial state was recorded
   /// The row of the last state measured: its energy and work, and the size, condition estimate

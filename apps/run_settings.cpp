@@ -192,8 +192,8 @@ void add_stepper_settings(std::vector<RunSetting>& table) {
                    "under `mpirun`: each process builds and steps only its part of the model, so that the memory of "
                    "the model, its workspaces and its factors is divided among the processes (on), or every process "
                    "holds the whole model (off); on does not project the initial values and refuses models with "
-                   "invariants or actuators ([distributed.md](distributed.md), \"Stage 4\"; summary: `parts`, true "
-                   "when the run was over parts)",
+                   "actuators ([distributed.md](distributed.md), \"Stage 4\"; summary: `parts`, true when the run "
+                   "was over parts)",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {
                      require_choice(self, text);

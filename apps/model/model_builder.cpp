@@ -108,6 +108,21 @@ class Builder {
     return std::move(mechanism_);
   }
 
+  /// A part's invariants (build_mechanism_part), one per described invariant: over the listed
+  /// bodies the part owns (invariant's owned_only). A listed name that no body of the description
+  /// has is refused, as build_model refuses it.
+  std::vector<Invariant> part_invariants(const System& system) const {
+    std::vector<Invariant> invariants;
+    for (std::size_t i = 0; i < d_.invariants.size(); ++i)
+      entry("invariants", i, [&] {
+        for (const std::string& name : d_.invariants[i].bodies)
+          if (!index_.contains(name) && std::ranges::none_of(d_.bodies, [&](const BodyDescription& b) { return name_of(b) == name; }))
+            throw FieldError("bodies", "no body named " + quote(name));
+        invariants.push_back(invariant(d_.invariants[i], system, true));
+      });
+    return invariants;
+  }
+
   /// The whole-order key of each constraint built so far (build_mechanism_part).
   const std::vector<ConstraintKey>& constraint_keys() const { return constraint_keys_; }
 
@@ -540,6 +555,12 @@ class Builder {
                                    "under its name in summary.json: give each invariant its own name");
   }
 
+  /// Whether the part places the body `name` as its own (not a ghost, not another process's).
+  bool owns(const std::string& name) const {
+    const auto placed = index_.find(name);
+    return placed != index_.end() && !bodies_[placed->second].ghost;
+  }
+
   /// A part's probe (part_probes): built where the part evaluates it, else its name and dimension.
   Probe probe(const PointProbeDescription& p, const System& system, bool) const {
     const auto placed = index_.find(p.body);
@@ -575,9 +596,15 @@ class Builder {
     return {p.name, 1, [profile = p.profile](const State& s) { return Vector(Vector::Constant(1, evaluate(profile, s.t))); }};
   }
 
-  Invariant invariant(const InvariantDescription& description, const System& system) const {
+  /// The invariant over the bodies it lists (every body when it lists none); with `owned_only` (a
+  /// part's) over those of them the part owns: their sum over the parts is the whole's, and a
+  /// part that owns none gets an invariant of no value (an empty vector).
+  Invariant invariant(const InvariantDescription& description, const System& system, bool owned_only = false) const {
     std::vector<std::string> listed = description.bodies;
-    if (listed.empty()) listed = names_;
+    if (listed.empty())
+      for (const BodyDescription& body : d_.bodies) listed.push_back(name_of(body));
+    if (owned_only) std::erase_if(listed, [&](const std::string& name) { return !owns(name); });
+    if (listed.empty()) return {description.name, [](const State&) { return Vector(); }};
     struct Part {
       Index offset, vectors;  ///< first coordinate, dimension-vectors in the block (phi, d1, ... or the point)
     };
@@ -629,9 +656,10 @@ Mechanism build_mechanism(const ModelDescription& description) { return Builder(
 
 MechanismPart build_mechanism_part(const ModelDescription& description, const PartSelection& part, bool bodiless) {
   Builder builder(description, &part);
-  MechanismPart built{builder.build(), {}, {}};
+  MechanismPart built{builder.build(), {}, {}, {}};
   built.constraint_keys = builder.constraint_keys();
   built.probes = builder.part_probes(built.mechanism.system(), bodiless);
+  built.invariants = builder.part_invariants(built.mechanism.system());
   return built;
 }
 

@@ -51,12 +51,14 @@ struct ConstraintKey {
 };
 
 /// What build_mechanism_part builds: the part's mechanism, the whole-order key of each of its
-/// constraints (ConstraintKey, their order) and its probes (Builder's part_probes: one per
-/// described probe, a position only where the part evaluates it).
+/// constraints (ConstraintKey, their order), its probes (Builder's part_probes: one per
+/// described probe, a position only where the part evaluates it) and its invariants (an empty
+/// value where it owns none of the listed bodies).
 struct MechanismPart {
   Mechanism mechanism;
   std::vector<ConstraintKey> constraint_keys;
   std::vector<Probe> probes;
+  std::vector<Invariant> invariants;  ///< one per described invariant, over the listed bodies the part owns
 };
 
 /// build_mechanism of the bodies and entries `part` selects (model_part.hpp): an owned body with its

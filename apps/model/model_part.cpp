@@ -46,6 +46,7 @@ ModelPart build_model_part(const ModelDescription& description, std::span<const 
   part.system = built.mechanism.release_system();
   part.constraint_keys = std::move(built.constraint_keys);
   part.probes = std::move(built.probes);
+  part.invariants = std::move(built.invariants);
   Index offset = 0;
   for (std::size_t b = 0; b < description.bodies.size(); ++b) {
     if (selection.bodies[b] != BodyRole::absent) {

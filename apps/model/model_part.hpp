@@ -61,6 +61,9 @@ struct ModelPart {
   std::vector<ConstraintKey> constraint_keys;  ///< each constraint of system: its place in the whole's order
   /// One per described probe (build_mechanism_part): a position where this part evaluates it.
   std::vector<Probe> probes;
+  /// One per described invariant, over the listed bodies this part owns: summed over the parts,
+  /// the whole's (an empty value where the part owns none).
+  std::vector<Invariant> invariants;
 };
 
 /// The whole model's number of each multiplier row of `part` (its System's order), the rows
@@ -85,7 +88,7 @@ SystemPart system_part(const Distribution& processes, const ModelPart& part, std
 /// build_model's system and initial state restricted to select_part's selection: with one process
 /// (every body_processes entry 0) the whole model's system, element for element. Probes are built
 /// where the part evaluates them (a point probe by its body's owner, a probe of time by process
-/// 0); invariants are not built. A part checks the
+/// 0), invariants over the bodies the part owns. A part checks the
 /// entries it builds: an entry another process owns is refused there. Throws
 /// ModelDescriptionError as build_model does, and as select_part.
 ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank);

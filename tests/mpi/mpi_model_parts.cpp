@@ -75,6 +75,26 @@ void check_measures(const char* scenario, ParameterValues values) {
   for (Index r = 0; r < mine.num_multipliers(); ++r)
     CHECK(whole.system->multiplier_label(rows[static_cast<std::size_t>(r)]) == mine.multiplier_label(r));
 
+  // Each invariant over the bodies a part owns (none: an empty value): summed, the whole's.
+  REQUIRE(part.invariants.size() == whole.invariants.size());
+  const Vector momentum = moved(whole.initial.v, 0.3);
+  Vector momentum_part(mine.num_coordinates());
+  for (Index i = 0; i < mine.num_coordinates(); ++i) momentum_part(i) = momentum(global[static_cast<std::size_t>(i)]);
+  const State whole_momenta{0, 0.5, q, v, momentum}, part_momenta{0, 0.5, q_part, v_part, momentum_part};
+  for (std::size_t i = 0; i < whole.invariants.size(); ++i) {
+    CAPTURE(whole.invariants[i].name);
+    const Vector expected_value = whole.invariants[i].value(whole_momenta);
+    const Vector own = part.invariants[i].value(part_momenta);
+    std::vector<double> value(static_cast<std::size_t>(expected_value.size()), 0.0);
+    if (own.size() > 0) {
+      REQUIRE(own.size() == expected_value.size());
+      std::copy(own.begin(), own.end(), value.begin());
+    }
+    testing::world().sum(value);
+    for (Index k = 0; k < expected_value.size(); ++k)  // the parts' partial sums add in another order
+      CHECK(std::abs(value[static_cast<std::size_t>(k)] - expected_value(k)) <= 1e-14 * (1.0 + expected_value.norm()));
+  }
+
   // Each probe is evaluated by one process, the others add zeros: the sum is the whole's position.
   REQUIRE(part.probes.size() == whole.probes.size());
   const State whole_state{0, 0.5, q, v}, part_state{0, 0.5, q_part, v_part};
@@ -110,4 +130,5 @@ TEST_CASE("model parts: energy, constraint rows and momenta of the processes' pa
   check_measures("grid2d", {{"k", 4}});
   check_measures("double-fourbar", {});
   check_measures("slider-crank", {});
+  check_measures("constrained-particles", {});  // invariants over listed bodies
 }

@@ -118,6 +118,11 @@ void check_outputs_agree(const std::string& scenario, ParameterValues values, co
   CHECK(parts.statistics.steps == whole.statistics.steps);
   CHECK(parts.statistics.newton_iterations_total == whole.statistics.newton_iterations_total);
   CHECK(close(parts.statistics.energy_final, whole.statistics.energy_final, 1e-12));
+  REQUIRE(parts.statistics.invariant_drifts.size() == whole.statistics.invariant_drifts.size());
+  for (std::size_t i = 0; i < whole.statistics.invariant_drifts.size(); ++i) {
+    CHECK(parts.statistics.invariant_drifts[i].first == whole.statistics.invariant_drifts[i].first);
+    CHECK(close(parts.statistics.invariant_drifts[i].second, whole.statistics.invariant_drifts[i].second, 1e-12));
+  }
   CHECK(parts.statistics.constraint_max_abs < 1e-10);  // round-off in both
   CHECK(whole.statistics.constraint_max_abs < 1e-10);
   if (world().rank() != 0) return;  // rank 0 alone writes the files
@@ -196,6 +201,7 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
   check_outputs_agree("chain2d", {{"n", 10}}, "em-ggl");
   check_outputs_agree("nfourbar", {{"n", 5}}, "livens-em");
   check_outputs_agree("double-fourbar", {}, "ggl-vi");
+  check_outputs_agree("constrained-particles", {}, "livens-em");  // invariants over the particles each part owns
 }
 
 TEST_CASE("a run over parts refuses a process without a body") {
