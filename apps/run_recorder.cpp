@@ -38,19 +38,23 @@ void RunRecorder::sum_over_parts(std::span<double> values) const {
   if (parts_) parts_->processes().sum(values);
 }
 
+void RunRecorder::sum_over_parts(std::vector<Vector>& values) const {
+  if (!parts_) return;
+  std::vector<double> summed;
+  for (const Vector& value : values) summed.insert(summed.end(), value.begin(), value.end());
+  sum_over_parts(summed);
+  std::size_t next = 0;
+  for (Vector& value : values)
+    for (double& x : value) x = summed[next++];
+}
+
 std::vector<Vector> RunRecorder::positions(const State& state, std::span<const std::size_t> which) const {
   std::vector<Vector> found;
   for (const std::size_t i : which) {
     const Probe& probe = probes_[i];
     found.push_back(probe.position ? probe.position(state) : Vector(Vector::Zero(probe.dimension)));
   }
-  if (!parts_) return found;
-  std::vector<double> values;
-  for (const Vector& position : found) values.insert(values.end(), position.begin(), position.end());
-  sum_over_parts(values);
-  std::size_t next = 0;
-  for (Vector& position : found)
-    for (double& x : position) x = values[next++];
+  sum_over_parts(found);
   return found;
 }
 
@@ -58,15 +62,9 @@ std::vector<Vector> RunRecorder::invariant_values(const State& state) const {
   std::vector<Vector> values;
   for (const Invariant& invariant : invariants_) values.push_back(invariant.value(state));
   if (!parts_) return values;
-  std::vector<double> summed;  // a part that owns none of an invariant's bodies adds zeros
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  for (std::size_t i = 0; i < values.size(); ++i)  // a part that owns none of an invariant's bodies adds zeros
     if (values[i].size() == 0) values[i] = Vector::Zero(parts_->invariant_sizes()[i]);
-    summed.insert(summed.end(), values[i].begin(), values[i].end());
-  }
-  sum_over_parts(summed);
-  std::size_t next = 0;
-  for (Vector& value : values)
-    for (double& x : value) x = summed[next++];
+  sum_over_parts(values);
   return values;
 }
 

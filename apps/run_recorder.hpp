@@ -107,6 +107,8 @@ class RunRecorder {
   std::vector<double> momentum_values(const State& state) const;
   /// Over parts values summed over the processes (collective); nothing in one process.
   void sum_over_parts(std::span<double> values) const;
+  /// The same for vectors, each of the same size on every process.
+  void sum_over_parts(std::vector<Vector>& values) const;
   /// The balance of a step that ended at `energy` with work W from energy_final (E^{n+1} - E^n - W),
   /// its largest magnitude and the total work updated; NaN where E^n is (sem-vi's first step).
   double record_balance(double energy, double work);
