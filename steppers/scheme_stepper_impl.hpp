@@ -273,13 +273,23 @@ struct SchemeStepper<Scheme>::Attempt {
   double t = 0.0, h = 0.0;
 };
 
-/// The scheme, once the options name none of its parameters it does not declare.
-/// Over parts, a refusal of one process's part is every process's (agree_on_refusal).
+/// system, unless it has elements the scheme has no kernels for (actuators: refuse_actuators).
+template <class Scheme>
+const System& require_scheme_elements(const System& system) {
+  if constexpr (SchemeTakesActuators<Scheme>) return system;
+  else return refuse_actuators(system, Scheme::name);
+}
+
+/// The scheme, once the system has coordinates and elements the scheme takes, and the options name
+/// none of its parameters it does not declare.
+/// Over parts, a refusal of one process's part is every process's (agree_on_refusal): a part
+/// without coordinates too.
 template <class Scheme>
 std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOptions& options) {
   std::unique_ptr<const Scheme> scheme;
   std::exception_ptr refusal;
   try {
+    require_scheme_elements<Scheme>(require_coordinates(system, Scheme::name));
     check_stepper_options(options);
     check_scheme_parameters(Scheme::name, Scheme::traits.parameters, options);
     if (!Scheme::traits.rheonomic_constraints) refuse_rheonomic_constraints(system, Scheme::name);
@@ -289,13 +299,6 @@ std::unique_ptr<const Scheme> make_scheme(const System& system, const StepperOpt
   }
   agree_on_refusal(part_processes(options), refusal);
   return scheme;
-}
-
-/// system, unless it has elements the scheme has no kernels for (actuators: refuse_actuators).
-template <class Scheme>
-const System& require_scheme_elements(const System& system) {
-  if constexpr (SchemeTakesActuators<Scheme>) return system;
-  else return refuse_actuators(system, Scheme::name);
 }
 
 /// Newton's options for a scheme's steps: a scheme with a warm start never accepts it unrefined
@@ -315,7 +318,7 @@ NewtonOptions scheme_newton_options(NewtonOptions options) {
 template <class Scheme>
 SchemeStepper<Scheme>::SchemeStepper(const System& system, const StepperOptions& options)
     : Stepper(system, Scheme::name, options.redundant_equations),
-      system_(require_scheme_elements<Scheme>(require_coordinates(system, Scheme::name))),
+      system_(system),
       max_refinement_depth_(options.max_refinement_depth),
       scheme_(make_scheme<Scheme>(system, options)),
       distribution_(options.distribution),

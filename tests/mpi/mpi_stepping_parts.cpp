@@ -198,6 +198,18 @@ TEST_CASE("stepping over parts: initial values off the constraints in one part a
     CHECK_THROWS_WITH_AS(stepper->initialize(state), doctest::Contains(refused.c_str()), StepperRefusal);
 }
 
+TEST_CASE("stepping over parts: a part without coordinates is refused on every process") {
+  // top: one body, so every process but one holds an empty part.
+  const auto [description, part, numbering] = parts_of("top", {});
+  if (part.system->num_coordinates() == 0)
+    CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, part_options(numbering)),
+                         doctest::Contains("the system has no coordinates"), StepperRefusal);
+  else
+    CHECK_THROWS_WITH_AS(find_stepper("livens-em").make(*part.system, part_options(numbering)),
+                         doctest::Contains("refused its part of the system: livens-em: the system has no coordinates"),
+                         StepperRefusal);
+}
+
 TEST_CASE("stepping over parts: what a part cannot do is refused on every process") {
   const auto [description, part, numbering] = parts_of("chain2d", {{"n", 6}});
   StepperOptions options = part_options(numbering);
