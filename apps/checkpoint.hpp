@@ -110,6 +110,16 @@ void check_saved_state(const Checkpoint& c);
 /// is at that row's t. Throws CheckpointError naming the file and what is wrong.
 Checkpoint read_checkpoint(const std::filesystem::path& directory);
 
+/// The name of a checkpoint's file in its directory: checkpoint.json, or a part's
+/// (part_checkpoint_name).
+std::string checkpoint_file_name(const Checkpoint& checkpoint);
+
+/// A resumed run over parts (runs_over_parts) on a process but rank 0: the checkpoint of its part
+/// (read_part_checkpoint), agreed by every process (agreed_over_parts); nothing otherwise. Refuses
+/// a checkpoint over parts resumed on another number of processes, and one of the whole model over
+/// parts.
+std::optional<Checkpoint> resumed_part(const RunOptions& options);
+
 /// Throws CheckpointError, naming `file` (the checkpoint's), unless the checkpoint fits the
 /// model rebuilt from its options: its state is complete and finite for `stepped` (the system the
 /// stepper steps; over parts the process's part), its stepper history restores into `stepper`

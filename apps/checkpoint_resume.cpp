@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/json_reader.hpp>
+#include <noether/apps/run_parts.hpp>
 #include <noether/apps/summary_json.hpp>
 #include <noether/apps/timeseries_csv.hpp>
 #include <noether/engine/format.hpp>
@@ -295,6 +296,32 @@ void check_resumable(const Checkpoint& checkpoint, const Model& model, const Sys
   if (checkpoint.progress.conserved_momenta.size() != model.conserved_momenta.names().size())
     throw refuse("it holds " + std::to_string(checkpoint.progress.conserved_momenta.size()) +
                  " conserved momenta, the model declares " + std::to_string(model.conserved_momenta.names().size()));
+}
+
+std::string checkpoint_file_name(const Checkpoint& checkpoint) {
+  return checkpoint.process == 0 ? Checkpoint::kFileName : part_checkpoint_name(checkpoint.process);
+}
+
+std::optional<Checkpoint> resumed_part(const RunOptions& options) {
+  if (!options.resume) return std::nullopt;
+  const Checkpoint& whole = *options.resume;
+  const int processes = options.distribution ? options.distribution->ranks() : 1;
+  const std::string file = quote((*options.output_dir / Checkpoint::kFileName).string());
+  if (whole.processes > 0 && (!runs_over_parts(options) || processes != whole.processes))
+    throw CheckpointError(file + " was written by a run over parts on " + std::to_string(whole.processes) +
+                          " processes, each holding its part's state: resume it on " +
+                          std::to_string(whole.processes) + " (mpirun -np " + std::to_string(whole.processes) +
+                          " noether resume DIR), not on " + std::to_string(processes));
+  if (whole.processes == 0 && runs_over_parts(options))
+    throw CheckpointError(file + " holds the whole model's state, not a run over parts' (its options say parts on): "
+                          "the file was edited or damaged");
+  if (!runs_over_parts(options)) return std::nullopt;
+  std::optional<Checkpoint> part;
+  const int rank = options.distribution->rank();
+  agreed_over_parts(*options.distribution, [&] {  // every process, rank 0 with nothing to read
+    if (rank != 0) part = read_part_checkpoint(*options.output_dir, whole, rank);
+  });
+  return part;
 }
 
 }  // namespace noether

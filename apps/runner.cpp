@@ -23,7 +23,6 @@
 #include <noether/apps/run_parts.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
-#include <noether/engine/quote.hpp>
 #include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -33,11 +32,6 @@ namespace {
 
 void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument(message);
-}
-
-/// Whether each process of the run builds and steps its part of the model (RunOptions::parts).
-bool over_parts(const RunOptions& options) {
-  return options.parts && options.distribution && options.distribution->ranks() > 1;
 }
 
 /// The steppers whose State::lambda is mu / h, the impulse RATTLE applies at q_n, the first of the
@@ -545,7 +539,7 @@ RunPlan plan_run(const RunOptions& options) {
           "--reactions on: stepper " + plan.configuration.stepper +
               " keeps only the first half of each step's constraint impulse (mu / h at q_n, RATTLE), which is "
               "not the joints' reaction; use livens-em, em-ggl, ggl-vi, lobatto4 or a composition");
-  plan.parts = over_parts(options);
+  plan.parts = runs_over_parts(options);
   plan.run_id = options.resume && !options.resume->run_id.empty() ? options.resume->run_id : new_run_id();
   plan.threads = capped_threads(options.threads);
   if (options.scene) {
@@ -570,36 +564,6 @@ RunConfiguration resolve_run_configuration(const RunOptions& options) {
 
 namespace {
 
-/// The name of a checkpoint's file in its directory: checkpoint.json, or a part's.
-std::string checkpoint_file_of(const Checkpoint& checkpoint) {
-  return checkpoint.process == 0 ? Checkpoint::kFileName : part_checkpoint_name(checkpoint.process);
-}
-
-/// A resumed run over parts on a process but rank 0: the checkpoint of its part
-/// (read_part_checkpoint), agreed by every process; nothing otherwise. Refuses a checkpoint over
-/// parts resumed on another number of processes, and one of the whole model over parts.
-std::optional<Checkpoint> checkpoint_of_part(const RunOptions& options) {
-  if (!options.resume) return std::nullopt;
-  const Checkpoint& whole = *options.resume;
-  const int processes = options.distribution ? options.distribution->ranks() : 1;
-  const std::string file = quote((*options.output_dir / Checkpoint::kFileName).string());
-  if (whole.processes > 0 && (!over_parts(options) || processes != whole.processes))
-    throw CheckpointError(file + " was written by a run over parts on " + std::to_string(whole.processes) +
-                          " processes, each holding its part's state: resume it on " +
-                          std::to_string(whole.processes) + " (mpirun -np " + std::to_string(whole.processes) +
-                          " noether resume DIR), not on " + std::to_string(processes));
-  if (whole.processes == 0 && over_parts(options))
-    throw CheckpointError(file + " holds the whole model's state, not a run over parts' (its options say parts on): "
-                          "the file was edited or damaged");
-  if (!over_parts(options)) return std::nullopt;
-  std::optional<Checkpoint> part;
-  const int rank = options.distribution->rank();
-  agreed_over_parts(*options.distribution, [&] {  // every process, rank 0 with nothing to read
-    if (rank != 0) part = read_part_checkpoint(*options.output_dir, whole, rank);
-  });
-  return part;
-}
-
 /// With options.resume: throws CheckpointError unless the checkpoint fits the model and the
 /// stepper made (check_resumable), over parts agreed by every process.
 void check_resumed(const RunOptions& options, const Model& model, const PreparedStepper& prepared,
@@ -607,7 +571,7 @@ void check_resumed(const RunOptions& options, const Model& model, const Prepared
   if (!options.resume || !prepared.stepper) return;
   const auto check = [&] {
     check_resumable(*options.resume, model, prepared.system(model), *prepared.stepper,
-                    *options.output_dir / checkpoint_file_of(*options.resume));
+                    *options.output_dir / checkpoint_file_name(*options.resume));
   };
   if (parts) agreed_over_parts(parts->processes(), check);
   else check();
@@ -627,7 +591,7 @@ RunOutcome run_as_given(const RunOptions& options) {
   if (!scene) generated = describe(plan.source);
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
-  if (over_parts(options)) parts.emplace(options.distribution, scene ? scene->model : *generated);
+  if (runs_over_parts(options)) parts.emplace(options.distribution, scene ? scene->model : *generated);
   else built = model_of(plan.source, scene ? scene->model : *generated);
   const Model& model = parts ? parts->model() : *built;
   const ThreadLimit thread_limit(plan.threads);
@@ -658,11 +622,15 @@ RunOutcome run_as_given(const RunOptions& options) {
 }  // namespace
 
 RunOutcome run(const RunOptions& options) {
-  const std::optional<Checkpoint> part = checkpoint_of_part(options);
+  const std::optional<Checkpoint> part = resumed_part(options);
   if (!part) return run_as_given(options);
   RunOptions own = options;  // the part's state and history, checkpoint.json's on rank 0
   own.resume = &*part;
   return run_as_given(own);
+}
+
+bool runs_over_parts(const RunOptions& options) {
+  return options.parts && options.distribution && options.distribution->ranks() > 1;
 }
 
 bool ends_on_every_process(const RunEnding& ending) {

@@ -305,4 +305,8 @@ RunOutcome run(const RunOptions& options);
 /// file rank 0 alone writes) or any other error (memory running out) may be one process's alone.
 bool ends_on_every_process(const RunEnding& ending);
 
+/// Whether each process of the run builds and steps its part of the model: RunOptions::parts over
+/// several processes.
+bool runs_over_parts(const RunOptions& options);
+
 }  // namespace noether
