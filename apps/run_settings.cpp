@@ -182,7 +182,7 @@ void add_stepper_settings(std::vector<RunSetting>& table) {
                    [](const RunOptions& o) -> Shown { return std::string(redundancy_name(chosen(o).redundancy)); }});
   table.push_back({"threads", "--threads", "N", "", "threads", "threads", whole(1, kLargestInt), false,
                    "worker threads, at most the cores available",
-                   "upper bound on the worker threads; a larger N runs on the cores available (summary: `threads`)",
+                   "upper bound on the worker threads; a larger N runs on the cores available (summary: `threads`). The BLAS under the sparse factorizations runs one thread, whatever N (OPENBLAS_NUM_THREADS sets another)",
                    "all cores",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(self, text); },
                    [](const RunOptions& o) -> Shown { return std::to_string(o.threads); }});

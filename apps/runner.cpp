@@ -24,6 +24,7 @@
 #include <noether/apps/run_recorder.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/engine/thread_limit.hpp>
+#include <noether/solvers/linear/blas_threads.hpp>
 #include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
@@ -595,6 +596,7 @@ RunOutcome run_as_given(const RunOptions& options) {
   else built = model_of(plan.source, scene ? scene->model : *generated);
   const Model& model = parts ? parts->model() : *built;
   const ThreadLimit thread_limit(plan.threads);
+  const BlasThreadLimit blas_thread_limit;
   PreparedStepper prepared(model, plan.configuration, options.distribution, !options.resume,
                            parts ? &*parts : nullptr);
   outcome.dropped_equations = prepared.dropped_equations;

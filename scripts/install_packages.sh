@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages Noether needs, when missing:
 #   bash scripts/install_packages.sh [--tests] [PACKAGE...]
 # Always what builds the libraries, the `noether` program and the Python module (Python's headers,
-# pybind11, numpy) and what the program runs (gnuplot for `noether plot`); with --tests also what
+# pybind11, numpy) and what the program runs (gnuplot for `noether plot`, OpenBLAS as Debian's BLAS:
+# UMFPACK factors grid2d twice as fast on it as on the reference BLAS that the libraries would
+# otherwise bring, MUMPS 1.2 times; docs/performance.md); with --tests also what
 # only the test suite and the benchmarks need (doctest, Google Benchmark, pytest, the Python checks'
 # jsonschema and VTK reader, and PETSc with MPI, so that the suite always tests the mumps
 # back-end); then the packages named.
@@ -10,7 +12,7 @@
 set -euo pipefail
 
 packages=(g++ make cmake pkg-config libeigen3-dev libsuitesparse-dev libtbb-dev nlohmann-json3-dev
-          libcli11-dev libmetis-dev gnuplot-nox python3-dev pybind11-dev python3-numpy)
+          libcli11-dev libmetis-dev gnuplot-nox python3-dev pybind11-dev python3-numpy libopenblas0-pthread)
 if [ "${1:-}" = --tests ]; then
   shift
   packages+=(doctest-dev libbenchmark-dev python3 python3-pytest python3-jsonschema python3-vtk9 petsc-dev)

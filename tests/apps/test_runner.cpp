@@ -1,3 +1,4 @@
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -342,6 +343,34 @@ TEST_CASE("timeseries.csv is byte-identical for 1 and 2 threads") {
     CHECK(csv_one.size() > 1000);
     CHECK(csv_one == read_file(two.path / "timeseries.csv"));
   }
+}
+
+TEST_CASE("a run's results do not depend on the BLAS's thread count at its start") {
+  // UMFPACK's fronts on grid2d k = 30 are wide enough for OpenBLAS to split them over threads,
+  // which changes their last bits (BlasThreadLimit, solvers/linear/blas_threads.hpp).
+  using SetThreads = void (*)(int);
+  const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  const auto get = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+  if (!set || !get || std::getenv("OPENBLAS_NUM_THREADS")) {
+    MESSAGE("the BLAS is not OpenBLAS, or OPENBLAS_NUM_THREADS is set: nothing to compare");
+    return;
+  }
+  const int before = get();
+  std::vector<std::string> final_states;
+  for (const int blas_threads : {1, 2}) {
+    TempDir dir("blas_threads_" + std::to_string(blas_threads));
+    RunOptions options = options_for("grid2d", dir.path);
+    options.overrides = {{"k", 30.0}};
+    options.configure().solver = LinearSolverKind::umfpack;
+    options.configure().h = 1e-3;
+    options.configure().t_end = 2e-3;
+    set(blas_threads);
+    REQUIRE(run(options).ok());
+    CHECK(get() == blas_threads);  // given back at the run's end
+    final_states.push_back(read_file(dir.path / "final_state.json"));
+  }
+  set(before);
+  CHECK(final_states[0] == final_states[1]);
 }
 
 TEST_CASE("a thread count beyond the cores runs on the cores available, which summary.json reports") {
