@@ -113,8 +113,21 @@ int run_and_report(RunOptions options, const Processes& processes) {
   return report_outcome(run(options), processes);
 }
 
+/// Sets the memory share the estimates of a model's memory assume (memory_budget.hpp) before a
+/// scene is read or a scenario described: the job's processes on this machine, each holding its
+/// part of the model over parts (`over_parts` under several processes) or the whole.
+void share_memory(bool over_parts, const Processes& processes) {
+  const std::shared_ptr<const Distribution> distribution = processes.distribution();
+  const int ranks = distribution ? distribution->ranks() : 1;
+  set_memory_share({.here = processes.on_this_machine(), .parts = over_parts ? ranks : 1});
+}
+
 int run_command(const RunArguments& arguments, const Processes& processes) {
+  // A scene file is built whole on every process as it is read (the part is built from its
+  // description after), so it is judged as the whole model; the scenario's part by --parts.
+  share_memory(false, processes);
   RunOptions options = to_run_options(arguments);
+  share_memory(options.parts, processes);
   // The processes of one job share the machines' cores: one thread each unless --threads asks for
   // more (a hybrid run, docs/distributed.md).
   const std::shared_ptr<const Distribution> distribution = processes.distribution();
@@ -125,8 +138,10 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
 /// `noether resume DIR`: the run of DIR/checkpoint.json, continued to its t_end with its options
 /// (threads: --threads when given).
 int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
+  share_memory(false, processes);  // the checkpoint's scene, built whole as it is read
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
+  share_memory(options.parts, processes);
   if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;
   options.resume = &checkpoint;

@@ -20,6 +20,9 @@ class Processes {
 
   /// The job's processes for RunOptions::distribution; nullptr for one process.
   std::shared_ptr<const Distribution> distribution() const;
+  /// How many of the job's processes run on this machine and share its memory (1 for one
+  /// process). Collective.
+  int on_this_machine() const;
   /// Whether this process prints and writes what the run reports (rank 0, or the only process).
   bool reports() const;
   /// Ends every process of the job with exit_code (MPI_Abort): for an ending the other processes

@@ -14,6 +14,8 @@ Processes::~Processes() = default;
 
 std::shared_ptr<const Distribution> Processes::distribution() const { return job_ ? job_->world : nullptr; }
 
+int Processes::on_this_machine() const { return job_ ? job_->world->ranks_on_this_machine() : 1; }
+
 bool Processes::reports() const { return !job_ || job_->world->rank() == 0; }
 
 void Processes::end_all(int exit_code) const {

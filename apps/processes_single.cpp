@@ -17,6 +17,8 @@ Processes::~Processes() = default;
 
 std::shared_ptr<const Distribution> Processes::distribution() const { return nullptr; }
 
+int Processes::on_this_machine() const { return 1; }
+
 bool Processes::reports() const { return true; }
 
 void Processes::end_all(int) const {}

@@ -113,6 +113,15 @@ bool MpiDistribution::any(bool flag) const {
   return global != 0;
 }
 
+int MpiDistribution::ranks_on_this_machine() const {
+  MPI_Comm machine = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &machine), "MPI_Comm_split_type");
+  int here = 1;
+  check(MPI_Comm_size(machine, &here), "MPI_Comm_size");
+  check(MPI_Comm_free(&machine), "MPI_Comm_free");
+  return here;
+}
+
 void MpiDistribution::abort(int exit_code) const {
   MPI_Abort(MPI_COMM_WORLD, exit_code);
   std::abort();  // MPI_Abort does not return; the standard does not say so to the compiler

@@ -33,6 +33,9 @@ class MpiDistribution final : public Distribution {
   /// Whether `flag` is true on any process (collective), so that every process takes a decision
   /// one of them has a reason for (a signal, an error) at the same point.
   bool any(bool flag) const;
+  /// How many of the job's processes run on this one's machine (MPI_Comm_split_type's shared-memory
+  /// group): they share its memory. Collective.
+  int ranks_on_this_machine() const;
   /// Ends every process of the job with `exit_code` (MPI_Abort), for an error that the others
   /// cannot learn of at a collective call.
   [[noreturn]] void abort(int exit_code) const;

@@ -99,13 +99,37 @@ AvailableMemory available_memory() {
 
 std::int64_t available_memory_bytes() { return available_memory().bytes; }
 
+MemoryShare& share_of_this_process() {
+  static MemoryShare share;
+  return share;
+}
+
+void set_memory_share(const MemoryShare& share) {
+  if (share.here < 1 || share.parts < 1)
+    throw std::invalid_argument("a memory share needs at least one process here and one part, got " +
+                                std::to_string(share.here) + " and " + std::to_string(share.parts));
+  share_of_this_process() = share;
+}
+
+const MemoryShare& memory_share() { return share_of_this_process(); }
+
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {
-  require_memory(bars * bytes_per_bar, what, std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar");
+  const int parts = memory_share().parts;
+  const auto kilobytes = [](double bytes) { return std::to_string(std::lround(bytes / 1e3)) + " KB"; };
+  if (parts == 1) return require_memory(bars * bytes_per_bar, what, kilobytes(bytes_per_bar) + " per bar");
+  const double held = (bytes_per_bar - kDescriptionBarBytes) / parts;
+  require_memory(bars * (kDescriptionBarBytes + held), what,
+                 kilobytes(bytes_per_bar) + " per bar in one process; over " + std::to_string(parts) +
+                     " parts each process holds " + kilobytes(held) + " per bar of its part and " +
+                     kilobytes(kDescriptionBarBytes) + " per bar of the whole description");
 }
 
 void require_memory(double needed, const std::string& what, const std::string& basis) {
   const AvailableMemory available = available_memory();
   const auto bytes = static_cast<double>(available.bytes);
+  const int here = memory_share().here;
+  const std::string each = here == 1 ? "" : ", for each of the " + std::to_string(here) + " processes on this machine";
+  needed *= here;
   if (bytes <= 0 || needed <= 0.8 * bytes) return;
   const auto gigabytes = [](double value) {
     char text[32];
@@ -113,9 +137,13 @@ void require_memory(double needed, const std::string& what, const std::string& b
     std::snprintf(text, sizeof text, gb < 10 ? "%.2g" : "%.0f", gb);
     return std::string(text);
   };
-  throw std::invalid_argument(what + " needs about " + gigabytes(needed) + " GB (" + basis + "), and " +
-                              gigabytes(bytes) + " GB are available: choose a smaller size (the limit is " +
-                              available.limit + ")");
+  const MemoryShare& share = memory_share();
+  const std::string or_else = share.here == 1   ? ""
+                              : share.parts == 1 ? ", or --parts on (each process holds its part)"
+                                                 : ", or spread the processes over more machines (a hostfile)";
+  throw std::invalid_argument(what + " needs about " + gigabytes(needed) + " GB (" + basis + each + "), and " +
+                              gigabytes(bytes) + " GB are available: choose a smaller size" + or_else +
+                              " (the limit is " + available.limit + ")");
 }
 
 }  // namespace noether

@@ -37,12 +37,35 @@ constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
+/// Bytes per bar of a generated mechanism's description (its bodies', joints' and terms' entries),
+/// which every process of a run over parts generates whole beside its part: the fit m = n (A + B /
+/// P) of chain3d n = 1e5's peak over P = 2 and 4 processes (docs/distributed.md, "Stage 3").
+constexpr double kDescriptionBarBytes = 2.2e3;
+
+/// How the processes of a run share the memory of this machine: `here` of them run on it (an MPI
+/// job's processes on this machine; 1 alone), and each holds the whole model (`parts` 1), or its
+/// part of a run over `parts` processes beside the whole description.
+struct MemoryShare {
+  int here = 1;
+  int parts = 1;
+};
+
+/// The share the estimates below assume, process-wide (one process holding the whole model until
+/// it is set). The program sets it once it knows its processes and the run's --parts, before it
+/// describes a model (apps/noether.cpp). Threads: set it before other threads estimate.
+void set_memory_share(const MemoryShare& share);
+const MemoryShare& memory_share();
+
 /// Throws std::invalid_argument, naming `what` (e.g. "scenario 'chain2d' with n = 100000000"),
 /// the estimated need, the available memory and the limit that sets it, when `bars` bars of
-/// `bytes_per_bar` need more than 80 % of the available memory. Does nothing when it is unknown.
+/// `bytes_per_bar` (a whole model in one process) need more than 80 % of the available memory
+/// under memory_share(): over parts each process needs bars (kDescriptionBarBytes + (bytes_per_bar
+/// - kDescriptionBarBytes) / parts), and the `here` processes of this machine need it each. Does
+/// nothing when the available memory is unknown.
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
-/// The same for `needed` bytes, estimated on `basis` (e.g. "14 KB per bar"), which the message names.
+/// The same for `needed` bytes of each process, estimated on `basis` (e.g. "14 KB per bar"), which
+/// the message names: memory_share().here processes need them each.
 void require_memory(double needed, const std::string& what, const std::string& basis);
 
 }  // namespace noether

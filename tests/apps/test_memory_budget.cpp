@@ -152,3 +152,49 @@ TEST_CASE("a scene file too large for memory is refused by its size before it is
   const std::string refusal = "reading the scene '" + file.string() + "' (1000000 MB of JSON) needs about";
   CHECK_THROWS_WITH_AS(load_scene(file), doctest::Contains(refusal.c_str()), std::invalid_argument);
 }
+
+TEST_CASE("the memory estimate counts the processes on this machine, and over parts each one's share") {
+  /// The share for the scope, one process holding the whole model after.
+  struct Shared {
+    explicit Shared(MemoryShare share) { set_memory_share(share); }
+    ~Shared() { set_memory_share({}); }
+    Shared(const Shared&) = delete;
+    Shared& operator=(const Shared&) = delete;
+  };
+  // The refusal of `bars` 3D bars, "" when they fit.
+  const auto refusal = [](double bars) -> std::string {
+    try {
+      require_memory_for_bars(bars, k3dBarPeakBytes, "scenario 'chain3d'");
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  // 1 GB above what the process uses now, of which the estimate may take 0.8 GB: 20 000 3D bars
+  // need 0.52 GB in one process, 1.04 GB in two replicated ones on this machine, and over two
+  // parts 20 000 x (2.2 KB + 23.8 KB / 2) = 0.28 GB in each of the two, 0.56 GB.
+  const SoftLimit lowered(RLIMIT_AS, static_cast<rlim_t>(status_bytes("VmSize:") + 1'000'000'000));
+  CHECK(refusal(2e4).empty());
+  {
+    const Shared replicated({.here = 2, .parts = 1});
+    const std::string words = refusal(2e4);
+    CHECK_MESSAGE(words.find("(26 KB per bar, for each of the 2 processes on this machine)") != std::string::npos, words);
+    CHECK_MESSAGE(words.find("choose a smaller size, or --parts on (each process holds its part)") != std::string::npos,
+                  words);
+  }
+  {
+    const Shared over_parts({.here = 2, .parts = 2});
+    CHECK(refusal(2e4).empty());
+    const std::string words = refusal(8e4);  // 2.3 GB for the two
+    CHECK_MESSAGE(words.find("(26 KB per bar in one process; over 2 parts each process holds 12 KB per bar of its "
+                             "part and 2 KB per bar of the whole description, for each of the 2 processes on this "
+                             "machine)") != std::string::npos,
+                  words);
+    CHECK_MESSAGE(words.find("or spread the processes over more machines") != std::string::npos, words);
+  }
+  {
+    const Shared machines({.here = 1, .parts = 4});  // four processes on as many machines: 0.65 GB each
+    CHECK(refusal(8e4).empty());
+  }
+  CHECK_THROWS_AS(set_memory_share({.here = 0, .parts = 1}), std::invalid_argument);
+}
