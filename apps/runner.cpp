@@ -421,7 +421,13 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
       ending.complete();
     }
   } catch (const NewtonError& e) {  // it names the rank loss of the equations stepped (with_rank_loss)
-    fail(FailureCause::newton, e.what());
+    // Over parts no equation was dropped as dependent (PreparedStepper): redundant constraints
+    // leave the Newton matrices near singular, which may surface only as a failure many steps on.
+    fail(FailureCause::newton, std::string(e.what()) +
+                                   (m.parts ? "; over parts (--parts on) dependent equations are not looked for: if "
+                                              "the model has redundant constraints, run it with --parts off, which "
+                                              "drops them"
+                                            : ""));
   } catch (const ProjectionError& e) {
     fail(FailureCause::refused,
          std::string("the initial values are off the constraints and cannot be projected onto them: ") + e.what());

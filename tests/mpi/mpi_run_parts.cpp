@@ -212,6 +212,21 @@ TEST_CASE("a run over parts refuses a process without a body") {
   CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
 }
 
+TEST_CASE("a Newton failure over parts says that dependent equations were not looked for, naming --parts off") {
+  // One Newton iteration cannot reach the tolerance: the first step fails, over parts and not.
+  for (const bool parts : {true, false}) {
+    CAPTURE(parts);
+    const fs::path out = shared_directory(parts ? "newton_parts" : "newton_whole");
+    RunOptions options = run_options("chain3d", {{"n", 8}}, "livens-em", out, parts);
+    options.configure().newton.max_iterations = 1;
+    options.configure().max_refinement_depth = 0;
+    const RunOutcome outcome = run(options);
+    REQUIRE_FALSE(outcome.ok());
+    CHECK(outcome.ending.failure.cause == FailureCause::newton);
+    CHECK((outcome.ending.error.find("run it with --parts off") != std::string::npos) == parts);
+  }
+}
+
 namespace {
 
 /// The real system calls, raising the interrupt flag (as a SIGTERM's handler does) at the
