@@ -148,15 +148,25 @@ void check_export_arguments(const RunArguments& arguments) {
                                   " (give this one to noether run)");
 }
 
+bool parts_asked(const RunArguments& arguments) {
+  RunOptions asked;
+  if (const std::optional<std::string>& text = arguments.given("parts")) {
+    const RunSetting& setting = run_setting("parts");
+    setting.apply(setting, *text, asked);
+  }
+  return asked.parts;
+}
+
 const std::optional<std::string>& RunArguments::given(std::string_view name) const {
   static const std::optional<std::string> none;
   const auto entry = settings.find(name);
   return entry == settings.end() ? none : entry->second;
 }
 
-RunOptions to_run_options(const RunArguments& arguments) {
+RunOptions to_run_options(const RunArguments& arguments, SceneBuild build) {
   if (is_scene_file_name(arguments.scenario))
-    return to_run_options(arguments, SceneSource{arguments.scenario, std::make_shared<const Scene>(load_scene(arguments.scenario))});
+    return to_run_options(arguments,
+                          SceneSource{arguments.scenario, std::make_shared<const Scene>(load_scene(arguments.scenario, build))});
   RunOptions options;
   options.scenario = arguments.scenario;
   apply_settings(arguments, options);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <noether/apps/run_settings.hpp>
+#include <noether/apps/scene_file.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 #include <noether/steppers/stepper_registry.hpp>
@@ -32,7 +33,12 @@ struct RunArguments {
 /// number in the setting's range, key=value, a solver the steppers accept, full or modified;
 /// --newton-refresh only for modified Newton; on or off for --vtk). For a scene file, --set
 /// reaches only the stepper's parameters, over the scene's own.
-RunOptions to_run_options(const RunArguments& arguments);
+/// `build` says whether a scene file's model is built as it is read (SceneBuild::described for a
+/// run over parts, whose processes build their parts).
+RunOptions to_run_options(const RunArguments& arguments, SceneBuild build = SceneBuild::whole);
+/// Whether the arguments ask for a run over parts (`--parts on`), read as to_run_options reads it
+/// (the same refusal of another value).
+bool parts_asked(const RunArguments& arguments);
 /// to_run_options for a scene already read (the Python module's mechanisms, docs/python.md): its
 /// model and settings in place of a file's, arguments.scenario unused.
 RunOptions to_run_options(const RunArguments& arguments, SceneSource scene);

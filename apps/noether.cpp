@@ -123,15 +123,15 @@ void share_memory(bool over_parts, const Processes& processes) {
 }
 
 int run_command(const RunArguments& arguments, const Processes& processes) {
-  // A scene file is built whole on every process as it is read (the part is built from its
-  // description after), so it is judged as the whole model; the scenario's part by --parts.
-  share_memory(false, processes);
-  RunOptions options = to_run_options(arguments);
-  share_memory(options.parts, processes);
+  const std::shared_ptr<const Distribution> distribution = processes.distribution();
+  const bool several = distribution && distribution->ranks() > 1;
+  // Over parts a scene file's model is not built as it is read: each process builds its part.
+  const bool over_parts = several && parts_asked(arguments);
+  share_memory(over_parts, processes);
+  RunOptions options = to_run_options(arguments, over_parts ? SceneBuild::described : SceneBuild::whole);
   // The processes of one job share the machines' cores: one thread each unless --threads asks for
   // more (a hybrid run, docs/distributed.md).
-  const std::shared_ptr<const Distribution> distribution = processes.distribution();
-  if (!arguments.given("threads") && distribution && distribution->ranks() > 1) options.threads = 1;
+  if (!arguments.given("threads") && several) options.threads = 1;
   return run_and_report(std::move(options), processes);
 }
 

@@ -34,15 +34,25 @@ struct Scene {
   std::shared_ptr<const Model> built;
 };
 
+/// Whether reading a scene builds its model.
+enum class SceneBuild {
+  whole,  ///< built once to check it (build_model), and kept (Scene::built)
+  /// not built: for a run over parts (docs/distributed.md, "Stage 4"), whose processes each build
+  /// their part from the description, so that none holds the whole model; the elements' refusals
+  /// then come from the part that builds them (ModelDescriptionError's entry, not a JSON path)
+  described,
+};
+
 /// The scene of a JSON text. Every error is a std::invalid_argument "<origin>: <JSON path>: <what is
 /// wrong and what is expected>": invalid JSON (with line and column), a missing or unknown key, a
-/// value of the wrong kind or outside its range, a name that does not resolve, or an element the
-/// library refuses (JsonInputError, ModelDescriptionError translated to its path). The model is
-/// built once to check it (build_model), so a scene that loads also builds, and kept (Scene::built).
-Scene parse_scene(std::string_view text, const std::string& origin);
+/// value of the wrong kind or outside its range, a name that does not resolve, or (SceneBuild::whole)
+/// an element the library refuses (JsonInputError, ModelDescriptionError translated to its path).
+/// With SceneBuild::whole a scene that loads also builds. Refused before it is read or built when
+/// it would not fit in memory (memory_budget.hpp: the share of the run's processes).
+Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build = SceneBuild::whole);
 
 /// parse_scene of the file's contents (origin: the path); std::invalid_argument when it cannot be read.
-Scene load_scene(const std::filesystem::path& path);
+Scene load_scene(const std::filesystem::path& path, SceneBuild build = SceneBuild::whole);
 
 /// The scene as JSON text (2-space indentation), numbers written to read back as the same doubles:
 /// parse_scene(scene_json(s)) builds a model bitwise equal to s's.

@@ -552,7 +552,7 @@ Scene read_scene(const nlohmann::json& document, const std::string& origin) {
 /// document and the description read from it, with a margin.
 constexpr double kSceneBytesPerTextByte = 20.0;
 
-/// Refuses a scene too large for the memory this process may use before it is built, as the
+/// Refuses a scene too large for the memory the run's processes may use before it is built, as the
 /// generated scenarios are (apps/mechanisms/memory_budget.hpp): the generators' measured peak per
 /// bar of building and stepping, a 3D bar's for each rigid body and a planar bar's for any other
 /// body (a point mass or a block of coordinates needs less; the estimate errs on the safe side).
@@ -561,10 +561,10 @@ void require_memory_for_scene(const ModelDescription& m) {
     return std::holds_alternative<RigidBodyDescription>(b);
   }));
   const double others = static_cast<double>(m.bodies.size()) - rigid;
-  require_memory(rigid * k3dBarPeakBytes + others * kPlanarBarPeakBytes,
-                 "the model of " + std::to_string(m.bodies.size()) + " bodies",
-                 std::to_string(std::lround(k3dBarPeakBytes / 1e3)) + " KB per rigid body, " +
-                     std::to_string(std::lround(kPlanarBarPeakBytes / 1e3)) + " KB per other body");
+  require_memory_for_model(static_cast<double>(m.bodies.size()), rigid * k3dBarPeakBytes + others * kPlanarBarPeakBytes,
+                           "the model of " + std::to_string(m.bodies.size()) + " bodies",
+                           std::to_string(std::lround(k3dBarPeakBytes / 1e3)) + " KB per rigid body, " +
+                               std::to_string(std::lround(kPlanarBarPeakBytes / 1e3)) + " KB per other body");
 }
 
 /// "/joints/3/body_b" for the entry and field of a ModelDescriptionError ("terms[1]" -> "terms/1").
@@ -587,7 +587,7 @@ void require_memory_for_text(std::uintmax_t bytes, const std::string& origin) {
 
 }  // namespace
 
-Scene parse_scene(std::string_view text, const std::string& origin) {
+Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build) {
   require_memory_for_text(text.size(), origin);
   std::optional<nlohmann::json> document(parse_json(text, origin));
   try {
@@ -595,7 +595,7 @@ Scene parse_scene(std::string_view text, const std::string& origin) {
     document.reset();  // freed before the model is built, so that the two never lie side by side
     require_memory_for_scene(scene.model);
     try {
-      scene.built = std::make_shared<const Model>(build_model(scene.model));
+      if (build == SceneBuild::whole) scene.built = std::make_shared<const Model>(build_model(scene.model));
     } catch (const ModelDescriptionError& e) {
       throw JsonInputError(json_path(e), e.message());
     }
@@ -610,7 +610,7 @@ Scene parse_scene(std::string_view text, const std::string& origin) {
   }
 }
 
-Scene load_scene(const std::filesystem::path& path) {
+Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   const std::string what = "cannot read the scene file " + quote(path.string());
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) throw std::invalid_argument(what + ": it is a directory");
@@ -624,7 +624,7 @@ Scene load_scene(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
-  return parse_scene(std::move(text).str(), path.string());
+  return parse_scene(std::move(text).str(), path.string(), build);
 }
 
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -113,15 +114,18 @@ void set_memory_share(const MemoryShare& share) {
 
 const MemoryShare& memory_share() { return share_of_this_process(); }
 
-void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {
+void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis) {
   const int parts = memory_share().parts;
-  const auto kilobytes = [](double bytes) { return std::to_string(std::lround(bytes / 1e3)) + " KB"; };
-  if (parts == 1) return require_memory(bars * bytes_per_bar, what, kilobytes(bytes_per_bar) + " per bar");
-  const double held = (bytes_per_bar - kDescriptionBarBytes) / parts;
-  require_memory(bars * (kDescriptionBarBytes + held), what,
-                 kilobytes(bytes_per_bar) + " per bar in one process; over " + std::to_string(parts) +
-                     " parts each process holds " + kilobytes(held) + " per bar of its part and " +
-                     kilobytes(kDescriptionBarBytes) + " per bar of the whole description");
+  if (parts == 1) return require_memory(whole_bytes, what, basis);
+  const double description = bodies * kDescriptionBarBytes;
+  require_memory(description + std::max(0.0, whole_bytes - description) / parts, what,
+                 basis + " in one process; over " + std::to_string(parts) + " parts each process holds a 1/" +
+                     std::to_string(parts) + " share of it beyond the whole description's " +
+                     std::to_string(std::lround(kDescriptionBarBytes / 1e3)) + " KB per body");
+}
+
+void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {
+  require_memory_for_model(bars, bars * bytes_per_bar, what, std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar");
 }
 
 void require_memory(double needed, const std::string& what, const std::string& basis) {

@@ -57,11 +57,15 @@ void set_memory_share(const MemoryShare& share);
 const MemoryShare& memory_share();
 
 /// Throws std::invalid_argument, naming `what` (e.g. "scenario 'chain2d' with n = 100000000"),
-/// the estimated need, the available memory and the limit that sets it, when `bars` bars of
-/// `bytes_per_bar` (a whole model in one process) need more than 80 % of the available memory
-/// under memory_share(): over parts each process needs bars (kDescriptionBarBytes + (bytes_per_bar
-/// - kDescriptionBarBytes) / parts), and the `here` processes of this machine need it each. Does
+/// the estimated need, the available memory and the limit that sets it, when a model of `bodies`
+/// bodies that needs `whole_bytes` in one process (estimated on `basis`, e.g. "26 KB per bar",
+/// which the message names) needs more than 80 % of the available memory under memory_share():
+/// over parts each process needs bodies kDescriptionBarBytes + (whole_bytes - bodies
+/// kDescriptionBarBytes) / parts, and the `here` processes of this machine need it each. Does
 /// nothing when the available memory is unknown.
+void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis);
+
+/// require_memory_for_model of `bars` bars of `bytes_per_bar` each.
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
 /// The same for `needed` bytes of each process, estimated on `basis` (e.g. "14 KB per bar"), which

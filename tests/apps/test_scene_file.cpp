@@ -284,6 +284,21 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
   CHECK(refusal(pendulum) == "(accepted)");
 }
 
+TEST_CASE("a scene read for a run over parts is not built: the library's refusal waits for the part that builds it") {
+  using P = nlohmann::json::json_pointer;
+  nlohmann::json broken = example("spatial_double_pendulum");
+  broken[P("/bodies/0/inertia")] = {1.0, 0.1, 0.1};  // the triangle inequality, which the body refuses
+  const Scene described = parse_scene(broken.dump(), "broken.json", SceneBuild::described);
+  CHECK_FALSE(described.built);
+  CHECK(described.model.bodies.size() == 2);
+  CHECK_THROWS_WITH_AS(parse_scene(broken.dump(), "broken.json"), doctest::Contains("triangle inequality"),
+                       std::invalid_argument);
+  // What the JSON says is still read and checked as it is read.
+  broken[P("/bodies/0/name")] = 3;
+  CHECK_THROWS_WITH_AS(parse_scene(broken.dump(), "broken.json", SceneBuild::described),
+                       doctest::Contains("broken.json: /bodies/0/name"), std::invalid_argument);
+}
+
 TEST_CASE("output names that two things would share are refused at the JSON path, naming both") {
   // Issue 40: each of these ran, and the outputs kept one of two values under one name.
   const nlohmann::json pendulum = example("pendulum");

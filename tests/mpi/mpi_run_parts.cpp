@@ -19,6 +19,8 @@
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/part_gather.hpp>
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scene_export.hpp>
+#include <noether/apps/scene_file.hpp>
 
 #include "mpi/mpi_world.hpp"
 #include "support/run_output_files.hpp"
@@ -202,6 +204,26 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
   check_outputs_agree("nfourbar", {{"n", 5}}, "livens-em");
   check_outputs_agree("double-fourbar", {}, "ggl-vi");
   check_outputs_agree("constrained-particles", {}, "livens-em");  // invariants over the particles each part owns
+}
+
+TEST_CASE("a scene read without its model built runs over parts as the scenario it was exported from") {
+  const fs::path scenario_dir = shared_directory("parts_scenario"), scene_dir = shared_directory("parts_scene");
+  const RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
+  RunOptions scene = scenario;
+  scene.scenario.clear();
+  scene.overrides.clear();
+  const std::string text = scene_json(export_scene(scenario));
+  scene.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::described))};
+  REQUIRE_FALSE(scene.scene->scene->built);
+  scene.output_dir = scene_dir;
+  REQUIRE(run(scenario).ok());
+  const RunOutcome outcome = run(scene);
+  REQUIRE(outcome.ok());
+  CHECK(outcome.plan.parts);
+  if (world().rank() == 0) {  // rank 0 writes both
+    CHECK(text_of(scene_dir / "timeseries.csv") == text_of(scenario_dir / "timeseries.csv"));
+    CHECK(text_of(scene_dir / "final_state.json") == text_of(scenario_dir / "final_state.json"));
+  }
 }
 
 TEST_CASE("a run over parts refuses a process without a body") {
