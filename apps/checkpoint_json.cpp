@@ -184,11 +184,15 @@ ParameterValues read_values(const Fields& fields, std::string_view key) {
 
 RunOptions read_options(const Fields& f, const std::string& origin) {
   RunOptions options;
+  // A checkpoint written before runs over parts held the whole model.
+  options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts"));
   const Fields source = f.object("source");
   if (source.value().contains("scene")) {
     const std::string path = source.text("scene_file");
-    options.scene = SceneSource{path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " +
-                                                                                                 source.path("scene")))};
+    // A run over parts builds each process's part from the scene's description, not the whole.
+    const SceneBuild build = options.parts ? SceneBuild::described : SceneBuild::whole;
+    options.scene = SceneSource{
+        path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " + source.path("scene"), build))};
   } else {
     options.scenario = source.text("scenario");
     options.overrides = read_values(source, "parameters");
@@ -222,8 +226,6 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   // A checkpoint of a run without the setting wrote no reaction columns.
   options.write_reactions = f.value().contains(option_key("reactions")) && f.boolean(option_key("reactions"));
   options.checkpoint_every = static_cast<int>(f.whole(option_key("checkpoint_every"), 1));
-  // A checkpoint written before runs over parts held the whole model.
-  options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts"));
   return options;
 }
 

@@ -138,7 +138,7 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
 /// `noether resume DIR`: the run of DIR/checkpoint.json, continued to its t_end with its options
 /// (threads: --threads when given).
 int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
-  share_memory(false, processes);  // the checkpoint's scene, built whole as it is read
+  share_memory(false, processes);  // judged whole until the checkpoint says whether it ran over parts
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
   share_memory(options.parts, processes);

@@ -208,7 +208,8 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
 
 TEST_CASE("a scene read without its model built runs over parts as the scenario it was exported from") {
   const fs::path scenario_dir = shared_directory("parts_scenario"), scene_dir = shared_directory("parts_scene");
-  const RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
+  RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
+  scenario.checkpoint_every = 4;  // a checkpoint forgets the factorization: both runs write them
   RunOptions scene = scenario;
   scene.scenario.clear();
   scene.overrides.clear();
@@ -224,6 +225,11 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
     CHECK(text_of(scene_dir / "timeseries.csv") == text_of(scenario_dir / "timeseries.csv"));
     CHECK(text_of(scene_dir / "final_state.json") == text_of(scenario_dir / "final_state.json"));
   }
+  // Its checkpoint's scene is read for a run over parts too: described, not built.
+  const Checkpoint checkpoint = parse_checkpoint(text_of(scene_dir / Checkpoint::kFileName), "checkpoint.json");
+  CHECK(checkpoint.options.parts);
+  REQUIRE(checkpoint.options.scene);
+  CHECK_FALSE(checkpoint.options.scene->scene->built);
 }
 
 TEST_CASE("a run over parts refuses a process without a body") {
