@@ -74,7 +74,9 @@ std::string part_checkpoint_name(int process, bool next = false);
 
 /// Process `process` > 0's part of the checkpoint `whole` (checkpoint.json of a run over parts) in
 /// directory: the part file of whole's run and step (checkpoint.part<p>.json, or the .next one a
-/// run stopped while writing left). Throws CheckpointError naming the files when neither is.
+/// run stopped while writing left), with whole's options, its state checked against them as
+/// parse_checkpoint checks a whole checkpoint's. Throws CheckpointError naming the files when
+/// neither is, or naming the file whose state its run would not have saved.
 Checkpoint read_part_checkpoint(const std::filesystem::path& directory, const Checkpoint& whole, int process);
 
 /// The options that run the same run again: options' threads, output_every, checkpoint_every,
@@ -92,7 +94,9 @@ std::string checkpoint_json(const Checkpoint& checkpoint);
 /// that leaves the run going on, at a multiple of checkpoint_every): a step at or past the run's
 /// last one (for an adaptive stepper a t at or past t_end); a fixed-step state whose t is not step
 /// x h to within the rounding of the additions that reach it; progress that is not the state's
-/// (steps, t_reached); a last row that is not the one output_every wrote last.
+/// (steps, t_reached); a last row that is not the one output_every wrote last. Another process's
+/// part of a checkpoint over parts (parts.process > 0) holds no options: read_part_checkpoint gives
+/// it its run's and checks its state against them.
 Checkpoint parse_checkpoint(std::string_view text, const std::string& origin);
 
 /// Throws JsonInputError at the JSON path of what shows that c's state is not one its run saved

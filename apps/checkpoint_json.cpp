@@ -433,6 +433,18 @@ StepperHistory read_history(const Fields& f) {
   return StepperHistory(std::move(entries));
 }
 
+/// A checkpoint over parts' "parts" (version 6): the run's processes and the process whose part
+/// the file holds.
+void read_parts(const nlohmann::json& document, const Fields& f, std::int64_t version, Checkpoint& c) {
+  if (version < 6 || !document.contains("parts")) return;
+  const Fields parts = f.object("parts");
+  c.processes = static_cast<int>(parts.whole("processes", 2));
+  c.process = static_cast<int>(parts.whole("process", 0));
+  if (c.process >= c.processes)
+    throw JsonInputError(parts.path("process"), "is " + std::to_string(c.process) + " of " + std::to_string(c.processes) +
+                                                    " processes: the file was edited or damaged");
+}
+
 }  // namespace
 
 std::string checkpoint_json(const Checkpoint& c) {
@@ -443,8 +455,10 @@ std::string checkpoint_json(const Checkpoint& c) {
   out += std::to_string(Checkpoint::kFormatVersion);
   append_key(out, "run_id");
   out += Json(c.run_id).dump();
-  append_key(out, "options");
-  out += options_json(c.options).dump();
+  if (c.process == 0) {  // another process's part of a checkpoint over parts: process 0's file holds them
+    append_key(out, "options");
+    out += options_json(c.options).dump();
+  }
   append_key(out, "state");
   append_state(out, c.state);
   append_key(out, "next_h");
@@ -477,24 +491,17 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
                                            std::to_string(Checkpoint::kFormatVersion));
     Checkpoint c;
     if (version >= 4) c.run_id = f.text("run_id");
-    c.options = read_options(f.object("options"), origin);
+    read_parts(document, f, version, c);
+    if (c.process == 0) c.options = read_options(f.object("options"), origin);
     c.state = read_state(f.object("state"));
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));
     c.progress = read_progress(f.object("progress"), version);
     c.wall_seconds = f.object("progress").number("wall_seconds");
     c.recorder = read_recorder(f.object("recorder"), version);
-    if (version >= 6 && document.contains("parts")) {
-      const Fields parts = f.object("parts");
-      c.processes = static_cast<int>(parts.whole("processes", 2));
-      c.process = static_cast<int>(parts.whole("process", 0));
-      if (c.process >= c.processes)
-        throw JsonInputError(parts.path("process"), "is " + std::to_string(c.process) + " of " +
-                                                        std::to_string(c.processes) + " processes: the file was edited or damaged");
-    }
     // Process 0 writes the time series: another's part counts none of its bytes.
     c.timeseries_length = static_cast<std::uint64_t>(f.whole("timeseries_length", c.process > 0 ? 0 : 1));
-    check_saved_state(c);
+    if (c.process == 0) check_saved_state(c);  // a part's against its run's options: read_part_checkpoint
     return c;
   } catch (const CheckpointError&) {
     throw;

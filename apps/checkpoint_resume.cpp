@@ -264,8 +264,15 @@ Checkpoint read_part_checkpoint(const fs::path& directory, const Checkpoint& who
     if (!fs::exists(fs::symlink_status(file))) continue;
     Checkpoint part = parse_checkpoint(read_file(file, "process " + std::to_string(process) + "'s part is lost; start the run again"), quoted(file));
     if (part.run_id == whole.run_id && part.state.step == whole.state.step && part.processes == whole.processes &&
-        part.process == process)
+        part.process == process) {
+      part.options = whole.options;  // a part's file holds none: checkpoint.json holds its run's
+      try {
+        check_saved_state(part);
+      } catch (const std::invalid_argument& e) {
+        throw CheckpointError(quoted(file) + ": " + e.what());
+      }
       return part;
+    }
     found += (found.empty() ? "" : ", ") + quoted(file) + " is of run " + part.run_id + " step " +
              std::to_string(part.state.step) + " (process " + std::to_string(part.process) + " of " +
              std::to_string(part.processes) + ")";

@@ -230,6 +230,12 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
   CHECK(checkpoint.options.parts);
   REQUIRE(checkpoint.options.scene);
   CHECK_FALSE(checkpoint.options.scene->scene->built);
+  // Another process's part holds no options: the scene's text is in checkpoint.json alone.
+  if (world().rank() > 0) {
+    const std::string part = text_of(scene_dir / part_checkpoint_name(world().rank()));
+    CHECK(part.find("\"state\"") != std::string::npos);
+    CHECK(part.find("\"options\"") == std::string::npos);
+  }
 }
 
 TEST_CASE("a run over parts refuses a process without a body") {
@@ -334,7 +340,17 @@ TEST_CASE("a checkpoint over parts is refused with a process's part missing, or 
   CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains("was written by a run over parts on"), CheckpointError);
   resumed.parts = true;
   const int last = world().ranks() - 1;
-  if (world().rank() == last) fs::remove(dir / part_checkpoint_name(last));
+  const fs::path last_part = dir / part_checkpoint_name(last);
+  // A part whose state its run would not have saved (checked against checkpoint.json's options,
+  // since a part's file holds none): its last row one step off.
+  if (world().rank() == last) {
+    nlohmann::json part = nlohmann::json::parse(text_of(last_part));
+    part["recorder"]["last_row_step"] = part["recorder"]["last_row_step"].get<int>() + 1;
+    std::ofstream(last_part) << part.dump();
+  }
+  world().any(false);
+  CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains("/recorder/last_row_step"), std::invalid_argument);
+  if (world().rank() == last) fs::remove(last_part);
   world().any(false);
   const std::string missing = "has no part of process " + std::to_string(last);
   CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains(missing.c_str()), std::invalid_argument);
