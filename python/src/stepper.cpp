@@ -19,6 +19,7 @@
 #include <noether/engine/quote.hpp>
 #include <noether/engine/reaction.hpp>
 #include <noether/solvers/initial_values.hpp>
+#include <noether/solvers/linear/blas_threads.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 #include "bindings.hpp"
@@ -83,9 +84,12 @@ py::dict report_dict(const StepReport& report) {
 
 /// n steps of h from state, the GIL released during each; Python's signal handlers run between
 /// steps (PyErr_CheckSignals, with the GIL taken back briefly), so Ctrl-C stops the loop after the
-/// step in progress, with state at the last step completed. Returns the steps taken.
+/// step in progress, with state at the last step completed. Returns the steps taken. The BLAS runs
+/// one thread meanwhile, as in `noether run` (BlasThreadLimit: the same bits as the program's run;
+/// numpy's count is given back after).
 long advance(PyStepper& self, State& state, double h, long n) {
   if (n < 0) throw std::invalid_argument("advance: n must be >= 0, got " + std::to_string(n));
+  const BlasThreadLimit blas_thread_limit;
   for (long k = 0; k < n; ++k) {
     {
       py::gil_scoped_release unlocked;
@@ -122,7 +126,11 @@ void bind_stepper_class(py::module_& m) {
           "completes the state (momenta p, multipliers) after checking it; refuses initial values off the "
           "constraints (noether.StepperRefusal; noether.project puts them on)")
       .def(
-          "step", [](PyStepper& self, State& state, double h) { return self.stepper->step(state, h); },
+          "step",
+          [](PyStepper& self, State& state, double h) {
+            const BlasThreadLimit blas_thread_limit;  // as advance
+            return self.stepper->step(state, h);
+          },
           py::arg("state"), py::arg("h"), py::call_guard<py::gil_scoped_release>(),
           "one step of h in place; returns its StepReport. A failed step raises noether.NewtonError and leaves "
           "state as it was")

@@ -148,3 +148,31 @@ def test_a_system_in_use_refuses_new_elements_as_a_noether_error():
     with pytest.raises(noether.Error, match="livens-em"):
         model.add_potential("late", ["bar"], lambda q: 0.0)
     del stepper
+
+
+def test_a_step_does_not_depend_on_the_blas_thread_count_and_gives_it_back():
+    """UMFPACK's fronts on grid2d k = 30 are wide enough for OpenBLAS to split them over threads,
+    which changes their last bits: Stepper.step and advance hold the BLAS to one thread, as
+    `noether run` does (solvers/linear/blas_threads.hpp), and give numpy's count back."""
+    import ctypes
+    import os
+
+    try:  # loaded by noether's module (or numpy's), if the BLAS is OpenBLAS
+        openblas = ctypes.CDLL("libopenblas.so.0", mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+    except OSError:
+        pytest.skip("the BLAS is not OpenBLAS")
+    set_threads, get_threads = openblas.openblas_set_num_threads, openblas.openblas_get_num_threads
+    model = noether.Model.from_scenario("grid2d", {"k": 30})
+    before = get_threads()
+    states = []
+    for blas_threads in (1, 2):
+        stepper = noether.Stepper(model, "livens-em", solver="umfpack")
+        state = model.initial_state()
+        stepper.initialize(state)
+        set_threads(blas_threads)
+        stepper.step(state, 1e-3)
+        stepper.advance(state, 1e-3, 1)
+        assert get_threads() == blas_threads
+        states.append(state)
+    set_threads(before)
+    assert np.array_equal(states[0].q, states[1].q) and np.array_equal(states[0].multipliers, states[1].multipliers)
