@@ -598,7 +598,7 @@ RunOutcome run_as_given(const RunOptions& options) {
   if (!scene) generated = describe(plan.source);
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
-  if (runs_over_parts(options)) parts.emplace(options.distribution, scene ? scene->model : *generated);
+  if (plan.parts) parts.emplace(options.distribution, scene ? scene->model : *generated);
   else built = model_of(plan.source, scene ? scene->model : *generated);
   const Model& model = parts ? parts->model() : *built;
   const ThreadLimit thread_limit(plan.threads);

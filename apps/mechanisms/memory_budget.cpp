@@ -61,6 +61,12 @@ AvailableMemory cgroup_level(const fs::path& dir, bool v2) {
   return {left > 0 ? left : 1, "the memory limit of cgroup " + (dir / (v2 ? "memory.max" : "memory.limit_in_bytes")).string()};
 }
 
+/// The share set_memory_share sets, which the estimates read.
+MemoryShare& share_of_this_process() {
+  static MemoryShare share;
+  return share;
+}
+
 }  // namespace
 
 AvailableMemory cgroup_available_memory(const fs::path& proc_self_cgroup, const fs::path& cgroup_mount) {
@@ -100,11 +106,6 @@ AvailableMemory available_memory() {
 
 std::int64_t available_memory_bytes() { return available_memory().bytes; }
 
-MemoryShare& share_of_this_process() {
-  static MemoryShare share;
-  return share;
-}
-
 void set_memory_share(const MemoryShare& share) {
   if (share.here < 1 || share.parts < 1)
     throw std::invalid_argument("a memory share needs at least one process here and one part, got " +
@@ -131,9 +132,10 @@ void require_memory_for_bars(double bars, double bytes_per_bar, const std::strin
 void require_memory(double needed, const std::string& what, const std::string& basis) {
   const AvailableMemory available = available_memory();
   const auto bytes = static_cast<double>(available.bytes);
-  const int here = memory_share().here;
-  const std::string each = here == 1 ? "" : ", for each of the " + std::to_string(here) + " processes on this machine";
-  needed *= here;
+  const MemoryShare& share = memory_share();
+  const std::string each =
+      share.here == 1 ? "" : ", for each of the " + std::to_string(share.here) + " processes on this machine";
+  needed *= share.here;
   if (bytes <= 0 || needed <= 0.8 * bytes) return;
   const auto gigabytes = [](double value) {
     char text[32];
@@ -141,7 +143,6 @@ void require_memory(double needed, const std::string& what, const std::string& b
     std::snprintf(text, sizeof text, gb < 10 ? "%.2g" : "%.0f", gb);
     return std::string(text);
   };
-  const MemoryShare& share = memory_share();
   const std::string or_else = share.here == 1   ? ""
                               : share.parts == 1 ? ", or --parts on (each process holds its part)"
                                                  : ", or spread the processes over more machines (a hostfile)";

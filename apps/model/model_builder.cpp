@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <Eigen/Geometry>
@@ -116,8 +117,7 @@ class Builder {
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
       entry("invariants", i, [&] {
         for (const std::string& name : d_.invariants[i].bodies)
-          if (!index_.contains(name) && std::ranges::none_of(d_.bodies, [&](const BodyDescription& b) { return name_of(b) == name; }))
-            throw FieldError("bodies", "no body named " + quote(name));
+          if (!describes_body(name)) throw FieldError("bodies", "no body named " + quote(name));
         invariants.push_back(invariant(d_.invariants[i], system, true));
       });
     return invariants;
@@ -555,6 +555,16 @@ class Builder {
                                    "under its name in summary.json: give each invariant its own name");
   }
 
+  /// Whether the description has a body `name`, placed here or not (a part places some of them):
+  /// the names of all are gathered on the first question, so that a list of many names costs a
+  /// lookup each, not a pass over the description.
+  bool describes_body(const std::string& name) const {
+    if (index_.contains(name)) return true;
+    if (described_names_.empty())
+      for (const BodyDescription& body : d_.bodies) described_names_.insert(name_of(body));
+    return described_names_.contains(name);
+  }
+
   /// Whether the part places the body `name` as its own (not a ghost, not another process's).
   bool owns(const std::string& name) const {
     const auto placed = index_.find(name);
@@ -565,9 +575,7 @@ class Builder {
   Probe probe(const PointProbeDescription& p, const System& system, bool) const {
     const auto placed = index_.find(p.body);
     if (placed != index_.end() && !bodies_[placed->second].ghost) return probe(p, system);
-    if (placed == index_.end() &&
-        std::ranges::none_of(d_.bodies, [&](const BodyDescription& b) { return name_of(b) == p.body; }))
-      throw FieldError("body", "no body named " + quote(p.body));
+    if (placed == index_.end() && !describes_body(p.body)) throw FieldError("body", "no body named " + quote(p.body));
     Probe absent{p.name, 0, {}};
     if (placed != index_.end())
       absent.dimension = bodies_[placed->second].kind == BodyClass::spherical
@@ -644,6 +652,7 @@ class Builder {
   std::vector<ConstraintKey> constraint_keys_;  ///< one per constraint built, in its order
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;
+  mutable std::unordered_set<std::string> described_names_;  ///< every body's name, once describes_body asks
 };
 
 }  // namespace
