@@ -1,5 +1,6 @@
 #include <noether/apps/model_source.hpp>
 
+#include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
 
 namespace noether {
@@ -7,6 +8,16 @@ namespace noether {
 ModelDescription describe(const ModelSource& source) {
   if (const auto* s = std::get_if<ScenarioSource>(&source)) return find_scenario(s->name).describe(s->parameters);
   return std::get<SceneSource>(source).scene->model;
+}
+
+PartedModel parted_model(const ModelSource& source) {
+  if (const auto* s = std::get_if<ScenarioSource>(&source)) {
+    const Scenario& scenario = find_scenario(s->name);
+    if (!scenario.generate) return parted(std::make_shared<const ModelDescription>(scenario.describe(s->parameters)));
+    return parted([&scenario, parameters = s->parameters](DescriptionSink& sink) { scenario.generate(parameters, sink); });
+  }
+  const std::shared_ptr<const Scene>& scene = std::get<SceneSource>(source).scene;
+  return parted(std::shared_ptr<const ModelDescription>(scene, &scene->model));
 }
 
 std::shared_ptr<const Model> model_of(const ModelSource& source, const ModelDescription& description) {

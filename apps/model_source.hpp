@@ -12,6 +12,8 @@
 
 namespace noether {
 
+struct PartedModel;  // apps/model/description_sink.hpp
+
 struct ScenarioSource {
   std::string name;
   ParameterValues parameters;  ///< every parameter, resolved (defaults and overrides)
@@ -26,6 +28,11 @@ using ModelSource = std::variant<ScenarioSource, SceneSource>;
 
 /// The description of the source's mechanism: the scenario's for its parameters, or the scene's.
 ModelDescription describe(const ModelSource& source);
+
+/// The source's mechanism as a run over parts reads it: a generated scenario's generator (each
+/// process describes its part alone), else the whole description (describe(source), a scene's
+/// own).
+PartedModel parted_model(const ModelSource& source);
 
 /// The model of the source's mechanism, built from `description` (describe(source)), or for a
 /// scene the one built when it was read (Scene::built), bitwise the same, not built again.

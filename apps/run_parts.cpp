@@ -6,7 +6,6 @@
 #include <string>
 #include <utility>
 
-#include <noether/apps/model/description_coupling.hpp>
 #include <noether/engine/partition.hpp>
 #include <noether/engine/system_part.hpp>
 
@@ -14,11 +13,10 @@ namespace noether {
 namespace {
 
 /// What a run over parts does not report yet, refused before any part is built.
-void require_reported_over_parts(const ModelDescription& d) {
-  if (!d.actuators.empty())
-    throw std::invalid_argument("the model has actuators (" + d.actuators.front().name +
-                                "), whose probes a run over parts (--parts on) does not evaluate yet: run it with "
-                                "--parts off");
+void require_reported_over_parts(const DescriptionOutline& outline) {
+  if (outline.has(EntryList::actuators))
+    throw std::invalid_argument("the model has actuators, whose probes a run over parts (--parts on) does not evaluate "
+                                "yet: run it with --parts off");
 }
 
 /// Every probe's dimension on every process: its evaluator's (the largest over the processes:
@@ -30,19 +28,22 @@ void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& p
   for (std::size_t i = 0; i < probes.size(); ++i) probes[i].dimension = static_cast<Index>(dimensions[i]);
 }
 
-/// This process's part; an entry refused in one part (build_model_part), or a part without a body
-/// of its own (more processes than the coupling graph's blocks: a stepper has no part to step), is
-/// refused on every process (agreed_over_parts).
-ModelPart agreed_part(const Distribution& processes, const ModelDescription& description,
-                      std::span<const int> body_processes) {
+/// This process's part and its description; an entry refused in one part (build_model_part), or
+/// a part without a body of its own (more processes than the coupling graph's blocks: a stepper
+/// has no part to step), is refused on every process (agreed_over_parts).
+ModelPart agreed_part(const Distribution& processes, const PartedModel& model, std::span<const int> body_processes,
+                      std::optional<PartDescription>& description) {
   ModelPart part;
   agreed_over_parts(processes, [&] {
-    part = build_model_part(description, body_processes, processes.rank());
-    if (std::ranges::none_of(part.ghosts, [](bool ghost) { return !ghost; }))
-      throw std::invalid_argument(
-          "a run over parts on " + std::to_string(processes.ranks()) + " processes leaves process " +
-          std::to_string(processes.rank()) + " without a body of the model's " + std::to_string(description.bodies.size()) +
-          " (each process owns a block of bodies that the joints couple): run it on fewer processes, or with --parts off");
+    const PartSelection selection = select_part(model.outline, body_processes, processes.rank());
+    if (std::ranges::none_of(selection.bodies, [](BodyRole role) { return role == BodyRole::owned; }))
+      throw std::invalid_argument("a run over parts on " + std::to_string(processes.ranks()) + " processes leaves process " +
+                                  std::to_string(processes.rank()) + " without a body of the model's " +
+                                  std::to_string(body_processes.size()) +
+                                  " (each process owns a block of bodies that the joints couple): run it on fewer "
+                                  "processes, or with --parts off");
+    description = model.part(selection);
+    part = build_model_part(*description, processes.rank());
   });
   return part;
 }
@@ -72,11 +73,11 @@ void agreed_over_parts(const Distribution& processes, const std::function<void()
   if (first.process >= 0) throw std::invalid_argument("process " + std::to_string(first.process) + ": " + first.words);
 }
 
-RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description)
+RunParts::RunParts(std::shared_ptr<const Distribution> processes, const PartedModel& parted)
     : processes_(std::move(processes)) {
-  require_reported_over_parts(description);
-  const std::vector<int> body_processes = noether::block_processes(description_coupling(description), processes_->ranks());
-  ModelPart part = agreed_part(*processes_, description, body_processes);
+  require_reported_over_parts(parted.outline);
+  const std::vector<int> body_processes = noether::block_processes(parted.outline.coupling(), processes_->ranks());
+  ModelPart part = agreed_part(*processes_, parted, body_processes, description_);
   agree_probe_dimensions(*processes_, part.probes);
   system_part_ = std::make_shared<const SystemPart>(noether::system_part(*processes_, part, body_processes));
   const SystemPart& numbers = *system_part_;
@@ -94,7 +95,12 @@ RunParts::RunParts(std::shared_ptr<const Distribution> processes, const ModelDes
   model_.initial = std::move(part.initial);
   model_.probes = std::move(part.probes);
   model_.invariants = std::move(part.invariants);
-  model_.conserved_momenta = description.conserved_momenta;
+  model_.conserved_momenta = description_->description.conserved_momenta;
+}
+
+const PartDescription& RunParts::description() const {
+  if (!description_) throw std::logic_error("the part's description was freed before it was read");
+  return *description_;
 }
 
 std::vector<double> RunParts::owned(ConstVectorRef part_values) const {

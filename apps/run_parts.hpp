@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model.hpp>
 #include <noether/apps/model/model_description.hpp>
 #include <noether/apps/model/model_part.hpp>
@@ -34,16 +35,21 @@ void agreed_over_parts(const Distribution& processes, const std::function<void()
 /// its own bodies), with how it sits in the whole.
 class RunParts {
  public:
-  /// Builds this process's part of description, the bodies divided into contiguous blocks of the
-  /// coupling graph (block_processes of description_coupling). Collective. Throws
+  /// Describes and builds this process's part of `model`, the bodies divided into contiguous
+  /// blocks of the coupling graph (block_processes of its outline's coupling). Collective. Throws
   /// ModelDescriptionError as build_model_part does; std::invalid_argument for what a run over
   /// parts cannot report yet (actuators), naming it.
-  RunParts(std::shared_ptr<const Distribution> processes, const ModelDescription& description);
+  RunParts(std::shared_ptr<const Distribution> processes, const PartedModel& model);
 
   const Distribution& processes() const { return *processes_; }
   /// The part as a Model (its system the part's; its invariants over the bodies it owns, summed
   /// over the processes the whole's).
   const Model& model() const { return model_; }
+  /// The description of the part (the drawing's), with each body's and joint's number in the
+  /// whole; until forget_description.
+  const PartDescription& description() const;
+  /// Frees the part's description (a run keeps it until its drawing is made).
+  void forget_description() { description_.reset(); }
   /// Each invariant's size, the same on every process (a part that owns none of its bodies
   /// evaluates it to an empty vector: its share is zero).
   const std::vector<Index>& invariant_sizes() const { return invariant_sizes_; }
@@ -76,6 +82,7 @@ class RunParts {
   std::vector<double> owned(ConstVectorRef part_values) const;
 
   std::shared_ptr<const Distribution> processes_;
+  std::optional<PartDescription> description_;
   Model model_;
   std::shared_ptr<const SystemPart> system_part_;
   std::vector<Index> owned_;  ///< the part's coordinates this process owns (System order)

@@ -306,21 +306,26 @@ bool ends_alone(const RunOptions& options, const RunEnding& ending) {
 /// its bodies and joints a second time, and would lie beside the run's largest allocations (the
 /// factors) for nothing. A scene's is the scene's own, which the run's options hold (not a copy).
 struct RunModel {
-  std::optional<ModelDescription>& generated;  ///< a scenario's description
-  const Scene* scene;                          ///< a scene file's, or null
+  std::optional<ModelDescription>& generated;  ///< a scenario's description (not over parts)
+  const Scene* scene;                          ///< a scene file's, or null (not over parts)
   const Model& model;                          ///< over parts, this process's part
   PreparedStepper& prepared;
-  const RunParts* parts;  ///< a run over parts; null when every process holds the whole model
+  RunParts* parts;  ///< a run over parts (its part's description drawn); null when every process holds the whole model
   const ReactionColumns* reactions;  ///< with --reactions on: the model's (over parts the part's, numbered)
 
   /// What this process draws: its part (DrawnPart) under the partition of the system stepped,
   /// which the assembly's is (over parts, the part's bodies it owns); the whole model in one
   /// process. Before the outputs are open.
   VtkDrawing drawing(const Distribution* processes) const {
+    if (parts) {
+      const PartDescription& own = parts->description();
+      const DrawnPart part{processes->rank(), parts->block_processes(), own.body_numbers,
+                           own.entry_numbers[static_cast<std::size_t>(EntryList::joints)]};
+      return VtkDrawing(own.description, model, part);
+    }
     if (!scene && !generated) throw std::logic_error("the run's description was freed before it was drawn");
     DrawnPart part;
-    if (parts) part = {processes->rank(), parts->block_processes()};
-    else if (processes) part = DrawnPart::of(prepared.system(model), *processes);
+    if (processes) part = DrawnPart::of(prepared.system(model), *processes);
     return VtkDrawing(scene ? scene->model : *generated, model, part);
   }
 };
@@ -411,6 +416,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
     if (options.checkpoint_every > 0 && (outputs || m.parts))
       checkpoints.emplace(options, plan, outputs, m.parts ? &m.parts->processes() : nullptr);
     m.generated.reset();
+    if (m.parts) m.parts->forget_description();
     if (m.prepared.refusal) throw *m.prepared.refusal;
     start_recording(m, options, recorder, state);
     const int signal = integrate(*m.prepared.stepper, options, plan.configuration, recorder, state, clock,
@@ -595,11 +601,14 @@ RunOutcome run_as_given(const RunOptions& options) {
   const auto* scene_source = std::get_if<SceneSource>(&plan.source);
   const Scene* scene = scene_source ? scene_source->scene.get() : nullptr;
   std::optional<ModelDescription> generated;
-  if (!scene) generated = describe(plan.source);
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
-  if (plan.parts) parts.emplace(options.distribution, scene ? scene->model : *generated);
-  else built = model_of(plan.source, scene ? scene->model : *generated);
+  if (plan.parts) {
+    parts.emplace(options.distribution, parted_model(plan.source));
+  } else {
+    if (!scene) generated = describe(plan.source);
+    built = model_of(plan.source, scene ? scene->model : *generated);
+  }
   const Model& model = parts ? parts->model() : *built;
   const ThreadLimit thread_limit(plan.threads);
   const BlasThreadLimit blas_thread_limit;

@@ -65,7 +65,7 @@ const std::string& probe_body(const ModelDescription& description, std::size_t i
 }  // namespace
 
 DrawnPart DrawnPart::of(const System& system, const Distribution& processes) {
-  return {processes.rank(), noether::block_processes(system, processes.ranks())};
+  return {processes.rank(), noether::block_processes(system, processes.ranks()), {}, {}};
 }
 
 VtkDrawing::VtkDrawing(const ModelDescription& description, const Model& model, const DrawnPart& part)
@@ -75,8 +75,8 @@ VtkDrawing::VtkDrawing(const ModelDescription& description, const Model& model, 
   for (std::size_t b = 0; b < blocks.size(); ++b)
     places.emplace(blocks[b].name,
                    BlockPlace{blocks[b].offset, part.block_processes.empty() ? part.rank : part.block_processes[b]});
-  add_bodies(description, places);
-  add_joints(description);
+  add_bodies(description, places, part.body_numbers);
+  add_joints(description, part.joint_numbers);
   add_probes(description, model, places);
 }
 
@@ -104,7 +104,7 @@ VtkDrawing::PlacedPoint VtkDrawing::point_on(const std::string& name, const Vect
   return {Vector::Zero(d), body.offset, body.kinematics.point_map(or_origin(point, d))};
 }
 
-void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlaces& places) {
+void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlaces& places, std::span<const Index> numbers) {
   const std::unordered_map<std::string, double> radii = attachment_radii(description);
   for (std::size_t i = 0; i < description.bodies.size(); ++i) {
     const BodyDescription& body = description.bodies[i];
@@ -121,16 +121,17 @@ void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlac
     if (drawn.process != rank_) continue;  // another process's part: its joints' points may lie on it
     const Index dimension = drawn.kinematics.dimension();
     const Index centre = add_point(point_on(name, Vector::Zero(dimension), dimension));
-    add_vertex(centre, VtkCellKind::body_centre, i);
+    const std::size_t number = numbers.empty() ? i : static_cast<std::size_t>(numbers[i]);
+    add_vertex(centre, VtkCellKind::body_centre, number);
     if (!drawn.kinematics.has_directors()) continue;
     for (Index axis = 0; axis < dimension; ++axis) {
       const Index tip = add_point(point_on(name, length * Vector::Unit(dimension, axis), dimension));
-      add_line(centre, tip, static_cast<VtkCellKind>(static_cast<int>(VtkCellKind::director_1) + axis), i);
+      add_line(centre, tip, static_cast<VtkCellKind>(static_cast<int>(VtkCellKind::director_1) + axis), number);
     }
   }
 }
 
-void VtkDrawing::add_joints(const ModelDescription& description) {
+void VtkDrawing::add_joints(const ModelDescription& description, std::span<const Index> numbers) {
   for (std::size_t i = 0; i < description.joints.size(); ++i) {
     const JointDescription& joint = description.joints[i];
     const auto b = bodies_.find(joint.b.body);
@@ -140,10 +141,11 @@ void VtkDrawing::add_joints(const ModelDescription& description) {
     const DrawnBody& first = a != bodies_.end() && a->second.offset < b->second.offset ? a->second : b->second;
     if (first.process != rank_) continue;
     const Index dimension = b->second.kinematics.dimension();
+    const std::size_t number = numbers.empty() ? i : static_cast<std::size_t>(numbers[i]);
     const Index point_b = add_point(point_on(joint.b.body, joint.b.point, dimension));
-    add_vertex(point_b, VtkCellKind::joint_point, i);
+    add_vertex(point_b, VtkCellKind::joint_point, number);
     if (joint.kind->drawn_as_segment)
-      add_line(add_point(point_on(joint.a.body, joint.a.point, dimension)), point_b, VtkCellKind::joint_segment, i);
+      add_line(add_point(point_on(joint.a.body, joint.a.point, dimension)), point_b, VtkCellKind::joint_segment, number);
   }
 }
 

@@ -14,6 +14,7 @@
 /// of gyration, sqrt(tr J_c / m) (sqrt(J_c / m) in the plane), or 1 when that is 0.
 /// Over several processes each draws its part (DrawnPart), one piece of each drawing.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -48,6 +49,10 @@ struct DrawnPart {
   /// The process of each coordinate block of the system (System::blocks() order); empty: the
   /// whole model (one process, rank 0).
   std::vector<int> block_processes;
+  /// Each body's and each joint's number in the whole description (the "index" of its cells) when
+  /// the description drawn is a part's (PartDescription: its body_numbers and the joints' entry
+  /// numbers); empty: its index in the description drawn. Read while the drawing is made.
+  std::span<const Index> body_numbers, joint_numbers;
 
   /// The part of processes.rank() of system, the system the run steps (its structure sets the
   /// partition).
@@ -96,8 +101,8 @@ class VtkDrawing {
   void add_line(Index from, Index to, VtkCellKind kind, std::size_t index);
   /// The point `point` (body coordinates) of the body `name`, or of the ground when name is empty.
   PlacedPoint point_on(const std::string& name, const Vector& point, Index dimension) const;
-  void add_bodies(const ModelDescription& description, const BlockPlaces& places);
-  void add_joints(const ModelDescription& description);
+  void add_bodies(const ModelDescription& description, const BlockPlaces& places, std::span<const Index> numbers);
+  void add_joints(const ModelDescription& description, std::span<const Index> numbers);
   void add_probes(const ModelDescription& description, const Model& model, const BlockPlaces& places);
 
   int rank_;

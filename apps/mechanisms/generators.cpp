@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
 
 namespace noether {
@@ -49,24 +50,23 @@ GravityDescription gravity(Index dimension, const BarProperties& bars) {
 
 }  // namespace
 
-ModelDescription chain2d_description(Index n, const BarProperties& bars) {
+void generate_chain2d(Index n, const BarProperties& bars, DescriptionSink& sink) {
   require_count("chain2d: the number of bars n", n);
-  ModelDescription d;
   const double l = bars.length;
   const Vector left = planar_point(-l / 2, 0), right = planar_point(l / 2, 0);
   for (Index i = 0; i < n; ++i) {
     const std::string name = "bar" + std::to_string(i);
-    d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, 0.0, 0.0}, {}});
-    if (i == 0) d.joints.push_back(joint("pivot", &joint_kinds::revolute_planar, "", planar_point(0, 0), name, left));
-    else d.joints.push_back(joint("joint" + std::to_string(i), &joint_kinds::revolute_planar, "bar" + std::to_string(i - 1), right, name, left));
+    sink.body(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, 0.0, 0.0}, {}});
+    if (i == 0) sink.joint(joint("pivot", &joint_kinds::revolute_planar, "", planar_point(0, 0), name, left), {0});
+    else
+      sink.joint(joint("joint" + std::to_string(i), &joint_kinds::revolute_planar, "bar" + std::to_string(i - 1), right, name, left),
+                 {i - 1, i});
   }
-  d.forces.push_back(gravity(2, bars));
-  return d;
+  sink.model_wide().forces.push_back(gravity(2, bars));
 }
 
-ModelDescription chain3d_description(Index n, ChainJoint joint_kind, double tip_speed, const BarProperties& bars) {
+void generate_chain3d(Index n, ChainJoint joint_kind, double tip_speed, const BarProperties& bars, DescriptionSink& sink) {
   require_count("chain3d: the number of bars n", n);
-  ModelDescription d;
   const double l = bars.length;
   const Vector left = spatial_point(-l / 2, 0, 0), right = spatial_point(l / 2, 0, 0);
   const Eigen::Vector3d y_axis = Eigen::Vector3d::UnitY(), z_axis = Eigen::Vector3d::UnitZ();
@@ -80,44 +80,61 @@ ModelDescription chain3d_description(Index n, ChainJoint joint_kind, double tip_
     const bool spinning = spherical || i >= 1;
     const Eigen::Vector3d omega = spinning ? Eigen::Vector3d(spin * z_axis) : Eigen::Vector3d::Zero();
     const std::string name = "bar" + std::to_string(i), previous = i == 0 ? "" : "bar" + std::to_string(i - 1);
-    d.bodies.push_back(RigidBodyDescription{name, spatial_bar(bars), {centre, Eigen::Matrix3d::Identity()},
-                                            {omega.cross(centre - spin_point), omega}});
+    sink.body(RigidBodyDescription{name, spatial_bar(bars), {centre, Eigen::Matrix3d::Identity()},
+                                   {omega.cross(centre - spin_point), omega}});
     const std::string joint_name = i == 0 ? "pivot" : "joint" + std::to_string(i);
     const Vector point_a = i == 0 ? spatial_point(0, 0, 0) : right;
     const Vector axis = (i % 2 == 0) ? Vector(y_axis) : Vector(z_axis);
-    if (spherical) d.joints.push_back(joint(joint_name, &joint_kinds::spherical, previous, point_a, name, left));
-    else d.joints.push_back(joint(joint_name, &joint_kinds::revolute, previous, point_a, name, left, axis, axis));
+    JointDescription j = spherical ? joint(joint_name, &joint_kinds::spherical, previous, point_a, name, left)
+                                   : joint(joint_name, &joint_kinds::revolute, previous, point_a, name, left, axis, axis);
+    if (i == 0) sink.joint(std::move(j), {0});
+    else sink.joint(std::move(j), {i - 1, i});
   }
-  d.forces.push_back(gravity(3, bars));
-  return d;
+  sink.model_wide().forces.push_back(gravity(3, bars));
 }
 
-ModelDescription bar_lattice_description(Index columns, Index rows, double top_speed, const BarProperties& bars) {
+void generate_bar_lattice(Index columns, Index rows, double top_speed, const BarProperties& bars, DescriptionSink& sink) {
   require_count("lattice: the number of columns", columns);
   require_count("lattice: the number of rows", rows);
-  ModelDescription d;
   const double l = bars.length, omega = -top_speed / l;
   const Vector bottom = planar_point(-l / 2, 0), top = planar_point(l / 2, 0);
+  const Index per_row = 2 * columns + 1;  // verticals v0..v<columns>, then couplers h0..h<columns-1>
+  const auto vertical = [&](Index i, Index j) { return (j - 1) * per_row + i; };
   for (Index j = 1; j <= rows; ++j) {
     for (Index i = 0; i <= columns; ++i) {
       const std::string name = lattice_name("v", i, j);
       const double vx = (j - 0.5) * top_speed;  // centre of a vertical in the shear motion
-      d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {i * l, (j - 0.5) * l, M_PI / 2}, {vx, 0.0, omega}});
+      sink.body(PlanarBodyDescription{name, planar_bar(bars), {i * l, (j - 0.5) * l, M_PI / 2}, {vx, 0.0, omega}});
       if (j == 1)
-        d.joints.push_back(joint(lattice_name("ground", i, j), &joint_kinds::revolute_planar, "", planar_point(i * l, 0), name, bottom));
+        sink.joint(joint(lattice_name("ground", i, j), &joint_kinds::revolute_planar, "", planar_point(i * l, 0), name, bottom),
+                   {vertical(i, j)});
       else
-        d.joints.push_back(joint(lattice_name("stack", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j - 1), top,
-                                 name, bottom));
+        sink.joint(joint(lattice_name("stack", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j - 1), top, name, bottom),
+                   {vertical(i, j - 1), vertical(i, j)});
     }
     for (Index i = 0; i < columns; ++i) {
       const std::string name = lattice_name("h", i, j);
-      d.bodies.push_back(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, j * l, 0.0}, {j * top_speed, 0.0, 0.0}});
-      d.joints.push_back(joint(lattice_name("left", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j), top, name, bottom));
-      d.joints.push_back(joint(lattice_name("right", i, j), &joint_kinds::revolute_planar, lattice_name("v", i + 1, j), top, name, top));
+      const Index coupler = vertical(columns, j) + 1 + i;
+      sink.body(PlanarBodyDescription{name, planar_bar(bars), {(i + 0.5) * l, j * l, 0.0}, {j * top_speed, 0.0, 0.0}});
+      sink.joint(joint(lattice_name("left", i, j), &joint_kinds::revolute_planar, lattice_name("v", i, j), top, name, bottom),
+                 {vertical(i, j), coupler});
+      sink.joint(joint(lattice_name("right", i, j), &joint_kinds::revolute_planar, lattice_name("v", i + 1, j), top, name, top),
+                 {vertical(i + 1, j), coupler});
     }
   }
-  d.forces.push_back(gravity(2, bars));
-  return d;
+  sink.model_wide().forces.push_back(gravity(2, bars));
+}
+
+ModelDescription chain2d_description(Index n, const BarProperties& bars) {
+  return described([&](DescriptionSink& sink) { generate_chain2d(n, bars, sink); });
+}
+
+ModelDescription chain3d_description(Index n, ChainJoint joint, double tip_speed, const BarProperties& bars) {
+  return described([&](DescriptionSink& sink) { generate_chain3d(n, joint, tip_speed, bars, sink); });
+}
+
+ModelDescription bar_lattice_description(Index columns, Index rows, double top_speed, const BarProperties& bars) {
+  return described([&](DescriptionSink& sink) { generate_bar_lattice(columns, rows, top_speed, bars, sink); });
 }
 
 Mechanism make_chain2d(Index n, const BarProperties& bars) { return build_mechanism(chain2d_description(n, bars)); }

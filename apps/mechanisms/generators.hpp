@@ -9,17 +9,22 @@
 
 namespace noether {
 
+class DescriptionSink;  // apps/model/description_sink.hpp
+
 struct BarProperties {
   double mass = 1.0;
   double length = 1.0;
   double gravity = 9.81;  ///< acceleration in -y (planar) or -z (3D)
 };
 
-/// Each generator gives the mechanism as a description (the scenarios run it, `noether export` writes
-/// it) and, through build_mechanism, as a Mechanism (make_*; the benchmarks build those).
+/// Each generator gives the mechanism to a DescriptionSink (generate_*: its whole description, its
+/// outline or one process's part, apps/model/description_sink.hpp), as a description (the
+/// scenarios run it, `noether export` writes it) and, through build_mechanism, as a Mechanism
+/// (make_*; the benchmarks build those).
 
 /// Planar chain of n bars on revolute joints along +x from the ground pivot at the origin, bar 0
 /// pinned there; released horizontally at rest. Bars "bar0" ... "bar<n-1>".
+void generate_chain2d(Index n, const BarProperties& bars, DescriptionSink& sink);
 ModelDescription chain2d_description(Index n, const BarProperties& bars = {});
 Mechanism make_chain2d(Index n, const BarProperties& bars = {});
 
@@ -32,6 +37,7 @@ enum class ChainJoint { spherical, revolute };
 /// revolute: hinge axes alternate y (joints 0, 2, ...) and z (joints 1, 3, ...), so the chain
 ///   moves in 3D; bars beyond the first z hinge start rotating about it, the tip at `tip_speed`
 ///   (a single bar starts at rest).
+void generate_chain3d(Index n, ChainJoint joint, double tip_speed, const BarProperties& bars, DescriptionSink& sink);
 ModelDescription chain3d_description(Index n, ChainJoint joint, double tip_speed = 0.1, const BarProperties& bars = {});
 Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed = 0.1, const BarProperties& bars = {});
 
@@ -44,6 +50,7 @@ Mechanism make_chain3d(Index n, ChainJoint joint, double tip_speed = 0.1, const 
 /// configurations with horizontal bars are singular (rank loss), passed every half turn.
 /// nfourbar(n) = lattice(n, 1) (the IFToMM N-four-bar); grid2d(k) = lattice(k, k).
 /// The first body added is v0_1, so mechanism.bodies()[0] carries probe B0 at X = (l/2, 0).
+void generate_bar_lattice(Index columns, Index rows, double top_speed, const BarProperties& bars, DescriptionSink& sink);
 ModelDescription bar_lattice_description(Index columns, Index rows, double top_speed = 1.0, const BarProperties& bars = {});
 Mechanism make_bar_lattice(Index columns, Index rows, double top_speed = 1.0, const BarProperties& bars = {});
 

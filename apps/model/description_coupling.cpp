@@ -1,5 +1,6 @@
 #include <noether/apps/model/description_coupling.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -122,13 +123,42 @@ void for_each_entry_element(const ModelDescription& d,
   walk_list(w, EntryList::actuators, d.actuators, [&](const ActuatorDescription& a) { walk(w, a); });
 }
 
-BlockCoupling description_coupling(const ModelDescription& description) {
+void DescriptionOutline::add_element(EntryList list, Index index, std::span<const Index> bodies) {
+  const auto code = static_cast<std::uint8_t>(list);
+  if (!entries_.empty() && (code < lists_.back() || (code == lists_.back() && index <= entries_.back())))
+    throw std::invalid_argument("an outline's elements follow the entry lists' order: entry " + std::to_string(index) +
+                                " of list " + std::to_string(code) + " came after entry " + std::to_string(entries_.back()) +
+                                " of list " + std::to_string(lists_.back()));
+  for (const Index b : bodies)
+    if (b < 0 || b >= static_cast<Index>(sizes_.size()))
+      throw std::invalid_argument("an outline's element touches body " + std::to_string(b) + " of " +
+                                  std::to_string(sizes_.size()) + " added");
+  lists_.push_back(code);
+  entries_.push_back(index);
+  bodies_.insert(bodies_.end(), bodies.begin(), bodies.end());
+  starts_.push_back(static_cast<Index>(bodies_.size()));
+}
+
+bool DescriptionOutline::has(EntryList list) const {
+  return std::ranges::find(lists_, static_cast<std::uint8_t>(list)) != lists_.end();
+}
+
+BlockCoupling DescriptionOutline::coupling() const {
   BlockCoupling coupling;
-  for (const BodyDescription& body : description.bodies) coupling.add_block(coordinates_of(body));
-  for_each_entry_element(description, [&](EntryList, std::size_t, std::span<const Index> bodies) {
-    coupling.add_element(bodies);
-  });
+  for (const Index size : sizes_) coupling.add_block(size);
+  for (std::size_t e = 0; e < num_elements(); ++e) coupling.add_element(bodies(e));
   return coupling;
 }
+
+DescriptionOutline outline_of(const ModelDescription& description) {
+  DescriptionOutline outline;
+  for (const BodyDescription& body : description.bodies) outline.add_body(coordinates_of(body));
+  for_each_entry_element(description, [&](EntryList list, std::size_t index, std::span<const Index> bodies) {
+    outline.add_element(list, static_cast<Index>(index), bodies);
+  });
+  return outline;
+}
+
+BlockCoupling description_coupling(const ModelDescription& description) { return outline_of(description).coupling(); }
 
 }  // namespace noether

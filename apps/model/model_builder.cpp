@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include <Eigen/Geometry>
@@ -88,38 +87,33 @@ std::string list_of(const std::vector<std::string>& names) {
 
 class Builder {
  public:
-  /// Builds the whole description, or with `part` the bodies and entries it selects.
-  explicit Builder(const ModelDescription& description, const PartSelection* part = nullptr)
+  /// Builds the whole description, or with `part` (its description the one given) the bodies and
+  /// entries it builds.
+  explicit Builder(const ModelDescription& description, const PartDescription* part = nullptr)
       : d_(description), part_(part) {}
 
   Mechanism build() {
-    for (std::size_t i = 0; i < d_.bodies.size(); ++i)
-      if (role(i) != BodyRole::absent)
-        keyed(kBodiesSection, i, [&] { entry("bodies", i, [&] { add_body(d_.bodies[i], role(i)); }); });
+    for (std::size_t i = 0; i < d_.bodies.size(); ++i) {
+      const std::size_t number = body_number(i);
+      keyed(kBodiesSection, number, [&] { entry("bodies", number, [&] { add_body(d_.bodies[i], role(i)); }); });
+    }
     each(EntryList::inertias, "inertias", d_.inertias, [&](const auto& m) { add_inertia(m); });
     each(EntryList::joints, "joints", d_.joints, [&](const auto& j) { mechanism_.add(make_joint(j)); });
     each(EntryList::constraints, "constraints", d_.constraints,
          [&](const auto& c) { std::visit([&](const auto& k) { add_constraint(k); }, c); });
     each(EntryList::drives, "drives", d_.drives, [&](const auto& r) { mechanism_.add(make_drive(r)); });
-    for (std::size_t i = 0; i < d_.forces.size(); ++i)
-      if (std::holds_alternative<GravityDescription>(d_.forces[i]) || builds(EntryList::forces, i))
-        keyed(section_of(EntryList::forces), i,
-              [&] { entry("forces", i, [&] { std::visit([&](const auto& f) { add_force(f); }, d_.forces[i]); }); });
+    each(EntryList::forces, "forces", d_.forces, [&](const auto& f) { std::visit([&](const auto& g) { add_force(g); }, f); });
     each(EntryList::actuators, "actuators", d_.actuators, [&](const auto& a) { add_actuator(a); });
     return std::move(mechanism_);
   }
 
   /// A part's invariants (build_mechanism_part), one per described invariant: over the listed
-  /// bodies the part owns (invariant's owned_only). A listed name that no body of the description
-  /// has is refused, as build_model refuses it.
+  /// bodies the part owns (invariant's owned_only); a listed name the part does not hold is
+  /// another process's body (part_description checked the names against the whole's).
   std::vector<Invariant> part_invariants(const System& system) const {
     std::vector<Invariant> invariants;
     for (std::size_t i = 0; i < d_.invariants.size(); ++i)
-      entry("invariants", i, [&] {
-        for (const std::string& name : d_.invariants[i].bodies)
-          if (!describes_body(name)) throw FieldError("bodies", "no body named " + quote(name));
-        invariants.push_back(invariant(d_.invariants[i], system, true));
-      });
+      entry("invariants", i, [&] { invariants.push_back(invariant(d_.invariants[i], system, true)); });
     return invariants;
   }
 
@@ -172,14 +166,22 @@ class Builder {
 
   // ---- the part built ---------------------------------------------------------------------
 
-  BodyRole role(std::size_t body) const { return part_ ? part_->bodies[body] : BodyRole::owned; }
-  bool builds(EntryList list, std::size_t index) const { return !part_ || part_->builds(list, index); }
+  BodyRole role(std::size_t body) const { return part_ ? part_->roles[body] : BodyRole::owned; }
+  bool builds(EntryList list, std::size_t index) const { return !part_ || part_->built(list, index); }
+  /// Body i's and entry i's numbers in the whole description, which keys and refusals name.
+  std::size_t body_number(std::size_t i) const { return part_ ? static_cast<std::size_t>(part_->body_numbers[i]) : i; }
+  std::size_t entry_number(EntryList list, std::size_t i) const {
+    return part_ ? static_cast<std::size_t>(part_->entry_numbers[static_cast<std::size_t>(list)][i]) : i;
+  }
 
   /// add(entries[i]) for each entry of `list` the part builds, a refusal naming the entry.
   template <class Entries, class F>
   void each(EntryList list, const char* section, const Entries& entries, F&& add) {
-    for (std::size_t i = 0; i < entries.size(); ++i)
-      if (builds(list, i)) keyed(section_of(list), i, [&] { entry(section, i, [&] { add(entries[i]); }); });
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (!builds(list, i)) continue;
+      const std::size_t number = entry_number(list, i);
+      keyed(section_of(list), number, [&] { entry(section, number, [&] { add(entries[i]); }); });
+    }
   }
 
   /// The key section of a body's own constraints and of each entry list's (ConstraintKey).
@@ -555,16 +557,6 @@ class Builder {
                                    "under its name in summary.json: give each invariant its own name");
   }
 
-  /// Whether the description has a body `name`, placed here or not (a part places some of them):
-  /// the names of all are gathered on the first question, so that a list of many names costs a
-  /// lookup each, not a pass over the description.
-  bool describes_body(const std::string& name) const {
-    if (index_.contains(name)) return true;
-    if (described_names_.empty())
-      for (const BodyDescription& body : d_.bodies) described_names_.insert(name_of(body));
-    return described_names_.contains(name);
-  }
-
   /// Whether the part places the body `name` as its own (not a ghost, not another process's).
   bool owns(const std::string& name) const {
     const auto placed = index_.find(name);
@@ -575,7 +567,6 @@ class Builder {
   Probe probe(const PointProbeDescription& p, const System& system, bool) const {
     const auto placed = index_.find(p.body);
     if (placed != index_.end() && !bodies_[placed->second].ghost) return probe(p, system);
-    if (placed == index_.end() && !describes_body(p.body)) throw FieldError("body", "no body named " + quote(p.body));
     Probe absent{p.name, 0, {}};
     if (placed != index_.end())
       absent.dimension = bodies_[placed->second].kind == BodyClass::spherical
@@ -645,14 +636,13 @@ class Builder {
   }
 
   const ModelDescription& d_;
-  const PartSelection* part_;  ///< null: the whole description
+  const PartDescription* part_;  ///< null: the whole description
   Mechanism mechanism_;
   std::vector<std::shared_ptr<const JointActuator>> actuators_;  ///< in the order of d_.actuators
   std::vector<PlacedBody> bodies_;
   std::vector<ConstraintKey> constraint_keys_;  ///< one per constraint built, in its order
   std::vector<std::string> names_;
   std::unordered_map<std::string, std::size_t> index_;
-  mutable std::unordered_set<std::string> described_names_;  ///< every body's name, once describes_body asks
 };
 
 }  // namespace
@@ -663,8 +653,8 @@ const std::string& name_of(const BodyDescription& body) {
 
 Mechanism build_mechanism(const ModelDescription& description) { return Builder(description).build(); }
 
-MechanismPart build_mechanism_part(const ModelDescription& description, const PartSelection& part, bool bodiless) {
-  Builder builder(description, &part);
+MechanismPart build_mechanism_part(const PartDescription& part, bool bodiless) {
+  Builder builder(part.description, &part);
   MechanismPart built{builder.build(), {}, {}, {}};
   built.constraint_keys = builder.constraint_keys();
   built.probes = builder.part_probes(built.mechanism.system(), bodiless);

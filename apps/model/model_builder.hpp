@@ -14,7 +14,7 @@
 
 namespace noether {
 
-struct PartSelection;  // apps/model/model_part.hpp
+struct PartDescription;  // apps/model/model_part.hpp
 
 /// An entry of a description that the library refuses or whose names do not resolve: the list it is
 /// in ("bodies", "joints", ...), its index there, the field at fault (empty when the entry as a
@@ -61,10 +61,11 @@ struct MechanismPart {
   std::vector<Invariant> invariants;  ///< one per described invariant, over the listed bodies the part owns
 };
 
-/// build_mechanism of the bodies and entries `part` selects (model_part.hpp): an owned body with its
-/// own elements, a ghost body's block alone, gravity on the owned bodies; the probes on its owned
-/// bodies, and with `bodiless` (process 0's part) those of time alone.
-MechanismPart build_mechanism_part(const ModelDescription& description, const PartSelection& part, bool bodiless);
+/// build_mechanism of the bodies and entries a part's description builds (model_part.hpp): an owned
+/// body with its own elements, a ghost body's block alone, gravity on the owned bodies; the probes
+/// on its owned bodies, and with `bodiless` (process 0's part) those of time alone. Keys and
+/// refusals name the whole's numbers of the part's bodies and entries.
+MechanismPart build_mechanism_part(const PartDescription& part, bool bodiless);
 
 /// build_mechanism, then the probes and invariants: the Model a run integrates, with the bodies'
 /// initial positions and velocities as its initial state.

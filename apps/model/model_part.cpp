@@ -1,63 +1,128 @@
 #include <noether/apps/model/model_part.hpp>
 
 #include <algorithm>
+#include <type_traits>
+#include <unordered_set>
+#include <variant>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/distribution.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/engine/system_part.hpp>
 
 namespace noether {
 namespace {
 
-/// The entries of each list, one flag each, all false.
-std::array<std::vector<bool>, kEntryLists> no_entries(const ModelDescription& d) {
-  return {std::vector<bool>(d.inertias.size()), std::vector<bool>(d.joints.size()),
-          std::vector<bool>(d.constraints.size()), std::vector<bool>(d.drives.size()),
-          std::vector<bool>(d.forces.size()), std::vector<bool>(d.actuators.size())};
+/// Whether `entries` (ascending) holds `index`.
+bool holds(const std::vector<Index>& entries, Index index) { return std::ranges::binary_search(entries, index); }
+
+/// Copies entry i of `from` (a list of the whole description) into `to` where `selection` keeps
+/// it (a gravity entry always), with its number and whether it is built here.
+template <class Entries>
+void keep_entries(EntryList list, const Entries& from, Entries& to, const PartSelection& selection, PartDescription& part) {
+  const auto l = static_cast<std::size_t>(list);
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    const auto index = static_cast<Index>(i);
+    bool gravity = false;
+    if constexpr (std::is_same_v<Entries, std::vector<ForceDescription>>)
+      gravity = std::holds_alternative<GravityDescription>(from[i]);
+    if (!gravity && !holds(selection.described[l], index)) continue;
+    to.push_back(from[i]);
+    part.entry_numbers[l].push_back(index);
+    part.builds[l].push_back(gravity || holds(selection.built[l], index));
+  }
+}
+
+/// A probe or invariant naming a body that `description` does not hold is refused, as build_model
+/// refuses it: a part's builder takes such a name for another process's body.
+void require_listed_bodies(const ModelDescription& description) {
+  std::unordered_set<std::string> names;
+  const auto require = [&](const char* section, std::size_t index, const std::string& name) {
+    if (names.empty())
+      for (const BodyDescription& body : description.bodies) names.insert(name_of(body));
+    if (!names.contains(name)) throw ModelDescriptionError(section, index, "body", "no body named " + quote(name));
+  };
+  for (std::size_t i = 0; i < description.probes.size(); ++i)
+    if (const auto* point = std::get_if<PointProbeDescription>(&description.probes[i])) require("probes", i, point->body);
+  for (std::size_t i = 0; i < description.invariants.size(); ++i)
+    for (const std::string& name : description.invariants[i].bodies) require("invariants", i, name);
 }
 
 }  // namespace
 
-PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
-  if (body_processes.size() != description.bodies.size())
+PartSelection select_part(const DescriptionOutline& outline, std::span<const int> body_processes, int rank) {
+  const std::span<const Index> sizes = outline.block_sizes();
+  if (body_processes.size() != sizes.size())
     throw std::invalid_argument("select_part: " + std::to_string(body_processes.size()) + " body processes for " +
-                                std::to_string(description.bodies.size()) + " bodies");
-  PartSelection part{std::vector<BodyRole>(description.bodies.size(), BodyRole::absent), no_entries(description)};
+                                std::to_string(sizes.size()) + " bodies");
+  PartSelection part{std::vector<BodyRole>(sizes.size(), BodyRole::absent), {}, {}};
   for (std::size_t b = 0; b < body_processes.size(); ++b)
     if (body_processes[b] == rank) part.bodies[b] = BodyRole::owned;
-  for_each_entry_element(description, [&](EntryList list, std::size_t index, std::span<const Index> bodies) {
+  for (std::size_t e = 0; e < outline.num_elements(); ++e) {
+    const std::span<const Index> bodies = outline.bodies(e);
+    const auto list = static_cast<std::size_t>(outline.list(e));
     const int owner = bodies.empty() ? 0 : body_processes[static_cast<std::size_t>(std::ranges::min(bodies))];
-    if (owner != rank) return;
-    part.entries[static_cast<std::size_t>(list)][index] = true;
+    const bool touches_own = std::ranges::any_of(bodies, [&](Index b) { return body_processes[static_cast<std::size_t>(b)] == rank; });
+    if (owner == rank || touches_own) part.described[list].push_back(outline.entry(e));
+    if (owner != rank) continue;
+    part.built[list].push_back(outline.entry(e));
     for (const Index b : bodies)
       if (part.bodies[static_cast<std::size_t>(b)] == BodyRole::absent) part.bodies[static_cast<std::size_t>(b)] = BodyRole::ghost;
-  });
+  }
   return part;
 }
 
-ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
-  const PartSelection selection = select_part(description, body_processes, rank);
-  MechanismPart built = build_mechanism_part(description, selection, rank == 0);
+PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
+  return select_part(outline_of(description), body_processes, rank);
+}
+
+PartDescription part_description(const ModelDescription& d, const PartSelection& selection) {
+  require_listed_bodies(d);
+  PartDescription part;
+  ModelDescription& kept = part.description;
+  Index offset = 0;
+  for (std::size_t b = 0; b < d.bodies.size(); ++b) {
+    if (selection.bodies[b] != BodyRole::absent) {
+      kept.bodies.push_back(d.bodies[b]);
+      part.roles.push_back(selection.bodies[b]);
+      part.body_numbers.push_back(static_cast<Index>(b));
+      part.body_offsets.push_back(offset);
+    }
+    offset += coordinates_of(d.bodies[b]);
+  }
+  part.whole_coordinates = offset;
+  keep_entries(EntryList::inertias, d.inertias, kept.inertias, selection, part);
+  keep_entries(EntryList::joints, d.joints, kept.joints, selection, part);
+  keep_entries(EntryList::constraints, d.constraints, kept.constraints, selection, part);
+  keep_entries(EntryList::drives, d.drives, kept.drives, selection, part);
+  keep_entries(EntryList::forces, d.forces, kept.forces, selection, part);
+  keep_entries(EntryList::actuators, d.actuators, kept.actuators, selection, part);
+  kept.probes = d.probes;
+  kept.invariants = d.invariants;
+  kept.conserved_momenta = d.conserved_momenta;
+  return part;
+}
+
+ModelPart build_model_part(const PartDescription& described, int rank) {
+  MechanismPart built = build_mechanism_part(described, rank == 0);
   ModelPart part;
   part.initial = built.mechanism.initial_state();
   part.system = built.mechanism.release_system();
   part.constraint_keys = std::move(built.constraint_keys);
   part.probes = std::move(built.probes);
   part.invariants = std::move(built.invariants);
-  Index offset = 0;
-  for (std::size_t b = 0; b < description.bodies.size(); ++b) {
-    if (selection.bodies[b] != BodyRole::absent) {
-      part.bodies.push_back(static_cast<Index>(b));
-      part.global_offsets.push_back(offset);
-      part.ghosts.push_back(selection.bodies[b] == BodyRole::ghost);
-    }
-    offset += coordinates_of(description.bodies[b]);
-  }
-  part.global_coordinates = offset;
+  part.bodies = described.body_numbers;
+  part.global_offsets = described.body_offsets;
+  for (const BodyRole role : described.roles) part.ghosts.push_back(role == BodyRole::ghost);
+  part.global_coordinates = described.whole_coordinates;
   return part;
+}
+
+ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank) {
+  return build_model_part(part_description(description, select_part(description, body_processes, rank)), rank);
 }
 
 PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> body_processes) {

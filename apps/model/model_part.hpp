@@ -28,24 +28,50 @@ enum class BodyRole : std::uint8_t {
   ghost,   ///< its block alone (BodyElements::none): another process's body this one's elements touch
 };
 
-/// Which bodies and entries of a description one process builds.
+/// Which bodies and entries of a whole description one process builds, in the whole's numbers.
 struct PartSelection {
   std::vector<BodyRole> bodies;  ///< one per body of the description
-  /// One flag per entry of each list (EntryList order), true for the entries built here. Gravity
-  /// entries are not decided here: the part puts gravity on its owned bodies.
-  std::array<std::vector<bool>, kEntryLists> entries;
-
-  bool builds(EntryList list, std::size_t index) const {
-    return entries[static_cast<std::size_t>(list)][index];
-  }
+  /// Each list's entries built here (EntryList order), ascending. Gravity entries are not decided
+  /// here: the part puts gravity on its owned bodies.
+  std::array<std::vector<Index>, kEntryLists> built;
+  /// Each list's entries the part's description holds, ascending: those built here and those
+  /// touching a body this process owns (whose attachment points size its bodies' drawings).
+  std::array<std::vector<Index>, kEntryLists> described;
 };
 
 /// The part of process `rank` when body b belongs to process body_processes[b] (one entry per
-/// body of the description, as block_processes(description_coupling(description), ranks) gives):
-/// its bodies are owned; an entry belongs to the process of its smallest body (in the description's
-/// order: the rule of the terms, engine/partition.hpp), an entry on no body to process 0; the
-/// other bodies the owned entries touch are ghosts. Throws as for_each_entry_element does.
+/// body of the outline, as block_processes(outline.coupling(), ranks) gives): its bodies are
+/// owned; an entry belongs to the process of its smallest body (in the description's order: the
+/// rule of the terms, engine/partition.hpp), an entry on no body to process 0; the other bodies
+/// the owned entries touch are ghosts. Throws std::invalid_argument when body_processes is not one
+/// per body.
+PartSelection select_part(const DescriptionOutline& outline, std::span<const int> body_processes, int rank);
+/// select_part of outline_of(description). Throws as for_each_entry_element does.
 PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank);
+
+/// The description of a process's part: the bodies and entries its selection keeps (each list in
+/// the whole's order) and the whole's model-wide items (gravity, probes, invariants, conserved
+/// momenta), with the number in the whole of each kept item. What a process holds of a model
+/// instead of its whole description (a generator describes it alone: description_sink.hpp).
+struct PartDescription {
+  ModelDescription description;
+  std::vector<BodyRole> roles;        ///< each body of description: owned or ghost
+  std::vector<Index> body_numbers;    ///< each body of description: its number in the whole
+  std::vector<Index> body_offsets;    ///< each body of description: the whole model's first coordinate of its block
+  Index whole_coordinates = 0;        ///< the whole model's number of coordinates
+  /// Each entry of each list of description (EntryList order): its number in the whole's list.
+  std::array<std::vector<Index>, kEntryLists> entry_numbers;
+  /// Each entry of each list of description: built here (else only described, touching an owned
+  /// body). A gravity entry is built wherever it is held.
+  std::array<std::vector<bool>, kEntryLists> builds;
+
+  bool built(EntryList list, std::size_t index) const { return builds[static_cast<std::size_t>(list)][index]; }
+};
+
+/// The part of `description` that `selection` (of this description) keeps, copied. Throws
+/// ModelDescriptionError for a probe or invariant naming a body the description does not hold
+/// (the part's builder takes a name it does not hold for another process's body).
+PartDescription part_description(const ModelDescription& description, const PartSelection& selection);
 
 /// A process's part of a model: its System (the part's blocks in the description's order, numbered
 /// from 0; the elements of its owned bodies and entries; multiplier rows numbered from 0 in the
@@ -85,12 +111,14 @@ PartCoordinates part_coordinates(const ModelPart& part, std::span<const int> bod
 /// processes' (engine/system_part.hpp, which a caller includes). Collective (make_system_part).
 SystemPart system_part(const Distribution& processes, const ModelPart& part, std::span<const int> body_processes);
 
-/// build_model's system and initial state restricted to select_part's selection: with one process
-/// (every body_processes entry 0) the whole model's system, element for element. Probes are built
-/// where the part evaluates them (a point probe by its body's owner, a probe of time by process
-/// 0), invariants over the bodies the part owns. A part checks the
-/// entries it builds: an entry another process owns is refused there. Throws
-/// ModelDescriptionError as build_model does, and as select_part.
+/// build_model's system and initial state restricted to a part's description: with one process
+/// (every body owned) the whole model's system, element for element. Probes are built where the
+/// part evaluates them (a point probe by its body's owner, a probe of time by process 0 = `rank`
+/// 0), invariants over the bodies the part owns. A part checks the entries it builds: an entry
+/// another process owns is refused there. Throws ModelDescriptionError as build_model does, its
+/// index the entry's in the part's description.
+ModelPart build_model_part(const PartDescription& part, int rank);
+/// build_model_part of part_description(description, select_part(description, body_processes, rank)).
 ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank);
 
 }  // namespace noether

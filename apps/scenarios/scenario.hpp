@@ -13,6 +13,8 @@
 
 namespace noether {
 
+class DescriptionSink;  // apps/model/description_sink.hpp
+
 /// The values a scenario parameter accepts: an interval of the reals (bounds open or closed,
 /// infinite by default), or whole numbers in it.
 struct ParameterRange {
@@ -79,6 +81,10 @@ struct Scenario {
   std::vector<ScenarioParameter> parameters;
   /// The mechanism for a complete set of values (defaults merged with overrides, in range).
   std::function<ModelDescription(const ParameterValues&)> describe;
+  /// For a generated mechanism, the same one given item by item to a sink
+  /// (apps/model/description_sink.hpp): describe is described() of it, and a run over parts
+  /// describes each process's part alone. Empty for the scenarios that have describe alone.
+  std::function<void(const ParameterValues&, DescriptionSink&)> generate = {};
 
   /// build_model(describe(values)): the one path from a description to a Model.
   Model build(const ParameterValues& values) const;

@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/model/model_part.hpp>
 #include <noether/apps/model_source.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/vtk_drawing.hpp>
@@ -100,7 +101,7 @@ TEST_CASE("the processes' parts of a drawing are the whole drawing, each cell in
       const std::vector<int> coordinate_process = coordinate_processes(system, ranks);
       Cells joined;
       for (int rank = 0; rank < ranks; ++rank) {
-        VtkDrawing(m.description, m.model, {rank, block_process}).draw(state, 1.5, 2e-15, data);
+        VtkDrawing(m.description, m.model, {rank, block_process, {}, {}}).draw(state, 1.5, 2e-15, data);
         CHECK(data.field_data.size() == 4);  // each piece carries the drawing's time, step, energy, residual
         const Cells part = cells_of(data);
         for (const auto& [key, points] : part) {
@@ -117,6 +118,42 @@ TEST_CASE("the processes' parts of a drawing are the whole drawing, each cell in
         joined.insert(part.begin(), part.end());
       }
       CHECK(joined == whole);
+    }
+}
+
+TEST_CASE("a part's own description draws what the whole description draws of that part, cell for cell") {
+  // A run over parts draws from its part's description (PartDescription), which holds the part's
+  // bodies, the joints it builds and those touching its own bodies (their points size the bars),
+  // numbered as in the whole. The grid's couplers are where that matters: a coupler's joints may
+  // both be built by the process of the verticals below it.
+  const std::vector<std::pair<std::string, ParameterValues>> scenarios = {
+      {"grid2d", {{"k", 3}}}, {"chain3d", {{"n", 5}}}, {"double-pendulum", {}}};
+  for (const auto& [scenario, overrides] : scenarios)
+    for (const int ranks : {2, 3}) {
+      const std::string& name = scenario;
+      CAPTURE(name);
+      CAPTURE(ranks);
+      const DrawnModel m = drawn_model(scenario, overrides);
+      const State state = moved_state(m.model);
+      const std::vector<int> block_process = block_processes(*m.model.system, ranks);
+      for (int rank = 0; rank < ranks; ++rank) {
+        CAPTURE(rank);
+        VtkPolyData data;
+        VtkDrawing(m.description, m.model, {rank, block_process, {}, {}}).draw(state, 1.5, 2e-15, data);
+        const Cells from_whole = cells_of(data);
+        const PartDescription described = part_description(m.description, select_part(m.description, block_process, rank));
+        ModelPart part = build_model_part(described, rank);
+        State part_state = part.initial;
+        const std::vector<Index> global = part_coordinates(part, block_process).global;
+        for (std::size_t i = 0; i < global.size(); ++i) part_state.q(static_cast<Index>(i)) = state.q(global[i]);
+        std::vector<int> part_processes;
+        for (const Index body : part.bodies) part_processes.push_back(block_process[static_cast<std::size_t>(body)]);
+        const Model part_model{part.system, part.initial, std::move(part.probes)};
+        const DrawnPart drawn{rank, part_processes, described.body_numbers,
+                              described.entry_numbers[static_cast<std::size_t>(EntryList::joints)]};
+        VtkDrawing(described.description, part_model, drawn).draw(part_state, 1.5, 2e-15, data);
+        CHECK(cells_of(data) == from_whole);
+      }
     }
 }
 
