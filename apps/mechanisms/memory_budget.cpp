@@ -115,30 +115,18 @@ void set_memory_share(const MemoryShare& share) {
 
 const MemoryShare& memory_share() { return share_of_this_process(); }
 
-void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis,
-                              HeldDescription held) {
+void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis) {
   const int parts = memory_share().parts;
   if (parts == 1) return require_memory(whole_bytes, what, basis);
   const double description = bodies * kDescriptionBarBytes;
-  const double share = std::max(0.0, whole_bytes - description) / parts;
-  const std::string each_holds = " in one process; over " + std::to_string(parts) + " parts each process holds a 1/" +
-                                 std::to_string(parts) + " share of it";
-  const auto kilobytes = [](double bytes) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%g", bytes / 1e3);
-    return std::string(text);
-  };
-  if (held == HeldDescription::whole)
-    return require_memory(description + share, what,
-                          basis + each_holds + " beside the whole description's " + kilobytes(kDescriptionBarBytes) +
-                              " KB per body");
-  require_memory(bodies * kOutlineBarBytes + (description / parts + share), what,
-                 basis + each_holds + " and the model's outline, " + kilobytes(kOutlineBarBytes) + " KB per body");
+  require_memory(description + std::max(0.0, whole_bytes - description) / parts, what,
+                 basis + " in one process; over " + std::to_string(parts) + " parts each process holds a 1/" +
+                     std::to_string(parts) + " share of it beyond the " +
+                     std::to_string(std::lround(kDescriptionBarBytes / 1e3)) + " KB per body it holds of the whole");
 }
 
-void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what, HeldDescription held) {
-  require_memory_for_model(bars, bars * bytes_per_bar, what, std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar",
-                           held);
+void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {
+  require_memory_for_model(bars, bars * bytes_per_bar, what, std::to_string(std::lround(bytes_per_bar / 1e3)) + " KB per bar");
 }
 
 void require_memory(double needed, const std::string& what, const std::string& basis) {

@@ -37,22 +37,17 @@ constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
-/// Bytes per bar of a mechanism's description (its bodies', joints' and terms' entries), which
-/// every process of a run over parts holds whole beside its part when the model comes from a scene
-/// file: the fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes
-/// (docs/distributed.md, "Stage 3").
+/// Bytes per bar that a process of a run over parts holds of the whole model beside its share: the
+/// fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes (docs/distributed.md,
+/// "Stage 3"). It was each process's whole description; a generated model's processes now
+/// describe their parts alone (apps/model/description_sink.hpp), and process 0, which gathers the
+/// whole state and labels for the outputs, still peaks at this much (docs/distributed.md,
+/// "Generators of a part"). A scene's processes hold the whole description.
 constexpr double kDescriptionBarBytes = 2.2e3;
-/// Bytes per bar of a generated mechanism's outline (DescriptionOutline and the coupling read off
-/// it), which every process of a run over parts holds while it describes its part alone.
-constexpr double kOutlineBarBytes = 0.2e3;
-
-/// What each process of a run over parts holds of the whole description: all of it (a scene
-/// file's), or its outline alone (a generator's, apps/model/description_sink.hpp).
-enum class HeldDescription { whole, outline };
 
 /// How the processes of a run share the memory of this machine: `here` of them run on it (an MPI
 /// job's processes on this machine; 1 alone), and each holds the whole model (`parts` 1), or its
-/// part of a run over `parts` processes beside the whole description.
+/// part of a run over `parts` processes beside what it holds of the whole (kDescriptionBarBytes).
 struct MemoryShare {
   int here = 1;
   int parts = 1;
@@ -68,16 +63,13 @@ const MemoryShare& memory_share();
 /// the estimated need, the available memory and the limit that sets it, when a model of `bodies`
 /// bodies that needs `whole_bytes` in one process (estimated on `basis`, e.g. "26 KB per bar",
 /// which the message names) needs more than 80 % of the available memory under memory_share():
-/// over parts each process needs its share (whole_bytes - bodies kDescriptionBarBytes) / parts
-/// beside `held`, the whole description (bodies kDescriptionBarBytes) or its outline (bodies
-/// (kOutlineBarBytes + kDescriptionBarBytes / parts)), and the `here` processes of this machine
-/// need it each. Does nothing when the available memory is unknown.
-void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis,
-                              HeldDescription held = HeldDescription::whole);
+/// over parts each process needs bodies kDescriptionBarBytes + (whole_bytes - bodies
+/// kDescriptionBarBytes) / parts, and the `here` processes of this machine need it each. Does
+/// nothing when the available memory is unknown.
+void require_memory_for_model(double bodies, double whole_bytes, const std::string& what, const std::string& basis);
 
 /// require_memory_for_model of `bars` bars of `bytes_per_bar` each.
-void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what,
-                             HeldDescription held = HeldDescription::whole);
+void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what);
 
 /// The same for `needed` bytes of each process, estimated on `basis` (e.g. "14 KB per bar"), which
 /// the message names: memory_share().here processes need them each.

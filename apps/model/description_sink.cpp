@@ -13,7 +13,6 @@ class WholeSink final : public DescriptionSink {
   void body(BodyDescription body) override { description_.bodies.push_back(std::move(body)); }
   void joint(JointDescription joint, std::initializer_list<Index>) override { description_.joints.push_back(std::move(joint)); }
   ModelDescription& model_wide() override { return description_; }
-  bool whole() const override { return true; }
   ModelDescription take() { return std::move(description_); }
 
  private:
@@ -27,7 +26,6 @@ class OutlineSink final : public DescriptionSink {
     outline_.add_element(EntryList::joints, joints_++, bodies);
   }
   ModelDescription& model_wide() override { return model_wide_; }
-  bool whole() const override { return false; }
   DescriptionOutline take() { return std::move(outline_); }
 
  private:
@@ -66,7 +64,6 @@ class PartSink final : public DescriptionSink {
   }
 
   ModelDescription& model_wide() override { return part_.description; }
-  bool whole() const override { return false; }
 
   /// The part, its model-wide forces numbered as the whole's (they are its only forces).
   PartDescription take() {

@@ -27,8 +27,6 @@ class DescriptionSink {
   /// every body or the bodies it lists), probes, invariants and conserved momenta. Its bodies and
   /// entry lists other than forces stay empty: those go through body() and joint().
   virtual ModelDescription& model_wide() = 0;
-  /// Whether the sink keeps the whole description (a memory estimate then counts it).
-  virtual bool whole() const = 0;
 };
 
 /// A generator of a description: it gives every body and joint, in order, to the sink.

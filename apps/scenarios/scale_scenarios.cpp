@@ -14,15 +14,13 @@ namespace noether {
 namespace {
 
 /// The size parameter (whole, 1 to 1e8 by its range), once the mechanism of `bars` bars (a function of it) of
-/// `bytes_per_bar` is known to fit in memory (apps/mechanisms/memory_budget.hpp) beside what `sink`
-/// holds of its description.
+/// `bytes_per_bar` is known to fit in memory (apps/mechanisms/memory_budget.hpp).
 template <class Bars>
 Index size_that_fits(const ParameterValues& p, const std::string& scenario, const std::string& key, Bars&& bars,
-                     double bytes_per_bar, const DescriptionSink& sink) {
+                     double bytes_per_bar) {
   const auto size = static_cast<Index>(p.at(key));
   require_memory_for_bars(bars(static_cast<double>(size)), bytes_per_bar,
-                          "scenario " + quote(scenario) + " with " + key + " = " + std::to_string(size),
-                          sink.whole() ? HeldDescription::whole : HeldDescription::outline);
+                          "scenario " + quote(scenario) + " with " + key + " = " + std::to_string(size));
   return size;
 }
 
@@ -65,7 +63,7 @@ Scenario chain2d_scenario() {
   return generated("chain2d", "planar chain of n bars on revolute joints, pinned to the ground, released horizontally",
                    {size_parameter("n", 10, "number of bars (1 kg, 1 m each)")},
                    [](const ParameterValues& p, DescriptionSink& sink) {
-                     const Index n = size_that_fits(p, "chain2d", "n", chain_bars, kPlanarBarPeakBytes, sink);
+                     const Index n = size_that_fits(p, "chain2d", "n", chain_bars, kPlanarBarPeakBytes);
                      generate_chain2d(n, {}, sink);
                      add_probe(sink, "tip", "bar" + std::to_string(n - 1), 2);
                    });
@@ -79,7 +77,7 @@ Scenario chain3d_scenario() {
   return generated("chain3d", "3D chain of n rigid bars on spherical (or --set joint=revolute) joints, released horizontally",
                    parameters, [](const ParameterValues& p, DescriptionSink& sink) {
                      const ChainJoint joint = p.at("joint") == 0 ? ChainJoint::spherical : ChainJoint::revolute;
-                     const Index n = size_that_fits(p, "chain3d", "n", chain_bars, k3dBarPeakBytes, sink);
+                     const Index n = size_that_fits(p, "chain3d", "n", chain_bars, k3dBarPeakBytes);
                      generate_chain3d(n, joint, p.at("tip_speed"), {}, sink);
                      add_probe(sink, "tip", "bar" + std::to_string(n - 1), 3);
                      // Spherical joints, the pivot at the origin, gravity along -z: J_z about the origin is kept.
@@ -93,7 +91,7 @@ Scenario nfourbar_scenario() {
       {"top_speed", 1.0, "initial speed of B0, the top of the first crank, in +x"}};
   return generated("nfourbar", "IFToMM N-four-bar: n cells, cranks hinged 1 m apart, singular every half turn", parameters,
                    [](const ParameterValues& p, DescriptionSink& sink) {
-                     lattice(size_that_fits(p, "nfourbar", "n", nfourbar_bars, kPlanarBarPeakBytes, sink), 1, p, sink);
+                     lattice(size_that_fits(p, "nfourbar", "n", nfourbar_bars, kPlanarBarPeakBytes), 1, p, sink);
                    });
 }
 
@@ -103,7 +101,7 @@ Scenario grid2d_scenario() {
       {"top_speed", 1.0, "initial shear speed of the first row's tops in +x"}};
   return generated("grid2d", "planar k x k grid of bars joined at their ends (many closed loops)", parameters,
                    [](const ParameterValues& p, DescriptionSink& sink) {
-                     const Index k = size_that_fits(p, "grid2d", "k", grid_bars, kLatticeBarPeakBytes, sink);
+                     const Index k = size_that_fits(p, "grid2d", "k", grid_bars, kLatticeBarPeakBytes);
                      lattice(k, k, p, sink);
                    });
 }

@@ -2,12 +2,15 @@
 /// the whole model (docs/distributed.md, "The partitioned model", stage 2); a measurement program,
 /// not a test.
 ///
-///   noether_model_part_cost [--scenario NAME] [--n N] [--ranks P]
+///   noether_model_part_cost [--scenario NAME] [--n N] [--ranks P] [--generated]
 ///
 /// Describes the scenario (its parameter n = N), then builds the whole model (P = 1) or rank 0's
 /// part over P processes (the cut of block_processes, build_model_part), in this one process, and
-/// prints the build's seconds (the cut included) and the process's peak resident memory (VmHWM:
-/// the description, the model and the program). One model per run, so that the peak is its own.
+/// prints the seconds of the build (the cut included) and of the description before it, and the
+/// process's peak resident memory (VmHWM: the description, the model and the program). With
+/// --generated (P > 1, a generated scenario) the scenario's generator gives the outline and rank
+/// 0's part alone (apps/model/description_sink.hpp), as a run over parts does: the whole
+/// description is never made. One model per run, so that the peak is its own.
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -16,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/model/model_part.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
@@ -27,10 +31,12 @@ int main(int argc, char** argv) {
   std::string scenario = "chain3d";
   double n = 100000;
   int ranks = 1;
+  bool generated = false;
   CLI::App app{"Building one process's part of a scenario's model, against the whole"};
   app.add_option("--scenario", scenario, "a scenario with the parameter n")->capture_default_str();
   app.add_option("--n", n, "its size")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--ranks", ranks, "processes; 1 builds the whole model")->check(CLI::PositiveNumber)->capture_default_str();
+  app.add_flag("--generated", generated, "the part generated alone (a generated scenario, P > 1)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,18 +44,33 @@ int main(int argc, char** argv) {
   }
   try {
     const Scenario& s = find_scenario(scenario);
-    const ModelDescription description = s.describe(resolve_parameters(s, {{"n", n}}));
-    const auto start = std::chrono::steady_clock::now();
+    const ParameterValues values = resolve_parameters(s, {{"n", n}});
+    if (generated && (ranks == 1 || !s.generate))
+      throw std::invalid_argument("--generated takes a generated scenario and --ranks above 1");
+    const auto since = [](auto start) { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    auto start = std::chrono::steady_clock::now();
     std::size_t blocks = 0;
-    if (ranks == 1) {
-      blocks = build_model(description).system->blocks().size();
+    double describing = 0.0;
+    if (generated) {
+      const PartedModel model = parted([&](DescriptionSink& sink) { s.generate(values, sink); });
+      const std::vector<int> processes = block_processes(model.outline.coupling(), ranks);
+      blocks = build_model_part(model.part(select_part(model.outline, processes, 0)), 0).system->blocks().size();
     } else {
-      const std::vector<int> processes = block_processes(description_coupling(description), ranks);
-      blocks = build_model_part(description, processes, 0).system->blocks().size();
+      const ModelDescription description = s.describe(values);
+      describing = since(start);
+      start = std::chrono::steady_clock::now();
+      if (ranks == 1) {
+        blocks = build_model(description).system->blocks().size();
+      } else {
+        const std::vector<int> processes = block_processes(description_coupling(description), ranks);
+        blocks = build_model_part(description, processes, 0).system->blocks().size();
+      }
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds = since(start);
     std::cout << scenario << " n = " << n << (ranks == 1 ? ", the whole model" : ", rank 0's part of " + std::to_string(ranks))
-              << ": " << blocks << " blocks, built in " << seconds << " s, peak "
+              << (generated ? " generated alone" : "") << ": " << blocks << " blocks, "
+              << (generated ? "outlined, generated and built in " : "described in " + std::to_string(describing) + " s, built in ")
+              << seconds << " s, peak "
               << static_cast<double>(bench::read_process_memory().peak_bytes) / 1e6 << " MB\n";
     return 0;
   } catch (const std::exception& e) {

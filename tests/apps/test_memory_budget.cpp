@@ -186,8 +186,8 @@ TEST_CASE("the memory estimate counts the processes on this machine, and over pa
     const Shared over_parts({.here = 2, .parts = 2});
     CHECK(refusal(2e4).empty());
     const std::string words = refusal(8e4);  // 2.3 GB for the two
-    CHECK_MESSAGE(words.find("(26 KB per bar in one process; over 2 parts each process holds a 1/2 share of it beside "
-                             "the whole description's 2.2 KB per body, for each of the 2 processes on this machine)") !=
+    CHECK_MESSAGE(words.find("(26 KB per bar in one process; over 2 parts each process holds a 1/2 share of it beyond "
+                             "the 2 KB per body it holds of the whole, for each of the 2 processes on this machine)") !=
                       std::string::npos,
                   words);
     CHECK_MESSAGE(words.find("or spread the processes over more machines") != std::string::npos, words);
@@ -195,18 +195,6 @@ TEST_CASE("the memory estimate counts the processes on this machine, and over pa
   {
     const Shared machines({.here = 1, .parts = 4});  // four processes on as many machines: 0.65 GB each
     CHECK(refusal(8e4).empty());
-    // 108 000 bars over four: 0.88 GB each beside the whole description, 0.72 GB beside the
-    // outline (0.2 KB per bar, and a quarter of the description's 2.2 KB: a generator's part).
-    CHECK_FALSE(refusal(1.08e5).empty());
-    CHECK_NOTHROW(require_memory_for_bars(1.08e5, k3dBarPeakBytes, "scenario 'chain3d'", HeldDescription::outline));
-    try {
-      require_memory_for_bars(1.4e5, k3dBarPeakBytes, "scenario 'chain3d'", HeldDescription::outline);
-      FAIL("140 000 bars over four fit in 1 GB");
-    } catch (const std::invalid_argument& e) {
-      CHECK_MESSAGE(std::string(e.what()).find("26 KB per bar in one process; over 4 parts each process holds a 1/4 share "
-                                               "of it and the model's outline, 0.2 KB per body") != std::string::npos,
-                    e.what());
-    }
   }
   CHECK_THROWS_AS(set_memory_share({.here = 0, .parts = 1}), std::invalid_argument);
 }
