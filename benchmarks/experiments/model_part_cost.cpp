@@ -18,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/model/description_coupling.hpp>
 #include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
+    if (ranks > 1) set_memory_share({.here = 1, .parts = ranks});  // the size judged as one process's part
     const Scenario& s = find_scenario(scenario);
     const ParameterValues values = resolve_parameters(s, {{"n", n}});
     if (generated && (ranks == 1 || !s.generate))
