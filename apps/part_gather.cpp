@@ -1,6 +1,6 @@
 #include <noether/apps/part_gather.hpp>
 
-#include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -10,7 +10,8 @@ namespace {
 /// Bytes of text carried by one double: 6 bytes, a number below 2^48, exact in a double's 53 bits.
 constexpr std::size_t kBytesPerValue = 6;
 
-/// texts, each ended by '\0', kBytesPerValue bytes to a value (the last padded with zeros).
+/// texts, each ended by '\0', kBytesPerValue bytes to a value (the last padded with zeros), a
+/// value's first byte lowest: a whole number below 2^48, which a double holds exactly.
 std::vector<double> pack(std::span<const std::string> texts) {
   std::string bytes;
   for (const std::string& text : texts) {
@@ -18,27 +19,31 @@ std::vector<double> pack(std::span<const std::string> texts) {
     bytes += text;
     bytes += '\0';
   }
-  std::vector<double> values((bytes.size() + kBytesPerValue - 1) / kBytesPerValue, 0.0);
-  for (std::size_t i = bytes.size(); i-- > 0;) {
-    double& value = values[i / kBytesPerValue];
-    value = value * 256.0 + static_cast<unsigned char>(bytes[i]);  // a value's first byte ends lowest
+  bytes.resize((bytes.size() + kBytesPerValue - 1) / kBytesPerValue * kBytesPerValue, '\0');
+  std::vector<double> values(bytes.size() / kBytesPerValue);
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    std::uint64_t value = 0;
+    for (std::size_t k = kBytesPerValue; k-- > 0;) value = value << 8 | static_cast<unsigned char>(bytes[v * kBytesPerValue + k]);
+    values[v] = static_cast<double>(value);
   }
   return values;
 }
 
 /// pack's texts back, `count` of them.
 std::vector<std::string> unpack(std::span<const double> values, std::size_t count) {
-  std::vector<std::string> texts(1);
-  texts.reserve(count + 1);
-  for (double value : values)
-    for (std::size_t k = 0; k < kBytesPerValue; ++k) {
-      const double rest = std::floor(value / 256.0);
-      const auto byte = static_cast<char>(static_cast<unsigned char>(value - rest * 256.0));
-      value = rest;
-      if (byte != '\0') texts.back().push_back(byte);
-      else if (texts.size() <= count) texts.emplace_back();
-    }
-  texts.resize(count);  // drops the text begun after the last separator (the padding's)
+  std::string bytes;
+  bytes.reserve(values.size() * kBytesPerValue);
+  for (const double value : values)
+    for (auto rest = static_cast<std::uint64_t>(value), k = std::uint64_t{0}; k < kBytesPerValue; ++k, rest >>= 8)
+      bytes.push_back(static_cast<char>(rest & 0xff));
+  std::vector<std::string> texts;
+  texts.reserve(count);
+  for (std::size_t start = 0; texts.size() < count;) {
+    const std::size_t end = bytes.find('\0', start);
+    if (end == std::string::npos) throw std::invalid_argument("PartGather: fewer texts received than the entries held");
+    texts.emplace_back(bytes, start, end - start);
+    start = end + 1;
+  }
   return texts;
 }
 

@@ -194,8 +194,18 @@ std::vector<Index> System::place(const Element* element_pointer) {
   const Element& element = *element_pointer;
   require_unused("element", element.name());
   require_column_name("element", element.name());
-  if (element_names_.contains(element.name()))
+  // The name is taken by the one lookup that finds it free, and given back if the element is refused below.
+  if (!element_names_.insert(element.name()).second)
     throw std::invalid_argument("an element named " + quote(element.name()) + " exists already; element names are unique");
+  try {
+    return placed_dofs(element);
+  } catch (...) {
+    element_names_.erase(element.name());
+    throw;
+  }
+}
+
+std::vector<Index> System::placed_dofs(const Element& element) const {
   std::size_t size = 0;
   for (BlockId id : element.blocks()) {
     if (!has_block(id)) throw std::invalid_argument("element " + quote(element.name()) + " refers to " + why_not_a_block(id));
@@ -212,7 +222,6 @@ std::vector<Index> System::place(const Element* element_pointer) {
     const CoordinateBlock& b = blocks_[static_cast<std::size_t>(id.value)];
     for (Index i = 0; i < b.size(); ++i) dofs.push_back(b.offset + i);
   }
-  element_names_.insert(element.name());
   return dofs;
 }
 

@@ -151,7 +151,11 @@ class System : public std::enable_shared_from_this<System> {
   /// Throws std::logic_error unless no one uses the system: "<kind> '<name>' added to a system
   /// that stepper 'livens-em' uses ...", naming the claim made last (a composition, not its base).
   void require_unused(std::string_view kind, std::string_view name) const;
+  /// Checks a new element and takes its name (unique): its coordinates, its blocks' in order.
   std::vector<Index> place(const Element* element);
+  /// The coordinates of element's blocks, in order; throws std::invalid_argument for a block
+  /// this system does not have or a size other than the element's local_size().
+  std::vector<Index> placed_dofs(const Element& element) const;
   /// id names a block of this system: its serial number is this system's (or 0) and its index exists.
   bool has_block(BlockId id) const;
   /// For an id has_block refuses: "block id 3 of another system: ...".
