@@ -12,11 +12,13 @@
 namespace noether {
 namespace {
 
-/// What a run over parts does not report yet, refused before any part is built.
-void require_reported_over_parts(const DescriptionOutline& outline) {
-  if (outline.has(EntryList::actuators))
-    throw std::invalid_argument("the model has actuators, whose probes a run over parts (--parts on) does not evaluate "
-                                "yet: run it with --parts off");
+/// What a run over parts does not report yet, refused before the part is built: an actuator the
+/// part describes (the process of its bodies refuses it, naming it; the others agree).
+void require_reported_over_parts(const ModelDescription& part) {
+  if (!part.actuators.empty())
+    throw std::invalid_argument("the model has actuators (" + part.actuators.front().name +
+                                "), whose probes a run over parts (--parts on) does not evaluate yet: run it with "
+                                "--parts off");
 }
 
 /// Every probe's dimension on every process: its evaluator's (the largest over the processes:
@@ -43,6 +45,7 @@ ModelPart agreed_part(const Distribution& processes, const PartedModel& model, s
                                   " (each process owns a block of bodies that the joints couple): run it on fewer "
                                   "processes, or with --parts off");
     description = model.part(selection);
+    require_reported_over_parts(description->description);
     part = build_model_part(*description, processes.rank());
   });
   return part;
@@ -75,7 +78,6 @@ void agreed_over_parts(const Distribution& processes, const std::function<void()
 
 RunParts::RunParts(std::shared_ptr<const Distribution> processes, const PartedModel& parted)
     : processes_(std::move(processes)) {
-  require_reported_over_parts(parted.outline);
   const std::vector<int> body_processes = noether::block_processes(parted.outline.coupling(), processes_->ranks());
   ModelPart part = agreed_part(*processes_, parted, body_processes, description_);
   agree_probe_dimensions(*processes_, part.probes);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <variant>
 
@@ -42,8 +43,8 @@ class PartSink final : public DescriptionSink {
   void body(BodyDescription body) override {
     const auto b = static_cast<std::size_t>(bodies_++);
     if (b >= selection_.bodies.size())
-      throw std::invalid_argument("the generator gave more bodies than the outline it was selected on (" +
-                                  std::to_string(selection_.bodies.size()) + ")");
+      throw std::invalid_argument("the generator gave more bodies than the outline it was selected on, " +
+                                  std::to_string(selection_.bodies.size()));
     const Index size = coordinates_of(body);
     if (selection_.bodies[b] != BodyRole::absent) {
       part_.description.bodies.push_back(std::move(body));
@@ -67,6 +68,9 @@ class PartSink final : public DescriptionSink {
 
   /// The part, its model-wide forces numbered as the whole's (they are its only forces).
   PartDescription take() {
+    if (bodies_ != static_cast<Index>(selection_.bodies.size()))
+      throw std::invalid_argument("the generator gave " + std::to_string(bodies_) + " bodies, and the outline it was "
+                                  "selected on " + std::to_string(selection_.bodies.size()));
     ModelDescription& d = part_.description;
     if (!d.inertias.empty() || !d.constraints.empty() || !d.drives.empty() || !d.actuators.empty())
       throw std::invalid_argument("a generator gives bodies and joints through its sink, and model-wide only gravity, "

@@ -1,12 +1,12 @@
 #include <noether/apps/model/model_part.hpp>
 
 #include <algorithm>
-#include <type_traits>
-#include <unordered_set>
-#include <variant>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <unordered_set>
 #include <utility>
+#include <variant>
 
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/distribution.hpp>

@@ -126,6 +126,24 @@ TEST_CASE("an outline takes its elements in the entry lists' order, on bodies it
   CHECK_FALSE(outline.has(EntryList::actuators));
 }
 
+TEST_CASE("a part generated alone refuses a generator that gives other bodies than its outline had") {
+  Index bodies = 2;
+  const DescriptionGenerator generate = [&bodies](DescriptionSink& sink) {
+    for (Index b = 0; b < bodies; ++b) {
+      std::string name = "m";  // appended: GCC 12 warns falsely on "literal" + std::string (-Wrestrict)
+      name += std::to_string(b);
+      sink.body(PointMassDescription{name, 1.0, Vector::Zero(2), Vector::Zero(2)});
+    }
+  };
+  const PartSelection selection = select_part(outlined(generate), std::vector<int>{0, 0}, 0);
+  bodies = 1;
+  CHECK_THROWS_WITH_AS(part_described(generate, selection), "the generator gave 1 bodies, and the outline it was selected on 2",
+                       std::invalid_argument);
+  bodies = 3;
+  CHECK_THROWS_WITH_AS(part_described(generate, selection),
+                       "the generator gave more bodies than the outline it was selected on, 2", std::invalid_argument);
+}
+
 TEST_CASE("a part generated alone refuses a model-wide force between bodies, which no part would hold once") {
   const DescriptionGenerator generate = [](DescriptionSink& sink) {
     sink.body(PointMassDescription{"a", 1.0, Vector::Zero(2), Vector::Zero(2)});

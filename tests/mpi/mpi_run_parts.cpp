@@ -246,6 +246,15 @@ TEST_CASE("a run over parts refuses a process without a body") {
   CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
 }
 
+TEST_CASE("a run over parts refuses actuators on every process, naming the actuator and --parts off") {
+  const fs::path out = shared_directory("run_parts_actuator");
+  // The slider-crank's motor, described by the process of the crank alone; the others agree.
+  const RunOptions options = run_options("slider-crank", {{"drive", 1}}, "livens-em", out, true);
+  CHECK_THROWS_WITH_AS(run(options), doctest::Contains("the model has actuators (crank_motor), whose probes a run over parts"),
+                       std::invalid_argument);
+  CHECK_FALSE(fs::exists(out / "summary.json"));
+}
+
 TEST_CASE("a Newton failure over parts says that dependent equations were not looked for, naming --parts off") {
   // One Newton iteration cannot reach the tolerance: the first step fails, over parts and not.
   for (const bool parts : {true, false}) {
