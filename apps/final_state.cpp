@@ -1,5 +1,6 @@
 #include <noether/apps/final_state.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
@@ -35,6 +36,17 @@ class Pieces {
   std::string text_;
 };
 
+/// text as the JSON string nlohmann::json(text).dump() writes, without a JSON value for each of a
+/// model's labels: text of printable ASCII other than \" and \\ (a label's, as a rule) as it is
+/// between quotes; any other through nlohmann (its escapes, its check of UTF-8).
+void add_json_string(Pieces& out, const std::string& text) {
+  const bool as_it_is = std::ranges::all_of(text, [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+  if (!as_it_is) return out.add(nlohmann::json(text).dump());
+  out.add("\"");
+  out.add(text);
+  out.add("\"");
+}
+
 /// "  \"key\": {\n    \"label\": value, ...\n  }" over the labels that for_each gives (JSON strings) and
 /// values (null where values has no entry).
 template <class ForEach>
@@ -45,7 +57,7 @@ void named_values(Pieces& out, std::string_view key, ForEach for_each, const Vec
   Index i = 0;
   for_each([&](const std::string& label) {
     out.add(i == 0 ? "\n    " : ",\n    ");
-    out.add(nlohmann::json(label).dump());
+    add_json_string(out, label);
     out.add(": ");
     out.add(i < values.size() ? number(values(i)) : "null");
     ++i;

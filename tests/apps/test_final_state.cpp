@@ -103,6 +103,21 @@ TEST_CASE("final_state_json writes each label with its value in order, null wher
         "  \"probes\": {\n    \"tip\": [1, 2]\n  }\n}\n");
 }
 
+TEST_CASE("final_state_json writes a label with a backslash or a byte above ASCII as JSON reads it back") {
+  // (A name holds no double quote or control character: System refuses them.)
+  System system;
+  system.add_block("back\\slash", std::vector<std::string>{"x"});
+  system.add_block("caf\xc3\xa9", std::vector<std::string>{"x"});
+  system.add_block("plain", std::vector<std::string>{"x"});
+  State state;
+  state.q = state.v = state.p = Vector::LinSpaced(3, 1.0, 3.0);
+  const nlohmann::json read = nlohmann::json::parse(final_state_json(system, state, {}));
+  std::vector<std::string> labels;
+  for (const auto& [label, value] : read.at("q").items()) labels.push_back(label);
+  CHECK(labels == std::vector<std::string>{"back\\slash.x", "caf\xc3\xa9.x", "plain.x"});
+  CHECK(read.at("q").at("caf\xc3\xa9.x") == 2.0);
+}
+
 TEST_CASE("a completed run's final_state.json is the state of its last row, with v, p and the multipliers") {
   TempDir dir("final_state_completed");
   RunOptions options = options_for("double-fourbar", dir.path);
