@@ -5,8 +5,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/engine/partition.hpp>
+#include <noether/engine/quote.hpp>
 #include <noether/engine/system_part.hpp>
 
 namespace noether {
@@ -22,12 +25,20 @@ void require_reported_over_parts(const ModelDescription& part) {
 }
 
 /// Every probe's dimension on every process: its evaluator's (the largest over the processes:
-/// the others have 0, or their ghost body's).
-void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& probes) {
+/// the others have 0, or their ghost body's). A point probe that no process places (0 on every
+/// one: its body is in no part, so in no description, the part's builder taking a name it does
+/// not hold for another process's) is refused on every process, as build_model refuses it.
+void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& probes,
+                            const std::vector<ProbeDescription>& described) {
   std::vector<double> dimensions;
   for (const Probe& probe : probes) dimensions.push_back(static_cast<double>(probe.dimension));
   processes.max(dimensions);
-  for (std::size_t i = 0; i < probes.size(); ++i) probes[i].dimension = static_cast<Index>(dimensions[i]);
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    probes[i].dimension = static_cast<Index>(dimensions[i]);
+    const auto* point = std::get_if<PointProbeDescription>(&described[i]);
+    if (point && probes[i].dimension == 0)
+      throw ModelDescriptionError("probes", i, "body", "no body named " + quote(point->body));
+  }
 }
 
 /// This process's part and its description; an entry refused in one part (build_model_part), or
@@ -80,7 +91,7 @@ RunParts::RunParts(std::shared_ptr<const Distribution> processes, const PartedMo
     : processes_(std::move(processes)) {
   const std::vector<int> body_processes = noether::block_processes(parted.outline.coupling(), processes_->ranks());
   ModelPart part = agreed_part(*processes_, parted, body_processes, description_);
-  agree_probe_dimensions(*processes_, part.probes);
+  agree_probe_dimensions(*processes_, part.probes, description_->description.probes);
   system_part_ = std::make_shared<const SystemPart>(noether::system_part(*processes_, part, body_processes));
   const SystemPart& numbers = *system_part_;
   std::vector<Index> owned_numbers;

@@ -17,6 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/checkpoint.hpp>
+#include <noether/apps/mechanisms/generators.hpp>
+#include <noether/apps/model/description_sink.hpp>
+#include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/part_gather.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
@@ -244,6 +247,21 @@ TEST_CASE("a run over parts refuses a process without a body") {
   const RunOptions options = run_options("top", {}, "livens-em", out, true);
   CHECK_THROWS_WITH_AS(run(options), doctest::Contains("without a body of the model's 1"), std::invalid_argument);
   CHECK_FALSE(fs::exists(out / "summary.json"));  // refused before the outputs are opened
+}
+
+TEST_CASE("a run over parts refuses a generated probe on no body of the model, on every process") {
+  // A generated part is not checked against the whole's names (no process holds them all): the
+  // probe's dimension, agreed over the processes, shows that no part placed its body.
+  const PartedModel model = parted([](DescriptionSink& sink) {
+    generate_chain2d(6, {}, sink);
+    sink.model_wide().probes.push_back(PointProbeDescription{"lost", "nowhere", Vector::Zero(2)});
+  });
+  CHECK_THROWS_WITH_AS(RunParts(world_slot(), model), "probes[0].body: no body named 'nowhere'", ModelDescriptionError);
+  const PartedModel found = parted([](DescriptionSink& sink) {
+    generate_chain2d(6, {}, sink);
+    sink.model_wide().probes.push_back(PointProbeDescription{"tip", "bar5", Vector::Zero(2)});
+  });
+  CHECK(RunParts(world_slot(), found).model().probes.at(0).dimension == 2);
 }
 
 TEST_CASE("a run over parts refuses actuators on every process, naming the actuator and --parts off") {
