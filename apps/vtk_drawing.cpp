@@ -62,6 +62,11 @@ const std::string& probe_body(const ModelDescription& description, std::size_t i
   return point ? point->body : none;
 }
 
+/// Item i's number in the whole description: numbers[i] (a part's), or i when none are given.
+std::size_t whole_number(std::span<const Index> numbers, std::size_t i) {
+  return numbers.empty() ? i : static_cast<std::size_t>(numbers[i]);
+}
+
 }  // namespace
 
 DrawnPart DrawnPart::of(const System& system, const Distribution& processes) {
@@ -121,7 +126,7 @@ void VtkDrawing::add_bodies(const ModelDescription& description, const BlockPlac
     if (drawn.process != rank_) continue;  // another process's part: its joints' points may lie on it
     const Index dimension = drawn.kinematics.dimension();
     const Index centre = add_point(point_on(name, Vector::Zero(dimension), dimension));
-    const std::size_t number = numbers.empty() ? i : static_cast<std::size_t>(numbers[i]);
+    const std::size_t number = whole_number(numbers, i);
     add_vertex(centre, VtkCellKind::body_centre, number);
     if (!drawn.kinematics.has_directors()) continue;
     for (Index axis = 0; axis < dimension; ++axis) {
@@ -141,7 +146,7 @@ void VtkDrawing::add_joints(const ModelDescription& description, std::span<const
     const DrawnBody& first = a != bodies_.end() && a->second.offset < b->second.offset ? a->second : b->second;
     if (first.process != rank_) continue;
     const Index dimension = b->second.kinematics.dimension();
-    const std::size_t number = numbers.empty() ? i : static_cast<std::size_t>(numbers[i]);
+    const std::size_t number = whole_number(numbers, i);
     const Index point_b = add_point(point_on(joint.b.body, joint.b.point, dimension));
     add_vertex(point_b, VtkCellKind::joint_point, number);
     if (joint.kind->drawn_as_segment)

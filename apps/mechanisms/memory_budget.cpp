@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <noether/engine/format.hpp>
+
 namespace noether {
 namespace {
 
@@ -122,7 +124,7 @@ void require_memory_for_model(double bodies, double whole_bytes, const std::stri
   require_memory(description + std::max(0.0, whole_bytes - description) / parts, what,
                  basis + " in one process; over " + std::to_string(parts) + " parts each process holds a 1/" +
                      std::to_string(parts) + " share of it beyond the " +
-                     std::to_string(std::lround(kDescriptionBarBytes / 1e3)) + " KB per body it holds of the whole");
+                     format_number(kDescriptionBarBytes / 1e3) + " KB per body it holds of the whole");
 }
 
 void require_memory_for_bars(double bars, double bytes_per_bar, const std::string& what) {

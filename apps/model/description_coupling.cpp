@@ -1,6 +1,5 @@
 #include <noether/apps/model/description_coupling.hpp>
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -137,10 +136,6 @@ void DescriptionOutline::add_element(EntryList list, Index index, std::span<cons
   entries_.push_back(index);
   bodies_.insert(bodies_.end(), bodies.begin(), bodies.end());
   starts_.push_back(static_cast<Index>(bodies_.size()));
-}
-
-bool DescriptionOutline::has(EntryList list) const {
-  return std::ranges::find(lists_, static_cast<std::uint8_t>(list)) != lists_.end();
 }
 
 BlockCoupling DescriptionOutline::coupling() const {

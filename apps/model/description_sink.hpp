@@ -2,7 +2,7 @@
 /// Where a generator puts the description of a mechanism, item by item, so that one generator
 /// gives the whole description, its outline, or one process's part alone (docs/distributed.md,
 /// "Generators of a part"): a process of a run over parts then never holds the whole description,
-/// whose bodies and joints take some 2.2 KB per bar.
+/// whose bodies and joints take some 0.58 KB per 3D bar.
 #include <functional>
 #include <initializer_list>
 #include <memory>

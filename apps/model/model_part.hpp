@@ -115,8 +115,8 @@ SystemPart system_part(const Distribution& processes, const ModelPart& part, std
 /// (every body owned) the whole model's system, element for element. Probes are built where the
 /// part evaluates them (a point probe by its body's owner, a probe of time by process 0 = `rank`
 /// 0), invariants over the bodies the part owns. A part checks the entries it builds: an entry
-/// another process owns is refused there. Throws ModelDescriptionError as build_model does, its
-/// index the entry's in the part's description.
+/// another process owns is refused there. Throws ModelDescriptionError as build_model does, naming
+/// the entry by its number in the whole description.
 ModelPart build_model_part(const PartDescription& part, int rank);
 /// build_model_part of part_description(description, select_part(description, body_processes, rank)).
 ModelPart build_model_part(const ModelDescription& description, std::span<const int> body_processes, int rank);

@@ -122,8 +122,6 @@ TEST_CASE("an outline takes its elements in the entry lists' order, on bodies it
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(outline.add_element(EntryList::forces, 0, beyond), "an outline's element touches body 2 of 2 added",
                        std::invalid_argument);
-  CHECK(outline.has(EntryList::joints));
-  CHECK_FALSE(outline.has(EntryList::actuators));
 }
 
 TEST_CASE("a part generated alone refuses a generator that gives other bodies than its outline had") {

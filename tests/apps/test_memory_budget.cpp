@@ -187,7 +187,7 @@ TEST_CASE("the memory estimate counts the processes on this machine, and over pa
     CHECK(refusal(2e4).empty());
     const std::string words = refusal(8e4);  // 2.3 GB for the two
     CHECK_MESSAGE(words.find("(26 KB per bar in one process; over 2 parts each process holds a 1/2 share of it beyond "
-                             "the 2 KB per body it holds of the whole, for each of the 2 processes on this machine)") !=
+                             "the 2.2 KB per body it holds of the whole, for each of the 2 processes on this machine)") !=
                       std::string::npos,
                   words);
     CHECK_MESSAGE(words.find("or spread the processes over more machines") != std::string::npos, words);
