@@ -18,7 +18,7 @@ RunOptions rerun_options(const RunPlan& plan, const RunOptions& options) {
   rerun.output_every = options.output_every;
   rerun.checkpoint_every = options.checkpoint_every;
   rerun.write_reactions = options.write_reactions;  // the resumed rows have the columns of the rows before
-  rerun.parts = options.parts;
+  rerun.parts = plan.parts ? PartsChoice::on : PartsChoice::off;  // auto resolved: the run resumes as it ran
   return rerun;
 }
 

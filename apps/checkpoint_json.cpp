@@ -171,7 +171,7 @@ Json options_json(const RunOptions& options) {
   j[option_key("every")] = options.output_every;
   j[option_key("reactions")] = options.write_reactions;
   j[option_key("checkpoint_every")] = options.checkpoint_every;
-  j[option_key("parts")] = options.parts;
+  j[option_key("parts")] = options.parts == PartsChoice::on;  // rerun_options resolved auto
   return j;
 }
 
@@ -185,12 +185,13 @@ ParameterValues read_values(const Fields& fields, std::string_view key) {
 RunOptions read_options(const Fields& f, const std::string& origin) {
   RunOptions options;
   // A checkpoint written before runs over parts held the whole model.
-  options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts"));
+  options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts")) ? PartsChoice::on
+                                                                                            : PartsChoice::off;
   const Fields source = f.object("source");
   if (source.value().contains("scene")) {
     const std::string path = source.text("scene_file");
     // A run over parts builds each process's part from the scene's description, not the whole.
-    const SceneBuild build = options.parts ? SceneBuild::described : SceneBuild::whole;
+    const SceneBuild build = options.parts == PartsChoice::on ? SceneBuild::described : SceneBuild::whole;
     options.scene = SceneSource{
         path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " + source.path("scene"), build))};
   } else {

@@ -154,7 +154,9 @@ bool parts_asked(const RunArguments& arguments) {
     const RunSetting& setting = run_setting("parts");
     setting.apply(setting, *text, asked);
   }
-  return asked.parts;
+  if (is_scene_file_name(arguments.scenario)) return over_parts(asked.parts, false);
+  const auto scenario = std::ranges::find(scenarios(), arguments.scenario, &Scenario::name);
+  return over_parts(asked.parts, scenario != scenarios().end() && scenario->generate);
 }
 
 const std::optional<std::string>& RunArguments::given(std::string_view name) const {

@@ -36,8 +36,9 @@ struct RunArguments {
 /// `build` says whether a scene file's model is built as it is read (SceneBuild::described for a
 /// run over parts, whose processes build their parts).
 RunOptions to_run_options(const RunArguments& arguments, SceneBuild build = SceneBuild::whole);
-/// Whether the arguments ask for a run over parts (`--parts on`), read as to_run_options reads it
-/// (the same refusal of another value).
+/// Whether the arguments run over parts on several processes (over_parts: `--parts on`, or `auto`
+/// for a generated scenario), `--parts` read as to_run_options reads it (the same refusal of
+/// another value); an unknown scenario's run is not (to_run_options refuses it).
 bool parts_asked(const RunArguments& arguments);
 /// to_run_options for a scene already read (the Python module's mechanisms, docs/python.md): its
 /// model and settings in place of a file's, arguments.scenario unused.

@@ -141,7 +141,7 @@ int resume_command(const std::string& directory, const std::optional<std::string
   share_memory(false, processes);  // judged whole until the checkpoint says whether it ran over parts
   const Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
-  share_memory(options.parts, processes);
+  share_memory(options.parts == PartsChoice::on, processes);  // a checkpoint holds on or off (rerun_options)
   if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;
   options.resume = &checkpoint;

@@ -186,20 +186,24 @@ void add_stepper_settings(std::vector<RunSetting>& table) {
                    "all cores",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) { o.threads = parse_whole_setting(self, text); },
                    [](const RunOptions& o) -> Shown { return std::to_string(o.threads); }});
-  table.push_back({"parts", "--parts", "", "", "parts", "parts", choice({"on", "off"}), false,
+  table.push_back({"parts", "--parts", "", "", "parts", "parts", choice({"auto", "on", "off"}), false,
                    "under mpirun: on makes each process build and step only its part of the model (less memory per "
-                   "process), off has every process hold the whole model",
+                   "process), off has every process hold the whole model, auto is on for the scaling scenarios "
+                   "(chain2d, chain3d, nfourbar, grid2d) and off for the others",
                    "under `mpirun`: each process builds and steps only its part of the model, so that the memory of "
                    "the model, its workspaces and its factors is divided among the processes (on), or every process "
-                   "holds the whole model (off); on does not project the initial values and refuses models with "
-                   "actuators ([distributed.md](distributed.md), \"Stage 4\"; summary: `parts`, true when the run "
+                   "holds the whole model (off); on does not project the initial values, look for dependent "
+                   "constraint equations or take models with actuators, so auto is on for the scenarios whose "
+                   "generator describes each part alone (chain2d, chain3d, nfourbar, grid2d: independent "
+                   "constraints, initial states on them, no actuators) and off for the other scenarios and scene "
+                   "files ([distributed.md](distributed.md), \"Stage 4\"; summary: `parts`, true when the run "
                    "was over parts)",
                    "",
                    [](const RunSetting& self, const std::string& text, RunOptions& o) {
                      require_choice(self, text);
-                     o.parts = text == "on";
+                     o.parts = text == "on" ? PartsChoice::on : text == "off" ? PartsChoice::off : PartsChoice::automatic;
                    },
-                   [](const RunOptions& o) -> Shown { return o.parts ? "on" : "off"; }});
+                   [](const RunOptions& o) -> Shown { return std::string(to_string(o.parts)); }});
   table.push_back({"stepper_parameters", "--set", "key=value", "/run/stepper_parameters", "scheme_parameters",
                    "scheme_parameters", family(), true,
                    "scenario parameter, or the stepper's own (evi: S, omega), key=value (repeatable)",

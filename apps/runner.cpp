@@ -647,7 +647,21 @@ RunOutcome run(const RunOptions& options) {
 }
 
 bool runs_over_parts(const RunOptions& options) {
-  return options.parts && options.distribution && options.distribution->ranks() > 1;
+  if (!options.distribution || options.distribution->ranks() < 2) return false;
+  return over_parts(options.parts, !options.scene && static_cast<bool>(find_scenario(options.scenario).generate));
+}
+
+bool over_parts(PartsChoice choice, bool generated) {
+  return choice == PartsChoice::on || (choice == PartsChoice::automatic && generated);
+}
+
+std::string_view to_string(PartsChoice choice) {
+  switch (choice) {
+    case PartsChoice::automatic: return "auto";
+    case PartsChoice::on: return "on";
+    case PartsChoice::off: return "off";
+  }
+  return "";
 }
 
 bool ends_on_every_process(const RunEnding& ending) {

@@ -26,6 +26,17 @@ struct Checkpoint;
 
 struct RunOutcome;
 
+/// `--parts`: whether a run over several processes has each build and step its part of the model
+/// alone (docs/distributed.md, "Stage 4") or every process hold the whole.
+enum class PartsChoice {
+  /// over parts for a generated scenario (Scenario::generate: the scaling scenarios, whose
+  /// constraints are independent, whose initial states lie on them and which have no actuators,
+  /// so that a run over parts leaves out nothing they need); the whole model for any other
+  automatic,
+  on,   ///< over parts (a model with actuators is refused)
+  off,  ///< the whole model on every process
+};
+
 struct RunOptions {
   std::string scenario;
   /// The run settings (run_settings(): the stepper and its own parameters, the solver, h, t_end,
@@ -69,11 +80,12 @@ struct RunOptions {
   /// rank 0 writes output_dir but for the pieces of the drawings, one per process in its vtk/
   /// (VtkSeries), and all stop after the same step when any is asked to. nullptr: one process.
   std::shared_ptr<const Distribution> distribution;
-  /// `--parts on|off`: over several processes, each builds and steps its part of the model alone
-  /// (docs/distributed.md, "Stage 4": the memory of the model, its workspaces and its factors is
-  /// divided among the processes) instead of every process holding the whole. Without
-  /// distribution, or with one process, the run is the whole model's either way.
-  bool parts = false;
+  /// `--parts auto|on|off`: over several processes, whether each builds and steps its part of the
+  /// model alone (docs/distributed.md, "Stage 4": the memory of the model, its workspaces and its
+  /// factors is divided among the processes) instead of every process holding the whole
+  /// (runs_over_parts). Without distribution, or with one process, the run is the whole model's
+  /// either way.
+  PartsChoice parts = PartsChoice::automatic;
   /// In a run over several processes, called by run() on a process whose run ends in a way the
   /// others may not share (ends_on_every_process false), with the outcome, once its outputs are
   /// written and before what the processes made together is destroyed (its destruction is
@@ -306,7 +318,14 @@ RunOutcome run(const RunOptions& options);
 bool ends_on_every_process(const RunEnding& ending);
 
 /// Whether each process of the run builds and steps its part of the model: RunOptions::parts over
-/// several processes.
+/// several processes, PartsChoice::automatic resolved for the options' scenario or scene.
 bool runs_over_parts(const RunOptions& options);
+
+/// Whether `choice` runs a model over parts on several processes: `generated` says whether the
+/// model is a generated scenario's (Scenario::generate), which PartsChoice::automatic runs so.
+bool over_parts(PartsChoice choice, bool generated);
+
+/// The name of a choice as `--parts` takes it: auto, on, off.
+std::string_view to_string(PartsChoice choice);
 
 }  // namespace noether

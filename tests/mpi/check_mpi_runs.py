@@ -6,7 +6,9 @@ against what it must do:
              crashed with the ordering the back-end gives MUMPS in one process), and with the default solver (auto:
              schur on these but the grid, mumps there), agrees with the one-process KLU run to
              1e-10 relative in q at the end (chain2d, chain3d, nfourbar, grid2d, double-fourbar);
-             summary.json names the solver
+             summary.json names the solver. With --parts left at auto the scaling scenarios run
+             over parts (so do resume, output and piece, on chain2d) and double-fourbar with the
+             whole model on every process
   bits       the same run twice on the same number of processes: with mumps it agrees to rounding
              (1e-12 relative in q; whether to the bit is printed: MUMPS's scheduling may change
              rounding), with schur to the bit

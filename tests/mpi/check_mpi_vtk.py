@@ -18,8 +18,9 @@ back with VTK's own readers (Debian python3-vtk9) against the same run in one pr
 
 Scenarios: chain2d (planar bodies, revolute joints), chain3d (3D bodies), double-pendulum (point
 masses, distance joints drawn across the cut between the ranks), top (one body and a probe: one
-rank's piece is empty); the first three also over parts (--parts on: each rank draws from its own
-part, a joint across the cut from its ghost body's coordinates).
+rank's piece is empty), with the whole model on every rank (--parts off); the first three also
+over parts (--parts on: each rank draws from its own part, a joint across the cut from its ghost
+body's coordinates).
 
 Usage: check_mpi_vtk.py --noether PATH --work DIR [--ranks N]
 Exits 77 (CTest SKIP_RETURN_CODE) when VTK's Python modules are missing, 1 naming each mismatch.
@@ -167,7 +168,7 @@ def check_parts(where, many, file):
 def check_scenario(noether, work, ranks, scenario, args, drawing_ranks, parts=False):
     name = scenario + ("-parts" if parts else "")
     one, many = work / f"{name}-1", work / f"{name}-{ranks}"
-    over = ["--parts", "on"] if parts else []
+    over = ["--parts", "on" if parts else "off"]  # off: the whole model, which auto leaves the scaling scenarios
     if not (run(noether, 1, scenario, args, one) and run(noether, ranks, scenario, args + over, many)):
         return
     with open(many / "timeseries.csv", newline="") as f:

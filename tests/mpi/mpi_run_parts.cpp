@@ -105,7 +105,7 @@ RunOptions run_options(const std::string& scenario, ParameterValues values, cons
   options.write_motion = false;
   options.write_reactions = true;  // each joint's on its part, in the whole's order
   options.distribution = world_slot();
-  options.parts = parts;
+  options.parts = parts ? PartsChoice::on : PartsChoice::off;
   return options;
 }
 
@@ -209,6 +209,30 @@ TEST_CASE("a run over parts writes what the run of the whole model writes, to ro
   check_outputs_agree("constrained-particles", {}, "livens-em");  // invariants over the particles each part owns
 }
 
+TEST_CASE("--parts auto runs a generated scenario over parts and any other model whole") {
+  RunOptions generated = run_options("chain2d", {{"n", 10}}, "em-ggl", {}, false);
+  generated.parts = PartsChoice::automatic;
+  CHECK(runs_over_parts(generated));
+  CHECK(plan_run(generated).parts);
+  RunOptions other = run_options("double-fourbar", {}, "ggl-vi", {}, false);
+  other.parts = PartsChoice::automatic;
+  CHECK_FALSE(runs_over_parts(other));
+  other.parts = PartsChoice::on;
+  CHECK(runs_over_parts(other));
+  generated.parts = PartsChoice::off;
+  CHECK_FALSE(runs_over_parts(generated));
+  RunOptions scene = other;  // a scene file is never generated, whatever mechanism it holds
+  scene.scenario.clear();
+  scene.overrides.clear();
+  scene.parts = PartsChoice::automatic;
+  const std::string text = scene_json(export_scene(generated));
+  scene.scene = SceneSource{"chain2d.json", std::make_shared<const Scene>(parse_scene(text, "chain2d.json"))};
+  CHECK_FALSE(runs_over_parts(scene));
+  generated.distribution = nullptr;  // one process: the whole model, whatever the choice
+  generated.parts = PartsChoice::on;
+  CHECK_FALSE(runs_over_parts(generated));
+}
+
 TEST_CASE("a scene read without its model built runs over parts as the scenario it was exported from") {
   const fs::path scenario_dir = shared_directory("parts_scenario"), scene_dir = shared_directory("parts_scene");
   RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
@@ -230,7 +254,7 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
   }
   // Its checkpoint's scene is read for a run over parts too: described, not built.
   const Checkpoint checkpoint = parse_checkpoint(text_of(scene_dir / Checkpoint::kFileName), "checkpoint.json");
-  CHECK(checkpoint.options.parts);
+  CHECK(checkpoint.options.parts == PartsChoice::on);
   REQUIRE(checkpoint.options.scene);
   CHECK_FALSE(checkpoint.options.scene->scene->built);
   // Another process's part holds no options: the scene's text is in checkpoint.json alone.
@@ -333,7 +357,7 @@ TEST_CASE("a run over parts stopped after a checkpoint resumes on as many proces
   const Checkpoint checkpoint = read_checkpoint(stopped_dir);
   CHECK(checkpoint.processes == world().ranks());
   RunOptions resumed = checkpoint.options;
-  CHECK(resumed.parts);
+  CHECK(resumed.parts == PartsChoice::on);
   resumed.output_dir = stopped_dir;
   resumed.resume = &checkpoint;
   resumed.distribution = world_slot();
@@ -363,9 +387,9 @@ TEST_CASE("a checkpoint over parts is refused with a process's part missing, or 
   resumed.output_dir = dir;
   resumed.resume = &checkpoint;
   resumed.distribution = world_slot();
-  resumed.parts = false;  // the whole model on every process: the parts' states are not the whole's
+  resumed.parts = PartsChoice::off;  // the whole model on every process: the parts' states are not the whole's
   CHECK_THROWS_WITH_AS(run(resumed), doctest::Contains("was written by a run over parts on"), CheckpointError);
-  resumed.parts = true;
+  resumed.parts = PartsChoice::on;
   const int last = world().ranks() - 1;
   const fs::path last_part = dir / part_checkpoint_name(last);
   // A part whose state its run would not have saved (checked against checkpoint.json's options,
