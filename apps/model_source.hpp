@@ -21,7 +21,10 @@ struct ScenarioSource {
 
 struct SceneSource {
   std::filesystem::path path;
-  std::shared_ptr<const Scene> scene;  ///< as loaded from path
+  /// As loaded from path. Null where a run over parts has left the description to its parts: in
+  /// the run's own options and plan once the process's part is built (run()), and in the options of
+  /// the checkpoint a run over parts resumes (the run's copy holds it).
+  std::shared_ptr<const Scene> scene;
 };
 
 using ModelSource = std::variant<ScenarioSource, SceneSource>;

@@ -110,7 +110,7 @@ int run_and_report(RunOptions options, const Processes& processes) {
   };
   const InterruptSignals signals;
   options.interrupt = &signals.requested();
-  return report_outcome(run(options), processes);
+  return report_outcome(run(std::move(options)), processes);
 }
 
 /// Sets the memory share the estimates of a model's memory assume (memory_budget.hpp) before a
@@ -139,8 +139,10 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
 /// (threads: --threads when given).
 int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
   share_memory(false, processes);  // judged whole until the checkpoint says whether it ran over parts
-  const Checkpoint checkpoint = read_checkpoint(directory);
+  Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
+  // The run's options hold the scene: over parts its processes drop it once their parts are built.
+  if (checkpoint.options.scene) checkpoint.options.scene->scene = nullptr;
   share_memory(options.parts == PartsChoice::on, processes);  // a checkpoint holds on or off (rerun_options)
   if (threads) options.threads = parse_whole_setting(run_setting("threads"), *threads);
   options.output_dir = directory;

@@ -590,7 +590,16 @@ void check_resumed(const RunOptions& options, const Model& model, const Prepared
   else check();
 }
 
-RunOutcome run_as_given(const RunOptions& options) {
+/// Over parts, the whole description of a scene is dropped from the run's options and plan once
+/// this process's part is built (RunParts holds the part's own), but on process 0 of a run that
+/// writes checkpoints: checkpoint.json holds the scene (options_json).
+void leave_scene_to_parts(RunOptions& options, RunPlan& plan) {
+  if (!options.scene || (options.distribution->rank() == 0 && options.checkpoint_every > 0)) return;
+  options.scene->scene = nullptr;
+  std::get<SceneSource>(plan.source).scene = nullptr;
+}
+
+RunOutcome run_as_given(RunOptions options) {
   RunClock clock;
   RunOutcome outcome;
   outcome.plan = plan_run(options);
@@ -599,12 +608,13 @@ RunOutcome run_as_given(const RunOptions& options) {
     outcome.plan.run_id = text_of_process(*options.distribution, 0, outcome.plan.run_id);
   const RunPlan& plan = outcome.plan;
   const auto* scene_source = std::get_if<SceneSource>(&plan.source);
-  const Scene* scene = scene_source ? scene_source->scene.get() : nullptr;
+  const Scene* scene = scene_source && !plan.parts ? scene_source->scene.get() : nullptr;
   std::optional<ModelDescription> generated;
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
   if (plan.parts) {
     parts.emplace(options.distribution, parted_model(plan.source));
+    leave_scene_to_parts(options, outcome.plan);
   } else {
     if (!scene) generated = describe(plan.source);
     built = model_of(plan.source, scene ? scene->model : *generated);
@@ -638,12 +648,10 @@ RunOutcome run_as_given(const RunOptions& options) {
 
 }  // namespace
 
-RunOutcome run(const RunOptions& options) {
+RunOutcome run(RunOptions options) {
   const std::optional<Checkpoint> part = resumed_part(options);
-  if (!part) return run_as_given(options);
-  RunOptions own = options;  // the part's state and history, checkpoint.json's on rank 0
-  own.resume = &*part;
-  return run_as_given(own);
+  if (part) options.resume = &*part;  // the part's state and history, checkpoint.json's on rank 0
+  return run_as_given(std::move(options));
 }
 
 bool runs_over_parts(const RunOptions& options) {

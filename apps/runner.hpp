@@ -308,7 +308,11 @@ RunPlan plan_run(const RunOptions& options);
 /// An adaptive stepper (StepperInfo::adaptive_step_size) starts with h, gets the size of its last
 /// step as its next first guess, and runs until its first state at or past t_end (t_reached); a
 /// run that takes more than kAdaptiveStepLimit times step_count steps before fails (cause error).
-RunOutcome run(const RunOptions& options);
+/// Over parts a process keeps of a scene's description only its part once the part is built
+/// (SceneSource::scene null in its own options and plan): process 0 of a run that writes
+/// checkpoints keeps the whole, which checkpoint.json holds. A caller's copy of options keeps
+/// what it refers to alive; `noether run` moves its options in.
+RunOutcome run(RunOptions options);
 
 /// Whether every process of a run over several reaches this ending together: a completed or
 /// interrupted run (they agree on the stop), a Newton failure or a refusal (every process takes the

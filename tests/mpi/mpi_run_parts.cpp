@@ -265,6 +265,43 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
   }
 }
 
+/// Counts the writes of a run's files, and those made while a scene was still held.
+class SceneWatchingCalls : public FileCalls {
+ public:
+  explicit SceneWatchingCalls(std::weak_ptr<const Scene> scene) : scene_(std::move(scene)) {}
+  ssize_t write(int fd, const void* data, std::size_t size) const override {
+    ++writes_;
+    if (!scene_.expired()) ++held_;
+    return FileCalls::write(fd, data, size);
+  }
+  int writes() const { return writes_; }
+  int writes_with_scene() const { return held_; }
+
+ private:
+  std::weak_ptr<const Scene> scene_;
+  mutable int writes_ = 0, held_ = 0;
+};
+
+TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole when its checkpoints hold it") {
+  for (const int checkpoint_every : {0, 4}) {
+    CAPTURE(checkpoint_every);
+    const fs::path dir = shared_directory("parts_scene_left_" + std::to_string(checkpoint_every));
+    RunOptions options = run_options("chain3d", {{"n", 8}}, "livens-em", dir, true);
+    options.write_motion = true;  // every process writes its pieces of the drawings
+    options.checkpoint_every = checkpoint_every;
+    const std::string text = scene_json(export_scene(options));
+    options.scenario.clear();
+    options.overrides.clear();
+    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::described));
+    const SceneWatchingCalls calls(scene);
+    options.scene = SceneSource{"chain3d.json", std::move(scene)};
+    options.file_calls = &calls;
+    REQUIRE(run(std::move(options)).ok());  // the run's options alone hold the scene
+    CHECK(calls.writes() > 0);  // every file is written once the part is built
+    CHECK(calls.writes_with_scene() == (world().rank() == 0 && checkpoint_every > 0 ? calls.writes() : 0));
+  }
+}
+
 TEST_CASE("a run over parts refuses a process without a body") {
   const fs::path out = shared_directory("run_parts_refused");
   // One body for two or three processes: a process would have no part to step.
