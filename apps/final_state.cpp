@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/timeseries_csv.hpp>
-#include <vector>
 
 namespace noether {
 namespace {
@@ -47,22 +48,25 @@ void add_json_string(Pieces& out, const std::string& text) {
   out.add("\"");
 }
 
-/// "  \"key\": {\n    \"label\": value, ...\n  }" over the labels that for_each gives (JSON strings) and
-/// values (null where values has no entry).
-template <class ForEach>
-void named_values(Pieces& out, std::string_view key, ForEach for_each, const Vector& values) {
+/// "  \"key\": {\n    \"label\": value, ...\n  }" over the entries of `kind` (labels as JSON strings).
+void named_values(Pieces& out, std::string_view key, const StateEntries& entries, StateEntries::Kind kind) {
   out.add("  \"");
   out.add(key);
   out.add("\": {");
-  Index i = 0;
-  for_each([&](const std::string& label) {
-    out.add(i == 0 ? "\n    " : ",\n    ");
+  bool first = true;
+  entries.for_each(kind, [&](const std::string& label, double value) {
+    out.add(first ? "\n    " : ",\n    ");
     add_json_string(out, label);
     out.add(": ");
-    out.add(i < values.size() ? number(values(i)) : "null");
-    ++i;
+    out.add(number(value));
+    first = false;
   });
-  out.add(i == 0 ? "}" : "\n  }");
+  out.add(first ? "}" : "\n  }");
+}
+
+/// values(i), NaN past its end (a state without velocities).
+double entry(const Vector& values, Index i) {
+  return i < values.size() ? values(i) : std::numeric_limits<double>::quiet_NaN();
 }
 
 /// "  \"probes\": {\n    \"name\": [x, y], ...\n  }" of the positions given.
@@ -80,19 +84,26 @@ void probe_positions(Pieces& out, std::span<const Probe> probes, std::span<const
 
 }  // namespace
 
-void write_final_state_json(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+void LabelledState::for_each(Kind kind, const Visit& visit) const {
+  const Vector& values = kind == Kind::q ? state_.q : kind == Kind::v ? state_.v : kind == Kind::p ? state_.p : state_.lambda;
+  Index i = 0;
+  const auto labelled = [&](const std::string& label) { visit(label, entry(values, i++)); };
+  if (kind == Kind::lambda) labels_.for_each_constraint_row(labelled);
+  else labels_.for_each_coordinate(labelled);
+}
+
+void write_final_state_json(const StateEntries& entries, const State& state, std::span<const Probe> probes,
                             std::span<const Vector> positions, const FinalStateWriter& write) {
+  using Kind = StateEntries::Kind;
   Pieces out(write);
-  const auto coordinates = [&](const OutputLabels::Visit& visit) { labels.for_each_coordinate(visit); };
   out.add("{\n  \"step\": " + std::to_string(state.step) + ",\n  \"t\": " + number(state.t) + ",\n");
-  named_values(out, "q", coordinates, state.q);
+  named_values(out, "q", entries, Kind::q);
   out.add(",\n");
-  named_values(out, "v", coordinates, state.v);
+  named_values(out, "v", entries, Kind::v);
   out.add(",\n");
-  named_values(out, "p", coordinates, state.p);
+  named_values(out, "p", entries, Kind::p);
   out.add(",\n");
-  named_values(out, "lambda", [&](const OutputLabels::Visit& visit) { labels.for_each_constraint_row(visit); },
-               state.lambda);
+  named_values(out, "lambda", entries, Kind::lambda);
   out.add(",\n  \"discrete_energy\": " + number(state.discrete_energy) + ",\n");
   probe_positions(out, probes, positions);
   out.add("\n}\n");
@@ -103,7 +114,8 @@ std::string final_state_json(const System& system, const State& state, std::span
   std::vector<Vector> positions;
   for (const Probe& probe : probes) positions.push_back(probe.position(state));
   std::string text;
-  write_final_state_json(SystemLabels(system), state, probes, positions,
+  const SystemLabels labels(system);
+  write_final_state_json(LabelledState(labels, state), state, probes, positions,
                          [&](std::string_view piece) { text += piece; });
   return text;
 }

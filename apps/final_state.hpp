@@ -27,10 +27,36 @@ std::string final_state_json(const System& system, const State& state, std::span
 
 /// Receives the text of final_state.json piece by piece.
 using FinalStateWriter = std::function<void(std::string_view)>;
+
+/// The entries final_state.json lists, in the whole model's order: a source that need not hold
+/// them all at once (over parts, RunParts::state_entries brings them to rank 0 a range at a time).
+class StateEntries {
+ public:
+  enum class Kind { q, v, p, lambda };
+  using Visit = std::function<void(const std::string& label, double value)>;
+  virtual ~StateEntries() = default;
+  /// Each coordinate's label with its value of q, v or p, or each constraint row's label with its
+  /// multiplier (lambda), in order; NaN for a value the state does not have (written null).
+  /// write_final_state_json asks for q, v, p and lambda, in this order, once each.
+  virtual void for_each(Kind kind, const Visit& visit) const = 0;
+};
+
+/// The entries of a whole state under labels (the whole model's).
+class LabelledState final : public StateEntries {
+ public:
+  LabelledState(const OutputLabels& labels, const State& state) : labels_(labels), state_(state) {}
+  void for_each(Kind kind, const Visit& visit) const override;
+
+ private:
+  const OutputLabels& labels_;
+  const State& state_;
+};
+
 /// The same text handed to `write` in pieces of about 64 KB, in order: the file is written without
 /// a string of the model's size (a label and a value of every coordinate, four times) in memory.
-/// The labels are the whole model's (labels), the probes' positions given (one per probe).
-void write_final_state_json(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+/// step, t and discrete_energy are state's; q, v, p and lambda come from entries; the probes'
+/// positions are given (one per probe).
+void write_final_state_json(const StateEntries& entries, const State& state, std::span<const Probe> probes,
                             std::span<const Vector> positions, const FinalStateWriter& write);
 
 }  // namespace noether

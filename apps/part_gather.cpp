@@ -1,6 +1,9 @@
 #include <noether/apps/part_gather.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <exception>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -50,7 +53,9 @@ std::vector<std::string> unpack(std::span<const double> values, std::size_t coun
 }  // namespace
 
 PartGather::PartGather(const Distribution& processes, std::vector<Index> held_numbers, Index whole_size)
-    : processes_(processes), held_numbers_(std::move(held_numbers)), whole_size_(whole_size) {
+    : processes_(processes), held_numbers_(std::move(held_numbers)), in_order_(held_numbers_.size()), whole_size_(whole_size) {
+  std::iota(in_order_.begin(), in_order_.end(), std::size_t{0});
+  std::ranges::sort(in_order_, {}, [this](std::size_t k) { return held_numbers_[k]; });
   const std::vector<double> own(held_numbers_.begin(), held_numbers_.end());
   std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return;
@@ -117,6 +122,56 @@ std::vector<std::string> PartGather::gather(std::span<const std::string> held) c
     for (std::size_t k = 0; k < texts.size(); ++k) whole[static_cast<std::size_t>(numbers_[p][k])] = std::move(texts[k]);
   }
   return whole;
+}
+
+void PartGather::for_each(std::span<const std::string> texts, std::span<const double> values, const Visit& visit) const {
+  if (texts.size() != held_numbers_.size() || values.size() != held_numbers_.size())
+    throw std::invalid_argument("PartGather::for_each: " + std::to_string(texts.size()) + " texts and " +
+                                std::to_string(values.size()) + " values for " + std::to_string(held_numbers_.size()) +
+                                " held entries");
+  std::exception_ptr failure;
+  std::size_t next = 0;  // in in_order_: the first entry not sent yet
+  for (Index begin = 0; begin < whole_size_; begin += kChunk) {
+    const Index end = std::min(whole_size_, begin + kChunk);
+    std::vector<std::string> chunk_texts;
+    std::vector<double> numbers, chunk_values;
+    for (; next < in_order_.size() && held_numbers_[in_order_[next]] < end; ++next) {
+      numbers.push_back(static_cast<double>(held_numbers_[in_order_[next]]));
+      chunk_values.push_back(values[in_order_[next]]);
+      chunk_texts.push_back(texts[in_order_[next]]);
+    }
+    std::vector<double> message{static_cast<double>(numbers.size())};  // n, n numbers, n values, the texts
+    message.insert(message.end(), numbers.begin(), numbers.end());
+    message.insert(message.end(), chunk_values.begin(), chunk_values.end());
+    const std::vector<double> packed = pack(chunk_texts);
+    message.insert(message.end(), packed.begin(), packed.end());
+    const std::vector<std::vector<double>> received = to_first(message);
+    if (processes_.rank() != 0 || failure) continue;
+    try {
+      visit_chunk(begin, end, received, message, visit);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+void PartGather::visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
+                             std::span<const double> own_message, const Visit& visit) const {
+  const auto size = static_cast<std::size_t>(end - begin);
+  std::vector<std::string> texts(size);
+  std::vector<double> values(size);
+  for (std::size_t p = 0; p < received.size(); ++p) {
+    const std::span<const double> message = p == 0 ? own_message : std::span<const double>(received[p]);
+    const auto n = static_cast<std::size_t>(message[0]);
+    std::vector<std::string> unpacked = unpack(message.subspan(1 + 2 * n), n);
+    for (std::size_t k = 0; k < n; ++k) {
+      const auto at = static_cast<std::size_t>(message[1 + k]) - static_cast<std::size_t>(begin);
+      values[at] = message[1 + n + k];
+      texts[at] = std::move(unpacked[k]);
+    }
+  }
+  for (std::size_t at = 0; at < size; ++at) visit(texts[at], values[at]);
 }
 
 }  // namespace noether

@@ -2,6 +2,7 @@
 /// Bringing a whole vector, held in parts by the processes of a run, to rank 0 (docs/distributed.md,
 /// "Stage 4"): the time series rows, final_state.json and the labels of their columns are written
 /// by rank 0 from the whole model's order, while each process holds only its part's entries.
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,16 +28,34 @@ class PartGather {
   /// '\0' (the separator).
   std::vector<std::string> gather(std::span<const std::string> held) const;
 
+  /// What for_each hands rank 0 for each entry: its text (label) and value.
+  using Visit = std::function<void(const std::string& text, double value)>;
+  /// Collective: at rank 0 visit(texts[k], values[k]) of every process's entries k in the whole's
+  /// order, brought there kChunk entries of the whole at a time, so that no process holds a
+  /// vector of the whole's size; the other processes visit nothing. An exception thrown by visit
+  /// is rethrown once every chunk has been brought (the others do not wait for rank 0 in vain).
+  /// texts and values have held_numbers' size; a text holds no '\0'.
+  void for_each(std::span<const std::string> texts, std::span<const double> values, const Visit& visit) const;
+
+  /// The entries of the whole for_each brings to rank 0 at a time.
+  static constexpr Index kChunk = Index{1} << 16;
+
   /// The number of entries this process holds.
   Index held() const { return static_cast<Index>(held_numbers_.size()); }
 
  private:
+  /// for_each's chunk [begin, end) at rank 0 from each process's entries in it (process p's
+  /// message in received[p]; own_message rank 0's): texts and values in the whole's order.
+  void visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
+                   std::span<const double> own_message, const Visit& visit) const;
+
   /// Collective: each process's values at rank 0 (process p's in received[p]; rank 0's own are
   /// not copied: received[0] stays empty), one message from every process but rank 0.
   std::vector<std::vector<double>> to_first(std::span<const double> values) const;
 
   const Distribution& processes_;
   std::vector<Index> held_numbers_;
+  std::vector<std::size_t> in_order_;  ///< the held entries' positions by their numbers in the whole
   Index whole_size_;
   std::vector<std::vector<Index>> numbers_;  ///< at rank 0: each process's held_numbers
 };

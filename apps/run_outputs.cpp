@@ -45,10 +45,10 @@ VtkSeries& RunOutputs::open_motion(VtkDrawing drawing, const Distribution* proce
   return motion_.emplace(directory_, std::move(drawing), processes);
 }
 
-void RunOutputs::write_final_state(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+void RunOutputs::write_final_state(const StateEntries& entries, const State& state, std::span<const Probe> probes,
                                    std::span<const Vector> positions) {
   directory_.replace_in_pieces(kFinalStateFileName, [&](const OutputDirectory::PieceWriter& write) {
-    write_final_state_json(labels, state, probes, positions, write);
+    write_final_state_json(entries, state, probes, positions, write);
   });
   files_.final_state = kFinalStateFileName;
 }

@@ -17,6 +17,8 @@
 
 namespace noether {
 
+class StateEntries;  // final_state.hpp
+
 class RunOutputs {
  public:
   /// Opens (creates, locks) the directory, writes the summary of `running` (status running, with
@@ -42,10 +44,10 @@ class RunOutputs {
   /// processes (processes, which must outlive this object; this is rank 0) the series of rank 0's
   /// pieces and the indices, opened with the other processes' series (VtkSeries).
   VtkSeries& open_motion(VtkDrawing drawing, const Distribution* processes = nullptr);
-  /// Writes final_state.json of state, the last good one (the whole model's), with the model's
-  /// labels and the probes' positions (write_final_state_json) and names it in the summary;
-  /// OutputError when it cannot.
-  void write_final_state(const OutputLabels& labels, const State& state, std::span<const Probe> probes,
+  /// Writes final_state.json of the last good state (entries, the whole model's; step, t and
+  /// discrete_energy of state) and the probes' positions (write_final_state_json) and names it in
+  /// the summary; OutputError when it cannot.
+  void write_final_state(const StateEntries& entries, const State& state, std::span<const Probe> probes,
                          std::span<const Vector> positions);
 
   /// Closes the data files: renames the time series timeseries.csv and writes motion.pvd (after

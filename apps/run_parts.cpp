@@ -149,6 +149,52 @@ State RunParts::whole_state(const State& part_state, bool velocities) const {
   return whole;
 }
 
+PartStateEntries RunParts::state_entries(const State& part_state) const {
+  const std::vector<std::string> part_coordinates = coordinate_labels(*model_.system);
+  std::vector<std::string> owned_labels;
+  owned_labels.reserve(owned_.size());
+  for (const Index i : owned_) owned_labels.push_back(part_coordinates[static_cast<std::size_t>(i)]);
+  return {*coordinates_,
+          *rows_,
+          std::move(owned_labels),
+          constraint_row_labels(*model_.system),
+          owned(part_state.q),
+          owned(part_state.v),
+          owned(part_state.p),
+          std::span<const double>(part_state.lambda.data(), part_state.lambda.size())};
+}
+
+PartStateEntries::PartStateEntries(const PartGather& coordinates, const PartGather& rows,
+                                   std::vector<std::string> coordinate_labels, std::vector<std::string> row_labels,
+                                   std::vector<double> q, std::vector<double> v, std::vector<double> p,
+                                   std::span<const double> lambda)
+    : coordinates_(coordinates),
+      rows_(rows),
+      coordinate_labels_(std::move(coordinate_labels)),
+      row_labels_(std::move(row_labels)),
+      q_(std::move(q)),
+      v_(std::move(v)),
+      p_(std::move(p)),
+      lambda_(lambda) {}
+
+void PartStateEntries::for_each(Kind kind, const Visit& visit) const {
+  if (static_cast<int>(kind) != next_)
+    throw std::logic_error("PartStateEntries: kind " + std::to_string(static_cast<int>(kind)) + " asked for, " +
+                           std::to_string(next_) + " next: every process brings them in the same order");
+  ++next_;
+  switch (kind) {
+    case Kind::q: return coordinates_.for_each(coordinate_labels_, q_, visit);
+    case Kind::v: return coordinates_.for_each(coordinate_labels_, v_, visit);
+    case Kind::p: return coordinates_.for_each(coordinate_labels_, p_, visit);
+    case Kind::lambda: return rows_.for_each(row_labels_, lambda_, visit);
+  }
+}
+
+void PartStateEntries::finish() const {
+  for (int kind = next_; kind <= static_cast<int>(Kind::lambda); ++kind)
+    for_each(static_cast<Kind>(kind), [](const std::string&, double) {});
+}
+
 Vector RunParts::whole_rows(ConstVectorRef part_rows) const {
   return rows_->gather(std::span<const double>(part_rows.data(), static_cast<std::size_t>(part_rows.size())));
 }

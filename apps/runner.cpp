@@ -456,21 +456,29 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
 }
 
 /// final_state.json of state, the last good one, into outputs (rank 0 of several, or the only
-/// process); over parts the whole state, its labels and the probes' positions are gathered there
-/// first, every process together.
+/// process); over parts the probes' positions are gathered there first and the state's entries
+/// while the file is written, a range of the whole at a time (PartStateEntries), every process
+/// together: also when rank 0 cannot write it.
 void write_final_state(const RunModel& m, const RunOptions& options, RunOutputs* outputs, const RunRecorder& recorder,
                        const State& state) {
   if (!m.parts) {
+    const SystemLabels labels(m.prepared.system(m.model));
     if (outputs)
-      outputs->write_final_state(SystemLabels(m.prepared.system(m.model)), state, m.model.probes,
-                                 recorder.probe_positions(state));
+      outputs->write_final_state(LabelledState(labels, state), state, m.model.probes, recorder.probe_positions(state));
     return;
   }
   if (!options.output_dir) return;
   const std::vector<Vector> positions = recorder.probe_positions(state);
-  const State whole = m.parts->whole_state(state, true);
-  const ListedLabels labels = m.parts->labels();
-  if (outputs) outputs->write_final_state(labels, whole, m.model.probes, positions);
+  const PartStateEntries entries = m.parts->state_entries(state);
+  if (outputs) {
+    try {
+      outputs->write_final_state(entries, state, m.model.probes, positions);
+    } catch (...) {
+      entries.finish();
+      throw;
+    }
+  }
+  entries.finish();
 }
 
 /// After a failure or an interruption the last good state closes the time series and the drawings;

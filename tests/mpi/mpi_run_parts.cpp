@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include <noether/apps/scene_file.hpp>
 
 #include "mpi/mpi_world.hpp"
+#include "support/failing_file_calls.hpp"
 #include "support/run_output_files.hpp"
 
 using namespace noether;
@@ -184,6 +186,39 @@ TEST_CASE("PartGather puts each process's entries in their places at rank 0, val
   }
 }
 
+TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the whole's order, a chunk at a time") {
+  const int rank = world().rank(), ranks = world().ranks();
+  const Index whole = 2 * PartGather::kChunk + 17;  // three chunks, the last short
+  std::vector<Index> numbers;
+  std::vector<double> values;
+  std::vector<std::string> texts;
+  for (Index i = whole - 1; i >= 0; --i)  // every ranks-th entry, in reverse: the order held is not the whole's
+    if (i % ranks == rank) {
+      numbers.push_back(i);
+      values.push_back(0.25 * static_cast<double>(i));
+      texts.push_back("e" + std::to_string(i));
+    }
+  const PartGather gather(world(), numbers, whole);
+  Index visited = 0;
+  bool in_order = true;
+  gather.for_each(texts, values, [&](const std::string& text, double value) {
+    in_order = in_order && text == "e" + std::to_string(visited) && value == 0.25 * static_cast<double>(visited);
+    ++visited;
+  });
+  CHECK(visited == (rank == 0 ? whole : 0));
+  CHECK(in_order);
+  // A visit that throws at rank 0 is rethrown there once every chunk is brought: the other
+  // processes are not left waiting in the next chunk's exchange.
+  Index before_throw = 0;
+  const auto throwing = [&](const std::string&, double) {
+    if (++before_throw == PartGather::kChunk + 3) throw std::runtime_error("the disk is full");
+  };
+  if (rank == 0) CHECK_THROWS_WITH_AS(gather.for_each(texts, values, throwing), "the disk is full", std::runtime_error);
+  else CHECK_NOTHROW(gather.for_each(texts, values, throwing));
+  CHECK(before_throw == (rank == 0 ? PartGather::kChunk + 3 : 0));  // no visit after the exception
+  CHECK_FALSE(world().any(false));  // every process is at the same collective call again
+}
+
 TEST_CASE("PartGather refuses entries held twice or left unheld, at rank 0") {
   const std::vector<Index> twice{0};  // every process holds entry 0
   if (world().rank() == 0)
@@ -300,6 +335,29 @@ TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole 
     CHECK(calls.writes() > 0);  // every file is written once the part is built
     CHECK(calls.writes_with_scene() == (world().rank() == 0 && checkpoint_every > 0 ? calls.writes() : 0));
   }
+}
+
+TEST_CASE("a final_state.json that rank 0 cannot write fails its run, and leaves no process waiting") {
+  const fs::path dir = shared_directory("parts_final_state_unwritten");
+  // 200 bars: q alone is more than the 64 KB piece the file is written in, so the disk fills
+  // while q's entries are being brought, and the other kinds must still be brought.
+  RunOptions options = run_options("chain3d", {{"n", 200}}, "livens-em", dir, true);
+  options.write_reactions = false;
+  testing::FailingFileCalls full;
+  full.target = "final_state";
+  full.budget = 1000;
+  if (world().rank() == 0) options.file_calls = &full;
+  const RunOutcome outcome = run(options);
+  if (world().rank() == 0) {
+    CHECK(full.injected);
+    CHECK(outcome.ending.status == RunStatus::failed);
+    CHECK(outcome.ending.failure.cause == FailureCause::output);
+    CHECK(outcome.ending.error.find("final_state") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "final_state.json"));
+  } else {
+    CHECK(outcome.ok());
+  }
+  CHECK_FALSE(world().any(false));
 }
 
 TEST_CASE("a run over parts refuses a process without a body") {
