@@ -53,9 +53,7 @@ std::vector<std::string> unpack(std::span<const double> values, std::size_t coun
 }  // namespace
 
 PartGather::PartGather(const Distribution& processes, std::vector<Index> held_numbers, Index whole_size)
-    : processes_(processes), held_numbers_(std::move(held_numbers)), in_order_(held_numbers_.size()), whole_size_(whole_size) {
-  std::iota(in_order_.begin(), in_order_.end(), std::size_t{0});
-  std::ranges::sort(in_order_, {}, [this](std::size_t k) { return held_numbers_[k]; });
+    : processes_(processes), held_numbers_(std::move(held_numbers)), whole_size_(whole_size) {
   const std::vector<double> own(held_numbers_.begin(), held_numbers_.end());
   std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return;
@@ -124,21 +122,23 @@ std::vector<std::string> PartGather::gather(std::span<const std::string> held) c
   return whole;
 }
 
-void PartGather::for_each(std::span<const std::string> texts, std::span<const double> values, const Visit& visit) const {
-  if (texts.size() != held_numbers_.size() || values.size() != held_numbers_.size())
-    throw std::invalid_argument("PartGather::for_each: " + std::to_string(texts.size()) + " texts and " +
-                                std::to_string(values.size()) + " values for " + std::to_string(held_numbers_.size()) +
-                                " held entries");
+void PartGather::for_each(const HeldText& text, const HeldValue& value, const Visit& visit) const {
+  // The held entries by their numbers in the whole: as held where they come in that order (a
+  // part's coordinates and rows do), else sorted here.
+  std::vector<std::size_t> sorted(std::ranges::is_sorted(held_numbers_) ? 0 : held_numbers_.size());
+  std::iota(sorted.begin(), sorted.end(), std::size_t{0});
+  std::ranges::sort(sorted, {}, [this](std::size_t k) { return held_numbers_[k]; });
+  const auto held = [&](std::size_t n) { return sorted.empty() ? n : sorted[n]; };
   std::exception_ptr failure;
-  std::size_t next = 0;  // in in_order_: the first entry not sent yet
+  std::size_t next = 0;  // the first held entry, in the whole's order, not sent yet
   for (Index begin = 0; begin < whole_size_; begin += kChunk) {
     const Index end = std::min(whole_size_, begin + kChunk);
     std::vector<std::string> chunk_texts;
     std::vector<double> numbers, chunk_values;
-    for (; next < in_order_.size() && held_numbers_[in_order_[next]] < end; ++next) {
-      numbers.push_back(static_cast<double>(held_numbers_[in_order_[next]]));
-      chunk_values.push_back(values[in_order_[next]]);
-      chunk_texts.push_back(texts[in_order_[next]]);
+    for (; next < held_numbers_.size() && held_numbers_[held(next)] < end; ++next) {
+      numbers.push_back(static_cast<double>(held_numbers_[held(next)]));
+      chunk_values.push_back(value(held(next)));
+      chunk_texts.push_back(text(held(next)));
     }
     std::vector<double> message{static_cast<double>(numbers.size())};  // n, n numbers, n values, the texts
     message.insert(message.end(), numbers.begin(), numbers.end());

@@ -30,12 +30,15 @@ class PartGather {
 
   /// What for_each hands rank 0 for each entry: its text (label) and value.
   using Visit = std::function<void(const std::string& text, double value)>;
-  /// Collective: at rank 0 visit(texts[k], values[k]) of every process's entries k in the whole's
-  /// order, brought there kChunk entries of the whole at a time, so that no process holds a
-  /// vector of the whole's size; the other processes visit nothing. An exception thrown by visit
-  /// is rethrown once every chunk has been brought (the others do not wait for rank 0 in vain).
-  /// texts and values have held_numbers' size; a text holds no '\0'.
-  void for_each(std::span<const std::string> texts, std::span<const double> values, const Visit& visit) const;
+  /// The text of held entry k (held_numbers[k]), which holds no '\0'; its value.
+  using HeldText = std::function<std::string(std::size_t k)>;
+  using HeldValue = std::function<double(std::size_t k)>;
+  /// Collective: at rank 0 visit(text(k), value(k)) of every process's held entries k in the
+  /// whole's order, brought there kChunk entries of the whole at a time and each text made as its
+  /// chunk is sent, so that no process holds a list of the whole's size, nor of its part's texts;
+  /// the other processes visit nothing. An exception thrown by visit is rethrown once every
+  /// chunk has been brought (the others do not wait for rank 0 in vain).
+  void for_each(const HeldText& text, const HeldValue& value, const Visit& visit) const;
 
   /// The entries of the whole for_each brings to rank 0 at a time.
   static constexpr Index kChunk = Index{1} << 16;
@@ -55,7 +58,6 @@ class PartGather {
 
   const Distribution& processes_;
   std::vector<Index> held_numbers_;
-  std::vector<std::size_t> in_order_;  ///< the held entries' positions by their numbers in the whole
   Index whole_size_;
   std::vector<std::vector<Index>> numbers_;  ///< at rank 0: each process's held_numbers
 };

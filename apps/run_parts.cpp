@@ -1,6 +1,7 @@
 #include <noether/apps/run_parts.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -149,45 +150,33 @@ State RunParts::whole_state(const State& part_state, bool velocities) const {
   return whole;
 }
 
-PartStateEntries RunParts::state_entries(const State& part_state) const {
-  const std::vector<std::string> part_coordinates = coordinate_labels(*model_.system);
-  std::vector<std::string> owned_labels;
-  owned_labels.reserve(owned_.size());
-  for (const Index i : owned_) owned_labels.push_back(part_coordinates[static_cast<std::size_t>(i)]);
-  return {*coordinates_,
-          *rows_,
-          std::move(owned_labels),
-          constraint_row_labels(*model_.system),
-          owned(part_state.q),
-          owned(part_state.v),
-          owned(part_state.p),
-          std::span<const double>(part_state.lambda.data(), part_state.lambda.size())};
+void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather::Visit& visit) const {
+  const System& system = *model_.system;
+  if (rows) {
+    const auto constraints = system.constraints();
+    const auto label = [&](std::size_t row) {  // the constraint whose rows hold it: the last to start at or before it
+      const auto at = std::ranges::upper_bound(constraints, static_cast<Index>(row), {},
+                                               [](const Placed<Constraint>& c) { return c.first_multiplier; });
+      return constraint_row_label(*std::prev(at)->element, static_cast<Index>(row) - std::prev(at)->first_multiplier);
+    };
+    return rows_->for_each(label, [&](std::size_t row) { return values(static_cast<Index>(row)); }, visit);
+  }
+  const auto blocks = system.blocks();
+  const auto label = [&](std::size_t k) {
+    const Index i = owned_[k];
+    const auto at = std::ranges::upper_bound(blocks, i, {}, [](const CoordinateBlock& b) { return b.offset; });
+    return std::prev(at)->label(i - std::prev(at)->offset);
+  };
+  coordinates_->for_each(label, [&](std::size_t k) { return values(owned_[k]); }, visit);
 }
-
-PartStateEntries::PartStateEntries(const PartGather& coordinates, const PartGather& rows,
-                                   std::vector<std::string> coordinate_labels, std::vector<std::string> row_labels,
-                                   std::vector<double> q, std::vector<double> v, std::vector<double> p,
-                                   std::span<const double> lambda)
-    : coordinates_(coordinates),
-      rows_(rows),
-      coordinate_labels_(std::move(coordinate_labels)),
-      row_labels_(std::move(row_labels)),
-      q_(std::move(q)),
-      v_(std::move(v)),
-      p_(std::move(p)),
-      lambda_(lambda) {}
 
 void PartStateEntries::for_each(Kind kind, const Visit& visit) const {
   if (static_cast<int>(kind) != next_)
     throw std::logic_error("PartStateEntries: kind " + std::to_string(static_cast<int>(kind)) + " asked for, " +
                            std::to_string(next_) + " next: every process brings them in the same order");
   ++next_;
-  switch (kind) {
-    case Kind::q: return coordinates_.for_each(coordinate_labels_, q_, visit);
-    case Kind::v: return coordinates_.for_each(coordinate_labels_, v_, visit);
-    case Kind::p: return coordinates_.for_each(coordinate_labels_, p_, visit);
-    case Kind::lambda: return rows_.for_each(row_labels_, lambda_, visit);
-  }
+  const Vector& values = kind == Kind::q ? state_.q : kind == Kind::v ? state_.v : kind == Kind::p ? state_.p : state_.lambda;
+  parts_.for_each_entry(kind == Kind::lambda, values, visit);
 }
 
 void PartStateEntries::finish() const {

@@ -23,31 +23,26 @@
 namespace noether {
 
 struct SystemPart;
+class RunParts;
 
 /// A part's state as final_state.json lists the whole's (StateEntries): each kind's entries are
 /// brought to rank 0 a range of the whole at a time (PartGather::for_each), so that no process
-/// holds the whole state or its labels. Collective: every process takes each kind once, q, v, p,
-/// then lambda; rank 0 visits them as it writes the file, the others visit nothing and call
-/// finish(), which rank 0 calls too once the file is written or has failed, so that every process
-/// takes part in the same exchanges.
+/// holds the whole state or the labels of the whole or of its part. Collective: every process
+/// takes each kind once, q, v, p, then lambda; rank 0 visits them as it writes the file, the
+/// others visit nothing and call finish(), which rank 0 calls too once the file is written or has
+/// failed, so that every process takes part in the same exchanges.
 class PartStateEntries final : public StateEntries {
  public:
+  /// part_state of parts' model; both must outlive this object.
+  PartStateEntries(const RunParts& parts, const State& part_state) : parts_(parts), state_(part_state) {}
   /// Throws std::logic_error when asked for another kind than the next.
   void for_each(Kind kind, const Visit& visit) const override;
   /// Brings the kinds not asked for yet, visiting nothing.
   void finish() const;
 
  private:
-  friend class RunParts;
-  PartStateEntries(const PartGather& coordinates, const PartGather& rows, std::vector<std::string> coordinate_labels,
-                   std::vector<std::string> row_labels, std::vector<double> q, std::vector<double> v,
-                   std::vector<double> p, std::span<const double> lambda);
-
-  const PartGather& coordinates_;
-  const PartGather& rows_;
-  std::vector<std::string> coordinate_labels_, row_labels_;  ///< of the coordinates this process owns, of its rows
-  std::vector<double> q_, v_, p_;  ///< the coordinates this process owns
-  std::span<const double> lambda_;
+  const RunParts& parts_;
+  const State& state_;
   mutable int next_ = 0;  ///< the kinds brought so far (Kind's values below it)
 };
 
@@ -94,9 +89,10 @@ class RunParts {
   /// `velocities`, v, p from each coordinate's owner, and the multipliers); elsewhere its step
   /// and t alone.
   State whole_state(const State& part_state, bool velocities) const;
-  /// part_state's entries as final_state.json lists the whole's (PartStateEntries), which must not
-  /// outlive part_state or this object.
-  PartStateEntries state_entries(const State& part_state) const;
+  /// Collective: at rank 0 visit(label, value) of every coordinate of the whole (the values of
+  /// `values`, the part's q, v or p) or, with `rows`, every constraint row (`values` the part's
+  /// multipliers), in the whole's order (PartGather::for_each); elsewhere no visit.
+  void for_each_entry(bool rows, ConstVectorRef values, const PartGather::Visit& visit) const;
   /// Collective: at rank 0 the whole's rows of g, one value per multiplier row of each part.
   Vector whole_rows(ConstVectorRef part_rows) const;
 

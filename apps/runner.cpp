@@ -469,7 +469,7 @@ void write_final_state(const RunModel& m, const RunOptions& options, RunOutputs*
   }
   if (!options.output_dir) return;
   const std::vector<Vector> positions = recorder.probe_positions(state);
-  const PartStateEntries entries = m.parts->state_entries(state);
+  const PartStateEntries entries(*m.parts, state);
   if (outputs) {
     try {
       outputs->write_final_state(entries, state, m.model.probes, positions);

@@ -201,7 +201,9 @@ TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the 
   const PartGather gather(world(), numbers, whole);
   Index visited = 0;
   bool in_order = true;
-  gather.for_each(texts, values, [&](const std::string& text, double value) {
+  const auto text_of = [&](std::size_t k) { return texts[k]; };
+  const auto value_of = [&](std::size_t k) { return values[k]; };
+  gather.for_each(text_of, value_of, [&](const std::string& text, double value) {
     in_order = in_order && text == "e" + std::to_string(visited) && value == 0.25 * static_cast<double>(visited);
     ++visited;
   });
@@ -213,8 +215,8 @@ TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the 
   const auto throwing = [&](const std::string&, double) {
     if (++before_throw == PartGather::kChunk + 3) throw std::runtime_error("the disk is full");
   };
-  if (rank == 0) CHECK_THROWS_WITH_AS(gather.for_each(texts, values, throwing), "the disk is full", std::runtime_error);
-  else CHECK_NOTHROW(gather.for_each(texts, values, throwing));
+  if (rank == 0) CHECK_THROWS_WITH_AS(gather.for_each(text_of, value_of, throwing), "the disk is full", std::runtime_error);
+  else CHECK_NOTHROW(gather.for_each(text_of, value_of, throwing));
   CHECK(before_throw == (rank == 0 ? PartGather::kChunk + 3 : 0));  // no visit after the exception
   CHECK_FALSE(world().any(false));  // every process is at the same collective call again
 }
