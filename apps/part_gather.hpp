@@ -45,6 +45,8 @@ class PartGather {
 
   /// The number of entries this process holds.
   Index held() const { return static_cast<Index>(held_numbers_.size()); }
+  /// The whole's number of entries.
+  Index whole_size() const { return whole_size_; }
 
  private:
   /// for_each's chunk [begin, end) at rank 0 from each process's entries in it (process p's

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -74,6 +75,11 @@ std::vector<Index> agreed_invariant_sizes(const Distribution& processes, const M
   return {sizes.begin(), sizes.end()};
 }
 
+/// values(i), or NaN for an empty values (labels alone).
+double value_or_nan(ConstVectorRef values, Index i) {
+  return values.size() == 0 ? std::numeric_limits<double>::quiet_NaN() : values(i);
+}
+
 }  // namespace
 
 void agreed_over_parts(const Distribution& processes, const std::function<void()>& task) {
@@ -131,15 +137,6 @@ std::vector<int> RunParts::block_processes() const {
   return processes;
 }
 
-ListedLabels RunParts::labels() const {
-  const std::vector<std::string> part_coordinates = coordinate_labels(*model_.system);
-  std::vector<std::string> owned_labels;
-  owned_labels.reserve(owned_.size());
-  for (const Index i : owned_) owned_labels.push_back(part_coordinates[static_cast<std::size_t>(i)]);
-  std::vector<std::string> coordinates = coordinates_->gather(owned_labels);
-  return ListedLabels(std::move(coordinates), rows_->gather(constraint_row_labels(*model_.system)));
-}
-
 State RunParts::whole_state(const State& part_state, bool velocities) const {
   State whole{part_state.step, part_state.t, {}, {}, {}, {}, part_state.discrete_energy};
   whole.q = coordinates_->gather(owned(part_state.q));
@@ -159,7 +156,7 @@ void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather
                                                [](const Placed<Constraint>& c) { return c.first_multiplier; });
       return constraint_row_label(*std::prev(at)->element, static_cast<Index>(row) - std::prev(at)->first_multiplier);
     };
-    return rows_->for_each(label, [&](std::size_t row) { return values(static_cast<Index>(row)); }, visit);
+    return rows_->for_each(label, [&](std::size_t row) { return value_or_nan(values, static_cast<Index>(row)); }, visit);
   }
   const auto blocks = system.blocks();
   const auto label = [&](std::size_t k) {
@@ -167,7 +164,7 @@ void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather
     const auto at = std::ranges::upper_bound(blocks, i, {}, [](const CoordinateBlock& b) { return b.offset; });
     return std::prev(at)->label(i - std::prev(at)->offset);
   };
-  coordinates_->for_each(label, [&](std::size_t k) { return values(owned_[k]); }, visit);
+  coordinates_->for_each(label, [&](std::size_t k) { return value_or_nan(values, owned_[k]); }, visit);
 }
 
 void PartStateEntries::for_each(Kind kind, const Visit& visit) const {
@@ -177,6 +174,28 @@ void PartStateEntries::for_each(Kind kind, const Visit& visit) const {
   ++next_;
   const Vector& values = kind == Kind::q ? state_.q : kind == Kind::v ? state_.v : kind == Kind::p ? state_.p : state_.lambda;
   parts_.for_each_entry(kind == Kind::lambda, values, visit);
+}
+
+Index PartLabels::coordinates() const { return parts_.whole_coordinate_count(); }
+
+Index PartLabels::constraint_rows() const { return parts_.whole_row_count(); }
+
+void PartLabels::for_each_coordinate(const Visit& visit) const { bring(false, visit); }
+
+void PartLabels::for_each_constraint_row(const Visit& visit) const { bring(true, visit); }
+
+void PartLabels::bring(bool rows, const Visit& visit) const {
+  if (next_ != (rows ? 1 : 0))
+    throw std::logic_error(std::string("PartLabels: the ") + (rows ? "rows'" : "coordinates'") +
+                           " labels asked for out of order: every process brings the coordinates' then the rows'");
+  ++next_;
+  parts_.for_each_entry(rows, Vector(), [&](const std::string& label, double) { visit(label); });
+}
+
+void PartLabels::finish() const {
+  const Visit nothing = [](const std::string&) {};
+  if (next_ == 0) bring(false, nothing);
+  if (next_ == 1) bring(true, nothing);
 }
 
 void PartStateEntries::finish() const {

@@ -46,6 +46,32 @@ class PartStateEntries final : public StateEntries {
   mutable int next_ = 0;  ///< the kinds brought so far (Kind's values below it)
 };
 
+/// The whole model's labels (OutputLabels) as the time series' header takes them, brought to rank
+/// 0 a range of the whole at a time (PartGather::for_each) so that no process lists them all.
+/// Collective, as PartStateEntries: every process takes the coordinates' labels, then the
+/// constraint rows', once each (for_each_timeseries_column's order); rank 0 visits them as it
+/// writes the header, the others visit nothing and call finish(), as rank 0 does once the header
+/// is written or has failed.
+class PartLabels final : public OutputLabels {
+ public:
+  /// parts must outlive this object.
+  explicit PartLabels(const RunParts& parts) : parts_(parts) {}
+  Index coordinates() const override;
+  Index constraint_rows() const override;
+  /// Throw std::logic_error when not asked for in this order.
+  void for_each_coordinate(const Visit& visit) const override;
+  void for_each_constraint_row(const Visit& visit) const override;
+  /// Brings the labels not asked for yet, visiting nothing.
+  void finish() const;
+
+ private:
+  /// Brings the coordinates' (rows false) or the rows' labels, the next in order.
+  void bring(bool rows, const Visit& visit) const;
+
+  const RunParts& parts_;
+  mutable int next_ = 0;  ///< 0: the coordinates' next, 1: the rows', 2: done
+};
+
 /// Runs `task` on every process of a run over parts, where what it refuses (std::invalid_argument)
 /// may differ between the processes (each checks its own part): a refusal on any process is a
 /// refusal on every one, in the words of the lowest process that refused (first_error), so that
@@ -83,15 +109,17 @@ class RunParts {
   /// ghost's owner.
   std::vector<int> block_processes() const;
 
-  /// Collective: at rank 0 the whole model's labels; elsewhere none.
-  ListedLabels labels() const;
+  /// The whole model's numbers of coordinates and of constraint rows.
+  Index whole_coordinate_count() const { return coordinates_->whole_size(); }
+  Index whole_row_count() const { return rows_->whole_size(); }
   /// Collective: at rank 0 the whole state of part_state (step, t, discrete_energy; q and, with
   /// `velocities`, v, p from each coordinate's owner, and the multipliers); elsewhere its step
   /// and t alone.
   State whole_state(const State& part_state, bool velocities) const;
   /// Collective: at rank 0 visit(label, value) of every coordinate of the whole (the values of
   /// `values`, the part's q, v or p) or, with `rows`, every constraint row (`values` the part's
-  /// multipliers), in the whole's order (PartGather::for_each); elsewhere no visit.
+  /// multipliers), in the whole's order (PartGather::for_each); elsewhere no visit. An empty
+  /// `values` gives the labels alone (each value NaN).
   void for_each_entry(bool rows, ConstVectorRef values, const PartGather::Visit& visit) const;
   /// Collective: at rank 0 the whole's rows of g, one value per multiplier row of each part.
   Vector whole_rows(ConstVectorRef part_rows) const;

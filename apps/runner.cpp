@@ -357,23 +357,32 @@ void open_pieces(std::optional<VtkSeries>& pieces, const RunModel& m, const RunO
 }
 
 /// The outputs of every process: rank 0's (or the only process's) into outputs, another's pieces
-/// of the drawings. Over parts the labels of the whole model are gathered at rank 0 for it (every
-/// process together) and freed once the time series' header is written.
+/// of the drawings. Over parts the labels of the whole model are brought to rank 0 as it writes
+/// the time series' header (PartLabels, every process together), the reactions' before.
 void open_files(const RunModel& m, const RunOptions& options, const RunPlan& plan, RunOutputs* outputs,
                 std::optional<VtkSeries>& pieces, RunRecorder& recorder) {
-  std::optional<ListedLabels> gathered;
   std::vector<std::string> reaction_columns;
   if (m.reactions) recorder.record_reactions(*m.reactions);
   if (m.parts && options.output_dir) {
-    gathered.emplace(m.parts->labels());
     if (m.reactions) reaction_columns = m.parts->reaction_labels(*m.reactions);
   } else if (m.reactions && outputs) {
     reaction_columns = m.reactions->labels();
   }
-  if (!outputs) return open_pieces(pieces, m, options, recorder);
-  const SystemLabels own(*m.model.system);
-  open_outputs(*outputs, m, gathered ? static_cast<const OutputLabels&>(*gathered) : own, reaction_columns, options,
-               plan, recorder);
+  if (!m.parts || !options.output_dir) {
+    if (!outputs) return open_pieces(pieces, m, options, recorder);
+    return open_outputs(*outputs, m, SystemLabels(*m.model.system), reaction_columns, options, plan, recorder);
+  }
+  const PartLabels labels(*m.parts);
+  if (!outputs) {
+    labels.finish();
+    return open_pieces(pieces, m, options, recorder);
+  }
+  try {
+    open_outputs(*outputs, m, labels, reaction_columns, options, plan, recorder);
+  } catch (...) {
+    labels.finish();
+    throw;
+  }
 }
 
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the

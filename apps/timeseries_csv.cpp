@@ -57,13 +57,13 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const OutputLabel
                              std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
                              std::span<const std::string> reaction_columns)
     : condition_column_(condition_column), file_(directory, kPartialFileName, kFileName) {
-  std::string header;
+  bool first = true;  // the header goes into the file's buffer column by column, one flush for the whole of it
   for_each_timeseries_column(labels, probes, momenta, condition_column, reaction_columns, [&](std::string_view name) {
-    if (!header.empty()) header += ',';
-    header += name;
+    if (!first) file_.append(",");
+    file_.append(name);
+    first = false;
   });
-  header += '\n';
-  file_.append(header);
+  file_.append("\n");
   file_.flush();  // a reader of the partial file sees the columns from the start
 }
 

@@ -21,7 +21,9 @@
 #include <noether/apps/mechanisms/generators.hpp>
 #include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
+#include <noether/apps/output_labels.hpp>
 #include <noether/apps/part_gather.hpp>
+#include <noether/apps/run_parts.hpp>
 #include <noether/apps/runner.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/scene_file.hpp>
@@ -383,6 +385,30 @@ TEST_CASE("a run over parts refuses a generated probe on no body of the model, o
     sink.model_wide().probes.push_back(PointProbeDescription{"tip", "bar5", Vector::Zero(2)});
   });
   CHECK(RunParts(world_slot(), found).model().probes.at(0).dimension == 2);
+}
+
+TEST_CASE("PartLabels brings the whole model's labels to rank 0 in its order, the coordinates' first") {
+  const auto generate = [](DescriptionSink& sink) { generate_chain3d(7, ChainJoint::spherical, 0.1, {}, sink); };
+  const RunParts parts(world_slot(), parted(generate));
+  const Model whole = build_model(described(generate));
+  std::vector<std::string> coordinates, rows;
+  const PartLabels labels(parts);
+  CHECK(labels.coordinates() == whole.system->num_coordinates());
+  CHECK(labels.constraint_rows() == whole.system->num_multipliers());
+  CHECK_THROWS_AS(labels.for_each_constraint_row([](const std::string&) {}), std::logic_error);  // before the coordinates'
+  labels.for_each_coordinate([&](const std::string& label) { coordinates.push_back(label); });
+  labels.for_each_constraint_row([&](const std::string& label) { rows.push_back(label); });
+  labels.finish();  // nothing left to bring
+  if (world().rank() == 0) {
+    CHECK(coordinates == coordinate_labels(*whole.system));
+    CHECK(rows == constraint_row_labels(*whole.system));
+  } else {
+    CHECK(coordinates.empty());
+    CHECK(rows.empty());
+  }
+  const PartLabels unread(parts);
+  unread.finish();  // another process's part in a header rank 0 writes: every exchange, no visit
+  CHECK_FALSE(world().any(false));
 }
 
 TEST_CASE("a run over parts refuses actuators on every process, naming the actuator and --parts off") {
