@@ -334,14 +334,17 @@ struct RunModel {
 /// the interrupted run left it).
 bool draws(const RunOptions& options) { return options.output_dir && options.write_motion && !options.resume; }
 
-/// The time series, and the drawings when options ask, of the run into outputs (one process, or
-/// rank 0 of several), under labels and reaction_columns, the whole model's.
-void open_outputs(RunOutputs& outputs, const RunModel& m, const OutputLabels& labels,
-                  std::span<const std::string> reaction_columns, const RunOptions& options, const RunPlan& plan,
-                  RunRecorder& recorder) {
+/// The time series of the run into outputs (one process, or rank 0 of several), under labels and
+/// reaction_columns, the whole model's (the header's: a resumed run's series has one).
+void open_series(RunOutputs& outputs, const RunModel& m, const OutputLabels& labels,
+                 std::span<const std::string> reaction_columns, const RunPlan& plan, RunRecorder& recorder) {
   recorder.write_rows_to(outputs.open_timeseries(labels, m.model.probes, m.model.conserved_momenta,
                                                  find_stepper(plan.configuration.stepper).reports_condition,
                                                  reaction_columns));
+}
+
+/// The drawings into outputs when options ask (one process, or rank 0 of several).
+void open_drawings(RunOutputs& outputs, const RunModel& m, const RunOptions& options, RunRecorder& recorder) {
   const Distribution* processes = drawing_processes(options);
   if (draws(options)) recorder.draw_motion_to(outputs.open_motion(m.drawing(processes), processes));
 }
@@ -370,7 +373,8 @@ void open_files(const RunModel& m, const RunOptions& options, const RunPlan& pla
   }
   if (!m.parts || !options.output_dir) {
     if (!outputs) return open_pieces(pieces, m, options, recorder);
-    return open_outputs(*outputs, m, SystemLabels(*m.model.system), reaction_columns, options, plan, recorder);
+    open_series(*outputs, m, SystemLabels(*m.model.system), reaction_columns, plan, recorder);
+    return open_drawings(*outputs, m, options, recorder);
   }
   const PartLabels labels(*m.parts);
   if (!outputs) {
@@ -378,11 +382,13 @@ void open_files(const RunModel& m, const RunOptions& options, const RunPlan& pla
     return open_pieces(pieces, m, options, recorder);
   }
   try {
-    open_outputs(*outputs, m, labels, reaction_columns, options, plan, recorder);
+    open_series(*outputs, m, labels, reaction_columns, plan, recorder);
   } catch (...) {
     labels.finish();
     throw;
   }
+  labels.finish();  // a resumed run's series has its header: the labels were not asked for
+  open_drawings(*outputs, m, options, recorder);
 }
 
 /// Starts the recorder at the run's first state: the checkpoint's with options.resume, else the
