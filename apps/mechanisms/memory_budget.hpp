@@ -37,13 +37,12 @@ constexpr double kPlanarBarPeakBytes = 14e3;
 constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
-/// Bytes per bar that a process of a run over parts holds of the whole model beside its share: the
-/// fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes (docs/distributed.md,
-/// "Stage 3"). It was each process's whole description; a generated model's processes now
-/// describe their parts alone (apps/model/description_sink.hpp), and process 0, which gathers the
-/// whole state and labels for the outputs, still peaks at this much (docs/distributed.md,
-/// "Generators of a part"). A scene's processes hold the whole description.
-constexpr double kDescriptionBarBytes = 2.2e3;
+/// Bytes per bar that a process of a run over parts holds of the whole model beside its share: A
+/// of the fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes, process 0's,
+/// 0.87 KB (the others' 0.47 KB: process 0 also holds a time series row and the whole's numbering
+/// of the gathered entries; docs/distributed.md, "What process 0 holds"), and 0.58 KB more for a
+/// scene's description, which process 0 of a run that writes checkpoints keeps (run()).
+constexpr double kDescriptionBarBytes = 1.5e3;
 
 /// How the processes of a run share the memory of this machine: `here` of them run on it (an MPI
 /// job's processes on this machine; 1 alone), and each holds the whole model (`parts` 1), or its

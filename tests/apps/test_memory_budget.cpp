@@ -172,7 +172,7 @@ TEST_CASE("the memory estimate counts the processes on this machine, and over pa
   };
   // 1 GB above what the process uses now, of which the estimate may take 0.8 GB: 20 000 3D bars
   // need 0.52 GB in one process, 1.04 GB in two replicated ones on this machine, and over two
-  // parts 20 000 x (2.2 KB + 23.8 KB / 2) = 0.28 GB in each of the two, 0.56 GB.
+  // parts 20 000 x (1.5 KB + 24.5 KB / 2) = 0.28 GB in each of the two, 0.55 GB.
   const SoftLimit lowered(RLIMIT_AS, static_cast<rlim_t>(status_bytes("VmSize:") + 1'000'000'000));
   CHECK(refusal(2e4).empty());
   {
@@ -187,7 +187,7 @@ TEST_CASE("the memory estimate counts the processes on this machine, and over pa
     CHECK(refusal(2e4).empty());
     const std::string words = refusal(8e4);  // 2.3 GB for the two
     CHECK_MESSAGE(words.find("(26 KB per bar in one process; over 2 parts each process holds a 1/2 share of it beyond "
-                             "the 2.2 KB per body it holds of the whole, for each of the 2 processes on this machine)") !=
+                             "the 1.5 KB per body it holds of the whole, for each of the 2 processes on this machine)") !=
                       std::string::npos,
                   words);
     CHECK_MESSAGE(words.find("or spread the processes over more machines") != std::string::npos, words);
