@@ -156,20 +156,34 @@ void check_outputs_agree(const std::string& scenario, ParameterValues values, co
   CHECK(summary["initial_projection"]["position_violation"].is_null());  // not projected over parts: not measured
 }
 
-}  // namespace
-
-TEST_CASE("PartGather puts each process's entries in their places at rank 0, values and texts") {
-  const int rank = world().rank(), ranks = world().ranks();
-  const Index whole = 17;
+/// This process's entries of a whole of `whole`, every ranks-th, in reverse (the order held is not
+/// the whole's): entry i with value(i) and text(i).
+struct HeldEntries {
   std::vector<Index> numbers;
   std::vector<double> values;
   std::vector<std::string> texts;
-  for (Index i = whole - 1; i >= 0; --i)  // every ranks-th entry, in reverse: the order held is not the whole's
-    if (i % ranks == rank) {
-      numbers.push_back(i);
-      values.push_back(0.5 * static_cast<double>(i) - 3.0);
-      texts.push_back(std::string(static_cast<std::size_t>(i), 'a' + static_cast<char>(i % 26)) + "\xc3\xa9.x");
+};
+
+template <class Value, class Text>
+HeldEntries held_in_reverse(Index whole, Value value, Text text) {
+  HeldEntries held;
+  for (Index i = whole - 1; i >= 0; --i)
+    if (i % world().ranks() == world().rank()) {
+      held.numbers.push_back(i);
+      held.values.push_back(value(i));
+      held.texts.push_back(text(i));
     }
+  return held;
+}
+
+}  // namespace
+
+TEST_CASE("PartGather puts each process's entries in their places at rank 0, values and texts") {
+  const int rank = world().rank();
+  const Index whole = 17;
+  const auto [numbers, values, texts] = held_in_reverse(
+      whole, [](Index i) { return 0.5 * static_cast<double>(i) - 3.0; },
+      [](Index i) { return std::string(static_cast<std::size_t>(i), 'a' + static_cast<char>(i % 26)) + "\xc3\xa9.x"; });
   const PartGather gather(world(), numbers, whole);
   CHECK(gather.held() == static_cast<Index>(numbers.size()));
   const Vector gathered = gather.gather(values);
@@ -189,17 +203,14 @@ TEST_CASE("PartGather puts each process's entries in their places at rank 0, val
 }
 
 TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the whole's order, a chunk at a time") {
-  const int rank = world().rank(), ranks = world().ranks();
+  const int rank = world().rank();
   const Index whole = 2 * PartGather::kChunk + 17;  // three chunks, the last short
-  std::vector<Index> numbers;
-  std::vector<double> values;
-  std::vector<std::string> texts;
-  for (Index i = whole - 1; i >= 0; --i)  // every ranks-th entry, in reverse: the order held is not the whole's
-    if (i % ranks == rank) {
-      numbers.push_back(i);
-      values.push_back(0.25 * static_cast<double>(i));
-      texts.push_back("e" + std::to_string(i));
-    }
+  const auto [numbers, values, texts] = held_in_reverse(
+      whole, [](Index i) { return 0.25 * static_cast<double>(i); }, [](Index i) {
+        std::string text = "e";  // appended: GCC 12's -Wrestrict misreads "e" + std::string
+        text += std::to_string(i);
+        return text;
+      });
   const PartGather gather(world(), numbers, whole);
   Index visited = 0;
   bool in_order = true;
