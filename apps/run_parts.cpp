@@ -137,13 +137,9 @@ std::vector<int> RunParts::block_processes() const {
   return processes;
 }
 
-State RunParts::whole_state(const State& part_state, bool velocities) const {
+State RunParts::whole_positions(const State& part_state) const {
   State whole{part_state.step, part_state.t, {}, {}, {}, {}, part_state.discrete_energy};
   whole.q = coordinates_->gather(owned(part_state.q));
-  if (!velocities) return whole;
-  whole.v = coordinates_->gather(owned(part_state.v));
-  whole.p = coordinates_->gather(owned(part_state.p));
-  whole.lambda = rows_->gather(std::span<const double>(part_state.lambda.data(), part_state.lambda.size()));
   return whole;
 }
 

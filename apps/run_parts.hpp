@@ -112,10 +112,10 @@ class RunParts {
   /// The whole model's numbers of coordinates and of constraint rows.
   Index whole_coordinate_count() const { return coordinates_->whole_size(); }
   Index whole_row_count() const { return rows_->whole_size(); }
-  /// Collective: at rank 0 the whole state of part_state (step, t, discrete_energy; q and, with
-  /// `velocities`, v, p from each coordinate's owner, and the multipliers); elsewhere its step
-  /// and t alone.
-  State whole_state(const State& part_state, bool velocities) const;
+  /// Collective: at rank 0 the whole state of part_state as a time series row reads it (step, t,
+  /// discrete_energy, and q from each coordinate's owner; v, p and the multipliers empty);
+  /// elsewhere its step and t alone.
+  State whole_positions(const State& part_state) const;
   /// Collective: at rank 0 visit(label, value) of every coordinate of the whole (the values of
   /// `values`, the part's q, v or p) or, with `rows`, every constraint row (`values` the part's
   /// multipliers), in the whole's order (PartGather::for_each); elsewhere no visit. An empty

@@ -190,7 +190,7 @@ void RunRecorder::write_row(const State& state, const RowMeasures& measures) {
   if (reactions_) values.reactions = reactions_->values(state);
   if (parts_ && reactions_) values.reactions = parts_->whole_reactions(values.reactions);
   if (parts_) {
-    const State whole = parts_->whole_state(state, false);
+    const State whole = parts_->whole_positions(state);
     const Vector g = parts_->whole_rows(g_);
     if (csv_) csv_->write_row(whole, g, measures, values);
   } else if (csv_) {
