@@ -227,6 +227,7 @@ StagedFile::StagedFile(const OutputDirectory& directory, std::string staging_nam
       final_name_(std::move(final_name)),
       fd_(directory.reopen(staging_name_, length)),
       flushed_(static_cast<std::size_t>(length)),
+      record_end_(flushed_),
       last_flush_(std::chrono::steady_clock::now()) {}
 
 StagedFile::~StagedFile() {
@@ -240,13 +241,22 @@ void StagedFile::flush_if_due() {
 
 void StagedFile::flush() {
   last_flush_ = std::chrono::steady_clock::now();
+  write_buffer();
+  record_end_ = flushed_;
+}
+
+void StagedFile::flush_within_record() {
+  if (buffer_.size() >= kFlushBytes) write_buffer();
+}
+
+void StagedFile::write_buffer() {
   if (buffer_.empty()) return;
-  const bool written = write_all(directory_.calls(), fd_, buffer_.data(), buffer_.size());
-  if (!written) {
+  if (!write_all(directory_.calls(), fd_, buffer_.data(), buffer_.size())) {
     const int reason = errno;
     buffer_.clear();
-    // Cutting a file back needs no free space: the file ends with the last whole flush.
-    if (::ftruncate(fd_, static_cast<off_t>(flushed_)) == 0) ::lseek(fd_, static_cast<off_t>(flushed_), SEEK_SET);
+    // Cutting a file back needs no free space: the file ends with the last whole record.
+    if (::ftruncate(fd_, static_cast<off_t>(record_end_)) == 0) ::lseek(fd_, static_cast<off_t>(record_end_), SEEK_SET);
+    flushed_ = record_end_;
     errno = reason;
     throw directory_.error("writing", staging_name_);
   }

@@ -116,9 +116,11 @@ class OutputDirectory {
 };
 
 /// A file that grows while the run lasts: written under `staging_name` (the run's summary names
-/// it while the run goes on), then renamed to `final_name` by commit. The file holds whole
-/// flushes only: a flush that fails (the disk filled part-way) is cut back to the end of the
-/// previous one, so no torn record stays in it.
+/// it while the run goes on), then renamed to `final_name` by commit. flush() ends a record, and
+/// a record too long to buffer whole is handed over in pieces (flush_within_record); a flush that
+/// fails (the disk filled part-way) cuts the file back to the end of the last whole record, so no
+/// torn record stays in it. A reader of the staging file may see the record being written without
+/// its end (noether plot leaves out a last line without its newline).
 class StagedFile {
  public:
   /// Creates staging_name in directory (OutputDirectory::create), which must outlive the file.
@@ -136,9 +138,14 @@ class StagedFile {
   /// Hands the buffer to the kernel when it holds kFlushBytes or the last flush is kFlushInterval
   /// old, so that a reader of the staging file sees the records of the last second.
   void flush_if_due();
-  /// Hands the whole buffer to the kernel (write, repeated for short writes). Throws OutputError
-  /// when a write fails, after cutting the file back to the end of the previous flush.
+  /// Hands the whole buffer, which ends a record, to the kernel (write, repeated for short
+  /// writes). Throws OutputError when a write fails, after cutting the file back to the end of the
+  /// last whole record.
   void flush();
+  /// Within a record: hands the buffer to the kernel when it holds kFlushBytes, so that a record
+  /// of the model's size (a time series row over parts) is never buffered whole. Throws
+  /// OutputError as flush does, after cutting the file back to the end of the last whole record.
+  void flush_within_record();
   /// flush and fsync: the bytes_flushed() bytes are on the disk when it returns (OutputError
   /// naming the file and the reason otherwise).
   void sync();
@@ -146,9 +153,9 @@ class StagedFile {
   /// file and the reason). After a failure the file keeps its staging name and what was flushed.
   void commit();
 
-  /// Bytes in the file: the sum of the flushes that succeeded (what a reader of the staging file
-  /// sees, and what a checkpoint would record to cut the file back to on resume).
-  std::size_t bytes_flushed() const { return flushed_; }
+  /// Bytes in the file up to the end of its last whole record (what a checkpoint records to cut
+  /// the file back to on resume; after flush() all that the flushes wrote).
+  std::size_t bytes_flushed() const { return record_end_; }
   const std::string& staging_name() const { return staging_name_; }
   const std::string& final_name() const { return final_name_; }
 
@@ -161,8 +168,12 @@ class StagedFile {
   const OutputDirectory& directory_;
   std::string staging_name_, final_name_;
   int fd_ = -1;
+  /// Writes the buffer; on failure cuts the file back to record_end_ and throws OutputError.
+  void write_buffer();
+
   std::string buffer_;
-  std::size_t flushed_ = 0;
+  std::size_t flushed_ = 0;     ///< bytes the flushes wrote
+  std::size_t record_end_ = 0;  ///< bytes up to the end of the last whole record written
   std::chrono::steady_clock::time_point last_flush_;
 };
 

@@ -129,6 +129,7 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
   std::iota(sorted.begin(), sorted.end(), std::size_t{0});
   std::ranges::sort(sorted, {}, [this](std::size_t k) { return held_numbers_[k]; });
   const auto held = [&](std::size_t n) { return sorted.empty() ? n : sorted[n]; };
+  const bool with_texts = static_cast<bool>(text);
   std::exception_ptr failure;
   std::size_t next = 0;  // the first held entry, in the whole's order, not sent yet
   for (Index begin = 0; begin < whole_size_; begin += kChunk) {
@@ -138,17 +139,19 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
     for (; next < held_numbers_.size() && held_numbers_[held(next)] < end; ++next) {
       numbers.push_back(static_cast<double>(held_numbers_[held(next)]));
       chunk_values.push_back(value(held(next)));
-      chunk_texts.push_back(text(held(next)));
+      if (with_texts) chunk_texts.push_back(text(held(next)));
     }
     std::vector<double> message{static_cast<double>(numbers.size())};  // n, n numbers, n values, the texts
     message.insert(message.end(), numbers.begin(), numbers.end());
     message.insert(message.end(), chunk_values.begin(), chunk_values.end());
-    const std::vector<double> packed = pack(chunk_texts);
-    message.insert(message.end(), packed.begin(), packed.end());
+    if (with_texts) {
+      const std::vector<double> packed = pack(chunk_texts);
+      message.insert(message.end(), packed.begin(), packed.end());
+    }
     const std::vector<std::vector<double>> received = to_first(message);
     if (processes_.rank() != 0 || failure) continue;
     try {
-      visit_chunk(begin, end, received, message, visit);
+      visit_chunk(begin, end, received, message, with_texts, visit);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -157,18 +160,18 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
 }
 
 void PartGather::visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
-                             std::span<const double> own_message, const Visit& visit) const {
+                             std::span<const double> own_message, bool with_texts, const Visit& visit) const {
   const auto size = static_cast<std::size_t>(end - begin);
   std::vector<std::string> texts(size);
   std::vector<double> values(size);
   for (std::size_t p = 0; p < received.size(); ++p) {
     const std::span<const double> message = p == 0 ? own_message : std::span<const double>(received[p]);
     const auto n = static_cast<std::size_t>(message[0]);
-    std::vector<std::string> unpacked = unpack(message.subspan(1 + 2 * n), n);
+    std::vector<std::string> unpacked = with_texts ? unpack(message.subspan(1 + 2 * n), n) : std::vector<std::string>();
     for (std::size_t k = 0; k < n; ++k) {
       const auto at = static_cast<std::size_t>(message[1 + k]) - static_cast<std::size_t>(begin);
       values[at] = message[1 + n + k];
-      texts[at] = std::move(unpacked[k]);
+      if (with_texts) texts[at] = std::move(unpacked[k]);
     }
   }
   for (std::size_t at = 0; at < size; ++at) visit(texts[at], values[at]);

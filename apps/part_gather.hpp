@@ -36,8 +36,9 @@ class PartGather {
   /// Collective: at rank 0 visit(text(k), value(k)) of every process's held entries k in the
   /// whole's order, brought there kChunk entries of the whole at a time and each text made as its
   /// chunk is sent, so that no process holds a list of the whole's size, nor of its part's texts;
-  /// the other processes visit nothing. An exception thrown by visit is rethrown once every
-  /// chunk has been brought (the others do not wait for rank 0 in vain).
+  /// the other processes visit nothing. An empty `text` (on every process) sends values alone,
+  /// each visited with an empty text. An exception thrown by visit is rethrown once every chunk
+  /// has been brought (the others do not wait for rank 0 in vain).
   void for_each(const HeldText& text, const HeldValue& value, const Visit& visit) const;
 
   /// The entries of the whole for_each brings to rank 0 at a time.
@@ -52,7 +53,7 @@ class PartGather {
   /// for_each's chunk [begin, end) at rank 0 from each process's entries in it (process p's
   /// message in received[p]; own_message rank 0's): texts and values in the whole's order.
   void visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
-                   std::span<const double> own_message, const Visit& visit) const;
+                   std::span<const double> own_message, bool with_texts, const Visit& visit) const;
 
   /// Collective: each process's values at rank 0 (process p's in received[p]; rank 0's own are
   /// not copied: received[0] stays empty), one message from every process but rank 0.

@@ -123,24 +123,11 @@ const PartDescription& RunParts::description() const {
   return *description_;
 }
 
-std::vector<double> RunParts::owned(ConstVectorRef part_values) const {
-  std::vector<double> values;
-  values.reserve(owned_.size());
-  for (const Index i : owned_) values.push_back(part_values(i));
-  return values;
-}
-
 std::vector<int> RunParts::block_processes() const {
   std::vector<int> processes;
   for (const CoordinateBlock& block : model_.system->blocks())
     processes.push_back(system_part_->coordinate_owners[static_cast<std::size_t>(block.offset)]);
   return processes;
-}
-
-State RunParts::whole_positions(const State& part_state) const {
-  State whole{part_state.step, part_state.t, {}, {}, {}, {}, part_state.discrete_energy};
-  whole.q = coordinates_->gather(owned(part_state.q));
-  return whole;
 }
 
 void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather::Visit& visit) const {
@@ -161,6 +148,12 @@ void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather
     return std::prev(at)->label(i - std::prev(at)->offset);
   };
   coordinates_->for_each(label, [&](std::size_t k) { return value_or_nan(values, owned_[k]); }, visit);
+}
+
+void RunParts::for_each_value(bool rows, ConstVectorRef values, const std::function<void(double)>& value) const {
+  const PartGather::Visit visit = [&](const std::string&, double x) { value(x); };
+  if (rows) return rows_->for_each({}, [&](std::size_t row) { return values(static_cast<Index>(row)); }, visit);
+  coordinates_->for_each({}, [&](std::size_t k) { return values(owned_[k]); }, visit);
 }
 
 void PartStateEntries::for_each(Kind kind, const Visit& visit) const {
@@ -197,10 +190,6 @@ void PartLabels::finish() const {
 void PartStateEntries::finish() const {
   for (int kind = next_; kind <= static_cast<int>(Kind::lambda); ++kind)
     for_each(static_cast<Kind>(kind), [](const std::string&, double) {});
-}
-
-Vector RunParts::whole_rows(ConstVectorRef part_rows) const {
-  return rows_->gather(std::span<const double>(part_rows.data(), static_cast<std::size_t>(part_rows.size())));
 }
 
 void RunParts::number_reactions(const ReactionColumns& columns) {

@@ -112,17 +112,13 @@ class RunParts {
   /// The whole model's numbers of coordinates and of constraint rows.
   Index whole_coordinate_count() const { return coordinates_->whole_size(); }
   Index whole_row_count() const { return rows_->whole_size(); }
-  /// Collective: at rank 0 the whole state of part_state as a time series row reads it (step, t,
-  /// discrete_energy, and q from each coordinate's owner; v, p and the multipliers empty);
-  /// elsewhere its step and t alone.
-  State whole_positions(const State& part_state) const;
   /// Collective: at rank 0 visit(label, value) of every coordinate of the whole (the values of
   /// `values`, the part's q, v or p) or, with `rows`, every constraint row (`values` the part's
   /// multipliers), in the whole's order (PartGather::for_each); elsewhere no visit. An empty
   /// `values` gives the labels alone (each value NaN).
   void for_each_entry(bool rows, ConstVectorRef values, const PartGather::Visit& visit) const;
-  /// Collective: at rank 0 the whole's rows of g, one value per multiplier row of each part.
-  Vector whole_rows(ConstVectorRef part_rows) const;
+  /// The same with the values alone, each given to `value` (a time series row's q or g).
+  void for_each_value(bool rows, ConstVectorRef values, const std::function<void(double)>& value) const;
 
   /// Collective: numbers the part's reaction columns (`columns`, of the part's system) among the
   /// whole model's, its joints in the whole's constraint order. Before the two below.
@@ -133,9 +129,6 @@ class RunParts {
   std::vector<double> whole_reactions(std::span<const double> values) const;
 
  private:
-  /// The entries of a coordinate vector this process owns (owned_ order).
-  std::vector<double> owned(ConstVectorRef part_values) const;
-
   std::shared_ptr<const Distribution> processes_;
   std::optional<PartDescription> description_;
   Model model_;

@@ -189,13 +189,35 @@ void RunRecorder::write_row(const State& state, const RowMeasures& measures) {
   if (!conserved_momenta_.empty()) values.momenta = momentum_values(state);
   if (reactions_) values.reactions = reactions_->values(state);
   if (parts_ && reactions_) values.reactions = parts_->whole_reactions(values.reactions);
-  if (parts_) {
-    const State whole = parts_->whole_positions(state);
-    const Vector g = parts_->whole_rows(g_);
-    if (csv_) csv_->write_row(whole, g, measures, values);
-  } else if (csv_) {
-    csv_->write_row(state, g_, measures, values);
+  if (!parts_) {
+    if (csv_) csv_->write_row(state, g_, measures, values);
+    return;
   }
+  // q's values, then g's, brought to rank 0 as it writes the row, every process taking both
+  // (also when rank 0 cannot write the row, or writes none).
+  bool q_brought = false, g_brought = false;
+  const TimeseriesCsv::ValueSource q = [&](const std::function<void(double)>& value) {
+    q_brought = true;
+    parts_->for_each_value(false, state.q, value);
+  };
+  const TimeseriesCsv::ValueSource g = [&](const std::function<void(double)>& value) {
+    g_brought = true;
+    parts_->for_each_value(true, g_, value);
+  };
+  const auto bring_the_rest = [&] {
+    const std::function<void(double)> nothing = [](double) {};
+    if (!q_brought) q(nothing);
+    if (!g_brought) g(nothing);
+  };
+  if (csv_) {
+    try {
+      csv_->write_row(state.t, q, g, measures, values);
+    } catch (...) {
+      bring_the_rest();
+      throw;
+    }
+  }
+  bring_the_rest();
 }
 
 std::pair<std::int64_t, double> RunRecorder::unfinished_step() const {

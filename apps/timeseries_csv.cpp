@@ -57,10 +57,11 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, const OutputLabel
                              std::span<const Probe> probes, const ConservedMomenta& momenta, bool condition_column,
                              std::span<const std::string> reaction_columns)
     : condition_column_(condition_column), file_(directory, kPartialFileName, kFileName) {
-  bool first = true;  // the header goes into the file's buffer column by column, one flush for the whole of it
+  bool first = true;  // the header is handed to the file column by column, a record as a row is
   for_each_timeseries_column(labels, probes, momenta, condition_column, reaction_columns, [&](std::string_view name) {
     if (!first) file_.append(",");
     file_.append(name);
+    file_.flush_within_record();
     first = false;
   });
   file_.append("\n");
@@ -72,15 +73,26 @@ TimeseriesCsv::TimeseriesCsv(const OutputDirectory& directory, std::uint64_t len
 
 void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMeasures& measures,
                               const RowValues& values) {
-  write_value(state.t);
-  for (Index i = 0; i < state.q.size(); ++i) write_value(state.q(i));
+  const auto each = [](ConstVectorRef vector) {
+    return [vector](const std::function<void(double)>& value) {
+      for (Index i = 0; i < vector.size(); ++i) value(vector(i));
+    };
+  };
+  write_row(state.t, each(state.q), each(g), measures, values);
+}
+
+void TimeseriesCsv::write_row(double t, const ValueSource& q, const ValueSource& g, const RowMeasures& measures,
+                              const RowValues& values) {
+  const auto value = [this](double x) { write_value(x); };
+  write_value(t);
+  q(value);
   for (const Vector& position : values.probes)
     for (Index d = 0; d < position.size(); ++d) write_value(position(d));
   write_value(measures.energy);
   write_value(values.total_energy);
   write_value(measures.work);
   write_value(measures.balance);
-  for (Index r = 0; r < g.size(); ++r) write_value(g(r));
+  g(value);
   write_value(measures.h);
   if (condition_column_) write_value(measures.condition);
   for (double value : values.momenta) write_value(value);
@@ -107,6 +119,7 @@ void TimeseriesCsv::write_value(double value) {
   const char* end = put_double(begin, value);
   file_.append(std::string_view(buffer.data(), static_cast<std::size_t>(end - buffer.data())));
   row_started_ = true;
+  file_.flush_within_record();
 }
 
 void TimeseriesCsv::end_row() {

@@ -79,6 +79,13 @@ class TimeseriesCsv {
   /// Throws OutputError when the file cannot be written (the file then ends with the last whole
   /// row).
   void write_row(const State& state, ConstVectorRef g, const RowMeasures& measures, const RowValues& values);
+  /// What gives a row's values of q or of g, in order, to `value`.
+  using ValueSource = std::function<void(const std::function<void(double)>& value)>;
+  /// The same row with its q and g given by sources (over parts, brought to rank 0 a range at a
+  /// time: RowEntries), handed to the file as it grows (StagedFile::flush_within_record), so that
+  /// neither the row nor its values are held whole.
+  void write_row(double t, const ValueSource& q, const ValueSource& g, const RowMeasures& measures,
+                 const RowValues& values);
   /// Writes what is buffered and renames the file timeseries.csv; OutputError on failure.
   void commit();
   /// Writes the rows so far to the disk (StagedFile::sync) and returns the file's length in bytes.

@@ -184,6 +184,33 @@ TEST_CASE("a flush cut short by a full disk leaves the file at its last whole fl
   CHECK(read_file(dir.path / "rows") == "t,x\n0,1.5\n");
 }
 
+TEST_CASE("a record handed over in pieces is cut back whole when a later piece cannot be written") {
+  // A record longer than the buffer (a time series row over parts) goes to the file in pieces
+  // of kFlushBytes; the disk fills in its second piece, and the file goes back to the record
+  // before it, the first piece included.
+  TempDir dir("out_pieces");
+  FailingFileCalls calls;
+  calls.target = "rows.partial";
+  calls.budget = 4 + StagedFile::kFlushBytes + 100;
+  const OutputDirectory out(dir.path, calls);
+  StagedFile file(out, "rows.partial", "rows");
+  file.append("t,x\n");
+  file.flush();
+  file.flush_within_record();  // an empty buffer: nothing to hand over
+  const std::string piece(StagedFile::kFlushBytes, '7');
+  file.append(piece);
+  file.flush_within_record();  // the record's first piece
+  CHECK(read_file(dir.path / "rows.partial") == std::string("t,x\n") + piece);  // a reader sees it, without its end
+  CHECK(file.bytes_flushed() == 4);  // the whole records
+  file.append(piece);
+  CHECK_FALSE(output_error([&] { file.flush_within_record(); }).empty());
+  CHECK(calls.injected);
+  CHECK(read_file(dir.path / "rows.partial") == "t,x\n");
+  CHECK(file.bytes_flushed() == 4);
+  file.commit();
+  CHECK(read_file(dir.path / "rows") == "t,x\n");
+}
+
 TEST_CASE("a commit whose fsync fails keeps the staging name and names the reason") {
   TempDir dir("out_commit_fsync");
   FailingFileCalls calls;
