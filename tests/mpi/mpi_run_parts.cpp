@@ -205,19 +205,26 @@ TEST_CASE("PartGather puts each process's entries in their places at rank 0, val
 TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the whole's order, a chunk at a time") {
   const int rank = world().rank();
   const Index whole = 2 * PartGather::kChunk + 17;  // three chunks, the last short
-  const auto [numbers, values, texts] = held_in_reverse(
+  const HeldEntries held = held_in_reverse(  // not a structured binding: a lambda below reads it
       whole, [](Index i) { return 0.25 * static_cast<double>(i); }, [](Index i) {
         std::string text = "e";  // appended: GCC 12's -Wrestrict misreads "e" + std::string
         text += std::to_string(i);
         return text;
       });
-  const PartGather gather(world(), numbers, whole);
+  const PartGather gather(world(), held.numbers, whole);
   Index visited = 0;
   bool in_order = true;
-  const auto text_of = [&](std::size_t k) { return texts[k]; };
-  const auto value_of = [&](std::size_t k) { return values[k]; };
+  const auto text_of = [&](std::size_t k) { return held.texts[k]; };
+  const auto value_of = [&](std::size_t k) { return held.values[k]; };
   gather.for_each(text_of, value_of, [&](const std::string& text, double value) {
     in_order = in_order && text == "e" + std::to_string(visited) && value == 0.25 * static_cast<double>(visited);
+    ++visited;
+  });
+  CHECK(visited == (rank == 0 ? whole : 0));
+  CHECK(in_order);
+  visited = 0;  // the values alone, each with an empty text
+  gather.for_each({}, value_of, [&](const std::string& text, double value) {
+    in_order = in_order && text.empty() && value == 0.25 * static_cast<double>(visited);
     ++visited;
   });
   CHECK(visited == (rank == 0 ? whole : 0));
