@@ -83,16 +83,16 @@ void TimeseriesCsv::write_row(const State& state, ConstVectorRef g, const RowMea
 
 void TimeseriesCsv::write_row(double t, const ValueSource& q, const ValueSource& g, const RowMeasures& measures,
                               const RowValues& values) {
-  const auto value = [this](double x) { write_value(x); };
+  const auto written = [this](double x) { write_value(x); };
   write_value(t);
-  q(value);
+  q(written);
   for (const Vector& position : values.probes)
     for (Index d = 0; d < position.size(); ++d) write_value(position(d));
   write_value(measures.energy);
   write_value(values.total_energy);
   write_value(measures.work);
   write_value(measures.balance);
-  g(value);
+  g(written);
   write_value(measures.h);
   if (condition_column_) write_value(measures.condition);
   for (double value : values.momenta) write_value(value);
