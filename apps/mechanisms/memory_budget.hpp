@@ -38,10 +38,10 @@ constexpr double k3dBarPeakBytes = 26e3;
 constexpr double kLatticeBarPeakBytes = 30e3;
 
 /// Bytes per bar that a process of a run over parts holds of the whole model beside its share: A
-/// of the fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes, process 0's,
-/// 0.87 KB (the others' 0.47 KB: process 0 also holds a time series row and the whole's numbering
-/// of the gathered entries; docs/distributed.md, "What process 0 holds"), and 0.58 KB more for a
-/// scene's description, which process 0 of a run that writes checkpoints keeps (run()).
+/// of the fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes, process 0's
+/// 0.67 KB (the others' 0.50 KB; docs/distributed.md, "What process 0 holds"), with 0.58 KB more
+/// for a scene's description, which process 0 of a run that writes checkpoints keeps (run()),
+/// rounded up.
 constexpr double kDescriptionBarBytes = 1.5e3;
 
 /// How the processes of a run share the memory of this machine: `here` of them run on it (an MPI
