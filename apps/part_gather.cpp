@@ -60,9 +60,9 @@ PartGather::PartGather(const Distribution& processes, std::vector<Index> held_nu
   received[0] = own;
   std::vector<bool> seen(static_cast<std::size_t>(whole_size_), false);
   Index filled = 0;
-  for (std::size_t p = 0; p < received.size(); ++p) {
-    std::vector<Index>& numbers = numbers_.emplace_back(received[p].begin(), received[p].end());
-    for (const Index n : numbers) {
+  for (std::size_t p = 0; p < received.size(); ++p)
+    for (const double number : received[p]) {
+      const auto n = static_cast<Index>(number);
       if (n < 0 || n >= whole_size_ || seen[static_cast<std::size_t>(n)])
         throw std::invalid_argument("PartGather: process " + std::to_string(p) + " holds entry " + std::to_string(n) +
                                     (n < 0 || n >= whole_size_ ? " of a whole of " + std::to_string(whole_size_)
@@ -70,10 +70,16 @@ PartGather::PartGather(const Distribution& processes, std::vector<Index> held_nu
       seen[static_cast<std::size_t>(n)] = true;
       ++filled;
     }
-  }
   if (filled != whole_size_)
     throw std::invalid_argument("PartGather: the processes hold " + std::to_string(filled) + " of the whole's " +
                                 std::to_string(whole_size_) + " entries");
+}
+
+std::vector<double> PartGather::numbered(std::span<const double> payload) const {
+  std::vector<double> message{static_cast<double>(held_numbers_.size())};
+  message.insert(message.end(), held_numbers_.begin(), held_numbers_.end());
+  message.insert(message.end(), payload.begin(), payload.end());
+  return message;
 }
 
 std::vector<std::vector<double>> PartGather::to_first(std::span<const double> values) const {
@@ -97,12 +103,14 @@ Vector PartGather::gather(std::span<const double> held) const {
   if (held.size() != held_numbers_.size())
     throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " values for " +
                                 std::to_string(held_numbers_.size()) + " held entries");
-  const std::vector<std::vector<double>> received = to_first(held);
+  const std::vector<double> own = numbered(held);
+  const std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return {};
   Vector whole(whole_size_);
-  for (std::size_t p = 0; p < numbers_.size(); ++p) {
-    const std::span<const double> values = p == 0 ? held : std::span<const double>(received[p]);
-    for (std::size_t k = 0; k < values.size(); ++k) whole(numbers_[p][k]) = values[k];
+  for (std::size_t p = 0; p < received.size(); ++p) {
+    const std::span<const double> message = p == 0 ? std::span<const double>(own) : std::span<const double>(received[p]);
+    const auto n = static_cast<std::size_t>(message[0]);
+    for (std::size_t k = 0; k < n; ++k) whole(static_cast<Index>(message[1 + k])) = message[1 + n + k];
   }
   return whole;
 }
@@ -111,13 +119,15 @@ std::vector<std::string> PartGather::gather(std::span<const std::string> held) c
   if (held.size() != held_numbers_.size())
     throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " texts for " +
                                 std::to_string(held_numbers_.size()) + " held entries");
-  const std::vector<std::vector<double>> received = to_first(pack(held));
+  const std::vector<double> own = numbered(pack(held));
+  const std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return {};
   std::vector<std::string> whole(static_cast<std::size_t>(whole_size_));
-  for (std::size_t p = 0; p < numbers_.size(); ++p) {
-    std::vector<std::string> texts =
-        p == 0 ? std::vector<std::string>(held.begin(), held.end()) : unpack(received[p], numbers_[p].size());
-    for (std::size_t k = 0; k < texts.size(); ++k) whole[static_cast<std::size_t>(numbers_[p][k])] = std::move(texts[k]);
+  for (std::size_t p = 0; p < received.size(); ++p) {
+    const std::span<const double> message = p == 0 ? std::span<const double>(own) : std::span<const double>(received[p]);
+    const auto n = static_cast<std::size_t>(message[0]);
+    std::vector<std::string> texts = unpack(message.subspan(1 + n), n);
+    for (std::size_t k = 0; k < n; ++k) whole[static_cast<std::size_t>(message[1 + k])] = std::move(texts[k]);
   }
   return whole;
 }

@@ -16,7 +16,7 @@ namespace noether {
 /// the whole (held_numbers); gather() puts them together at rank 0.
 class PartGather {
  public:
-  /// Collective: rank 0 learns every process's numbers (one message from each). Throws
+  /// Collective: rank 0 checks every process's numbers (one message from each). Throws
   /// std::invalid_argument on rank 0 when a number is outside 0 .. whole_size - 1 or held twice, or
   /// the processes' entries do not fill the whole (the rule that one process holds each entry).
   PartGather(const Distribution& processes, std::vector<Index> held_numbers, Index whole_size);
@@ -55,6 +55,9 @@ class PartGather {
   void visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
                    std::span<const double> own_message, bool with_texts, const Visit& visit) const;
 
+  /// The message of this process's entries: their count, their numbers, then `payload` (rank 0
+  /// puts each entry in its place by its number: it keeps no numbering of the whole).
+  std::vector<double> numbered(std::span<const double> payload) const;
   /// Collective: each process's values at rank 0 (process p's in received[p]; rank 0's own are
   /// not copied: received[0] stays empty), one message from every process but rank 0.
   std::vector<std::vector<double>> to_first(std::span<const double> values) const;
@@ -62,7 +65,6 @@ class PartGather {
   const Distribution& processes_;
   std::vector<Index> held_numbers_;
   Index whole_size_;
-  std::vector<std::vector<Index>> numbers_;  ///< at rank 0: each process's held_numbers
 };
 
 }  // namespace noether
