@@ -2,7 +2,8 @@
 /// A run over parts (docs/distributed.md, "Stage 4"): each process of an MPI job builds and steps
 /// its part of the model (apps/model/model_part.hpp); what the run reports of the whole is summed
 /// or maximized over the processes, and what rank 0 writes of the whole state (the time series
-/// rows, final_state.json) is gathered there, at the written steps only.
+/// rows, final_state.json) is brought there a range of the whole at a time as it is written, at
+/// the written steps only.
 #include <functional>
 #include <memory>
 #include <optional>
