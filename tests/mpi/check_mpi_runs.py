@@ -14,7 +14,8 @@ against what it must do:
              rounding), with schur to the bit
   outputs    rank 0 alone writes: one summary, the time series with as many rows as one process's
   signal     SIGTERM to mpirun interrupts every process after the same step (summary: interrupted)
-  resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding
+  resume     that run resumes under mpirun and ends as the run that was never stopped, to rounding;
+             the same for a scene file over parts (--parts on)
   newton     a Newton failure ends every process with exit 1 and a summary saying so
   limit      an adaptive run stopped by its step limit ends every process together (no MPI_Abort),
              exit 1, summary.json saying so
@@ -122,12 +123,13 @@ class Checker:
         worst = max(abs(x - y) for x, y in zip(qa, qb)) / max(1.0, max(abs(x) for x in qa))
         self.expect("bits", worst <= 1e-12, "two runs on %d processes differ by %.3g relative in q" % (self.ranks, worst))
 
-    def resume(self):
+    def resume(self, name="resume", model=("chain2d", "--set", "n=50"), options=("--solver", "mumps"), t="2"):
+        """A run stopped by SIGTERM after its first checkpoint, resumed under mpirun, ends as the
+        run never stopped. model: the scenario with its parameters, or a scene file."""
         # 2000 steps of about 1.6 ms: the signal, sent once the first checkpoint (step 50) is
         # written, has about 3 s to arrive (at t = 0.5, 0.7 s were too few one run in three).
-        args = ["run", "chain2d", "--set", "n=50", "--t", "2", "--h", "0.001", "--solver", "mumps",
-                "--checkpoint-every", "50"]
-        whole, stopped = self.directory("resume-whole"), self.directory("resume-stopped")
+        args = ["run", *model, "--t", t, "--h", "0.001", *options, "--checkpoint-every", "50"]
+        whole, stopped = self.directory(name + "-whole"), self.directory(name + "-stopped")
         run(mpirun(self.ranks, self.noether, args + ["--out", whole]))
         process = subprocess.Popen(mpirun(self.ranks, self.noether, args + ["--out", stopped]), env=ENV,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -138,12 +140,12 @@ class Checker:
         status = summary(stopped)["status"]
         # mpirun's own exit code is its business (Open MPI's is 1 after forwarding SIGTERM); the
         # processes' ending is the summary's.
-        self.expect("signal", process.returncode != 0 and status == "interrupted",
+        self.expect(name + " signal", process.returncode != 0 and status == "interrupted",
                     "exit %d, status %s" % (process.returncode, status))
         r = run(mpirun(self.ranks, self.noether, ["resume", stopped]))
         qa, qb = final_q(whole), final_q(stopped)
         worst = max(abs(x - y) for x, y in zip(qa, qb))
-        self.expect("resume", r.returncode == 0 and worst <= 1e-10,
+        self.expect(name, r.returncode == 0 and worst <= 1e-10,
                     "exit %d, max difference in q %.3g: %s" % (r.returncode, worst, r.stderr[-2000:]))
 
     def newton(self):
@@ -230,6 +232,12 @@ def main():
         c.bits("grid2d", ["--set", "k=10"] + short)
     if wanted("resume"):
         c.resume()
+        # A scene over parts: every process drops the scene's description once its part is built
+        # (process 0 keeps it for the checkpoints), and `noether resume` reads it from checkpoint.json.
+        scene = os.path.join(a.work, "chain2d-50.json")
+        with open(scene, "w") as f:
+            f.write(run([a.noether, "export", "chain2d", "--set", "n=50"]).stdout)
+        c.resume("resume-scene", (scene,), ("--parts", "on"), "10")  # schur's steps are faster: 10 000 of them
     if wanted("newton"):
         c.newton()
     if wanted("limit"):
