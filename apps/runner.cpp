@@ -13,11 +13,10 @@
 #include <random>
 #include <stdexcept>
 
-#include <tbb/task_group.h>
-
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/output_agreement.hpp>
+#include <noether/apps/prepared_stepper.hpp>
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_parts.hpp>
@@ -25,7 +24,6 @@
 #include <noether/engine/format.hpp>
 #include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/linear/blas_threads.hpp>
-#include <noether/solvers/redundancy.hpp>
 #include <noether/steppers/stepper_registry.hpp>
 
 namespace noether {
@@ -53,147 +51,6 @@ std::string new_run_id() {
   std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(bits));
   return text.data();
 }
-
-/// The model's system without the equations that depend on the others along the motion
-/// (Redundancy::drop; `dropped` lists them), or nullptr when there are none. Throws StepperRefusal
-/// naming them under Redundancy::refuse.
-std::unique_ptr<System> without_redundancy(const Model& model, const RunConfiguration& run,
-                                           std::vector<std::string>& dropped) {
-  const ConstraintRank redundancy = structural_redundancy(*model.system, model.initial.q);
-  if (redundancy.dependent.empty()) return nullptr;
-  if (run.redundancy == RunConfiguration::Redundancy::refuse) {
-    const std::string them = redundancy.dependent.size() == 1 ? "it" : "them";
-    throw StepperRefusal(describe_redundancy(*model.system, redundancy) + ". Run with --redundant drop (the default), " +
-                         "which drops " + them + " from the step equations and still reports " + them + ", or remove " +
-                         them + " from the model");
-  }
-  std::vector<Index> rows;
-  for (const DependentEquation& e : redundancy.dependent) {
-    rows.push_back(e.row);
-    dropped.push_back(describe_dependency(*model.system, e));
-  }
-  return without_equations(*model.system, rows);
-}
-
-/// Throws StepperRefusal when the projected initial positions violate an equation dropped as
-/// dependent on the others: the equations have no common solution there (the model is
-/// over-constrained, not redundant), and the dropped one would stay violated the whole run.
-void require_dropped_equations_met(const Model& model, const State& state) {
-  const ConstraintViolation v = position_violation(*model.system, state.q);
-  if (v.row < 0) return;
-  throw StepperRefusal("the projected initial positions violate " + model.system->multiplier_label(v.row) +
-                       ", dropped as dependent on the others, by " + format_number(v.residual) +
-                       " (round-off allows " + format_number(v.tolerance) +
-                       "): the constraints have no common solution near the initial values; correct the joints "
-                       "that contradict each other");
-}
-
-/// Runs task() on another thread, when one is free, while here() runs on this one, and returns
-/// when both have: setup's independent parts side by side. What communicates with other processes
-/// belongs in here(), on the thread that called (MPI is initialized for it alone). here()'s
-/// exception is rethrown; task()'s is returned (null when it threw none), for the caller to weigh
-/// against what here() did.
-template <class Task, class Here>
-std::exception_ptr run_beside(Task task, Here here) {
-  std::exception_ptr task_error;
-  tbb::task_group group;
-  group.run([&] {
-    try {
-      task();
-    } catch (...) {
-      task_error = std::current_exception();
-    }
-  });
-  try {
-    here();
-  } catch (...) {
-    group.wait();
-    throw;
-  }
-  group.wait();
-  return task_error;
-}
-
-/// The model's initial state projected onto the constraints of the system stepped
-/// (project_initial_state) and the projection's report, or the exception it threw.
-struct ProjectedStart {
-  State state;
-  InitialProjection report;
-  std::exception_ptr error;
-
-  ProjectedStart(const System& stepped, State initial) : state(std::move(initial)) {
-    try {
-      report = project_initial_state(stepped, state);
-    } catch (...) {
-      error = std::current_exception();
-    }
-  }
-};
-
-/// The system the run steps, the stepper made on it and the projected initial state, all made
-/// before any output is written, so that a scheme parameter the stepper refuses is a usage error.
-/// A StepperRefusal (of the system, or the redundant equations under --redundant refuse) is kept in
-/// `refusal` instead, as the error it is, and a failed projection in `start`: the run throws them
-/// once its outputs are open, and ends failed with both files.
-struct PreparedStepper {
-  std::unique_ptr<System> reduced;  ///< the system without its dependent equations, when some were dropped
-  std::unique_ptr<Stepper> stepper;
-  std::optional<StepperRefusal> refusal;
-  /// The equations dropped as dependent on the others (describe_dependency), when some were.
-  std::vector<std::string> dropped_equations;
-  /// Unless the run resumes (`project` false), or the dependent equations were refused.
-  std::optional<ProjectedStart> start;
-
-  /// Over parts (parts non-null, model its part) the dependent equations are not looked for and
-  /// the initial state is not projected: both would factor the whole constraint Jacobian in one
-  /// process. The stepper's initialize refuses initial values off the constraints instead, and
-  /// dependent equations make the factorization fail.
-  PreparedStepper(const Model& model, const RunConfiguration& run, std::shared_ptr<const Distribution> distribution,
-                  bool project, const RunParts* parts) {
-    StepperOptions options = run.stepper_options();
-    // without_redundancy looks for them: the stepper need not look again.
-    options.redundant_equations = StepperOptions::RedundantEquations::allow;
-    options.distribution = std::move(distribution);
-    if (parts) options.part = parts->system_part();
-    const auto make = [&](const System& system) { return find_stepper(run.stepper).make(system, options); };
-    const auto reduce_and_project = [&] {
-      reduced = without_redundancy(model, run, dropped_equations);
-      if (project) start.emplace(system(model), model.initial);
-    };
-    try {
-      if (parts) {
-        stepper = make(*model.system);
-      } else if (options.distribution) {  // both communicate, in the same order on every process
-        reduce_and_project();
-        stepper = make(system(model));
-      } else {
-        prepare_beside(model, make, reduce_and_project);
-      }
-    } catch (const StepperRefusal& e) {
-      refusal = e;
-    }
-  }
-  const System& system(const Model& model) const { return reduced ? *reduced : *model.system; }
-
- private:
-  /// In one process the stepper of the whole model is made on another thread while this one looks
-  /// for dependent equations, which most models have none of, and projects the initial state: all
-  /// only read the model, and the stepper is the same bit for bit in any thread count. When
-  /// equations were dropped it was made for nothing, and the stepper of the reduced system is
-  /// made after. The search's exception comes first, as when they ran one after the other.
-  template <class Make, class Meanwhile>
-  void prepare_beside(const Model& model, const Make& make, const Meanwhile& reduce_and_project) {
-    std::unique_ptr<Stepper> whole;
-    const std::exception_ptr whole_error = run_beside([&] { whole = make(*model.system); }, reduce_and_project);
-    if (reduced) {
-      whole.reset();
-      stepper = make(*reduced);
-      return;
-    }
-    if (whole_error) std::rethrow_exception(whole_error);
-    stepper = std::move(whole);
-  }
-};
 
 /// The moments that divide a run's wall-clock time (RunTimes): its start, the start of the step
 /// loop and its end (the same moment when the loop was never reached).
