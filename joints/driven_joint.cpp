@@ -6,10 +6,23 @@
 #include <noether/engine/quote.hpp>
 
 namespace noether {
+namespace {
+
+/// The rows with each empty Hessian (an equation linear in q) made an n x n zero, which the
+/// evaluations below multiply as they do every other term's.
+std::vector<std::vector<DrivenTerm>> with_full_hessians(std::vector<std::vector<DrivenTerm>> rows, Index n) {
+  for (std::vector<DrivenTerm>& row : rows)
+    for (DrivenTerm& term : row)
+      if (term.equation.hessian.size() == 0) term.equation.hessian = Matrix::Zero(n, n);
+  return rows;
+}
+
+}  // namespace
 
 DrivenJoint::DrivenJoint(std::string name, std::vector<BlockId> blocks, Index local_size,
                          std::vector<std::vector<DrivenTerm>> rows, std::shared_ptr<const ReactionSite> reaction)
-    : Constraint(std::move(name), std::move(blocks)), local_size_(local_size), rows_(std::move(rows)),
+    : Constraint(std::move(name), std::move(blocks)), local_size_(local_size),
+      rows_(with_full_hessians(std::move(rows), local_size)),
       reaction_(std::move(reaction)) {
   const std::string label = "driven joint " + quote(this->name());
   if (rows_.empty()) throw std::invalid_argument(label + ": no equations");

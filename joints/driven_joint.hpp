@@ -31,7 +31,8 @@ struct DrivenTerm {
 /// Of degree <= 2 in q at every fixed t, as Constraint::rheonomic() requires; no exact form.
 class DrivenJoint final : public Constraint {
  public:
-  /// rows: each a non-empty list of terms on `local_size` coordinates. Throws std::invalid_argument
+  /// rows: each a non-empty list of terms on `local_size` coordinates (an empty Hessian is a zero
+  /// one, QuadraticEquation). Throws std::invalid_argument
   /// naming the joint when there are no rows, a row has no terms or a term's sizes disagree.
   DrivenJoint(std::string name, std::vector<BlockId> blocks, Index local_size, std::vector<std::vector<DrivenTerm>> rows,
               std::shared_ptr<const ReactionSite> reaction);

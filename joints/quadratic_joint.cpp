@@ -19,10 +19,8 @@ QuadraticEquation dot_equation(const AffineVector& u, const AffineVector& v, dou
 }
 
 std::vector<QuadraticEquation> component_equations(const AffineVector& y) {
-  const Index n = static_cast<Index>(y.map.cols());
   std::vector<QuadraticEquation> equations;
-  for (Index k = 0; k < y.map.rows(); ++k)
-    equations.push_back({y.offset(k), y.map.row(k).transpose(), Matrix::Zero(n, n)});
+  for (Index k = 0; k < y.map.rows(); ++k) equations.push_back({y.offset(k), y.map.row(k).transpose(), Matrix()});
   return equations;
 }
 
@@ -38,7 +36,8 @@ QuadraticForm joint_form(const std::string& name, const std::vector<QuadraticEqu
   std::vector<Matrix> hessians(static_cast<std::size_t>(m));
   for (Index k = 0; k < m; ++k) {
     const QuadraticEquation& e = equations[static_cast<std::size_t>(k)];
-    if (e.linear.size() != n || e.hessian.rows() != n || e.hessian.cols() != n)
+    const bool linear_only = e.hessian.size() == 0;
+    if (e.linear.size() != n || (!linear_only && (e.hessian.rows() != n || e.hessian.cols() != n)))
       throw std::invalid_argument("joint " + quote(name) + ": equation " + std::to_string(k) +
                                   " does not have the size of the joint's coordinates (" + std::to_string(n) + ")");
     if (e.hessian != e.hessian.transpose())
@@ -46,7 +45,7 @@ QuadraticForm joint_form(const std::string& name, const std::vector<QuadraticEqu
                                   " is not symmetric");
     constants(k) = e.constant;
     linear.row(k) = e.linear.transpose();
-    if (!e.hessian.isZero(0.0)) hessians[static_cast<std::size_t>(k)] = e.hessian;
+    if (!linear_only && !e.hessian.isZero(0.0)) hessians[static_cast<std::size_t>(k)] = e.hessian;
   }
   return QuadraticForm("joint " + quote(name), constants, linear, hessians);
 }

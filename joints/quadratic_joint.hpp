@@ -12,7 +12,8 @@
 namespace noether {
 
 /// One scalar equation g(q) = constant + linear.q + 1/2 q^T hessian q on n local coordinates
-/// (linear: n; hessian: n x n, symmetric).
+/// (linear: n; hessian: n x n, symmetric, or empty (0 x 0) for an equation linear in q: a joint's
+/// point coincidences, which would otherwise carry an n x n zero matrix each).
 struct QuadraticEquation {
   double constant = 0.0;
   Vector linear;
@@ -35,7 +36,7 @@ AffineVector operator-(const AffineVector& y, const AffineVector& z);
 QuadraticEquation dot_equation(const AffineVector& u, const AffineVector& v, double weight = 1.0,
                                double constant = 0.0);
 
-/// The dim linear equations y_k(q) = 0, one per component of y.
+/// The dim linear equations y_k(q) = 0, one per component of y (empty Hessians).
 std::vector<QuadraticEquation> component_equations(const AffineVector& y);
 
 /// A holonomic constraint of m quadratic equations on the blocks it names:
