@@ -21,6 +21,7 @@
 #include <CLI/CLI.hpp>
 
 #include <noether/apps/checkpoint.hpp>
+#include <noether/apps/huge_pages.hpp>
 #include <noether/apps/cli_arguments.hpp>
 #include <noether/apps/interrupt_signals.hpp>
 #include <noether/apps/processes.hpp>
@@ -256,6 +257,7 @@ std::string out_of_memory_message() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  noether::restart_with_huge_pages(argv);
   // A reader of standard output that has gone (`noether run ... | head -1`) makes the write fail
   // with EPIPE, reported as any other write error, instead of ending the program with SIGPIPE
   // after the run completed (exit 141, as if a signal had stopped the run).
