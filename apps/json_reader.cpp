@@ -43,7 +43,7 @@ std::string pointer_token(std::string_view key) {
 /// starts).
 class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  explicit DocumentBuilder(nlohmann::json& root) : root_(root) {}
+  DocumentBuilder(nlohmann::json& root, const ElementTaker& taker) : root_(root), taker_(taker) {}
 
   bool null() override { return add(nullptr); }
   bool boolean(bool value) override { return add(value); }
@@ -59,6 +59,7 @@ class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
 
   bool key(string_t& key) override {
     nlohmann::json& object = *open_.back();
+    if (open_.size() == 1) top_key_ = key;
     if (object.contains(key)) {
       repeated_key_path_ = path_to_open() + "/" + pointer_token(key);
       repeated_key_ = key;
@@ -112,6 +113,7 @@ class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
   template <class Value>
   bool add(Value&& value) {
     place(std::forward<Value>(value));
+    hand_over_element();
     return true;
   }
   bool open(nlohmann::json::value_t type) {
@@ -120,7 +122,18 @@ class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
   }
   bool close() {
     open_.pop_back();
+    hand_over_element();
     return true;
+  }
+
+  /// Hands the value just completed to the taker where it is an element of a top-level array
+  /// that the taker takes, and leaves null in its place.
+  void hand_over_element() {
+    if (open_.size() != 2 || !open_[0]->is_object() || !open_[1]->is_array() || !taker_.takes || !taker_.takes(top_key_))
+      return;
+    nlohmann::json& list = *open_[1];
+    taker_.take(top_key_, list.size() - 1, list.back());
+    list.back() = nullptr;
   }
 
   /// The JSON path of the innermost open value: each open value's position in the one before it
@@ -141,6 +154,8 @@ class DocumentBuilder final : public nlohmann::json_sax<nlohmann::json> {
   }
 
   nlohmann::json& root_;
+  const ElementTaker& taker_;
+  std::string top_key_;  ///< the top-level key read last
   std::vector<nlohmann::json*> open_;  ///< the open objects and arrays, outermost first
   nlohmann::json* member_ = nullptr;   ///< the value of the key just read
   std::string repeated_key_, repeated_key_path_, error_;
@@ -191,9 +206,9 @@ Vector json_vector(const nlohmann::json& value, const std::string& path, Index s
   return v;
 }
 
-nlohmann::json parse_json(std::string_view text, const std::string& origin) {
+nlohmann::json parse_json(std::string_view text, const std::string& origin, const ElementTaker& taker) {
   nlohmann::json document;
-  DocumentBuilder builder(document);
+  DocumentBuilder builder(document, taker);
   if (!nlohmann::json::sax_parse(text.begin(), text.end(), &builder))
     throw std::invalid_argument(origin + ": " + builder.refusal(text));
   return document;
@@ -302,12 +317,16 @@ JsonObject JsonObject::object(std::string_view key, std::string_view what) {
   return JsonObject(at(key, what), path(key), std::string(what));
 }
 
+void JsonObject::array(std::string_view key, std::string_view what) {
+  if (has(key) && !value_.at(key).is_array())
+    throw JsonInputError(path(key), "expects an array of " + std::string(what) + " objects, got " + type_name(value_.at(key)));
+}
+
 void JsonObject::each(std::string_view key, std::string_view what,
                       const std::function<void(JsonObject&, std::size_t)>& f) {
+  array(key, what);
   if (!has(key)) return;
   const nlohmann::json& list = value_.at(key);
-  if (!list.is_array())
-    throw JsonInputError(path(key), "expects an array of " + std::string(what) + " objects, got " + type_name(list));
   for (std::size_t i = 0; i < list.size(); ++i) {
     JsonObject element(list[i], path(key) + "/" + std::to_string(i), std::string(what));
     f(element, i);

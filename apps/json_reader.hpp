@@ -58,6 +58,9 @@ class JsonObject {
   std::vector<std::string> texts_or_empty(std::string_view key);
   /// The object under key.
   JsonObject object(std::string_view key, std::string_view what);
+  /// Records key as known and refuses its value unless it is an array (of `what` objects, read
+  /// elsewhere: parse_json's ElementTaker); absent is fine.
+  void array(std::string_view key, std::string_view what);
   /// Calls f(element, index) for each object of the array under key (absent: none).
   void each(std::string_view key, std::string_view what, const std::function<void(JsonObject&, std::size_t)>& f);
 
@@ -77,10 +80,20 @@ double json_number(const nlohmann::json& value, const std::string& path, const P
 /// Reads value as an array of numbers at path (`size` of them when size >= 0).
 Vector json_vector(const nlohmann::json& value, const std::string& path, Index size = -1);
 
-/// The JSON document of `text`; std::invalid_argument "<origin>: line L, column C: not valid JSON
+/// Where parse_json hands over the elements of the document's top-level arrays as they are parsed,
+/// so that a large document (a scene's bodies and joints) is never held whole: for each element of
+/// the array under a top-level key that takes(key) accepts, once the element is complete,
+/// take(key, index, element); the document then holds null in its place. Empty: none taken.
+struct ElementTaker {
+  std::function<bool(std::string_view key)> takes;
+  std::function<void(std::string_view key, std::size_t index, const nlohmann::json& element)> take;
+};
+
+/// The JSON document of `text`, the elements `taker` takes left null; std::invalid_argument "<origin>: line L, column C: not valid JSON
 /// (<reason>)" for a syntax error or a number no double holds (L, C: where that number starts), and
 /// "<origin>: /bodies/0/mass: the key 'mass' is given twice in this object; ..." for a key an object
 /// repeats (JSON leaves its meaning open; nlohmann would keep the last value).
-nlohmann::json parse_json(std::string_view text, const std::string& origin);
+/// An exception that take() throws ends the parse and reaches the caller as it is.
+nlohmann::json parse_json(std::string_view text, const std::string& origin, const ElementTaker& taker = {});
 
 }  // namespace noether

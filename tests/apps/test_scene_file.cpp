@@ -257,6 +257,12 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
        "broken.json: /bodies/0: body 'arm': the principal moments (0.1, 0.1, 1) violate the triangle inequality"},
       {"a joint of the wrong dimension", with(pendulum, P("/joints/0/type"), "spherical"), "broken.json: /joints/0: spherical joint 'pivot'"},
       {"version", with(pendulum, P("/noether_scene"), 2), "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      // The lists are read as they are parsed; a refused element waits for the version's check.
+      {"version and a refused body", with(with(pendulum, P("/noether_scene"), 2), P("/bodies/0/mass"), -1.0),
+       "broken.json: /noether_scene: this program reads scene format 1, got 2"},
+      {"a list that is not an array", with(pendulum, P("/joints"), {{"name", "pivot"}}),
+       "broken.json: /joints: expects an array of a joint objects, got an object"},
+      {"an element that is not an object", with(pendulum, P("/bodies/0"), 3), "broken.json: /bodies/0: expects a body (a JSON object), got a number"},
       {"a drive's table out of order",
        with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar",
             "profile": {"type": "table", "times": [0.0, 2.0, 1.0], "values": [0.0, 1.0, 2.0]}}])")),
