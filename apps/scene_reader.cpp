@@ -559,7 +559,11 @@ class SceneLists {
   void take(const SceneList& list, std::size_t index, const nlohmann::json& element) {
     if (refused_) return;
     try {
-      JsonObject object(element, "/" + std::string(list.key) + "/" + std::to_string(index), std::string(list.what));
+      std::string path = "/";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "/" + string
+      path += list.key;
+      path += '/';
+      path += std::to_string(index);
+      JsonObject object(element, path, std::string(list.what));
       list.read(object);
       object.finish();
     } catch (const std::invalid_argument&) {
