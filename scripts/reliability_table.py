@@ -590,7 +590,7 @@ def scene_cases():
                    "bodies": [{"name": f"b{i}", "type": "planar", "mass": 1, "inertia": 0.1, "position": [0, 0]}
                               for i in range(300000)]}
     add("text_beyond_memory", "300 000 planar bodies (25 MB of JSON) under `ulimit -v 400000`", "usage",
-        r"reading the scene '[^']*s\.json' \(25 MB of JSON\) needs about 0\.2 GB \(8 bytes per byte of JSON\), and "
+        r"reading the scene '[^']*s\.json' \(25 MB of JSON\) needs about 0\.21 GB \(8 bytes per byte of JSON\), and "
         r"[0-9.]+ GB are available: choose a smaller size \(the limit is the address-space limit", many_bodies,
         address_space=400_000_000)
     add("beyond_memory", "300 000 planar bodies under `ulimit -v 3000000`", "usage",
