@@ -327,11 +327,20 @@ void JsonObject::each(std::string_view key, std::string_view what,
   array(key, what);
   if (!has(key)) return;
   const nlohmann::json& list = value_.at(key);
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    JsonObject element(list[i], path(key) + "/" + std::to_string(i), std::string(what));
-    f(element, i);
-    element.finish();
-  }
+  for (std::size_t i = 0; i < list.size(); ++i)
+    read_element(list[i], path_, key, i, what, [&f, i](JsonObject& element) { f(element, i); });
+}
+
+void JsonObject::read_element(const nlohmann::json& element, std::string_view parent_path, std::string_view key,
+                              std::size_t index, std::string_view what, const std::function<void(JsonObject&)>& read) {
+  std::string path(parent_path);  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "/" + string
+  path += '/';
+  path += key;
+  path += '/';
+  path += std::to_string(index);
+  JsonObject object(element, std::move(path), std::string(what));
+  read(object);
+  object.finish();
 }
 
 void JsonObject::finish() const {

@@ -63,6 +63,11 @@ class JsonObject {
   void array(std::string_view key, std::string_view what);
   /// Calls f(element, index) for each object of the array under key (absent: none).
   void each(std::string_view key, std::string_view what, const std::function<void(JsonObject&, std::size_t)>& f);
+  /// Element `index` of the list under `key` of the object at `parent_path`, read: read(object)
+  /// on it as a `what` object at parent_path + "/" + key + "/" + index, then finish(). Throws
+  /// JsonInputError unless element is an object, and whatever read and finish throw.
+  static void read_element(const nlohmann::json& element, std::string_view parent_path, std::string_view key,
+                           std::size_t index, std::string_view what, const std::function<void(JsonObject&)>& read);
 
   /// Refuses the keys no accessor named.
   void finish() const;

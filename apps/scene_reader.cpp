@@ -559,13 +559,7 @@ class SceneLists {
   void take(const SceneList& list, std::size_t index, const nlohmann::json& element) {
     if (refused_) return;
     try {
-      std::string path = "/";  // appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "/" + string
-      path += list.key;
-      path += '/';
-      path += std::to_string(index);
-      JsonObject object(element, path, std::string(list.what));
-      list.read(object);
-      object.finish();
+      JsonObject::read_element(element, "", list.key, index, list.what, list.read);
     } catch (const std::invalid_argument&) {
       refused_ = std::current_exception();
     }
