@@ -145,9 +145,9 @@ std::string option_key(std::string_view name) { return std::string(run_setting(n
 Json options_json(const RunOptions& options) {
   Json source;
   if (options.scene) {
-    if (!options.scene->scene)
-      throw std::logic_error("the scene's description was left to the run's parts on this process (SceneSource::scene): "
-                             "process 0 of a run that writes checkpoints keeps it");
+    if (!options.scene->scene || options.scene->scene->parted)
+      throw std::logic_error("the scene's description was left to the run's parts on this process (SceneSource::scene, "
+                             "Scene::parted): process 0 of a run that writes checkpoints reads it whole");
     source = {{"scene_file", options.scene->path.string()}, {"scene", scene_json(*options.scene->scene)}};
   } else {
     Json parameters = Json::object();

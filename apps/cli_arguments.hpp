@@ -33,13 +33,15 @@ struct RunArguments {
 /// number in the setting's range, key=value, a solver the steppers accept, full or modified;
 /// --newton-refresh only for modified Newton; on or off for --vtk). For a scene file, --set
 /// reaches only the stepper's parameters, over the scene's own.
-/// `build` says whether a scene file's model is built as it is read (SceneBuild::described for a
-/// run over parts, whose processes build their parts).
+/// `build` says how much of a scene file's model is read and built as it is read (SceneBuild::outlined
+/// for a run over parts, whose processes read and build their parts).
 RunOptions to_run_options(const RunArguments& arguments, SceneBuild build = SceneBuild::whole);
 /// Whether the arguments run over parts on several processes (over_parts: `--parts on`, or `auto`
 /// for a generated scenario), `--parts` read as to_run_options reads it (the same refusal of
 /// another value); an unknown scenario's run is not (to_run_options refuses it).
 bool parts_asked(const RunArguments& arguments);
+/// Whether the arguments ask for checkpoints (`--checkpoint-every` N > 0), read as to_run_options reads it.
+bool checkpoints_asked(const RunArguments& arguments);
 /// to_run_options for a scene already read (the Python module's mechanisms, docs/python.md): its
 /// model and settings in place of a file's, arguments.scenario unused.
 RunOptions to_run_options(const RunArguments& arguments, SceneSource scene);

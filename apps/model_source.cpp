@@ -3,11 +3,17 @@
 #include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model_builder.hpp>
 
+#include <stdexcept>
+
 namespace noether {
 
 ModelDescription describe(const ModelSource& source) {
   if (const auto* s = std::get_if<ScenarioSource>(&source)) return find_scenario(s->name).describe(s->parameters);
-  return std::get<SceneSource>(source).scene->model;
+  const Scene& scene = *std::get<SceneSource>(source).scene;
+  if (scene.parted)
+    throw std::logic_error("describe: the scene was read for a run over parts (SceneBuild::outlined): its bodies "
+                           "and entries are read by the parts");
+  return scene.model;
 }
 
 PartedModel parted_model(const ModelSource& source) {
@@ -17,6 +23,7 @@ PartedModel parted_model(const ModelSource& source) {
     return parted([&scenario, parameters = s->parameters](DescriptionSink& sink) { scenario.generate(parameters, sink); });
   }
   const std::shared_ptr<const Scene>& scene = std::get<SceneSource>(source).scene;
+  if (scene->parted) return *scene->parted;
   return parted(std::shared_ptr<const ModelDescription>(scene, &scene->model));
 }
 

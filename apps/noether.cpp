@@ -126,10 +126,14 @@ void share_memory(bool over_parts, const Processes& processes) {
 int run_command(const RunArguments& arguments, const Processes& processes) {
   const std::shared_ptr<const Distribution> distribution = processes.distribution();
   const bool several = distribution && distribution->ranks() > 1;
-  // Over parts a scene file's model is not built as it is read: each process builds its part.
+  // Over parts a scene file is outlined as it is read: each process reads and builds its part. But
+  // process 0 of a run that writes checkpoints reads the whole description, which checkpoint.json holds.
   const bool over_parts = several && parts_asked(arguments);
   share_memory(over_parts, processes);
-  RunOptions options = to_run_options(arguments, over_parts ? SceneBuild::described : SceneBuild::whole);
+  const SceneBuild build = !over_parts                                                ? SceneBuild::whole
+                           : distribution->rank() == 0 && checkpoints_asked(arguments) ? SceneBuild::described
+                                                                                       : SceneBuild::outlined;
+  RunOptions options = to_run_options(arguments, build);
   // The processes of one job share the machines' cores: one thread each unless --threads asks for
   // more (a hybrid run, docs/distributed.md).
   if (!arguments.given("threads") && several) options.threads = 1;

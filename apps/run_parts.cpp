@@ -46,7 +46,7 @@ void agree_probe_dimensions(const Distribution& processes, std::vector<Probe>& p
 /// This process's part and its description; an entry refused in one part (build_model_part), or
 /// a part without a body of its own (more processes than the coupling graph's blocks: a stepper
 /// has no part to step), is refused on every process (agreed_over_parts).
-ModelPart agreed_part(const Distribution& processes, const PartedModel& model, std::span<const int> body_processes,
+ModelPart agreed_part(const Distribution& processes, PartedModel& model, std::span<const int> body_processes,
                       std::optional<PartDescription>& description) {
   ModelPart part;
   agreed_over_parts(processes, [&] {
@@ -58,6 +58,7 @@ ModelPart agreed_part(const Distribution& processes, const PartedModel& model, s
                                   " (each process owns a block of bodies that the joints couple): run it on fewer "
                                   "processes, or with --parts off");
     description = model.part(selection);
+    model.part = nullptr;  // what describes the parts (a scene's text) goes before the part is built
     require_reported_over_parts(description->description);
     part = build_model_part(*description, processes.rank());
   });
@@ -94,7 +95,7 @@ void agreed_over_parts(const Distribution& processes, const std::function<void()
   if (first.process >= 0) throw std::invalid_argument("process " + std::to_string(first.process) + ": " + first.words);
 }
 
-RunParts::RunParts(std::shared_ptr<const Distribution> processes, const PartedModel& parted)
+RunParts::RunParts(std::shared_ptr<const Distribution> processes, PartedModel parted)
     : processes_(std::move(processes)) {
   const std::vector<int> body_processes = noether::block_processes(parted.outline.coupling(), processes_->ranks());
   ModelPart part = agreed_part(*processes_, parted, body_processes, description_);

@@ -88,8 +88,9 @@ class RunParts {
   /// Describes and builds this process's part of `model`, the bodies divided into contiguous
   /// blocks of the coupling graph (block_processes of its outline's coupling). Collective. Throws
   /// ModelDescriptionError as build_model_part does; std::invalid_argument for what a run over
-  /// parts cannot report yet (actuators), naming it.
-  RunParts(std::shared_ptr<const Distribution> processes, const PartedModel& model);
+  /// parts cannot report yet (actuators), naming it. What model.part holds (a scene's text) is
+  /// let go once the part is described, before it is built.
+  RunParts(std::shared_ptr<const Distribution> processes, PartedModel model);
 
   const Distribution& processes() const { return *processes_; }
   /// The part as a Model (its system the part's; its invariants over the bodies it owns, summed

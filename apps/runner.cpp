@@ -470,9 +470,9 @@ void check_resumed(const RunOptions& options, const Model& model, const Prepared
   else check();
 }
 
-/// Over parts, the whole description of a scene is dropped from the run's options and plan once
-/// this process's part is built (RunParts holds the part's own), but on process 0 of a run that
-/// writes checkpoints: checkpoint.json holds the scene (options_json).
+/// Over parts, the scene is dropped from the run's options and plan before this process's part is
+/// built (RunParts holds the part's own description), but on process 0 of a run that writes
+/// checkpoints: checkpoint.json holds the scene (options_json).
 void leave_scene_to_parts(RunOptions& options, RunPlan& plan) {
   if (!options.scene || (options.distribution->rank() == 0 && options.checkpoint_every > 0)) return;
   options.scene->scene = nullptr;
@@ -493,8 +493,9 @@ RunOutcome run_as_given(RunOptions options) {
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
   if (plan.parts) {
-    parts.emplace(options.distribution, parted_model(plan.source));
-    leave_scene_to_parts(options, outcome.plan);
+    PartedModel parted = parted_model(plan.source);
+    leave_scene_to_parts(options, outcome.plan);  // an outlined scene's text is parted's alone now
+    parts.emplace(options.distribution, std::move(parted));
   } else {
     if (!scene) generated = describe(plan.source);
     built = model_of(plan.source, scene ? scene->model : *generated);

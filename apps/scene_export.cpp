@@ -1,5 +1,7 @@
 #include <noether/apps/scene_export.hpp>
 
+#include <stdexcept>
+
 namespace noether {
 
 Scene export_scene(const RunOptions& options) {
@@ -10,6 +12,9 @@ Scene export_scene(const RunOptions& options) {
   scene.output_reactions = options.write_reactions;
   if (options.scene) {
     const Scene& loaded = *options.scene->scene;
+    if (loaded.parted)
+      throw std::logic_error("export_scene: the scene was read for a run over parts (SceneBuild::outlined): its "
+                             "bodies and entries are read by the parts");
     scene.name = loaded.name;
     scene.description = loaded.description;
     scene.model = loaded.model;

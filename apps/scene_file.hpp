@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include <noether/apps/model/description_sink.hpp>
 #include <noether/apps/model/model.hpp>
 #include <noether/apps/model/model_description.hpp>
 #include <noether/apps/run_configuration.hpp>
@@ -21,6 +22,8 @@ inline constexpr int kSceneFormatVersion = 1;
 struct Scene {
   std::string name;         ///< the scene's name (summary "scenario"); the file's stem when not given
   std::string description;  ///< free text
+  /// The mechanism; read with SceneBuild::outlined, only its model-wide items (probes, invariants,
+  /// conserved momenta), its bodies and entries left to `parted`.
   ModelDescription model;
   /// The run settings (h and t_end required; the others default as for `noether run`).
   RunConfiguration run;
@@ -32,6 +35,9 @@ struct Scene {
   /// The model parse_scene built from `model` to check it, which a run takes instead of building
   /// it again; null for a scene made otherwise (scene_of_scenario, by hand).
   std::shared_ptr<const Model> built;
+  /// Read with SceneBuild::outlined: the mechanism as a run over parts reads it (its outline; each
+  /// part read again from the scene's text, which it keeps); else empty.
+  std::optional<PartedModel> parted;
 };
 
 /// Whether reading a scene builds its model.
@@ -41,6 +47,10 @@ enum class SceneBuild {
   /// their part from the description, so that none holds the whole model; the elements' refusals
   /// then come from the part that builds them (ModelDescriptionError's entry, not a JSON path)
   described,
+  /// not even described: outlined (Scene::parted), for a run over parts whose processes each read
+  /// their own part again from the text, so that none holds the whole description either; a body
+  /// name that does not resolve is refused at the entry's JSON path ("/joints/3"), without field
+  outlined,
 };
 
 /// The scene of a JSON text. Every error is a std::invalid_argument "<origin>: <JSON path>: <what is

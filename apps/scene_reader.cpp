@@ -15,7 +15,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <variant>
 
 #include <Eigen/Geometry>
@@ -24,6 +23,7 @@
 #include <noether/apps/mechanisms/memory_budget.hpp>
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_settings.hpp>
+#include <noether/apps/scene_elements.hpp>
 #include <noether/apps/scene_names.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/engine/quote.hpp>
@@ -508,64 +508,72 @@ void read_output(SettingsObjects& objects, Scene& scene) {
   scene.output_directory = path;
 }
 
-/// One of a scene's lists: its key, what an element is ("a body"), and how an element is read into
-/// the description.
-struct SceneList {
-  std::string_view key, what;
-  std::function<void(JsonObject&)> read;
-};
-
-template <class T, class Read>
-SceneList list_of(std::string_view key, std::string_view what, std::vector<T>& out, Read read) {
-  return {key, what, [&out, read](JsonObject& element) { out.push_back(read(element)); }};
+/// value as the alternative of `kind`'s list, which must be its type.
+template <SceneListKind kind, class T>
+SceneElement as_element(T value) {
+  return SceneElement(std::in_place_index<static_cast<std::size_t>(kind)>, std::move(value));
 }
 
-/// The scene's lists, each element read into the description as the parser completes it
-/// (ElementTaker), so that the document of a large scene is never held whole: 0.6 KB per 3D bar
-/// of description instead of 6 KB of JSON. The first element refused is kept, and reported once
-/// the format version is known to be this program's (finish()): a scene of another version is
-/// refused as such, not for its first body.
+/// An element of a list of `kind`, read.
+SceneElement read_element_of(SceneListKind kind, JsonObject& o) {
+  using enum SceneListKind;
+  switch (kind) {
+    case bodies: return as_element<bodies>(read_body(o));
+    case inertias: return as_element<inertias>(read_inertia_entry(o));
+    case joints: return as_element<joints>(read_joint(o));
+    case constraints: return as_element<constraints>(read_constraint(o));
+    case drives: return as_element<drives>(read_drive(o));
+    case forces: return as_element<forces>(read_force(o));
+    case actuators: return as_element<actuators>(read_actuator(o));
+    case probes: return as_element<probes>(read_probe(o));
+    case invariants: return as_element<invariants>(read_invariant(o));
+  }
+  throw std::logic_error("read_element_of: a list kind out of range");
+}
+
+/// The scene's lists, each element read as the parser completes it (ElementTaker) and handed to
+/// `elements`, so that the document of a large scene is never held whole: 0.6 KB per 3D bar of
+/// description instead of 6 KB of JSON, or less where elements keeps less. The first element
+/// refused is kept, and reported once the format version is known to be this program's
+/// (finish()): a scene of another version is refused as such, not for its first body.
 class SceneLists {
  public:
-  explicit SceneLists(ModelDescription& m)
-      : lists_{list_of("bodies", "a body", m.bodies, read_body),
-               list_of("inertias", "a mass matrix", m.inertias, read_inertia_entry),
-               list_of("joints", "a joint", m.joints, read_joint),
-               list_of("constraints", "a constraint", m.constraints, read_constraint),
-               list_of("drives", "a drive", m.drives, read_drive),
-               list_of("forces", "a force element", m.forces, read_force),
-               list_of("actuators", "an actuator", m.actuators, read_actuator),
-               list_of("probes", "a probe", m.probes, read_probe),
-               list_of("invariants", "an invariant", m.invariants, read_invariant)} {}
+  explicit SceneLists(SceneElements& elements) : elements_(elements) {}
 
   ElementTaker taker() {
-    return {[this](std::string_view key) { return find(key) != nullptr; },
+    return {[](std::string_view key) { return find(key) != nullptr; },
             [this](std::string_view key, std::size_t index, const nlohmann::json& element) { take(*find(key), index, element); }};
   }
 
   /// Names each list's key as known to the scene's root, refusing one that is not an array (its
-  /// elements were not taken); then rethrows the first element refused.
+  /// elements were not taken); then rethrow_refused().
   void finish(JsonObject& root) const {
-    for (const SceneList& list : lists_) root.array(list.key, list.what);
+    for (const SceneListName& list : kSceneLists) root.array(list.key, list.what);
+    rethrow_refused();
+  }
+  /// Rethrows the first element refused, if any.
+  void rethrow_refused() const {
     if (refused_) std::rethrow_exception(refused_);
   }
 
  private:
-  const SceneList* find(std::string_view key) const {
-    const auto at = std::ranges::find(lists_, key, &SceneList::key);
-    return at == lists_.end() ? nullptr : &*at;
+  static const SceneListName* find(std::string_view key) {
+    const auto at = std::ranges::find(kSceneLists, key, &SceneListName::key);
+    return at == kSceneLists.end() ? nullptr : &*at;
   }
 
-  void take(const SceneList& list, std::size_t index, const nlohmann::json& element) {
-    if (refused_) return;
+  void take(const SceneListName& list, std::size_t index, const nlohmann::json& element) {
+    if (refused_ || !elements_.reads(list.kind, index)) return;
     try {
-      JsonObject::read_element(element, "", list.key, index, list.what, list.read);
+      JsonObject::read_element(element, "", list.key, index, list.what, [&](JsonObject& o) {
+        elements_.add(index, read_element_of(list.kind, o));
+      });
     } catch (const std::invalid_argument&) {
       refused_ = std::current_exception();
     }
   }
 
-  std::array<SceneList, 9> lists_;
+  SceneElements& elements_;
   std::exception_ptr refused_;
 };
 
@@ -597,25 +605,31 @@ void read_scene(const nlohmann::json& document, const std::string& origin, const
   root.finish();
 }
 
-/// A bound on the bytes of memory that reading a scene file takes per byte of its text: the text
-/// and the description read from it (the document is never whole: SceneLists), with a margin.
-/// Measured: 3.5 to 3.7 bytes per byte for a process that read chain2d, chain3d and nfourbar
-/// scenes of 55 to 92 MB and built an eighth of each (docs/distributed.md).
+/// Bounds on the bytes of memory that reading a scene file takes per byte of its text, with a
+/// margin of about two over what a process of a run over two took as it read the chain3d,
+/// chain2d and nfourbar scenes of 55 to 92 MB (docs/distributed.md, "Scene files over parts"):
+/// the text and the description read from it, 2.3 to 3.4 bytes per byte (the document is never
+/// whole: SceneLists), or, outlined, the text and the outline, 1.3 to 1.5.
 constexpr double kSceneBytesPerTextByte = 8.0;
+constexpr double kOutlinedSceneBytesPerTextByte = 3.0;
 
 /// Refuses a scene too large for the memory the run's processes may use before it is built, as the
 /// generated scenarios are (apps/mechanisms/memory_budget.hpp): the generators' measured peak per
 /// bar of building and stepping, a 3D bar's for each rigid body and a planar bar's for any other
 /// body (a point mass or a block of coordinates needs less; the estimate errs on the safe side).
+void require_memory_for_scene(double rigid, double others) {
+  const double bodies = rigid + others;
+  require_memory_for_model(bodies, rigid * k3dBarPeakBytes + others * kPlanarBarPeakBytes,
+                           "the model of " + std::to_string(std::llround(bodies)) + " bodies",
+                           std::to_string(std::lround(k3dBarPeakBytes / 1e3)) + " KB per rigid body, " +
+                               std::to_string(std::lround(kPlanarBarPeakBytes / 1e3)) + " KB per other body");
+}
+
 void require_memory_for_scene(const ModelDescription& m) {
   const auto rigid = static_cast<double>(std::count_if(m.bodies.begin(), m.bodies.end(), [](const BodyDescription& b) {
     return std::holds_alternative<RigidBodyDescription>(b);
   }));
-  const double others = static_cast<double>(m.bodies.size()) - rigid;
-  require_memory_for_model(static_cast<double>(m.bodies.size()), rigid * k3dBarPeakBytes + others * kPlanarBarPeakBytes,
-                           "the model of " + std::to_string(m.bodies.size()) + " bodies",
-                           std::to_string(std::lround(k3dBarPeakBytes / 1e3)) + " KB per rigid body, " +
-                               std::to_string(std::lround(kPlanarBarPeakBytes / 1e3)) + " KB per other body");
+  require_memory_for_scene(rigid, static_cast<double>(m.bodies.size()) - rigid);
 }
 
 /// "/joints/3/body_b" for the entry and field of a ModelDescriptionError ("terms[1]" -> "terms/1").
@@ -630,25 +644,58 @@ std::string json_path(const ModelDescriptionError& e) {
 /// Refuses to read a scene of `bytes` bytes of JSON that would not fit in memory: checked before
 /// parsing, since a document that runs out of memory part-way cannot be destroyed (its destructor
 /// allocates), and ends the program.
-void require_memory_for_text(std::uintmax_t bytes, const std::string& origin) {
-  require_memory(kSceneBytesPerTextByte * static_cast<double>(bytes),
+void require_memory_for_text(std::uintmax_t bytes, const std::string& origin, SceneBuild build) {
+  const double per_byte = build == SceneBuild::outlined ? kOutlinedSceneBytesPerTextByte : kSceneBytesPerTextByte;
+  require_memory(per_byte * static_cast<double>(bytes),
                  "reading the scene " + quote(origin) + " (" + std::to_string(bytes / 1000000) + " MB of JSON)",
-                 std::to_string(static_cast<int>(kSceneBytesPerTextByte)) + " bytes per byte of JSON");
+                 std::to_string(static_cast<int>(per_byte)) + " bytes per byte of JSON");
 }
 
-}  // namespace
+/// A scene's mechanism as a run over parts reads it: its outline, and each process's part read
+/// again from `text` (ScenePartElements), which the model's copies keep.
+PartedModel parted_scene(std::shared_ptr<const std::string> text, const std::string& origin, SceneOutline outline) {
+  auto kept = std::make_shared<const SceneOutline>(std::move(outline));
+  return {kept->outline, [text = std::move(text), origin, kept](const PartSelection& selection) {
+            ScenePartElements elements(*kept, selection);
+            SceneLists lists(elements);
+            parse_json(*text, origin, lists.taker());  // the root's other keys were read with the outline
+            try {
+              lists.rethrow_refused();
+            } catch (const std::invalid_argument& e) {
+              throw std::invalid_argument(origin + ": " + e.what());
+            }
+            return elements.finish();
+          }};
+}
 
-Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build) {
-  require_memory_for_text(text.size(), origin);
+/// With SceneBuild::outlined, the scene's outline in place of its description (Scene::parted).
+void outline_scene(SceneOutliner& outliner, std::shared_ptr<const std::string> text, const std::string& origin, Scene& scene) {
+  SceneOutline outline = outliner.finish();
+  require_memory_for_scene(outline.rigid_bodies, outline.other_bodies);
+  outline.model_wide.conserved_momenta = scene.model.conserved_momenta;
+  scene.model = outline.model_wide;
+  scene.parted = parted_scene(std::move(text), origin, std::move(outline));
+}
+
+/// The scene of `text`; `owner`, when not null, holds it (an outlined scene keeps it).
+Scene read_scene_text(std::string_view text, std::shared_ptr<const std::string> owner, const std::string& origin,
+                      SceneBuild build) {
+  require_memory_for_text(text.size(), origin, build);
   Scene scene;
-  SceneLists lists(scene.model);
+  SceneDescription whole(scene.model);
+  SceneOutliner outliner;
+  SceneLists lists(build == SceneBuild::outlined ? static_cast<SceneElements&>(outliner) : whole);
   std::optional<nlohmann::json> document(parse_json(text, origin, lists.taker()));
   try {
     read_scene(*document, origin, lists, scene);
     document.reset();  // freed before the model is built, so that the two never lie side by side
-    require_memory_for_scene(scene.model);
     try {
-      if (build == SceneBuild::whole) scene.built = std::make_shared<const Model>(build_model(scene.model));
+      if (build == SceneBuild::outlined) {
+        outline_scene(outliner, owner ? std::move(owner) : std::make_shared<const std::string>(text), origin, scene);
+      } else {
+        require_memory_for_scene(scene.model);
+        if (build == SceneBuild::whole) scene.built = std::make_shared<const Model>(build_model(scene.model));
+      }
     } catch (const ModelDescriptionError& e) {
       throw JsonInputError(json_path(e), e.message());
     }
@@ -663,6 +710,12 @@ Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild b
   }
 }
 
+}  // namespace
+
+Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build) {
+  return read_scene_text(text, nullptr, origin, build);
+}
+
 Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   const std::string what = "cannot read the scene file " + quote(path.string());
   std::error_code ignored;
@@ -670,14 +723,20 @@ Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
-  // A file too large is refused before it is read (not a pipe, whose size is known only after).
+  // A file too large is refused before it is read (not a pipe, whose size is known only after). The
+  // text is read into a string of the file's size: a growing buffer (a stringstream's) would hold up
+  // to three times the text at once as it doubles.
+  std::string text;
   std::error_code no_size;
-  if (const std::uintmax_t bytes = std::filesystem::file_size(path, no_size); !no_size)
-    require_memory_for_text(bytes, path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
+  if (const std::uintmax_t bytes = std::filesystem::file_size(path, no_size); !no_size) {
+    require_memory_for_text(bytes, path.string(), build);
+    text.reserve(static_cast<std::size_t>(bytes));
+  }
+  std::array<char, 1 << 16> buffer;
+  while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
-  return parse_scene(std::move(text).str(), path.string(), build);
+  auto owned = std::make_shared<const std::string>(std::move(text));
+  return read_scene_text(*owned, owned, path.string(), build);
 }
 
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }

@@ -10,93 +10,81 @@
 namespace noether {
 namespace {
 
-/// Resolves the bodies an entry names to their description indices and hands each entry's list on.
-class EntryWalk {
- public:
-  using Visit = std::function<void(EntryList, std::size_t, std::span<const Index>)>;
-
-  EntryWalk(const ModelDescription& description, const Visit& visit) : visit_(visit) {
-    index_.reserve(description.bodies.size());
-    for (const BodyDescription& body : description.bodies)
-      if (!index_.emplace(name_of(body), static_cast<Index>(index_.size())).second)
-        throw std::invalid_argument("two bodies are named " + quote(name_of(body)) + "; body names must be unique");
-  }
-
-  /// An element on the named bodies, in order; an empty name (the ground) touches none.
-  void element(std::initializer_list<const std::string*> bodies) {
-    blocks_.clear();
-    for (const std::string* name : bodies)
-      if (!name->empty()) blocks_.push_back(block(*name));
-    visit_(list_, index_in_list_, blocks_);
-  }
-  void element(const std::vector<std::string>& bodies) {
-    blocks_.clear();
-    for (const std::string& name : bodies) blocks_.push_back(block(name));
-    visit_(list_, index_in_list_, blocks_);
-  }
-  /// The bodies exist; no element is visited.
-  void resolve(const std::vector<std::string>& bodies) const {
-    for (const std::string& name : bodies) block(name);
-  }
-
-  /// The entry that element() reports next.
-  void at(EntryList list, std::size_t index) {
-    list_ = list;
-    index_in_list_ = index;
-  }
-
- private:
-  Index block(const std::string& name) const {
-    const auto found = index_.find(name);
-    if (found == index_.end()) throw std::invalid_argument("no body named " + quote(name) + " in the model");
-    return found->second;
-  }
-
-  const Visit& visit_;
-  std::unordered_map<std::string, Index> index_;
-  std::vector<Index> blocks_;
-  EntryList list_ = EntryList::inertias;
-  std::size_t index_in_list_ = 0;
-};
-
-void walk(EntryWalk& w, const ConstraintDescription& constraint) {
-  std::visit([&](const auto& k) { w.element(k.bodies); }, constraint);
+/// The given names; an empty one (the ground) left out.
+EntryBodyNames sides(std::initializer_list<const std::string*> names) {
+  EntryBodyNames kept;
+  for (const std::string* name : names)
+    if (!name->empty()) kept.push_back(name);
+  return kept;
 }
 
-void walk(EntryWalk& w, const ForceDescription& force) {
-  std::visit(
-      [&](const auto& f) {
-        using T = std::decay_t<decltype(f)>;
-        if constexpr (std::is_same_v<T, GravityDescription>) {
-          w.resolve(f.bodies);  // one element per body, each on its body alone: no join
-        } else if constexpr (std::is_same_v<T, SpringDescription> || std::is_same_v<T, DamperDescription>) {
-          w.element({&f.points.body_a, &f.points.body_b});
-        } else if constexpr (std::is_same_v<T, RotationalSpringDescription> ||
-                             std::is_same_v<T, RotationalDamperDescription>) {
-          w.element({&f.hinge.body_a, &f.hinge.body_b});
-        } else if constexpr (std::is_same_v<T, DampingMatrixDescription>) {
-          w.element(f.bodies);
-        } else {
-          w.element({&f.body});
-        }
-      },
-      force);
+EntryBodyNames listed(const std::vector<std::string>& names) {
+  EntryBodyNames all;
+  for (const std::string& name : names) all.push_back(&name);
+  return all;
 }
 
-void walk(EntryWalk& w, const ActuatorDescription& actuator) {
-  std::visit([&](const auto& coordinate) { w.element({&coordinate.body_a, &coordinate.body_b}); }, actuator.coordinate);
-}
-
-/// Visits each entry of `list` in order: element(entry) reports its bodies.
-template <class Entries, class F>
-void walk_list(EntryWalk& w, EntryList list, const Entries& entries, F&& element) {
+/// Visits each entry of `list` in order that builds one element, with its bodies' indices; the
+/// bodies of the others (gravity) must exist all the same.
+template <class Entries, class Visit>
+void walk_list(const BodyIndex& index, EntryList list, const Entries& entries, const Visit& visit) {
+  std::vector<Index> blocks;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    w.at(list, i);
-    element(entries[i]);
+    blocks.clear();
+    for (const std::string* name : entry_body_names(entries[i])) blocks.push_back(index[*name]);
+    if (builds_one_element(entries[i])) visit(list, i, std::span<const Index>(blocks));
   }
 }
 
 }  // namespace
+
+EntryBodyNames entry_body_names(const MassMatrixDescription& inertia) { return listed(inertia.bodies); }
+EntryBodyNames entry_body_names(const JointDescription& joint) { return sides({&joint.a.body, &joint.b.body}); }
+EntryBodyNames entry_body_names(const ConstraintDescription& constraint) {
+  return std::visit([](const auto& k) { return listed(k.bodies); }, constraint);
+}
+EntryBodyNames entry_body_names(const DriveDescription& drive) { return sides({&drive.a.body, &drive.b.body}); }
+
+EntryBodyNames entry_body_names(const ForceDescription& force) {
+  return std::visit(
+      [](const auto& f) {
+        using T = std::decay_t<decltype(f)>;
+        if constexpr (std::is_same_v<T, GravityDescription> || std::is_same_v<T, DampingMatrixDescription>)
+          return listed(f.bodies);
+        else if constexpr (std::is_same_v<T, SpringDescription> || std::is_same_v<T, DamperDescription>)
+          return sides({&f.points.body_a, &f.points.body_b});
+        else if constexpr (std::is_same_v<T, RotationalSpringDescription> || std::is_same_v<T, RotationalDamperDescription>)
+          return sides({&f.hinge.body_a, &f.hinge.body_b});
+        else
+          return sides({&f.body});
+      },
+      force);
+}
+
+EntryBodyNames entry_body_names(const ActuatorDescription& actuator) {
+  return std::visit([](const auto& c) { return sides({&c.body_a, &c.body_b}); }, actuator.coordinate);
+}
+
+BodyIndex::BodyIndex(std::span<const std::string> names) {
+  index_.reserve(names.size());
+  for (const std::string& name : names) add(name);
+}
+
+BodyIndex::BodyIndex(const std::vector<BodyDescription>& bodies) {
+  index_.reserve(bodies.size());
+  for (const BodyDescription& body : bodies) add(name_of(body));
+}
+
+void BodyIndex::add(const std::string& name) {
+  if (!index_.emplace(name, static_cast<Index>(index_.size())).second)
+    throw std::invalid_argument("two bodies are named " + quote(name) + "; body names must be unique");
+}
+
+Index BodyIndex::operator[](const std::string& name) const {
+  const auto found = index_.find(name);
+  if (found == index_.end()) throw std::invalid_argument("no body named " + quote(name) + " in the model");
+  return found->second;
+}
 
 Index coordinates_of(const BodyDescription& body) {
   return std::visit(
@@ -113,13 +101,13 @@ Index coordinates_of(const BodyDescription& body) {
 
 void for_each_entry_element(const ModelDescription& d,
                             const std::function<void(EntryList, std::size_t, std::span<const Index>)>& visit) {
-  EntryWalk w(d, visit);
-  walk_list(w, EntryList::inertias, d.inertias, [&](const MassMatrixDescription& m) { w.element(m.bodies); });
-  walk_list(w, EntryList::joints, d.joints, [&](const JointDescription& j) { w.element({&j.a.body, &j.b.body}); });
-  walk_list(w, EntryList::constraints, d.constraints, [&](const ConstraintDescription& k) { walk(w, k); });
-  walk_list(w, EntryList::drives, d.drives, [&](const DriveDescription& r) { w.element({&r.a.body, &r.b.body}); });
-  walk_list(w, EntryList::forces, d.forces, [&](const ForceDescription& f) { walk(w, f); });
-  walk_list(w, EntryList::actuators, d.actuators, [&](const ActuatorDescription& a) { walk(w, a); });
+  const BodyIndex index(d.bodies);
+  walk_list(index, EntryList::inertias, d.inertias, visit);
+  walk_list(index, EntryList::joints, d.joints, visit);
+  walk_list(index, EntryList::constraints, d.constraints, visit);
+  walk_list(index, EntryList::drives, d.drives, visit);
+  walk_list(index, EntryList::forces, d.forces, visit);
+  walk_list(index, EntryList::actuators, d.actuators, visit);
 }
 
 void DescriptionOutline::add_element(EntryList list, Index index, std::span<const Index> bodies) {

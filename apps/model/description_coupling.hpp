@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include <noether/apps/model/model_description.hpp>
@@ -25,6 +29,40 @@ inline constexpr std::size_t kEntryLists = 6;  ///< the members of EntryList
 /// std::invalid_argument for a body name the description does not hold, or holds twice.
 void for_each_entry_element(const ModelDescription& description,
                             const std::function<void(EntryList list, std::size_t index, std::span<const Index> bodies)>& visit);
+
+/// The names of the bodies that an entry's element touches, in the order for_each_entry_element
+/// reports them (side A's before side B's; a ground side's empty name left out; a list of bodies
+/// as listed). For gravity, which builds no element that joins bodies, the bodies it lists. The
+/// pointers are into the entry.
+using EntryBodyNames = std::vector<const std::string*>;
+EntryBodyNames entry_body_names(const MassMatrixDescription& inertia);
+EntryBodyNames entry_body_names(const JointDescription& joint);
+EntryBodyNames entry_body_names(const ConstraintDescription& constraint);
+EntryBodyNames entry_body_names(const DriveDescription& drive);
+EntryBodyNames entry_body_names(const ForceDescription& force);
+EntryBodyNames entry_body_names(const ActuatorDescription& actuator);
+
+/// Whether an entry builds one element (for_each_entry_element visits it): all but gravity.
+template <class Entry>
+bool builds_one_element(const Entry& entry) {
+  if constexpr (std::is_same_v<Entry, ForceDescription>) return !std::holds_alternative<GravityDescription>(entry);
+  else return true;
+}
+
+/// Each body's description index by its name, body names unique.
+class BodyIndex {
+ public:
+  /// Throws std::invalid_argument "two bodies are named 'x'; body names must be unique".
+  explicit BodyIndex(std::span<const std::string> names);
+  explicit BodyIndex(const std::vector<BodyDescription>& bodies);
+  /// Throws std::invalid_argument "no body named 'x' in the model".
+  Index operator[](const std::string& name) const;
+  bool contains(const std::string& name) const { return index_.contains(name); }
+
+ private:
+  void add(const std::string& name);
+  std::unordered_map<std::string, Index> index_;
+};
 
 /// The number of coordinates of a described body's block (Mechanism's block of its kind).
 Index coordinates_of(const BodyDescription& body);

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
-#include <unordered_set>
 #include <utility>
 #include <variant>
 
@@ -36,22 +35,17 @@ void keep_entries(EntryList list, const Entries& from, Entries& to, const PartSe
   }
 }
 
-/// A probe or invariant naming a body that `description` does not hold is refused, as build_model
-/// refuses it: a part's builder takes such a name for another process's body.
-void require_listed_bodies(const ModelDescription& description) {
-  std::unordered_set<std::string> names;
-  const auto require = [&](const char* section, std::size_t index, const std::string& name) {
-    if (names.empty())
-      for (const BodyDescription& body : description.bodies) names.insert(name_of(body));
-    if (!names.contains(name)) throw ModelDescriptionError(section, index, "body", "no body named " + quote(name));
-  };
-  for (std::size_t i = 0; i < description.probes.size(); ++i)
-    if (const auto* point = std::get_if<PointProbeDescription>(&description.probes[i])) require("probes", i, point->body);
-  for (std::size_t i = 0; i < description.invariants.size(); ++i)
-    for (const std::string& name : description.invariants[i].bodies) require("invariants", i, name);
-}
-
 }  // namespace
+
+void require_listed_bodies(const BodyIndex& bodies, const ModelDescription& model_wide) {
+  const auto require = [&](const char* section, std::size_t index, const std::string& name) {
+    if (!bodies.contains(name)) throw ModelDescriptionError(section, index, "body", "no body named " + quote(name));
+  };
+  for (std::size_t i = 0; i < model_wide.probes.size(); ++i)
+    if (const auto* point = std::get_if<PointProbeDescription>(&model_wide.probes[i])) require("probes", i, point->body);
+  for (std::size_t i = 0; i < model_wide.invariants.size(); ++i)
+    for (const std::string& name : model_wide.invariants[i].bodies) require("invariants", i, name);
+}
 
 PartSelection select_part(const DescriptionOutline& outline, std::span<const int> body_processes, int rank) {
   const std::span<const Index> sizes = outline.block_sizes();
@@ -80,7 +74,7 @@ PartSelection select_part(const ModelDescription& description, std::span<const i
 }
 
 PartDescription part_description(const ModelDescription& d, const PartSelection& selection) {
-  require_listed_bodies(d);
+  if (!d.probes.empty() || !d.invariants.empty()) require_listed_bodies(BodyIndex(d.bodies), d);
   PartDescription part;
   ModelDescription& kept = part.description;
   Index offset = 0;

@@ -49,6 +49,11 @@ PartSelection select_part(const DescriptionOutline& outline, std::span<const int
 /// select_part of outline_of(description). Throws as for_each_entry_element does.
 PartSelection select_part(const ModelDescription& description, std::span<const int> body_processes, int rank);
 
+/// Refuses a probe or invariant of model_wide naming a body that `bodies` does not hold
+/// (ModelDescriptionError naming it), as build_model refuses it: a part's builder takes such a
+/// name for another process's body.
+void require_listed_bodies(const BodyIndex& bodies, const ModelDescription& model_wide);
+
 /// The description of a process's part: the bodies and entries its selection keeps (each list in
 /// the whole's order) and the whole's model-wide items (gravity, probes, invariants, conserved
 /// momenta), with the number in the whole of each kept item. What a process holds of a model

@@ -10,7 +10,11 @@
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 
+#include "support/part_checks.hpp"
+
 using namespace noether;
+using noether::testing::check_same_outline;
+using noether::testing::check_same_part;
 
 namespace {
 
@@ -30,35 +34,6 @@ DescriptionGenerator generator_of(const Generated& g) {
   return [&scenario, values = resolve_parameters(scenario, g.overrides)](DescriptionSink& sink) {
     scenario.generate(values, sink);
   };
-}
-
-void check_same_outline(const DescriptionOutline& streamed, const DescriptionOutline& read) {
-  CHECK(std::ranges::equal(streamed.block_sizes(), read.block_sizes()));
-  REQUIRE(streamed.num_elements() == read.num_elements());
-  for (std::size_t e = 0; e < read.num_elements(); ++e) {
-    CAPTURE(e);
-    CHECK(streamed.list(e) == read.list(e));
-    CHECK(streamed.entry(e) == read.entry(e));
-    CHECK(std::ranges::equal(streamed.bodies(e), read.bodies(e)));
-  }
-}
-
-/// The two parts hold the same items (by name), roles, numbers and flags.
-void check_same_part(const PartDescription& generated, const PartDescription& copied) {
-  const ModelDescription &g = generated.description, &c = copied.description;
-  REQUIRE(g.bodies.size() == c.bodies.size());
-  for (std::size_t b = 0; b < c.bodies.size(); ++b) CHECK(name_of(g.bodies[b]) == name_of(c.bodies[b]));
-  CHECK(generated.roles == copied.roles);
-  CHECK(generated.body_numbers == copied.body_numbers);
-  CHECK(generated.body_offsets == copied.body_offsets);
-  CHECK(generated.whole_coordinates == copied.whole_coordinates);
-  REQUIRE(g.joints.size() == c.joints.size());
-  for (std::size_t j = 0; j < c.joints.size(); ++j) CHECK(g.joints[j].name == c.joints[j].name);
-  CHECK(g.forces.size() == c.forces.size());
-  CHECK(g.probes.size() == c.probes.size());
-  CHECK(g.conserved_momenta.angular == c.conserved_momenta.angular);
-  CHECK(generated.entry_numbers == copied.entry_numbers);
-  CHECK(generated.builds == copied.builds);
 }
 
 }  // namespace

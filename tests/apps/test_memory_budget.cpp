@@ -151,6 +151,10 @@ TEST_CASE("a scene file too large for memory is refused by its size before it is
   fs::resize_file(file, 1'000'000'000'000);
   const std::string refusal = "reading the scene '" + file.string() + "' (1000000 MB of JSON) needs about";
   CHECK_THROWS_WITH_AS(load_scene(file), doctest::Contains(refusal.c_str()), std::invalid_argument);
+  // Read for a run over parts, the text and the outline alone: a bound of its own.
+  CHECK_THROWS_WITH_AS(load_scene(file), doctest::Contains("(8 bytes per byte of JSON)"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(load_scene(file, SceneBuild::outlined), doctest::Contains("(3 bytes per byte of JSON)"),
+                       std::invalid_argument);
 }
 
 TEST_CASE("the memory estimate counts the processes on this machine, and over parts each one's share") {

@@ -290,35 +290,51 @@ TEST_CASE("--parts auto runs a generated scenario over parts and any other model
   CHECK_FALSE(runs_over_parts(generated));
 }
 
+namespace {
+
+/// How `noether run` reads a scene over parts (apps/noether.cpp): outlined, but whole (described,
+/// not built) on process 0 of a run that writes checkpoints, which hold it.
+SceneBuild scene_build_over_parts(int checkpoint_every) {
+  return world().rank() == 0 && checkpoint_every > 0 ? SceneBuild::described : SceneBuild::outlined;
+}
+
+}  // namespace
+
 TEST_CASE("a scene read without its model built runs over parts as the scenario it was exported from") {
-  const fs::path scenario_dir = shared_directory("parts_scenario"), scene_dir = shared_directory("parts_scene");
-  RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
-  scenario.checkpoint_every = 4;  // a checkpoint forgets the factorization: both runs write them
-  RunOptions scene = scenario;
-  scene.scenario.clear();
-  scene.overrides.clear();
-  const std::string text = scene_json(export_scene(scenario));
-  scene.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::described))};
-  REQUIRE_FALSE(scene.scene->scene->built);
-  scene.output_dir = scene_dir;
-  REQUIRE(run(scenario).ok());
-  const RunOutcome outcome = run(scene);
-  REQUIRE(outcome.ok());
-  CHECK(outcome.plan.parts);
-  if (world().rank() == 0) {  // rank 0 writes both
-    CHECK(text_of(scene_dir / "timeseries.csv") == text_of(scenario_dir / "timeseries.csv"));
-    CHECK(text_of(scene_dir / "final_state.json") == text_of(scenario_dir / "final_state.json"));
-  }
-  // Its checkpoint's scene is read for a run over parts too: described, not built.
-  const Checkpoint checkpoint = parse_checkpoint(text_of(scene_dir / Checkpoint::kFileName), "checkpoint.json");
-  CHECK(checkpoint.options.parts == PartsChoice::on);
-  REQUIRE(checkpoint.options.scene);
-  CHECK_FALSE(checkpoint.options.scene->scene->built);
-  // Another process's part holds no options: the scene's text is in checkpoint.json alone.
-  if (world().rank() > 0) {
-    const std::string part = text_of(scene_dir / part_checkpoint_name(world().rank()));
-    CHECK(part.find("\"state\"") != std::string::npos);
-    CHECK(part.find("\"options\"") == std::string::npos);
+  for (const int checkpoint_every : {4, 0}) {
+    CAPTURE(checkpoint_every);
+    const std::string run_name = "parts_scenario_" + std::to_string(checkpoint_every);
+    const fs::path scenario_dir = shared_directory(run_name), scene_dir = shared_directory("parts_scene_" + run_name);
+    RunOptions scenario = run_options("chain3d", {{"n", 8}}, "livens-em", scenario_dir, true);
+    scenario.checkpoint_every = checkpoint_every;  // a checkpoint forgets the factorization: both runs write them
+    RunOptions scene = scenario;
+    scene.scenario.clear();
+    scene.overrides.clear();
+    const std::string text = scene_json(export_scene(scenario));
+    scene.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(
+                                                  parse_scene(text, "chain3d.json", scene_build_over_parts(checkpoint_every)))};
+    REQUIRE_FALSE(scene.scene->scene->built);
+    scene.output_dir = scene_dir;
+    REQUIRE(run(scenario).ok());
+    const RunOutcome outcome = run(scene);
+    REQUIRE(outcome.ok());
+    CHECK(outcome.plan.parts);
+    if (world().rank() == 0) {  // rank 0 writes both
+      CHECK(text_of(scene_dir / "timeseries.csv") == text_of(scenario_dir / "timeseries.csv"));
+      CHECK(text_of(scene_dir / "final_state.json") == text_of(scenario_dir / "final_state.json"));
+    }
+    if (checkpoint_every == 0) continue;
+    // Its checkpoint's scene is read for a run over parts too: described, not built.
+    const Checkpoint checkpoint = parse_checkpoint(text_of(scene_dir / Checkpoint::kFileName), "checkpoint.json");
+    CHECK(checkpoint.options.parts == PartsChoice::on);
+    REQUIRE(checkpoint.options.scene);
+    CHECK_FALSE(checkpoint.options.scene->scene->built);
+    // Another process's part holds no options: the scene's text is in checkpoint.json alone.
+    if (world().rank() > 0) {
+      const std::string part = text_of(scene_dir / part_checkpoint_name(world().rank()));
+      CHECK(part.find("\"state\"") != std::string::npos);
+      CHECK(part.find("\"options\"") == std::string::npos);
+    }
   }
 }
 
@@ -349,7 +365,7 @@ TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole 
     const std::string text = scene_json(export_scene(options));
     options.scenario.clear();
     options.overrides.clear();
-    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::described));
+    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", scene_build_over_parts(checkpoint_every)));
     const SceneWatchingCalls calls(scene);
     options.scene = SceneSource{"chain3d.json", std::move(scene)};
     options.file_calls = &calls;

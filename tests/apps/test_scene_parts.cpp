@@ -1,0 +1,121 @@
+// A scene read for a run over parts (SceneBuild::outlined) keeps its outline alone, and each part
+// read again from its text is the part copied out of the whole description: the same outline, the
+// same items, numbers and flags, the same built part; and the references the whole's reading
+// refuses are refused at the entry's JSON path.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <noether/apps/model/model_part.hpp>
+#include <noether/apps/scene_file.hpp>
+
+#include "support/every_description.hpp"
+#include "support/part_checks.hpp"
+
+using namespace noether;
+using noether::testing::check_same_outline;
+using noether::testing::check_same_part;
+
+namespace {
+
+/// The scene file of a description, runnable (h = 0.01, t_end = 0.1).
+std::string scene_text(const ModelDescription& description) {
+  Scene scene;
+  scene.name = "parts";
+  scene.model = description;
+  scene.run.h = 0.01;
+  scene.run.t_end = 0.1;
+  return scene_json(scene);
+}
+
+/// The message reading `text` outlined gives, or "(accepted)".
+std::string outlined_refusal(const std::string& text) {
+  try {
+    parse_scene(text, "parts.json", SceneBuild::outlined);
+    return "(accepted)";
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an outlined scene's parts, read again from its text, are the parts of its whole description") {
+  std::array<bool, kEntryLists> lists_seen{};
+  bool probes_seen = false, invariants_seen = false;
+  testing::for_every_description([&](const ModelDescription& description) {
+    const std::string text = scene_text(description);
+    const Scene whole = parse_scene(text, "parts.json", SceneBuild::described);
+    const Scene outlined = parse_scene(text, "parts.json", SceneBuild::outlined);
+    REQUIRE(outlined.parted);
+    CHECK_FALSE(whole.parted);
+    CHECK(outlined.model.bodies.empty());  // the description is left to the parts
+    CHECK(outlined.model.joints.empty());
+    CHECK(outlined.model.probes.size() == whole.model.probes.size());
+    const DescriptionOutline outline = outline_of(whole.model);
+    check_same_outline(outlined.parted->outline, outline);
+    for (std::size_t e = 0; e < outline.num_elements(); ++e) lists_seen[static_cast<std::size_t>(outline.list(e))] = true;
+    probes_seen = probes_seen || !whole.model.probes.empty();
+    invariants_seen = invariants_seen || !whole.model.invariants.empty();
+    for (const int ranks : {1, 2, 3}) {
+      CAPTURE(ranks);
+      const std::vector<int> processes = block_processes(outline.coupling(), ranks);
+      for (int rank = 0; rank < ranks; ++rank) {
+        CAPTURE(rank);
+        const PartSelection selection = select_part(outline, processes, rank);
+        const PartDescription read = outlined.parted->part(selection);
+        check_same_part(read, part_description(whole.model, selection));
+        const ModelPart from_text = build_model_part(read, rank);
+        const ModelPart from_whole = build_model_part(whole.model, processes, rank);
+        CHECK(from_text.global_offsets == from_whole.global_offsets);
+        CHECK(from_text.constraint_keys == from_whole.constraint_keys);
+        CHECK(from_text.initial.q == from_whole.initial.q);
+        CHECK(from_text.initial.v == from_whole.initial.v);
+        CHECK(from_text.system->num_multipliers() == from_whole.system->num_multipliers());
+      }
+    }
+  });
+  // The models above hold every kind of list the parts read, so each was compared.
+  for (std::size_t l = 0; l < kEntryLists; ++l) {
+    CAPTURE(l);
+    CHECK((lists_seen[l] || l == static_cast<std::size_t>(EntryList::actuators)));
+  }
+  CHECK(probes_seen);
+  CHECK(invariants_seen);
+}
+
+TEST_CASE("an outlined scene may give its joints before its bodies") {
+  nlohmann::json scene = nlohmann::json::parse(
+      scene_text(find_scenario("double-fourbar").describe(resolve_parameters(find_scenario("double-fourbar"), {}))));
+  // nlohmann's objects keep their keys sorted ("bodies" before "joints"): the text is put together by hand.
+  std::string text = "{\"joints\": " + scene["joints"].dump() + ", ";
+  scene.erase("joints");
+  text += scene.dump().substr(1);
+  REQUIRE(text.find("\"joints\"") < text.find("\"bodies\""));
+  const Scene outlined = parse_scene(text, "parts.json", SceneBuild::outlined);
+  check_same_outline(outlined.parted->outline, outline_of(parse_scene(text, "parts.json", SceneBuild::described).model));
+}
+
+TEST_CASE("an outlined scene refuses a name no body holds at the entry's JSON path, and two bodies of one name") {
+  using P = nlohmann::json::json_pointer;
+  const nlohmann::json scene = nlohmann::json::parse(
+      scene_text(find_scenario("double-fourbar").describe(resolve_parameters(find_scenario("double-fourbar"), {}))));
+  nlohmann::json unknown = scene;
+  unknown[P("/joints/1/body_b")] = "nobody";
+  CHECK(outlined_refusal(unknown.dump()) == "parts.json: /joints/1: no body named 'nobody' in the model");
+  nlohmann::json twice = scene;
+  twice[P("/bodies/1/name")] = twice[P("/bodies/0/name")];
+  CHECK(outlined_refusal(twice.dump()).find("two bodies are named") != std::string::npos);
+  nlohmann::json probe = scene;
+  probe["probes"] = {{{"name", "tip"}, {"body", "nobody"}, {"point", {0, 0}}}};
+  CHECK(outlined_refusal(probe.dump()) == "parts.json: /probes/0/body: no body named 'nobody'");
+  // An element the JSON refuses is refused as the whole's reading refuses it.
+  nlohmann::json broken = scene;
+  broken[P("/bodies/0/name")] = 3;
+  CHECK(outlined_refusal(broken.dump()).find("parts.json: /bodies/0/name") == 0);
+  CHECK(outlined_refusal(scene.dump()) == "(accepted)");
+}

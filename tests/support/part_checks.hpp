@@ -1,0 +1,48 @@
+#pragma once
+// Comparisons of two readings of one model over parts: outlines element for element, and parts
+// item for item (by name), number for number.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include <noether/apps/model/description_coupling.hpp>
+#include <noether/apps/model/model_part.hpp>
+
+namespace noether::testing {
+
+inline void check_same_outline(const DescriptionOutline& streamed, const DescriptionOutline& read) {
+  CHECK(std::ranges::equal(streamed.block_sizes(), read.block_sizes()));
+  REQUIRE(streamed.num_elements() == read.num_elements());
+  for (std::size_t e = 0; e < read.num_elements(); ++e) {
+    CAPTURE(e);
+    CHECK(streamed.list(e) == read.list(e));
+    CHECK(streamed.entry(e) == read.entry(e));
+    CHECK(std::ranges::equal(streamed.bodies(e), read.bodies(e)));
+  }
+}
+
+/// The two parts hold the same items (bodies and joints by name, every list by size), roles,
+/// numbers and flags.
+inline void check_same_part(const PartDescription& read, const PartDescription& copied) {
+  const ModelDescription &g = read.description, &c = copied.description;
+  REQUIRE(g.bodies.size() == c.bodies.size());
+  for (std::size_t b = 0; b < c.bodies.size(); ++b) CHECK(name_of(g.bodies[b]) == name_of(c.bodies[b]));
+  CHECK(read.roles == copied.roles);
+  CHECK(read.body_numbers == copied.body_numbers);
+  CHECK(read.body_offsets == copied.body_offsets);
+  CHECK(read.whole_coordinates == copied.whole_coordinates);
+  REQUIRE(g.joints.size() == c.joints.size());
+  for (std::size_t j = 0; j < c.joints.size(); ++j) CHECK(g.joints[j].name == c.joints[j].name);
+  CHECK(g.inertias.size() == c.inertias.size());
+  CHECK(g.constraints.size() == c.constraints.size());
+  CHECK(g.drives.size() == c.drives.size());
+  CHECK(g.forces.size() == c.forces.size());
+  CHECK(g.actuators.size() == c.actuators.size());
+  CHECK(g.probes.size() == c.probes.size());
+  CHECK(g.invariants.size() == c.invariants.size());
+  CHECK(g.conserved_momenta.angular == c.conserved_momenta.angular);
+  CHECK(read.entry_numbers == copied.entry_numbers);
+  CHECK(read.builds == copied.builds);
+}
+
+}  // namespace noether::testing
