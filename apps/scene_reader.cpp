@@ -608,8 +608,8 @@ void read_scene(const nlohmann::json& document, const std::string& origin, const
 /// Bounds on the bytes of memory that reading a scene file takes per byte of its text, with a
 /// margin of about two over what a process of a run over two took as it read the chain3d,
 /// chain2d and nfourbar scenes of 55 to 92 MB (docs/distributed.md, "Scene files over parts"):
-/// the text and the description read from it, 2.3 to 3.4 bytes per byte (the document is never
-/// whole: SceneLists), or, outlined, the text and the outline, 1.3 to 1.5.
+/// the text and the description read from it, 2.4 to 3.5 bytes per byte beyond the process's own
+/// 40 MB (the document is never whole: SceneLists), or, outlined, the text and the outline, 1.4 to 1.6.
 constexpr double kSceneBytesPerTextByte = 8.0;
 constexpr double kOutlinedSceneBytesPerTextByte = 3.0;
 
