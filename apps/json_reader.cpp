@@ -319,7 +319,7 @@ JsonObject JsonObject::object(std::string_view key, std::string_view what) {
 
 void JsonObject::array(std::string_view key, std::string_view what) {
   if (has(key) && !value_.at(key).is_array())
-    throw JsonInputError(path(key), "expects an array of " + std::string(what) + " objects, got " + type_name(value_.at(key)));
+    throw JsonInputError(path(key), "expects an array of objects (each " + std::string(what) + "), got " + type_name(value_.at(key)));
 }
 
 void JsonObject::each(std::string_view key, std::string_view what,

@@ -14,7 +14,7 @@
 
 using namespace noether;
 using noether::testing::check_same_outline;
-using noether::testing::check_same_part;
+using noether::testing::check_parts_of_whole;
 
 namespace {
 
@@ -45,25 +45,7 @@ TEST_CASE("a generator's outline is its whole description's, and each part gener
     const ModelDescription whole = described(generate);
     const DescriptionOutline outline = outlined(generate);
     check_same_outline(outline, outline_of(whole));
-    for (const int ranks : {1, 2, 3}) {
-      CAPTURE(ranks);
-      const std::vector<int> processes = block_processes(outline.coupling(), ranks);
-      for (int rank = 0; rank < ranks; ++rank) {
-        CAPTURE(rank);
-        const PartSelection selection = select_part(outline, processes, rank);
-        const PartDescription generated = part_described(generate, selection);
-        check_same_part(generated, part_description(whole, selection));
-        // Built, the generated part is the whole's part: the same blocks at the same whole
-        // coordinates, the same constraint keys (tests/apps/test_model_part.cpp checks those
-        // against the whole model).
-        const ModelPart from_generator = build_model_part(generated, rank);
-        const ModelPart from_whole = build_model_part(whole, processes, rank);
-        CHECK(from_generator.global_offsets == from_whole.global_offsets);
-        CHECK(from_generator.constraint_keys == from_whole.constraint_keys);
-        CHECK(from_generator.initial.q == from_whole.initial.q);
-        CHECK(from_generator.system->num_multipliers() == from_whole.system->num_multipliers());
-      }
-    }
+    check_parts_of_whole(outline, whole, [&](const PartSelection& selection) { return part_described(generate, selection); });
   }
 }
 

@@ -261,7 +261,7 @@ TEST_CASE("scene errors name the JSON path and what is expected") {
       {"version and a refused body", with(with(pendulum, P("/noether_scene"), 2), P("/bodies/0/mass"), -1.0),
        "broken.json: /noether_scene: this program reads scene format 1, got 2"},
       {"a list that is not an array", with(pendulum, P("/joints"), {{"name", "pivot"}}),
-       "broken.json: /joints: expects an array of a joint objects, got an object"},
+       "broken.json: /joints: expects an array of objects (each a joint), got an object"},
       {"an element that is not an object", with(pendulum, P("/bodies/0"), 3), "broken.json: /bodies/0: expects a body (a JSON object), got a number"},
       {"a drive's table out of order",
        with(pendulum, P("/drives"), nlohmann::json::parse(R"([{"name": "motor", "type": "revolute", "body_b": "bar",

@@ -18,7 +18,7 @@
 
 using namespace noether;
 using noether::testing::check_same_outline;
-using noether::testing::check_same_part;
+using noether::testing::check_parts_of_whole;
 
 namespace {
 
@@ -61,23 +61,7 @@ TEST_CASE("an outlined scene's parts, read again from its text, are the parts of
     for (std::size_t e = 0; e < outline.num_elements(); ++e) lists_seen[static_cast<std::size_t>(outline.list(e))] = true;
     probes_seen = probes_seen || !whole.model.probes.empty();
     invariants_seen = invariants_seen || !whole.model.invariants.empty();
-    for (const int ranks : {1, 2, 3}) {
-      CAPTURE(ranks);
-      const std::vector<int> processes = block_processes(outline.coupling(), ranks);
-      for (int rank = 0; rank < ranks; ++rank) {
-        CAPTURE(rank);
-        const PartSelection selection = select_part(outline, processes, rank);
-        const PartDescription read = outlined.parted->part(selection);
-        check_same_part(read, part_description(whole.model, selection));
-        const ModelPart from_text = build_model_part(read, rank);
-        const ModelPart from_whole = build_model_part(whole.model, processes, rank);
-        CHECK(from_text.global_offsets == from_whole.global_offsets);
-        CHECK(from_text.constraint_keys == from_whole.constraint_keys);
-        CHECK(from_text.initial.q == from_whole.initial.q);
-        CHECK(from_text.initial.v == from_whole.initial.v);
-        CHECK(from_text.system->num_multipliers() == from_whole.system->num_multipliers());
-      }
-    }
+    check_parts_of_whole(outline, whole.model, [&](const PartSelection& selection) { return outlined.parted->part(selection); });
   });
   // The models above hold every kind of list the parts read, so each was compared.
   for (std::size_t l = 0; l < kEntryLists; ++l) {

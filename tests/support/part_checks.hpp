@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include <noether/apps/model/description_coupling.hpp>
 #include <noether/apps/model/model_part.hpp>
@@ -43,6 +44,32 @@ inline void check_same_part(const PartDescription& read, const PartDescription& 
   CHECK(g.conserved_momenta.angular == c.conserved_momenta.angular);
   CHECK(read.entry_numbers == copied.entry_numbers);
   CHECK(read.builds == copied.builds);
+}
+
+/// Over 1, 2 and 3 processes, each process's part of `outline` (the outline of `whole`) as
+/// part(selection) gives it is the part copied out of the whole description (check_same_part), and
+/// built, the whole's part built: the same blocks at the same whole coordinates, the same
+/// constraint keys and initial state (tests/apps/test_model_part.cpp checks those against the
+/// whole model).
+template <class Part>
+void check_parts_of_whole(const DescriptionOutline& outline, const ModelDescription& whole, Part&& part) {
+  for (const int ranks : {1, 2, 3}) {
+    CAPTURE(ranks);
+    const std::vector<int> processes = block_processes(outline.coupling(), ranks);
+    for (int rank = 0; rank < ranks; ++rank) {
+      CAPTURE(rank);
+      const PartSelection selection = select_part(outline, processes, rank);
+      const PartDescription read = part(selection);
+      check_same_part(read, part_description(whole, selection));
+      const ModelPart from_part = build_model_part(read, rank);
+      const ModelPart from_whole = build_model_part(whole, processes, rank);
+      CHECK(from_part.global_offsets == from_whole.global_offsets);
+      CHECK(from_part.constraint_keys == from_whole.constraint_keys);
+      CHECK(from_part.initial.q == from_whole.initial.q);
+      CHECK(from_part.initial.v == from_whole.initial.v);
+      CHECK(from_part.system->num_multipliers() == from_whole.system->num_multipliers());
+    }
+  }
 }
 
 }  // namespace noether::testing
