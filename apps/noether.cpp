@@ -130,9 +130,10 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
   // process 0 of a run that writes checkpoints reads the whole description, which checkpoint.json holds.
   const bool over_parts = several && parts_asked(arguments);
   share_memory(over_parts, processes);
-  const SceneBuild build = !over_parts                                                ? SceneBuild::whole
-                           : distribution->rank() == 0 && checkpoints_asked(arguments) ? SceneBuild::described
-                                                                                       : SceneBuild::outlined;
+  const bool checkpoints = checkpoints_asked(arguments);  // on every process: a bad value is refused by all alike
+  const SceneBuild build = !over_parts                                 ? SceneBuild::whole
+                           : distribution->rank() == 0 && checkpoints ? SceneBuild::described
+                                                                      : SceneBuild::outlined;
   RunOptions options = to_run_options(arguments, build);
   // The processes of one job share the machines' cores: one thread each unless --threads asks for
   // more (a hybrid run, docs/distributed.md).
