@@ -5,6 +5,7 @@
 #include <exception>
 #include <numeric>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace noether {
@@ -13,38 +14,45 @@ namespace {
 /// Bytes of text carried by one double: 6 bytes, a number below 2^48, exact in a double's 53 bits.
 constexpr std::size_t kBytesPerValue = 6;
 
-/// texts, each ended by '\0', kBytesPerValue bytes to a value (the last padded with zeros), a
-/// value's first byte lowest: a whole number below 2^48, which a double holds exactly.
-std::vector<double> pack(std::span<const std::string> texts) {
-  std::string bytes;
-  for (const std::string& text : texts) {
-    if (text.find('\0') != std::string::npos) throw std::invalid_argument("PartGather: a text holds a '\\0'");
-    bytes += text;
-    bytes += '\0';
-  }
-  bytes.resize((bytes.size() + kBytesPerValue - 1) / kBytesPerValue * kBytesPerValue, '\0');
-  std::vector<double> values(bytes.size() / kBytesPerValue);
+/// Appends `text` and its ending '\0' to `bytes`; throws std::invalid_argument when the text holds a
+/// '\0' (the separator).
+void append_text(std::string& bytes, std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) throw std::invalid_argument("PartGather: a text holds a '\\0'");
+  bytes += text;
+  bytes += '\0';
+}
+
+/// `bytes` as values, kBytesPerValue bytes to a value (the last padded with zeros), a value's first
+/// byte lowest: a whole number below 2^48, which a double holds exactly.
+std::vector<double> pack_bytes(std::string_view bytes) {
+  std::vector<double> values((bytes.size() + kBytesPerValue - 1) / kBytesPerValue);
   for (std::size_t v = 0; v < values.size(); ++v) {
     std::uint64_t value = 0;
-    for (std::size_t k = kBytesPerValue; k-- > 0;) value = value << 8 | static_cast<unsigned char>(bytes[v * kBytesPerValue + k]);
+    for (std::size_t k = std::min(kBytesPerValue, bytes.size() - v * kBytesPerValue); k-- > 0;)
+      value = value << 8 | static_cast<unsigned char>(bytes[v * kBytesPerValue + k]);
     values[v] = static_cast<double>(value);
   }
   return values;
 }
 
-/// pack's texts back, `count` of them.
-std::vector<std::string> unpack(std::span<const double> values, std::size_t count) {
-  std::string bytes;
-  bytes.reserve(values.size() * kBytesPerValue);
-  for (const double value : values)
-    for (auto rest = static_cast<std::uint64_t>(value), k = std::uint64_t{0}; k < kBytesPerValue; ++k, rest >>= 8)
-      bytes.push_back(static_cast<char>(rest & 0xff));
-  std::vector<std::string> texts;
+/// pack_bytes's bytes back (with the padding).
+std::string unpack_bytes(std::span<const double> values) {
+  std::string bytes(values.size() * kBytesPerValue, '\0');
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    auto rest = static_cast<std::uint64_t>(values[v]);
+    for (std::size_t k = 0; k < kBytesPerValue; ++k, rest >>= 8) bytes[v * kBytesPerValue + k] = static_cast<char>(rest & 0xff);
+  }
+  return bytes;
+}
+
+/// The first `count` texts of unpack_bytes's bytes, each ended by '\0', as views into them.
+std::vector<std::string_view> split_texts(std::string_view bytes, std::size_t count) {
+  std::vector<std::string_view> texts;
   texts.reserve(count);
   for (std::size_t start = 0; texts.size() < count;) {
     const std::size_t end = bytes.find('\0', start);
-    if (end == std::string::npos) throw std::invalid_argument("PartGather: fewer texts received than the entries held");
-    texts.emplace_back(bytes, start, end - start);
+    if (end == std::string_view::npos) throw std::invalid_argument("PartGather: fewer texts received than the entries held");
+    texts.push_back(bytes.substr(start, end - start));
     start = end + 1;
   }
   return texts;
@@ -119,15 +127,18 @@ std::vector<std::string> PartGather::gather(std::span<const std::string> held) c
   if (held.size() != held_numbers_.size())
     throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " texts for " +
                                 std::to_string(held_numbers_.size()) + " held entries");
-  const std::vector<double> own = numbered(pack(held));
+  std::string bytes;
+  for (const std::string& text : held) append_text(bytes, text);
+  const std::vector<double> own = numbered(pack_bytes(bytes));
   const std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return {};
   std::vector<std::string> whole(static_cast<std::size_t>(whole_size_));
   for (std::size_t p = 0; p < received.size(); ++p) {
     const std::span<const double> message = p == 0 ? std::span<const double>(own) : std::span<const double>(received[p]);
     const auto n = static_cast<std::size_t>(message[0]);
-    std::vector<std::string> texts = unpack(message.subspan(1 + n), n);
-    for (std::size_t k = 0; k < n; ++k) whole[static_cast<std::size_t>(message[1 + k])] = std::move(texts[k]);
+    const std::string unpacked = unpack_bytes(message.subspan(1 + n));
+    const std::vector<std::string_view> texts = split_texts(unpacked, n);
+    for (std::size_t k = 0; k < n; ++k) whole[static_cast<std::size_t>(message[1 + k])] = texts[k];
   }
   return whole;
 }
@@ -144,18 +155,18 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
   std::size_t next = 0;  // the first held entry, in the whole's order, not sent yet
   for (Index begin = 0; begin < whole_size_; begin += kChunk) {
     const Index end = std::min(whole_size_, begin + kChunk);
-    std::vector<std::string> chunk_texts;
+    std::string chunk_texts;
     std::vector<double> numbers, chunk_values;
     for (; next < held_numbers_.size() && held_numbers_[held(next)] < end; ++next) {
       numbers.push_back(static_cast<double>(held_numbers_[held(next)]));
       chunk_values.push_back(value(held(next)));
-      if (with_texts) chunk_texts.push_back(text(held(next)));
+      if (with_texts) append_text(chunk_texts, text(held(next)));
     }
     std::vector<double> message{static_cast<double>(numbers.size())};  // n, n numbers, n values, the texts
     message.insert(message.end(), numbers.begin(), numbers.end());
     message.insert(message.end(), chunk_values.begin(), chunk_values.end());
     if (with_texts) {
-      const std::vector<double> packed = pack(chunk_texts);
+      const std::vector<double> packed = pack_bytes(chunk_texts);
       message.insert(message.end(), packed.begin(), packed.end());
     }
     const std::vector<std::vector<double>> received = to_first(message);
@@ -172,19 +183,28 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
 void PartGather::visit_chunk(Index begin, Index end, const std::vector<std::vector<double>>& received,
                              std::span<const double> own_message, bool with_texts, const Visit& visit) const {
   const auto size = static_cast<std::size_t>(end - begin);
-  std::vector<std::string> texts(size);
+  std::vector<std::string> bytes(received.size());  // each process's texts, viewed by `texts`
+  std::vector<std::string_view> texts(size);
   std::vector<double> values(size);
   for (std::size_t p = 0; p < received.size(); ++p) {
     const std::span<const double> message = p == 0 ? own_message : std::span<const double>(received[p]);
     const auto n = static_cast<std::size_t>(message[0]);
-    std::vector<std::string> unpacked = with_texts ? unpack(message.subspan(1 + 2 * n), n) : std::vector<std::string>();
+    std::vector<std::string_view> unpacked;
+    if (with_texts) {
+      bytes[p] = unpack_bytes(message.subspan(1 + 2 * n));
+      unpacked = split_texts(bytes[p], n);
+    }
     for (std::size_t k = 0; k < n; ++k) {
       const auto at = static_cast<std::size_t>(message[1 + k]) - static_cast<std::size_t>(begin);
       values[at] = message[1 + n + k];
-      if (with_texts) texts[at] = std::move(unpacked[k]);
+      if (with_texts) texts[at] = unpacked[k];
     }
   }
-  for (std::size_t at = 0; at < size; ++at) visit(texts[at], values[at]);
+  std::string text;  // one buffer for every visit's text: no allocation per entry
+  for (std::size_t at = 0; at < size; ++at) {
+    text.assign(texts[at]);
+    visit(text, values[at]);
+  }
 }
 
 }  // namespace noether

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -81,13 +82,21 @@ void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
     });
   cursor = {};
 
+  // Each column's rows once (the last column that listed a row, in last_column), then sorted: the
+  // units repeat most entries, and sorting only the distinct ones costs a fraction of sorting all.
+  std::vector<Index> last_column(n, -1);
   auto kept = rows.begin();
   Index column_begin = 0;
   for (std::size_t j = 0; j < n; ++j) {
-    const auto first = rows.begin() + column_begin, last = rows.begin() + starts[j + 1];
-    std::sort(first, last);
+    const auto first_kept = kept;
+    for (auto row = rows.begin() + column_begin, last = rows.begin() + starts[j + 1]; row != last; ++row) {
+      Index& last_listed = last_column[static_cast<std::size_t>(*row)];
+      if (last_listed == static_cast<Index>(j)) continue;
+      last_listed = static_cast<Index>(j);
+      *kept++ = *row;
+    }
+    std::sort(first_kept, kept);
     column_begin = starts[j + 1];
-    kept = std::copy(first, std::unique(first, last), kept);
     starts[j + 1] = static_cast<Index>(kept - rows.begin());
   }
   rows.resize(static_cast<std::size_t>(kept - rows.begin()));
@@ -100,12 +109,16 @@ void AssemblyPlan::build_pattern(const std::vector<UnitLayout>& units) {
 /// order; they assign), then the others (they add), so that no assembly needs to zero the matrix;
 /// entries of constant blocks are listed apart (Visit).
 void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units, const std::vector<Index>& ids) {
-  const auto nnz = static_cast<std::size_t>(pattern_.nnz());
-  std::vector<bool> has_constant(nnz, false), constant_written(nnz, false), varying_written(nnz, false);
-  for (const UnitLayout& layout : units)
+  // Per slot: whether a constant block covers it, and whether a constant and a varying entry have
+  // been listed for it yet. Bytes, not std::vector<bool>: this pass visits every structural entry.
+  enum : std::uint8_t { kHasConstant = 1, kConstantWritten = 2, kVaryingWritten = 4 };
+  std::vector<std::uint8_t> flags(static_cast<std::size_t>(pattern_.nnz()), 0);
+  for (const UnitLayout& layout : units) {
+    if (std::ranges::none_of(layout.blocks, &LocalBlock::constant)) continue;
     for_each_structural_entry(layout, [&](Index, Index row, Index col, bool constant) {
-      if (constant) has_constant[static_cast<std::size_t>(pattern_.find(row, col))] = true;
+      if (constant) flags[static_cast<std::size_t>(pattern_.find(row, col))] |= kHasConstant;
     });
+  }
   // The arrays whose lengths are known are sized before they are filled, and the others are
   // shrunk after: they live as long as the stepper, and one grown entry by entry keeps up to
   // twice the room.
@@ -136,13 +149,13 @@ void AssemblyPlan::build_visit_data(const std::vector<UnitLayout>& units, const 
     constant_adds.clear();
     for_each_structural_entry(layout, [&](Index position, Index row, Index col, bool constant) {
       const Index slot = pattern_.find(row, col);
-      const auto s = static_cast<std::size_t>(slot);
-      std::vector<bool>& written = constant ? constant_written : varying_written;
-      const bool first = !written[s];
-      written[s] = true;
+      std::uint8_t& flag = flags[static_cast<std::size_t>(slot)];
+      const std::uint8_t written = constant ? kConstantWritten : kVaryingWritten;
+      const bool first = (flag & written) == 0;
+      flag |= written;
       if (constant) (first ? constant_scatter_ : constant_adds).push_back({position, slot});
       else if (!first) adds.push_back({position, slot});
-      else if (has_constant[s]) mixed.push_back({position, slot});
+      else if ((flag & kHasConstant) != 0) mixed.push_back({position, slot});
       else scatter_.push_back({position, slot});
     });
     visit.first_constant_add = static_cast<Index>(constant_scatter_.size());
