@@ -1,6 +1,8 @@
 #include <noether/apps/scene_elements.hpp>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -52,14 +54,14 @@ void SceneOutliner::add(std::size_t index, SceneElement element) {
           list_in<T>(outline_.model_wide).push_back(std::move(e));
         } else {
           if (!builds_one_element(e)) outline_.gravity.push_back(static_cast<Index>(index));
-          add_entry(kind, e);
+          add_entry(entry_list_of(kind), e);
         }
       },
       element);
 }
 
 template <class Entry>
-void SceneOutliner::add_entry(SceneListKind list, const Entry& entry) {
+void SceneOutliner::add_entry(EntryList list, const Entry& entry) {
   EntryNames& e = entries_[static_cast<std::size_t>(list)];
   for (const std::string* name : entry_body_names(entry)) e.names.push_back(*name);
   e.starts.push_back(static_cast<Index>(e.names.size()));
@@ -71,7 +73,7 @@ SceneOutline SceneOutliner::finish() {
   std::vector<Index> bodies;
   for (const SceneListName& list : kSceneLists) {
     if (!is_entry_list(list.kind)) continue;
-    const EntryNames& e = entries_[static_cast<std::size_t>(list.kind)];
+    const EntryNames& e = entries_[static_cast<std::size_t>(entry_list_of(list.kind))];
     for (std::size_t i = 0; i + 1 < e.starts.size(); ++i) {
       bodies.clear();
       try {
@@ -112,11 +114,14 @@ void ScenePartElements::add(std::size_t index, SceneElement element) {
   std::visit(
       [&](auto& e) {
         using T = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<T, BodyDescription>) {
+        if constexpr (std::is_same_v<T, ProbeDescription> || std::is_same_v<T, InvariantDescription>) {
+          throw std::logic_error("ScenePartElements: " + std::string(kSceneLists[element.index()].what) +
+                                 " handed over, which reads() declines (the outline holds them)");
+        } else if constexpr (std::is_same_v<T, BodyDescription>) {
           part_.roles.push_back(selection_.bodies[index]);
           part_.body_numbers.push_back(i);
           part_.body_offsets.push_back(offsets_[index]);
-        } else if constexpr (!std::is_same_v<T, ProbeDescription> && !std::is_same_v<T, InvariantDescription>) {
+        } else {
           const auto l = static_cast<std::size_t>(entry_list_of(kind));
           part_.entry_numbers[l].push_back(i);
           part_.builds[l].push_back(!builds_one_element(e) || holds(selection_.built[l], i));

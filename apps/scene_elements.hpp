@@ -95,11 +95,11 @@ class SceneOutliner final : public SceneElements {
     std::vector<Index> starts{0};
   };
   template <class Entry>
-  void add_entry(SceneListKind list, const Entry& entry);
+  void add_entry(EntryList list, const Entry& entry);
 
   std::vector<std::string> body_names_;
   std::vector<Index> body_sizes_;
-  std::array<EntryNames, kSceneLists.size()> entries_;  ///< by SceneListKind; the bodies' unused
+  std::array<EntryNames, kEntryLists> entries_;  ///< by EntryList
   SceneOutline outline_;
 };
 
@@ -109,7 +109,9 @@ class SceneOutliner final : public SceneElements {
 class ScenePartElements final : public SceneElements {
  public:
   ScenePartElements(const SceneOutline& outline, const PartSelection& selection);
+  /// The part's bodies and entries; no probe or invariant (the outline's model-wide items).
   bool reads(SceneListKind list, std::size_t index) const override;
+  /// Throws std::logic_error for a probe or an invariant, which reads() declines.
   void add(std::size_t index, SceneElement element) override;
   /// The part, once the scene's elements are handed over.
   PartDescription finish();

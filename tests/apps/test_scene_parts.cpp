@@ -5,12 +5,15 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include <noether/apps/model/model_part.hpp>
+#include <noether/apps/scene_elements.hpp>
 #include <noether/apps/scene_file.hpp>
 
 #include "support/every_description.hpp"
@@ -102,4 +105,15 @@ TEST_CASE("an outlined scene refuses a name no body holds at the entry's JSON pa
   broken[P("/bodies/0/name")] = 3;
   CHECK(outlined_refusal(broken.dump()).find("parts.json: /bodies/0/name") == 0);
   CHECK(outlined_refusal(scene.dump()) == "(accepted)");
+}
+
+TEST_CASE("a part's reader declines the probes and invariants, which the outline holds for every part") {
+  SceneOutliner outliner;
+  const SceneOutline outline = outliner.finish();
+  const PartSelection selection;
+  ScenePartElements part(outline, selection);
+  CHECK_FALSE(part.reads(SceneListKind::probes, 0));
+  CHECK_FALSE(part.reads(SceneListKind::invariants, 0));
+  constexpr auto probes = static_cast<std::size_t>(SceneListKind::probes);
+  CHECK_THROWS_AS(part.add(0, SceneElement(std::in_place_index<probes>)), std::logic_error);
 }
