@@ -81,11 +81,7 @@ int main(int argc, char** argv) {
   app.add_option("--stepper", steppers, "NAME:ORDER, repeatable (a registered stepper and its order)")
       ->capture_default_str();
   app.add_option("--steps", steps, "fixed steps over t = 1")->check(CLI::PositiveNumber)->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
     std::vector<std::pair<const StepperInfo*, int>> orders;  // the steppers and their orders, checked first

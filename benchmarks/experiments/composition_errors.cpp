@@ -96,11 +96,7 @@ int main(int argc, char** argv) {
   app.add_option("--reference-steps", reference_steps, "steps of livens-em6 for the reference")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
     for (const std::string& text : cases) {

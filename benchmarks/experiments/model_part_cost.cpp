@@ -38,11 +38,7 @@ int main(int argc, char** argv) {
   app.add_option("--n", n, "its size")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--ranks", ranks, "processes; 1 builds the whole model")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_flag("--generated", generated, "the part generated alone (a generated scenario, P > 1)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   try {
     if (ranks > 1) set_memory_share({.here = 1, .parts = ranks});  // the size judged as one process's part
     const Scenario& s = find_scenario(scenario);

@@ -31,11 +31,7 @@ int main(int argc, char** argv) {
   app.add_option("--stepper", stepper_name, "the scheme")->capture_default_str();
   app.add_option("--h", h, "the step")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--steps", steps, "steps")->check(CLI::PositiveNumber)->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
     const auto [name, n] = measurement::parse_name_and_number("--case", case_text);

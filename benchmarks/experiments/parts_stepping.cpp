@@ -52,11 +52,7 @@ int main(int argc, char** argv) {
   app.add_option("--solver", solver, "the linear solver: schur, mumps or auto")->capture_default_str();
   app.add_option("--h", h, "the step")->check(CLI::PositiveNumber)->capture_default_str();
   app.add_option("--steps", steps, "steps timed")->check(CLI::PositiveNumber)->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   const std::shared_ptr<MpiDistribution> world = MpiDistribution::world();
   try {
     const auto start = std::chrono::steady_clock::now();

@@ -158,11 +158,7 @@ int main(int argc, char** argv) {
   app.add_option("--sweep-on", sweep_on_text, "every, fresh or chord (split)")
       ->check(CLI::IsMember({"every", "fresh", "chord"}))
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  CLI11_PARSE(app, argc, argv);
   const tbb::global_control one_thread(tbb::global_control::max_allowed_parallelism, 1);
   try {
     if (solve == "split" && stepper_name != "em-ggl")
