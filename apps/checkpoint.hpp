@@ -14,6 +14,7 @@
 #include <noether/apps/run_outputs.hpp>
 #include <noether/apps/run_recorder.hpp>
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scene_file.hpp>
 #include <noether/steppers/stepper_history.hpp>
 
 namespace noether {
@@ -96,8 +97,12 @@ std::string checkpoint_json(const Checkpoint& checkpoint);
 /// x h to within the rounding of the additions that reach it; progress that is not the state's
 /// (steps, t_reached); a last row that is not the one output_every wrote last. Another process's
 /// part of a checkpoint over parts (parts.process > 0) holds no options: read_part_checkpoint gives
-/// it its run's and checks its state against them.
-Checkpoint parse_checkpoint(std::string_view text, const std::string& origin);
+/// it its run's and checks its state against them. The scene of a run over parts is read as
+/// `parts_scene` says (not built: SceneBuild::described, or SceneBuild::outlined on a process that
+/// does not write the resumed run's checkpoints, as `noether run` reads a scene over parts); any
+/// other run's scene is read whole and built.
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin,
+                            SceneBuild parts_scene = SceneBuild::described);
 
 /// Throws JsonInputError at the JSON path of what shows that c's state is not one its run saved
 /// (parse_checkpoint's last check; the conditions are parse_checkpoint's).
@@ -111,8 +116,9 @@ void check_saved_state(const Checkpoint& c);
 /// not be written leaves, is not compared); the time series (timeseries.csv.partial, else
 /// timeseries.csv) holds at least timeseries_length bytes, whose rows end there, are as many as
 /// the rows of steps 0, output_every, ... up to the checkpoint's last row, and of which the last
-/// is at that row's t. Throws CheckpointError naming the file and what is wrong.
-Checkpoint read_checkpoint(const std::filesystem::path& directory);
+/// is at that row's t. Throws CheckpointError naming the file and what is wrong. parts_scene: as
+/// for parse_checkpoint.
+Checkpoint read_checkpoint(const std::filesystem::path& directory, SceneBuild parts_scene = SceneBuild::described);
 
 /// The name of a checkpoint's file in its directory: checkpoint.json, or a part's
 /// (part_checkpoint_name).

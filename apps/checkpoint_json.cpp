@@ -186,7 +186,7 @@ ParameterValues read_values(const Fields& fields, std::string_view key) {
   return result;
 }
 
-RunOptions read_options(const Fields& f, const std::string& origin) {
+RunOptions read_options(const Fields& f, const std::string& origin, SceneBuild parts_scene) {
   RunOptions options;
   // A checkpoint written before runs over parts held the whole model.
   options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts")) ? PartsChoice::on
@@ -194,8 +194,8 @@ RunOptions read_options(const Fields& f, const std::string& origin) {
   const Fields source = f.object("source");
   if (source.value().contains("scene")) {
     const std::string path = source.text("scene_file");
-    // A run over parts builds each process's part from the scene's description, not the whole.
-    const SceneBuild build = options.parts == PartsChoice::on ? SceneBuild::described : SceneBuild::whole;
+    // A run over parts builds each process's part, not the whole (parse_checkpoint's parts_scene).
+    const SceneBuild build = options.parts == PartsChoice::on ? parts_scene : SceneBuild::whole;
     options.scene = SceneSource{
         path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " + source.path("scene"), build))};
   } else {
@@ -484,7 +484,7 @@ std::string checkpoint_json(const Checkpoint& c) {
   return out;
 }
 
-Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin, SceneBuild parts_scene) {
   try {
     const nlohmann::json document = parse_json(text, origin);
     const Fields f(document, "");
@@ -497,7 +497,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
     Checkpoint c;
     if (version >= 4) c.run_id = f.text("run_id");
     read_parts(document, f, version, c);
-    if (c.process == 0) c.options = read_options(f.object("options"), origin);
+    if (c.process == 0) c.options = read_options(f.object("options"), origin, parts_scene);
     c.state = read_state(f.object("state"));
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));

@@ -240,7 +240,7 @@ void check_saved_state(const Checkpoint& c) {
                                                         std::to_string(row) + "'s" + kNotWritten);
 }
 
-Checkpoint read_checkpoint(const fs::path& directory) {
+Checkpoint read_checkpoint(const fs::path& directory, SceneBuild parts_scene) {
   const fs::path file = directory / Checkpoint::kFileName;
   if (!fs::is_directory(directory))
     throw CheckpointError(quoted(directory) + " is not a directory: give the --out directory of a run");
@@ -251,7 +251,7 @@ Checkpoint read_checkpoint(const fs::path& directory) {
   const std::optional<nlohmann::json> summary = read_summary(directory);
   if (summary && summary->contains("status") && (*summary)["status"] == "completed")
     throw CheckpointError("nothing to resume: the run completed (" + quoted(directory / "summary.json") + " says so)");
-  Checkpoint checkpoint = parse_checkpoint(text, quoted(file));
+  Checkpoint checkpoint = parse_checkpoint(text, quoted(file), parts_scene);
   if (summary) check_same_run(checkpoint, *summary, directory);
   check_timeseries(directory, checkpoint);
   return checkpoint;

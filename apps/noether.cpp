@@ -145,7 +145,11 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
 /// (threads: --threads when given).
 int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
   share_memory(false, processes);  // judged whole until the checkpoint says whether it ran over parts
-  Checkpoint checkpoint = read_checkpoint(directory);
+  // A scene over parts is read as `noether run` reads it: outlined, but on process 0, which
+  // writes the resumed run's checkpoints (they hold its whole description).
+  const std::shared_ptr<const Distribution> distribution = processes.distribution();
+  const bool writes_checkpoints = !distribution || distribution->rank() == 0;
+  Checkpoint checkpoint = read_checkpoint(directory, writes_checkpoints ? SceneBuild::described : SceneBuild::outlined);
   RunOptions options = checkpoint.options;
   // The run's options hold the scene: over parts its processes drop it once their parts are built.
   if (checkpoint.options.scene) checkpoint.options.scene->scene = nullptr;

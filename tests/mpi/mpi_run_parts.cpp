@@ -490,40 +490,54 @@ class InterruptingFileCalls : public FileCalls {
 }  // namespace
 
 TEST_CASE("a run over parts stopped after a checkpoint resumes on as many processes to the bytes of the run never stopped") {
-  const fs::path reference_dir = shared_directory("run_parts_reference"), stopped_dir = shared_directory("run_parts_stopped");
-  RunOptions options = run_options("chain3d", {{"n", 9}}, "livens-em", reference_dir, true);
-  options.configure().t_end = 12 * options.configure().h;
-  options.output_every = 2;
-  options.checkpoint_every = 4;
-  const RunOutcome reference = run(options);
-  REQUIRE(reference.ok());
+  for (const bool from_scene : {false, true}) {
+    CAPTURE(from_scene);
+    const std::string run_name = from_scene ? "run_parts_scene_" : "run_parts_";
+    const fs::path reference_dir = shared_directory(run_name + "reference"), stopped_dir = shared_directory(run_name + "stopped");
+    RunOptions options = run_options("chain3d", {{"n", 9}}, "livens-em", reference_dir, true);
+    options.configure().t_end = 12 * options.configure().h;
+    options.output_every = 2;
+    options.checkpoint_every = 4;
+    if (from_scene) {  // read as `noether run` reads it over parts
+      const std::string text = scene_json(export_scene(options));
+      options.scenario.clear();
+      options.overrides.clear();
+      options.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(parse_scene(
+                                                      text, "chain3d.json", scene_build_over_parts(options.checkpoint_every)))};
+    }
+    const RunOutcome reference = run(options);
+    REQUIRE(reference.ok());
 
-  std::atomic<int> flag{0};
-  const InterruptingFileCalls calls(flag, 3);  // rank 0's third fsync: the first checkpoint's (after step 4)
-  options.output_dir = stopped_dir;
-  if (world().rank() == 0) {
-    options.interrupt = &flag;
-    options.file_calls = &calls;
-  }
-  const RunOutcome stopped = run(options);
-  REQUIRE(stopped.ending.status == RunStatus::interrupted);
-  CHECK(stopped.statistics.steps < 12);
-  if (world().rank() > 0) CHECK(fs::exists(stopped_dir / part_checkpoint_name(world().rank())));
-  world().any(false);  // every process's files are written before any reads them
+    std::atomic<int> flag{0};
+    const InterruptingFileCalls calls(flag, 3);  // rank 0's third fsync: the first checkpoint's (after step 4)
+    options.output_dir = stopped_dir;
+    if (world().rank() == 0) {
+      options.interrupt = &flag;
+      options.file_calls = &calls;
+    }
+    const RunOutcome stopped = run(options);
+    REQUIRE(stopped.ending.status == RunStatus::interrupted);
+    CHECK(stopped.statistics.steps < 12);
+    if (world().rank() > 0) CHECK(fs::exists(stopped_dir / part_checkpoint_name(world().rank())));
+    world().any(false);  // every process's files are written before any reads them
 
-  const Checkpoint checkpoint = read_checkpoint(stopped_dir);
-  CHECK(checkpoint.processes == world().ranks());
-  RunOptions resumed = checkpoint.options;
-  CHECK(resumed.parts == PartsChoice::on);
-  resumed.output_dir = stopped_dir;
-  resumed.resume = &checkpoint;
-  resumed.distribution = world_slot();
-  const RunOutcome result = run(resumed);
-  REQUIRE(result.ok());
-  CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
-  if (world().rank() == 0) {
-    CHECK(text_of(stopped_dir / "timeseries.csv") == text_of(reference_dir / "timeseries.csv"));
-    CHECK(text_of(stopped_dir / "final_state.json") == text_of(reference_dir / "final_state.json"));
+    // As `noether resume` reads it: a scene outlined on every process but 0, which writes the
+    // resumed run's checkpoints.
+    const Checkpoint checkpoint = read_checkpoint(stopped_dir, scene_build_over_parts(options.checkpoint_every));
+    CHECK(checkpoint.processes == world().ranks());
+    if (from_scene) CHECK(checkpoint.options.scene->scene->parted.has_value() == (world().rank() > 0));
+    RunOptions resumed = checkpoint.options;
+    CHECK(resumed.parts == PartsChoice::on);
+    resumed.output_dir = stopped_dir;
+    resumed.resume = &checkpoint;
+    resumed.distribution = world_slot();
+    const RunOutcome result = run(resumed);
+    REQUIRE(result.ok());
+    CHECK(result.statistics.newton_iterations_total == reference.statistics.newton_iterations_total);
+    if (world().rank() == 0) {
+      CHECK(text_of(stopped_dir / "timeseries.csv") == text_of(reference_dir / "timeseries.csv"));
+      CHECK(text_of(stopped_dir / "final_state.json") == text_of(reference_dir / "final_state.json"));
+    }
   }
 }
 
