@@ -117,16 +117,18 @@ void ScenePartElements::add(std::size_t index, SceneElement element) {
         if constexpr (std::is_same_v<T, ProbeDescription> || std::is_same_v<T, InvariantDescription>) {
           throw std::logic_error("ScenePartElements: " + std::string(kSceneLists[element.index()].what) +
                                  " handed over, which reads() declines (the outline holds them)");
-        } else if constexpr (std::is_same_v<T, BodyDescription>) {
-          part_.roles.push_back(selection_.bodies[index]);
-          part_.body_numbers.push_back(i);
-          part_.body_offsets.push_back(offsets_[index]);
         } else {
-          const auto l = static_cast<std::size_t>(entry_list_of(kind));
-          part_.entry_numbers[l].push_back(i);
-          part_.builds[l].push_back(!builds_one_element(e) || holds(selection_.built[l], i));
+          if constexpr (std::is_same_v<T, BodyDescription>) {
+            part_.roles.push_back(selection_.bodies[index]);
+            part_.body_numbers.push_back(i);
+            part_.body_offsets.push_back(offsets_[index]);
+          } else {
+            const auto l = static_cast<std::size_t>(entry_list_of(kind));
+            part_.entry_numbers[l].push_back(i);
+            part_.builds[l].push_back(!builds_one_element(e) || holds(selection_.built[l], i));
+          }
+          list_in<T>(part_.description).push_back(std::move(e));
         }
-        list_in<T>(part_.description).push_back(std::move(e));
       },
       element);
 }
