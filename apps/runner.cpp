@@ -21,6 +21,7 @@
 #include <noether/apps/model/model_builder.hpp>
 #include <noether/apps/run_parts.hpp>
 #include <noether/apps/run_recorder.hpp>
+#include <noether/apps/scene_file.hpp>
 #include <noether/engine/format.hpp>
 #include <noether/engine/thread_limit.hpp>
 #include <noether/solvers/linear/blas_threads.hpp>
@@ -471,10 +472,11 @@ void check_resumed(const RunOptions& options, const Model& model, const Prepared
 }
 
 /// Over parts, the scene is dropped from the run's options and plan before this process's part is
-/// built (RunParts holds the part's own description), but on process 0 of a run that writes
-/// checkpoints: checkpoint.json holds the scene (options_json).
+/// built (RunParts holds the part's own description), but where scene_build_over_parts keeps it
+/// (checkpoint.json holds the scene: options_json).
 void leave_scene_to_parts(RunOptions& options, RunPlan& plan) {
-  if (!options.scene || (options.distribution->rank() == 0 && options.checkpoint_every > 0)) return;
+  const bool keeps = scene_build_over_parts(options.distribution->rank(), options.checkpoint_every > 0) == SceneBuild::described;
+  if (!options.scene || keeps) return;
   options.scene->scene = nullptr;
   std::get<SceneSource>(plan.source).scene = nullptr;
 }

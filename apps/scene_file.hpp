@@ -61,6 +61,11 @@ enum class SceneBuild {
 /// it would not fit in memory (memory_budget.hpp: the share of the run's processes).
 Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build = SceneBuild::whole);
 
+/// How process `rank` of a run over parts reads its scene: outlined, but described (the whole
+/// description, not built) on process 0 of a run that writes checkpoints, which hold it
+/// (checkpoint.json's scene); that process alone keeps the scene while the run goes on.
+SceneBuild scene_build_over_parts(int rank, bool writes_checkpoints);
+
 /// parse_scene of the file's contents (origin: the path); std::invalid_argument when it cannot be read.
 Scene load_scene(const std::filesystem::path& path, SceneBuild build = SceneBuild::whole);
 

@@ -367,6 +367,10 @@ Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   return read_scene_text(*owned, owned, path.string(), build);
 }
 
+SceneBuild scene_build_over_parts(int rank, bool writes_checkpoints) {
+  return rank == 0 && writes_checkpoints ? SceneBuild::described : SceneBuild::outlined;
+}
+
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }
 
 }  // namespace noether

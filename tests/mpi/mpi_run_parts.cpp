@@ -292,11 +292,8 @@ TEST_CASE("--parts auto runs a generated scenario over parts and any other model
 
 namespace {
 
-/// How `noether run` reads a scene over parts (apps/noether.cpp): outlined, but whole (described,
-/// not built) on process 0 of a run that writes checkpoints, which hold it.
-SceneBuild scene_build_over_parts(int checkpoint_every) {
-  return world().rank() == 0 && checkpoint_every > 0 ? SceneBuild::described : SceneBuild::outlined;
-}
+/// How `noether run` reads a scene over parts on this process (scene_build_over_parts).
+SceneBuild scene_build_here(int checkpoint_every) { return scene_build_over_parts(world().rank(), checkpoint_every > 0); }
 
 }  // namespace
 
@@ -312,7 +309,7 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
     scene.overrides.clear();
     const std::string text = scene_json(export_scene(scenario));
     scene.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(
-                                                  parse_scene(text, "chain3d.json", scene_build_over_parts(checkpoint_every)))};
+                                                  parse_scene(text, "chain3d.json", scene_build_here(checkpoint_every)))};
     REQUIRE_FALSE(scene.scene->scene->built);
     scene.output_dir = scene_dir;
     REQUIRE(run(scenario).ok());
@@ -365,7 +362,7 @@ TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole 
     const std::string text = scene_json(export_scene(options));
     options.scenario.clear();
     options.overrides.clear();
-    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", scene_build_over_parts(checkpoint_every)));
+    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", scene_build_here(checkpoint_every)));
     const SceneWatchingCalls calls(scene);
     options.scene = SceneSource{"chain3d.json", std::move(scene)};
     options.file_calls = &calls;
@@ -503,7 +500,7 @@ TEST_CASE("a run over parts stopped after a checkpoint resumes on as many proces
       options.scenario.clear();
       options.overrides.clear();
       options.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(parse_scene(
-                                                      text, "chain3d.json", scene_build_over_parts(options.checkpoint_every)))};
+                                                      text, "chain3d.json", scene_build_here(options.checkpoint_every)))};
     }
     const RunOutcome reference = run(options);
     REQUIRE(reference.ok());
@@ -523,7 +520,7 @@ TEST_CASE("a run over parts stopped after a checkpoint resumes on as many proces
 
     // As `noether resume` reads it: a scene outlined on every process but 0, which writes the
     // resumed run's checkpoints.
-    const Checkpoint checkpoint = read_checkpoint(stopped_dir, scene_build_over_parts(options.checkpoint_every));
+    const Checkpoint checkpoint = read_checkpoint(stopped_dir, scene_build_here(options.checkpoint_every));
     CHECK(checkpoint.processes == world().ranks());
     if (from_scene) CHECK(checkpoint.options.scene->scene->parted.has_value() == (world().rank() > 0));
     RunOptions resumed = checkpoint.options;
