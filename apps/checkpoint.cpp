@@ -27,7 +27,7 @@ std::string part_checkpoint_name(int process, bool next) {
 }
 
 CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs* outputs,
-                                   const Distribution* parts)
+                                   const Distribution* parts, std::shared_ptr<const std::string> scene_text)
     : options_(rerun_options(plan, options)),
       run_id_(plan.run_id),
       outputs_(outputs),
@@ -37,6 +37,14 @@ CheckpointWriter::CheckpointWriter(const RunOptions& options, const RunPlan& pla
   if (parts && parts->rank() != 0)
     directory_.emplace(*options.output_dir, options.file_calls ? *options.file_calls : system_file_calls(),
                        OutputDirectory::Lock::none);
+  if (parts && options_.scene && !options_.scene->copy) write_scene_copy(scene_text);
+}
+
+void CheckpointWriter::write_scene_copy(const std::shared_ptr<const std::string>& text) {
+  if (directory_) return write_agreed(*parts_, [] {});  // process 0 writes it
+  if (!text) throw std::logic_error("CheckpointWriter: process 0 of a run over a scene's parts was given no scene text");
+  write_agreed(*parts_, [&] { outputs_->replace_file(SceneCopy::kFileName, *text); });
+  options_.scene->copy = scene_copy_of(*text);
 }
 
 void CheckpointWriter::after_step(const State& state, double next_h, Stepper& stepper, const RunRecorder& recorder) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,10 @@ struct Checkpoint {
   /// balance_last; versions 1 to 4 are read with them not known (NaN).
   /// Version 6 added "parts" (a run over parts: processes, process); versions 1 to 5 are the
   /// whole model's.
-  static constexpr int kFormatVersion = 6;
+  /// Version 7 names the scene of a run over parts by its copy in the output directory
+  /// (source.scene_copy: SceneCopy) instead of holding it; version 6 held it (source.scene), and
+  /// is read as before.
+  static constexpr int kFormatVersion = 7;
 
   /// The run it belongs to (RunPlan::run_id), as summary.json names it; empty for versions 1 to 3.
   std::string run_id;
@@ -97,12 +101,11 @@ std::string checkpoint_json(const Checkpoint& checkpoint);
 /// x h to within the rounding of the additions that reach it; progress that is not the state's
 /// (steps, t_reached); a last row that is not the one output_every wrote last. Another process's
 /// part of a checkpoint over parts (parts.process > 0) holds no options: read_part_checkpoint gives
-/// it its run's and checks its state against them. The scene of a run over parts is read as
-/// `parts_scene` says (not built: SceneBuild::described, or SceneBuild::outlined on a process that
-/// does not write the resumed run's checkpoints, as `noether run` reads a scene over parts); any
-/// other run's scene is read whole and built.
-Checkpoint parse_checkpoint(std::string_view text, const std::string& origin,
-                            SceneBuild parts_scene = SceneBuild::described);
+/// it its run's and checks its state against them. A scene held in the file is read outlined for
+/// a run over parts (as `noether run` reads a scene over parts), whole and built for any other; a
+/// scene named by its copy (version 7 over parts) is left unread (SceneSource::scene null, copy
+/// set): read_checkpoint reads it from the output directory.
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin);
 
 /// Throws JsonInputError at the JSON path of what shows that c's state is not one its run saved
 /// (parse_checkpoint's last check; the conditions are parse_checkpoint's).
@@ -116,9 +119,10 @@ void check_saved_state(const Checkpoint& c);
 /// not be written leaves, is not compared); the time series (timeseries.csv.partial, else
 /// timeseries.csv) holds at least timeseries_length bytes, whose rows end there, are as many as
 /// the rows of steps 0, output_every, ... up to the checkpoint's last row, and of which the last
-/// is at that row's t. Throws CheckpointError naming the file and what is wrong. parts_scene: as
-/// for parse_checkpoint.
-Checkpoint read_checkpoint(const std::filesystem::path& directory, SceneBuild parts_scene = SceneBuild::described);
+/// is at that row's t; the scene named by its copy (SceneCopy) is directory/scene.json, of the
+/// length and digest the checkpoint gives, and is read outlined. Throws CheckpointError naming the
+/// file and what is wrong.
+Checkpoint read_checkpoint(const std::filesystem::path& directory);
 
 /// The name of a checkpoint's file in its directory: checkpoint.json, or a part's
 /// (part_checkpoint_name).
@@ -145,11 +149,19 @@ void check_resumable(const Checkpoint& checkpoint, const Model& model, const Sys
 /// writes its part's: the others first (part_checkpoint_name's next file), then process 0
 /// checkpoint.json, then the others rename theirs, each stage agreed by every process
 /// (write_agreed), so that checkpoint.json always names a step whose part files are on the disk.
+///
+/// A run over parts of a scene names it in checkpoint.json by its copy, DIR/scene.json, which the
+/// writer writes once, when it is made (agreed by every process), unless the run resumed from a
+/// checkpoint that names one already.
 class CheckpointWriter {
  public:
   /// outputs (rank 0's, or the only process's) must outlive the writer; nullptr on the other
   /// processes of a run over parts. parts: the processes of a run over parts, else nullptr.
-  CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs* outputs, const Distribution* parts);
+  /// scene_text: on rank 0 of a run over parts of a scene whose options name no copy yet, the
+  /// scene's text (Scene::text), which the copy is written from and not kept; else null. Throws
+  /// OutputError (over parts SharedOutputError, on every process) when the copy cannot be written.
+  CheckpointWriter(const RunOptions& options, const RunPlan& plan, RunOutputs* outputs, const Distribution* parts,
+                   std::shared_ptr<const std::string> scene_text = nullptr);
   /// After the step that reached `state`, when the run goes on and the step's number is a
   /// multiple of the interval: writes the checkpoint, with the statistics recorder gathered up to
   /// it. next_h: the h the next step gets. Drops the stepper's factorization
@@ -160,6 +172,9 @@ class CheckpointWriter {
  private:
   /// A process's part over parts but process 0's: written as the next file, renamed once agreed.
   void write_part(const Checkpoint& checkpoint);
+  /// Over parts: DIR/scene.json from `text` (process 0's; null on the others), agreed, and its
+  /// SceneCopy in the options that checkpoint.json holds.
+  void write_scene_copy(const std::shared_ptr<const std::string>& text);
 
   RunOptions options_;
   std::string run_id_;

@@ -144,10 +144,13 @@ std::string option_key(std::string_view name) { return std::string(run_setting(n
 
 Json options_json(const RunOptions& options) {
   Json source;
-  if (options.scene) {
+  if (options.scene && options.scene->copy) {  // over parts: the copy in the output directory
+    source = {{"scene_file", options.scene->path.string()},
+              {"scene_copy", {{"bytes", options.scene->copy->bytes}, {"digest", options.scene->copy->digest}}}};
+  } else if (options.scene) {
     if (!options.scene->scene || options.scene->scene->parted)
-      throw std::logic_error("the scene's description was left to the run's parts on this process (SceneSource::scene, "
-                             "Scene::parted): process 0 of a run that writes checkpoints reads it whole");
+      throw std::logic_error("a checkpoint of a run over a scene's parts names the scene's copy (SceneSource::copy), "
+                             "which CheckpointWriter writes");
     source = {{"scene_file", options.scene->path.string()}, {"scene", scene_json(*options.scene->scene)}};
   } else {
     Json parameters = Json::object();
@@ -186,16 +189,27 @@ ParameterValues read_values(const Fields& fields, std::string_view key) {
   return result;
 }
 
-RunOptions read_options(const Fields& f, const std::string& origin, SceneBuild parts_scene) {
+/// A scene's copy named by source.scene_copy (CheckpointWriter).
+SceneCopy read_scene_copy(const Fields& source) {
+  const Fields copy = source.object("scene_copy");
+  SceneCopy c{static_cast<std::uint64_t>(copy.whole("bytes", 0)), copy.text("digest")};
+  if (c.digest.size() != 16 || c.digest.find_first_not_of("0123456789abcdef") != std::string::npos)
+    throw JsonInputError(copy.path("digest"), "is not 16 lowercase hexadecimal digits");
+  return c;
+}
+
+RunOptions read_options(const Fields& f, const std::string& origin) {
   RunOptions options;
   // A checkpoint written before runs over parts held the whole model.
   options.parts = f.value().contains(option_key("parts")) && f.boolean(option_key("parts")) ? PartsChoice::on
                                                                                             : PartsChoice::off;
   const Fields source = f.object("source");
-  if (source.value().contains("scene")) {
+  if (source.value().contains("scene_copy")) {  // read from the output directory by read_checkpoint
+    options.scene = SceneSource{source.text("scene_file"), nullptr, read_scene_copy(source)};
+  } else if (source.value().contains("scene")) {
     const std::string path = source.text("scene_file");
-    // A run over parts builds each process's part, not the whole (parse_checkpoint's parts_scene).
-    const SceneBuild build = options.parts == PartsChoice::on ? parts_scene : SceneBuild::whole;
+    // A run over parts builds each process's part, not the whole, as `noether run` reads it.
+    const SceneBuild build = options.parts == PartsChoice::on ? SceneBuild::outlined : SceneBuild::whole;
     options.scene = SceneSource{
         path, std::make_shared<const Scene>(parse_scene(source.text("scene"), origin + ", " + source.path("scene"), build))};
   } else {
@@ -484,7 +498,7 @@ std::string checkpoint_json(const Checkpoint& c) {
   return out;
 }
 
-Checkpoint parse_checkpoint(std::string_view text, const std::string& origin, SceneBuild parts_scene) {
+Checkpoint parse_checkpoint(std::string_view text, const std::string& origin) {
   try {
     const nlohmann::json document = parse_json(text, origin);
     const Fields f(document, "");
@@ -497,7 +511,7 @@ Checkpoint parse_checkpoint(std::string_view text, const std::string& origin, Sc
     Checkpoint c;
     if (version >= 4) c.run_id = f.text("run_id");
     read_parts(document, f, version, c);
-    if (c.process == 0) c.options = read_options(f.object("options"), origin, parts_scene);
+    if (c.process == 0) c.options = read_options(f.object("options"), origin);
     c.state = read_state(f.object("state"));
     c.next_h = f.number("next_h");
     c.stepper_history = read_history(f.object("stepper_history"));

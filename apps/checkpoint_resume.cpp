@@ -240,7 +240,20 @@ void check_saved_state(const Checkpoint& c) {
                                                         std::to_string(row) + "'s" + kNotWritten);
 }
 
-Checkpoint read_checkpoint(const fs::path& directory, SceneBuild parts_scene) {
+/// The scene that a checkpoint of a run over parts names by its copy, read outlined from
+/// directory/scene.json once its length and digest are those of `copy` (CheckpointWriter wrote it).
+std::shared_ptr<const Scene> read_copied_scene(const fs::path& directory, const SceneCopy& copy) {
+  const fs::path file = directory / SceneCopy::kFileName;
+  const std::string consequence = "the run's scene is lost; restore the file the run wrote, or start the run again";
+  auto text = std::make_shared<const std::string>(read_file(file, consequence));
+  if (const SceneCopy found = scene_copy_of(*text); found != copy)
+    throw CheckpointError(quoted(file) + " is not the scene " + quoted(directory / Checkpoint::kFileName) +
+                          " names (" + std::to_string(found.bytes) + " bytes of digest " + found.digest + ", not " +
+                          std::to_string(copy.bytes) + " of " + copy.digest + "): " + consequence);
+  return std::make_shared<const Scene>(parse_scene(std::move(text), file.string(), SceneBuild::outlined));
+}
+
+Checkpoint read_checkpoint(const fs::path& directory) {
   const fs::path file = directory / Checkpoint::kFileName;
   if (!fs::is_directory(directory))
     throw CheckpointError(quoted(directory) + " is not a directory: give the --out directory of a run");
@@ -251,7 +264,9 @@ Checkpoint read_checkpoint(const fs::path& directory, SceneBuild parts_scene) {
   const std::optional<nlohmann::json> summary = read_summary(directory);
   if (summary && summary->contains("status") && (*summary)["status"] == "completed")
     throw CheckpointError("nothing to resume: the run completed (" + quoted(directory / "summary.json") + " says so)");
-  Checkpoint checkpoint = parse_checkpoint(text, quoted(file), parts_scene);
+  Checkpoint checkpoint = parse_checkpoint(text, quoted(file));
+  if (SceneSource* scene = checkpoint.options.scene ? &*checkpoint.options.scene : nullptr; scene && scene->copy)
+    scene->scene = read_copied_scene(directory, *scene->copy);
   if (summary) check_same_run(checkpoint, *summary, directory);
   check_timeseries(directory, checkpoint);
   return checkpoint;

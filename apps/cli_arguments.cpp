@@ -159,15 +159,6 @@ bool parts_asked(const RunArguments& arguments) {
   return over_parts(asked.parts, scenario != scenarios().end() && scenario->generate);
 }
 
-bool checkpoints_asked(const RunArguments& arguments) {
-  RunOptions asked;
-  if (const std::optional<std::string>& text = arguments.given("checkpoint_every")) {
-    const RunSetting& setting = run_setting("checkpoint_every");
-    setting.apply(setting, *text, asked);
-  }
-  return asked.checkpoint_every > 0;
-}
-
 const std::optional<std::string>& RunArguments::given(std::string_view name) const {
   static const std::optional<std::string> none;
   const auto entry = settings.find(name);

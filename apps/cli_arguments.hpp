@@ -40,8 +40,6 @@ RunOptions to_run_options(const RunArguments& arguments, SceneBuild build = Scen
 /// for a generated scenario), `--parts` read as to_run_options reads it (the same refusal of
 /// another value); an unknown scenario's run is not (to_run_options refuses it).
 bool parts_asked(const RunArguments& arguments);
-/// Whether the arguments ask for checkpoints (`--checkpoint-every` N > 0), read as to_run_options reads it.
-bool checkpoints_asked(const RunArguments& arguments);
 /// to_run_options for a scene already read (the Python module's mechanisms, docs/python.md): its
 /// model and settings in place of a file's, arguments.scenario unused.
 RunOptions to_run_options(const RunArguments& arguments, SceneSource scene);

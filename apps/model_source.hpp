@@ -4,9 +4,11 @@
 /// the same model: build_model(describe(source)) gives it, bitwise.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 
+#include <noether/apps/scene_copy.hpp>
 #include <noether/apps/scene_file.hpp>
 #include <noether/apps/scenarios/scenario.hpp>
 
@@ -21,10 +23,14 @@ struct ScenarioSource {
 
 struct SceneSource {
   std::filesystem::path path;
-  /// As loaded from path. Null where a run over parts has left the description to its parts: in
-  /// the run's own options and plan once the process's part is built (run()), and in the options of
-  /// the checkpoint a run over parts resumes (the run's copy holds it).
+  /// As loaded from path (over parts outlined: SceneBuild). Null where a run over parts has left
+  /// the scene to its parts: in the run's own options and plan once the process's part is built
+  /// (run()), and in the options of the checkpoint a run over parts resumes (the run's copy holds
+  /// it), or until read_checkpoint reads it from `copy`.
   std::shared_ptr<const Scene> scene;
+  /// Over parts, once the scene's text is copied into the run's output directory for its
+  /// checkpoints (CheckpointWriter): which text the copy holds, which checkpoint.json names.
+  std::optional<SceneCopy> copy = std::nullopt;
 };
 
 using ModelSource = std::variant<ScenarioSource, SceneSource>;

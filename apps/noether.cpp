@@ -126,12 +126,10 @@ void share_memory(bool over_parts, const Processes& processes) {
 int run_command(const RunArguments& arguments, const Processes& processes) {
   const std::shared_ptr<const Distribution> distribution = processes.distribution();
   const bool several = distribution && distribution->ranks() > 1;
-  // Over parts each process reads and builds its part of a scene file (scene_build_over_parts).
+  // Over parts each process reads a scene file outlined, and builds its part alone.
   const bool over_parts = several && parts_asked(arguments);
   share_memory(over_parts, processes);
-  const bool checkpoints = checkpoints_asked(arguments);  // on every process: a bad value is refused by all alike
-  const SceneBuild build = over_parts ? scene_build_over_parts(distribution->rank(), checkpoints) : SceneBuild::whole;
-  RunOptions options = to_run_options(arguments, build);
+  RunOptions options = to_run_options(arguments, over_parts ? SceneBuild::outlined : SceneBuild::whole);
   // The processes of one job share the machines' cores: one thread each unless --threads asks for
   // more (a hybrid run, docs/distributed.md).
   if (!arguments.given("threads") && several) options.threads = 1;
@@ -142,9 +140,8 @@ int run_command(const RunArguments& arguments, const Processes& processes) {
 /// (threads: --threads when given).
 int resume_command(const std::string& directory, const std::optional<std::string>& threads, const Processes& processes) {
   share_memory(false, processes);  // judged whole until the checkpoint says whether it ran over parts
-  // A scene over parts is read as `noether run` reads it; a resumed run writes checkpoints.
-  const std::shared_ptr<const Distribution> distribution = processes.distribution();
-  Checkpoint checkpoint = read_checkpoint(directory, scene_build_over_parts(distribution ? distribution->rank() : 0, true));
+  // A scene over parts is read as `noether run` reads it: outlined.
+  Checkpoint checkpoint = read_checkpoint(directory);
   RunOptions options = checkpoint.options;
   // The run's options hold the scene: over parts its processes drop it once their parts are built.
   if (checkpoint.options.scene) checkpoint.options.scene->scene = nullptr;

@@ -2,6 +2,7 @@
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/final_state.hpp>
+#include <noether/apps/scene_copy.hpp>
 #include <noether/apps/summary_json.hpp>
 
 namespace noether {
@@ -16,8 +17,9 @@ RunOutputs::RunOutputs(const std::filesystem::path& directory, const FileCalls& 
   files_.timeseries = TimeseriesCsv::kPartialFileName;
   write_summary(running);
   // A previous run's files must not sit beside this run's summary: its checkpoint least of all,
-  // which `noether resume` would continue over this run's rows.
-  for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName, Checkpoint::kFileName})
+  // which `noether resume` would continue over this run's rows, and the scene it named.
+  for (const char* name : {TimeseriesCsv::kFileName, VtkSeries::kCollectionName, kFinalStateFileName,
+                           Checkpoint::kFileName, SceneCopy::kFileName})
     directory_.remove(name);
 }
 

@@ -166,6 +166,9 @@ bool ends_alone(const RunOptions& options, const RunEnding& ending) {
 struct RunModel {
   std::optional<ModelDescription>& generated;  ///< a scenario's description (not over parts)
   const Scene* scene;                          ///< a scene file's, or null (not over parts)
+  /// Over parts, on process 0 of a run that writes checkpoints: the scene's text, until the
+  /// checkpoints' copy of it is written (leave_scene_to_parts).
+  std::shared_ptr<const std::string>& scene_text;
   const Model& model;                          ///< over parts, this process's part
   PreparedStepper& prepared;
   RunParts* parts;  ///< a run over parts (its part's description drawn); null when every process holds the whole model
@@ -287,7 +290,7 @@ RunEnding integrate_recording_failure(const RunModel& m, const RunOptions& optio
     std::optional<CheckpointWriter> checkpoints;
     open_files(m, options, plan, outputs, pieces, recorder);
     if (options.checkpoint_every > 0 && (outputs || m.parts))
-      checkpoints.emplace(options, plan, outputs, m.parts ? &m.parts->processes() : nullptr);
+      checkpoints.emplace(options, plan, outputs, m.parts ? &m.parts->processes() : nullptr, std::move(m.scene_text));
     m.generated.reset();
     if (m.parts) m.parts->forget_description();
     if (m.prepared.refusal) throw *m.prepared.refusal;
@@ -472,13 +475,15 @@ void check_resumed(const RunOptions& options, const Model& model, const Prepared
 }
 
 /// Over parts, the scene is dropped from the run's options and plan before this process's part is
-/// built (RunParts holds the part's own description), but where scene_build_over_parts keeps it
-/// (checkpoint.json holds the scene: options_json).
-void leave_scene_to_parts(RunOptions& options, RunPlan& plan) {
-  const bool keeps = scene_build_over_parts(options.distribution->rank(), options.checkpoint_every > 0) == SceneBuild::described;
-  if (!options.scene || keeps) return;
-  options.scene->scene = nullptr;
+/// built (RunParts holds the part's own description). Returns what process 0 of a run that writes
+/// checkpoints copies into the output directory for them (CheckpointWriter), unless the
+/// checkpoint it resumes from names a copy: the scene's text, or an unoutlined scene's JSON.
+std::shared_ptr<const std::string> leave_scene_to_parts(RunOptions& options, RunPlan& plan) {
+  if (!options.scene) return nullptr;
+  std::shared_ptr<const Scene> scene = std::move(options.scene->scene);
   std::get<SceneSource>(plan.source).scene = nullptr;
+  if (options.distribution->rank() != 0 || options.checkpoint_every == 0 || options.scene->copy) return nullptr;
+  return scene->text ? scene->text : std::make_shared<const std::string>(scene_json(*scene));
 }
 
 RunOutcome run_as_given(RunOptions options) {
@@ -494,9 +499,10 @@ RunOutcome run_as_given(RunOptions options) {
   std::optional<ModelDescription> generated;
   std::optional<RunParts> parts;
   std::shared_ptr<const Model> built;
+  std::shared_ptr<const std::string> scene_text;  // process 0's, until its copy for the checkpoints is written
   if (plan.parts) {
     PartedModel parted = parted_model(plan.source);
-    leave_scene_to_parts(options, outcome.plan);  // an outlined scene's text is parted's alone now
+    scene_text = leave_scene_to_parts(options, outcome.plan);  // else an outlined scene's text is parted's alone now
     parts.emplace(options.distribution, std::move(parted));
   } else {
     if (!scene) generated = describe(plan.source);
@@ -517,7 +523,8 @@ RunOutcome run_as_given(RunOptions options) {
   std::optional<ReactionColumns> reactions;  // read off the system stepped
   if (options.write_reactions) reactions.emplace(*model.system, prepared.system(model));
   if (reactions && parts) parts->number_reactions(*reactions);
-  const RunModel m{generated, scene, model, prepared, parts ? &*parts : nullptr, reactions ? &*reactions : nullptr};
+  const RunModel m{generated, scene, scene_text, model, prepared, parts ? &*parts : nullptr,
+                   reactions ? &*reactions : nullptr};
   outcome.ending =
       integrate_recording_failure(m, options, plan, outputs ? &*outputs : nullptr, pieces, recorder, state, clock);
   clock.start_closing();

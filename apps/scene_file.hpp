@@ -36,20 +36,21 @@ struct Scene {
   /// it again; null for a scene made otherwise (scene_of_scenario, by hand).
   std::shared_ptr<const Model> built;
   /// Read with SceneBuild::outlined: the mechanism as a run over parts reads it (its outline; each
-  /// part read again from the scene's text, which it keeps); else empty.
+  /// part read again from `text`); else empty.
   std::optional<PartedModel> parted;
+  /// Read with SceneBuild::outlined: the scene's text, which `parted` reads the parts from and a
+  /// run over parts that writes checkpoints copies into its output directory (SceneCopy); else null.
+  std::shared_ptr<const std::string> text;
 };
 
 /// Whether reading a scene builds its model.
 enum class SceneBuild {
   whole,  ///< built once to check it (build_model), and kept (Scene::built)
-  /// not built: for a run over parts (docs/distributed.md, "Stage 4"), whose processes each build
-  /// their part from the description, so that none holds the whole model; the elements' refusals
-  /// then come from the part that builds them (ModelDescriptionError's entry, not a JSON path)
-  described,
-  /// not even described: outlined (Scene::parted), for a run over parts whose processes each read
-  /// their own part again from the text, so that none holds the whole description either; a body
-  /// name that does not resolve is refused at the entry's JSON path ("/joints/3"), without field
+  /// neither built nor described: outlined (Scene::parted, Scene::text), for a run over parts
+  /// (docs/distributed.md, "Stage 4") whose processes each read their own part again from the
+  /// text, so that none holds the whole description or model. The elements' refusals come from
+  /// the part that builds them (ModelDescriptionError's entry, not a JSON path); a body name that
+  /// does not resolve is refused at the entry's JSON path ("/joints/3").
   outlined,
 };
 
@@ -60,11 +61,8 @@ enum class SceneBuild {
 /// With SceneBuild::whole a scene that loads also builds. Refused before it is read or built when
 /// it would not fit in memory (memory_budget.hpp: the share of the run's processes).
 Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild build = SceneBuild::whole);
-
-/// How process `rank` of a run over parts reads its scene: outlined, but described (the whole
-/// description, not built) on process 0 of a run that writes checkpoints, which hold it
-/// (checkpoint.json's scene); that process alone keeps the scene while the run goes on.
-SceneBuild scene_build_over_parts(int rank, bool writes_checkpoints);
+/// parse_scene of a text held already: an outlined scene keeps `text` itself (Scene::text), no copy.
+Scene parse_scene(std::shared_ptr<const std::string> text, const std::string& origin, SceneBuild build);
 
 /// parse_scene of the file's contents (origin: the path); std::invalid_argument when it cannot be read.
 Scene load_scene(const std::filesystem::path& path, SceneBuild build = SceneBuild::whole);

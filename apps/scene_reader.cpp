@@ -302,6 +302,7 @@ void outline_scene(SceneOutliner& outliner, std::shared_ptr<const std::string> t
   require_memory_for_scene(outline.rigid_bodies, outline.other_bodies);
   outline.model_wide.conserved_momenta = scene.model.conserved_momenta;
   scene.model = outline.model_wide;
+  scene.text = text;
   scene.parted = parted_scene(std::move(text), origin, std::move(outline));
 }
 
@@ -322,7 +323,7 @@ Scene read_scene_text(std::string_view text, std::shared_ptr<const std::string> 
         outline_scene(outliner, owner ? std::move(owner) : std::make_shared<const std::string>(text), origin, scene);
       } else {
         require_memory_for_scene(scene.model);
-        if (build == SceneBuild::whole) scene.built = std::make_shared<const Model>(build_model(scene.model));
+        scene.built = std::make_shared<const Model>(build_model(scene.model));
       }
     } catch (const ModelDescriptionError& e) {
       throw JsonInputError(json_path(e), e.message());
@@ -344,6 +345,11 @@ Scene parse_scene(std::string_view text, const std::string& origin, SceneBuild b
   return read_scene_text(text, nullptr, origin, build);
 }
 
+Scene parse_scene(std::shared_ptr<const std::string> text, const std::string& origin, SceneBuild build) {
+  const std::string_view view = *text;
+  return read_scene_text(view, std::move(text), origin, build);
+}
+
 Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   const std::string what = "cannot read the scene file " + quote(path.string());
   std::error_code ignored;
@@ -363,12 +369,7 @@ Scene load_scene(const std::filesystem::path& path, SceneBuild build) {
   std::array<char, 1 << 16> buffer;
   while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0) text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
   if (in.bad()) throw std::invalid_argument(what + " (" + std::strerror(errno) + ")");
-  auto owned = std::make_shared<const std::string>(std::move(text));
-  return read_scene_text(*owned, owned, path.string(), build);
-}
-
-SceneBuild scene_build_over_parts(int rank, bool writes_checkpoints) {
-  return rank == 0 && writes_checkpoints ? SceneBuild::described : SceneBuild::outlined;
+  return parse_scene(std::make_shared<const std::string>(std::move(text)), path.string(), build);
 }
 
 bool is_scene_file_name(std::string_view argument) { return argument.ends_with(".json"); }

@@ -39,8 +39,8 @@ constexpr double kLatticeBarPeakBytes = 30e3;
 
 /// Bytes per bar that a process of a run over parts holds of the whole model beside its share: A
 /// of the fit m = n (A + B / P) of chain3d n = 1e5's peak over P = 2 and 4 processes, 0.52 to 0.56
-/// KB on every process (docs/distributed.md, "What process 0 holds"), with 0.58 KB more for a
-/// scene's description, which process 0 of a run that writes checkpoints keeps (run()); rounded
+/// KB on every process (docs/distributed.md, "What process 0 holds"), with 0.7 KB more for a
+/// scene's text, which process 0 of a run that writes checkpoints keeps through setup (run()); rounded
 /// up to 1.5 KB, since A moves by tens of MB at n = 1e5 with the heap's layout and the buffers'
 /// capacities (0.56 to 0.87 KB over the programs measured there).
 constexpr double kDescriptionBarBytes = 1.5e3;

@@ -98,7 +98,7 @@ v1="$work/c_version_1"
 cp -r "$work/b_ref_livens-em" "$v1"
 truncate -s "$(checkpoint_field "$v1" timeseries_length)" "$v1/timeseries.csv"
 sed -i 's/^  "status": "completed",$/  "status": "interrupted",/' "$v1/summary.json"
-sed -i 's/"version":6,/"version":1,/' "$v1/checkpoint.json"
+sed -i 's/"version":7,/"version":1,/' "$v1/checkpoint.json"
 grep -q '"version":1,' "$v1/checkpoint.json" || fail "(c) the checkpoint's version could not be set to 1"
 resume_ok "$v1" "(c) version 1"
 # Its rows are the run never stopped's, but for the cumulative work after the checkpoint: a

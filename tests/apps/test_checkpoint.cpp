@@ -20,6 +20,7 @@
 
 #include <noether/apps/checkpoint.hpp>
 #include <noether/apps/scene_file.hpp>
+#include <noether/apps/scene_copy.hpp>
 #include <noether/engine/format.hpp>
 #include "support/temp_dir.hpp"
 
@@ -216,12 +217,12 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(reference.statistics.newton_evaluations->residuals >= reference.statistics.newton_iterations_total);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  // Version 1 had no evaluation counts: version 6's file with its version set back to 1 is one
+  // Version 1 had no evaluation counts: version 7's file with its version set back to 1 is one
   // (its run_id and work, which version 1 did not have, are not read).
   std::string text = read_file(copy / Checkpoint::kFileName);
-  const std::string version_6 = "\"version\":6,";
-  REQUIRE(text.find(version_6) != std::string::npos);
-  text.replace(text.find(version_6), version_6.size(), "\"version\":1,");
+  const std::string version_7 = "\"version\":7,";
+  REQUIRE(text.find(version_7) != std::string::npos);
+  text.replace(text.find(version_7), version_7.size(), "\"version\":1,");
   const Checkpoint checkpoint = parse_checkpoint(text, "version-1 checkpoint");
   CHECK(!checkpoint.progress.newton_evaluations);
   CHECK(checkpoint.run_id.empty());
@@ -237,9 +238,9 @@ TEST_CASE("a checkpoint of version 1 resumes to the same bytes, its evaluations 
   CHECK(summary.at("work_total").is_null());  // the work before the checkpoint is unknown
   CHECK(summary.at("energy_balance_max_abs").is_null());
 
-  const std::string version_7 = text.replace(text.find("\"version\":1,"), 12, "\"version\":7,");
-  CHECK_THROWS_WITH_AS(parse_checkpoint(version_7, "from a later noether"),
-                       doctest::Contains("/version: is 7; this noether reads versions 1 to 6"), CheckpointError);
+  const std::string version_8 = text.replace(text.find("\"version\":1,"), 12, "\"version\":8,");
+  CHECK_THROWS_WITH_AS(parse_checkpoint(version_8, "from a later noether"),
+                       doctest::Contains("/version: is 8; this noether reads versions 1 to 7"), CheckpointError);
 }
 
 TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which versions 1 and 2 read as none") {
@@ -250,15 +251,15 @@ TEST_CASE("a checkpoint keeps the count and residual of stalled solves, which ve
   const std::string none = "\"newton_stalled_steps\":0,\"newton_stalled_residual_max\":0.0,";
   REQUIRE(text.find(none) != std::string::npos);  // the run had none: give it some, as a run that had
   text.replace(text.find(none), none.size(), "\"newton_stalled_steps\":2,\"newton_stalled_residual_max\":3.5e-12,");
-  const Checkpoint current = parse_checkpoint(text, "version-6 checkpoint");
+  const Checkpoint current = parse_checkpoint(text, "version-7 checkpoint");
   CHECK(current.progress.newton_stalled_steps == 2);
   CHECK(current.progress.newton_stalled_residual_max == 3.5e-12);
   const fs::path copy = work.path / "resumed";
   fs::copy(*options.output_dir, copy);
-  const RunOutcome resumed = resume_copy(current, copy, *options.output_dir);  // version 6: the work is known
+  const RunOutcome resumed = resume_copy(current, copy, *options.output_dir);  // version 7: the work is known
   CHECK(resumed.statistics.newton_stalled_steps == 2);  // the checkpoint's; the steps after it stalled none
   CHECK(resumed.statistics.newton_stalled_residual_max == 3.5e-12);
-  text.replace(text.find("\"version\":6,"), 12, "\"version\":2,");
+  text.replace(text.find("\"version\":7,"), 12, "\"version\":2,");
   const Checkpoint version_2 = parse_checkpoint(text, "version-2 checkpoint");
   CHECK(version_2.progress.newton_stalled_steps == 0);  // a version-2 noether failed such steps
   CHECK(version_2.progress.newton_stalled_residual_max == 0.0);
@@ -515,6 +516,8 @@ TEST_CASE("a new run removes an earlier run's checkpoint, and resume refuses a c
   const std::string a_checkpoint = read_file(dir / Checkpoint::kFileName);
   CHECK(parse_checkpoint(a_checkpoint, "checkpoint").run_id == a.plan.run_id);
   CHECK(nlohmann::json::parse(read_file(dir / "summary.json"))["run_id"] == a.plan.run_id);
+  // As if the first run had run over a scene's parts: the copy its checkpoints named.
+  write_file(dir / SceneCopy::kFileName, "{}");
   // A later run into the same directory, without checkpoints, that fails at its first step.
   RunOptions second = first;
   second.checkpoint_every = 0;
@@ -524,6 +527,7 @@ TEST_CASE("a new run removes an earlier run's checkpoint, and resume refuses a c
   REQUIRE(b.ending.status == RunStatus::failed);
   CHECK(b.plan.run_id != a.plan.run_id);
   CHECK_FALSE(fs::exists(dir / Checkpoint::kFileName));
+  CHECK_FALSE(fs::exists(dir / SceneCopy::kFileName));
   CHECK(resume_refusal(dir).starts_with("no checkpoint in "));
   // The earlier run's checkpoint put back (as a noether that did not remove it would leave it).
   write_file(dir / Checkpoint::kFileName, a_checkpoint);
@@ -576,4 +580,15 @@ TEST_CASE("a checkpoint.json that is a directory is refused naming it") {
                         "' is a directory, not a file: there is no checkpoint to resume from; start the run again")
                            .c_str(),
                        CheckpointError);
+}
+
+TEST_CASE("a scene's copy is named by its length and FNV-1a digest, which any changed byte changes") {
+  // The published FNV-1a 64-bit test vectors (Fowler, Noll and Vo): "" and "a".
+  CHECK(scene_copy_of("") == SceneCopy{0, "cbf29ce484222325"});
+  CHECK(scene_copy_of("a") == SceneCopy{1, "af63dc4c8601ec8c"});
+  const std::string text = "{\"bodies\": []}";
+  std::string changed = text;
+  changed[3] = 'B';
+  CHECK(scene_copy_of(changed).bytes == scene_copy_of(text).bytes);
+  CHECK(scene_copy_of(changed).digest != scene_copy_of(text).digest);
 }

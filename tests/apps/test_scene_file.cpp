@@ -294,14 +294,15 @@ TEST_CASE("a scene read for a run over parts is not built: the library's refusal
   using P = nlohmann::json::json_pointer;
   nlohmann::json broken = example("spatial_double_pendulum");
   broken[P("/bodies/0/inertia")] = {1.0, 0.1, 0.1};  // the triangle inequality, which the body refuses
-  const Scene described = parse_scene(broken.dump(), "broken.json", SceneBuild::described);
-  CHECK_FALSE(described.built);
-  CHECK(described.model.bodies.size() == 2);
+  const Scene outlined = parse_scene(broken.dump(), "broken.json", SceneBuild::outlined);
+  CHECK_FALSE(outlined.built);
+  REQUIRE(outlined.parted);
+  CHECK(outlined.parted->outline.block_sizes().size() == 2);
   CHECK_THROWS_WITH_AS(parse_scene(broken.dump(), "broken.json"), doctest::Contains("triangle inequality"),
                        std::invalid_argument);
   // What the JSON says is still read and checked as it is read.
   broken[P("/bodies/0/name")] = 3;
-  CHECK_THROWS_WITH_AS(parse_scene(broken.dump(), "broken.json", SceneBuild::described),
+  CHECK_THROWS_WITH_AS(parse_scene(broken.dump(), "broken.json", SceneBuild::outlined),
                        doctest::Contains("broken.json: /bodies/0/name"), std::invalid_argument);
 }
 

@@ -52,10 +52,13 @@ TEST_CASE("an outlined scene's parts, read again from its text, are the parts of
   bool probes_seen = false, invariants_seen = false;
   testing::for_every_description([&](const ModelDescription& description) {
     const std::string text = scene_text(description);
-    const Scene whole = parse_scene(text, "parts.json", SceneBuild::described);
+    const Scene whole = parse_scene(text, "parts.json", SceneBuild::whole);
     const Scene outlined = parse_scene(text, "parts.json", SceneBuild::outlined);
     REQUIRE(outlined.parted);
     CHECK_FALSE(whole.parted);
+    REQUIRE(outlined.text);  // the text the parts are read from, kept once
+    CHECK(*outlined.text == text);
+    CHECK_FALSE(whole.text);
     CHECK(outlined.model.bodies.empty());  // the description is left to the parts
     CHECK(outlined.model.joints.empty());
     CHECK(outlined.model.probes.size() == whole.model.probes.size());
@@ -84,7 +87,7 @@ TEST_CASE("an outlined scene may give its joints before its bodies") {
   text += scene.dump().substr(1);
   REQUIRE(text.find("\"joints\"") < text.find("\"bodies\""));
   const Scene outlined = parse_scene(text, "parts.json", SceneBuild::outlined);
-  check_same_outline(outlined.parted->outline, outline_of(parse_scene(text, "parts.json", SceneBuild::described).model));
+  check_same_outline(outlined.parted->outline, outline_of(parse_scene(text, "parts.json").model));
 }
 
 TEST_CASE("an outlined scene refuses a name no body holds at the entry's JSON path, and two bodies of one name") {

@@ -232,8 +232,9 @@ def main():
         c.bits("grid2d", ["--set", "k=10"] + short)
     if wanted("resume"):
         c.resume()
-        # A scene over parts: every process drops the scene's description once its part is built
-        # (process 0 keeps it for the checkpoints), and `noether resume` reads it from checkpoint.json.
+        # A scene over parts: every process reads it outlined and lets it go once its part is
+        # built (process 0 copies its text into DIR/scene.json for the checkpoints first), and
+        # `noether resume` reads it from that copy.
         scene = os.path.join(a.work, "chain2d-50.json")
         with open(scene, "w") as f:
             f.write(run([a.noether, "export", "chain2d", "--set", "n=50"]).stdout)

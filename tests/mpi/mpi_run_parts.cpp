@@ -25,6 +25,7 @@
 #include <noether/apps/part_gather.hpp>
 #include <noether/apps/run_parts.hpp>
 #include <noether/apps/runner.hpp>
+#include <noether/apps/scene_copy.hpp>
 #include <noether/apps/scene_export.hpp>
 #include <noether/apps/scene_file.hpp>
 
@@ -290,13 +291,6 @@ TEST_CASE("--parts auto runs a generated scenario over parts and any other model
   CHECK_FALSE(runs_over_parts(generated));
 }
 
-namespace {
-
-/// How `noether run` reads a scene over parts on this process (scene_build_over_parts).
-SceneBuild scene_build_here(int checkpoint_every) { return scene_build_over_parts(world().rank(), checkpoint_every > 0); }
-
-}  // namespace
-
 TEST_CASE("a scene read without its model built runs over parts as the scenario it was exported from") {
   for (const int checkpoint_every : {4, 0}) {
     CAPTURE(checkpoint_every);
@@ -309,8 +303,8 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
     scene.overrides.clear();
     const std::string text = scene_json(export_scene(scenario));
     scene.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(
-                                                  parse_scene(text, "chain3d.json", scene_build_here(checkpoint_every)))};
-    REQUIRE_FALSE(scene.scene->scene->built);
+                                                  parse_scene(text, "chain3d.json", SceneBuild::outlined))};
+    REQUIRE(scene.scene->scene->parted);
     scene.output_dir = scene_dir;
     REQUIRE(run(scenario).ok());
     const RunOutcome outcome = run(scene);
@@ -321,12 +315,16 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
       CHECK(text_of(scene_dir / "final_state.json") == text_of(scenario_dir / "final_state.json"));
     }
     if (checkpoint_every == 0) continue;
-    // Its checkpoint's scene is read for a run over parts too: described, not built.
-    const Checkpoint checkpoint = parse_checkpoint(text_of(scene_dir / Checkpoint::kFileName), "checkpoint.json");
+    // Its checkpoints name the copy of the scene's text that the run wrote into its directory.
+    const std::string checkpoint_text = text_of(scene_dir / Checkpoint::kFileName);
+    const Checkpoint checkpoint = parse_checkpoint(checkpoint_text, "checkpoint.json");
     CHECK(checkpoint.options.parts == PartsChoice::on);
     REQUIRE(checkpoint.options.scene);
-    CHECK_FALSE(checkpoint.options.scene->scene->built);
-    // Another process's part holds no options: the scene's text is in checkpoint.json alone.
+    CHECK(checkpoint.options.scene->copy == scene_copy_of(text));
+    CHECK_FALSE(checkpoint.options.scene->scene);  // read from the copy by read_checkpoint
+    CHECK(text_of(scene_dir / SceneCopy::kFileName) == text);
+    CHECK(checkpoint_text.find("\"bodies\"") == std::string::npos);
+    // Another process's part holds no options either.
     if (world().rank() > 0) {
       const std::string part = text_of(scene_dir / part_checkpoint_name(world().rank()));
       CHECK(part.find("\"state\"") != std::string::npos);
@@ -335,24 +333,28 @@ TEST_CASE("a scene read without its model built runs over parts as the scenario 
   }
 }
 
-/// Counts the writes of a run's files, and those made while a scene was still held.
+/// Counts the writes of a run's files, and those made while a scene, or its text, was still held.
 class SceneWatchingCalls : public FileCalls {
  public:
-  explicit SceneWatchingCalls(std::weak_ptr<const Scene> scene) : scene_(std::move(scene)) {}
+  SceneWatchingCalls(std::weak_ptr<const Scene> scene, std::weak_ptr<const std::string> text)
+      : scene_(std::move(scene)), text_(std::move(text)) {}
   ssize_t write(int fd, const void* data, std::size_t size) const override {
     ++writes_;
-    if (!scene_.expired()) ++held_;
+    if (!scene_.expired()) ++with_scene_;
+    if (!text_.expired()) ++with_text_;
     return FileCalls::write(fd, data, size);
   }
   int writes() const { return writes_; }
-  int writes_with_scene() const { return held_; }
+  int writes_with_scene() const { return with_scene_; }
+  int writes_with_text() const { return with_text_; }
 
  private:
   std::weak_ptr<const Scene> scene_;
-  mutable int writes_ = 0, held_ = 0;
+  std::weak_ptr<const std::string> text_;
+  mutable int writes_ = 0, with_scene_ = 0, with_text_ = 0;
 };
 
-TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole when its checkpoints hold it") {
+TEST_CASE("a run over parts keeps of a scene only its part, process 0 its text until the checkpoints' copy is written") {
   for (const int checkpoint_every : {0, 4}) {
     CAPTURE(checkpoint_every);
     const fs::path dir = shared_directory("parts_scene_left_" + std::to_string(checkpoint_every));
@@ -362,13 +364,21 @@ TEST_CASE("a run over parts keeps of a scene only its part, process 0 the whole 
     const std::string text = scene_json(export_scene(options));
     options.scenario.clear();
     options.overrides.clear();
-    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", scene_build_here(checkpoint_every)));
-    const SceneWatchingCalls calls(scene);
+    auto scene = std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::outlined));
+    const SceneWatchingCalls calls(scene, scene->text);
     options.scene = SceneSource{"chain3d.json", std::move(scene)};
     options.file_calls = &calls;
     REQUIRE(run(std::move(options)).ok());  // the run's options alone hold the scene
-    CHECK(calls.writes() > 0);  // every file is written once the part is built
-    CHECK(calls.writes_with_scene() == (world().rank() == 0 && checkpoint_every > 0 ? calls.writes() : 0));
+    CHECK(calls.writes() > 0);
+    CHECK(calls.writes_with_scene() == 0);  // every file is written once the part is built
+    // Process 0 of a run that writes checkpoints holds the text until it has written the copy
+    // (with the outputs opened before it), not through the steps' rows and checkpoints after it.
+    if (world().rank() == 0 && checkpoint_every > 0) {
+      CHECK(calls.writes_with_text() > 0);
+      CHECK(calls.writes_with_text() < calls.writes());
+    } else {
+      CHECK(calls.writes_with_text() == 0);
+    }
   }
 }
 
@@ -499,14 +509,16 @@ TEST_CASE("a run over parts stopped after a checkpoint resumes on as many proces
       const std::string text = scene_json(export_scene(options));
       options.scenario.clear();
       options.overrides.clear();
-      options.scene = SceneSource{"chain3d.json", std::make_shared<const Scene>(parse_scene(
-                                                      text, "chain3d.json", scene_build_here(options.checkpoint_every)))};
+      options.scene = SceneSource{"chain3d.json",
+                                  std::make_shared<const Scene>(parse_scene(text, "chain3d.json", SceneBuild::outlined))};
     }
     const RunOutcome reference = run(options);
     REQUIRE(reference.ok());
 
     std::atomic<int> flag{0};
-    const InterruptingFileCalls calls(flag, 3);  // rank 0's third fsync: the first checkpoint's (after step 4)
+    // Rank 0's third fsync: the first checkpoint's (after step 4); from a scene its fifth, after
+    // the two of the scene's copy (the file and its directory).
+    const InterruptingFileCalls calls(flag, from_scene ? 5 : 3);
     options.output_dir = stopped_dir;
     if (world().rank() == 0) {
       options.interrupt = &flag;
@@ -518,11 +530,22 @@ TEST_CASE("a run over parts stopped after a checkpoint resumes on as many proces
     if (world().rank() > 0) CHECK(fs::exists(stopped_dir / part_checkpoint_name(world().rank())));
     world().any(false);  // every process's files are written before any reads them
 
-    // As `noether resume` reads it: a scene outlined on every process but 0, which writes the
-    // resumed run's checkpoints.
-    const Checkpoint checkpoint = read_checkpoint(stopped_dir, scene_build_here(options.checkpoint_every));
+    if (from_scene) {  // a copy of the scene that is not the one the run wrote is refused
+      const fs::path copy = stopped_dir / SceneCopy::kFileName;
+      const std::string written = text_of(copy);
+      world().any(false);  // every process has read it
+      if (world().rank() == 0) std::ofstream(copy, std::ios::binary) << written.substr(0, written.size() - 1) << ' ';
+      world().any(false);
+      CHECK_THROWS_WITH_AS(read_checkpoint(stopped_dir), doctest::Contains("scene.json' is not the scene"),
+                           CheckpointError);
+      world().any(false);
+      if (world().rank() == 0) std::ofstream(copy, std::ios::binary) << written;
+      world().any(false);
+    }
+    // As `noether resume` reads it: a scene read outlined, from its copy, on every process.
+    const Checkpoint checkpoint = read_checkpoint(stopped_dir);
     CHECK(checkpoint.processes == world().ranks());
-    if (from_scene) CHECK(checkpoint.options.scene->scene->parted.has_value() == (world().rank() > 0));
+    if (from_scene) CHECK(checkpoint.options.scene->scene->parted.has_value());
     RunOptions resumed = checkpoint.options;
     CHECK(resumed.parts == PartsChoice::on);
     resumed.output_dir = stopped_dir;
