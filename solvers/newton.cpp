@@ -345,6 +345,13 @@ bool NewtonSolver::refactorizes(double scaled, double rate, int iterations) cons
   return !keep;
 }
 
+void NewtonSolver::update_quadratic_constant(double observed, bool meets_tolerance) {
+  // An update that reaches the tolerance may have stopped at the rounding floor: its r_{k+1} is
+  // then above C r_k^2, and bounds C without measuring it.
+  const bool bound_only = meets_tolerance && !std::isnan(quadratic_constant_);
+  quadratic_constant_ = bound_only ? std::min(quadratic_constant_, observed) : observed;
+}
+
 bool NewtonSolver::predicts_refactorization(double scaled) const {
   const double C = quadratic_constant_;  // NaN before the first: then a refactorization is predicted
   return !takes_chord_steps(C * scaled * scaled, C * scaled, options_);
@@ -402,8 +409,8 @@ NewtonReport NewtonSolver::solve(NewtonSystem& system, VectorRef x, const std::s
     }
     const std::size_t count = report.history.size();
     const double rate = count >= 2 ? scaled / report.history[count - 2].scaled_residual : 1.0;
-    if (count >= 2 && !chord) quadratic_constant_ = rate / report.history[count - 2].scaled_residual;
     const bool meets_tolerance = scaled <= options_.residual_tolerance;
+    if (count >= 2 && !chord) update_quadratic_constant(rate / report.history[count - 2].scaled_residual, meets_tolerance);
     const bool stagnated = count >= 2 && scaled > kStagnationRate * report.history[count - 2].scaled_residual;
     const bool ends = report.iterations == 0 ? options_.accept_initial_iterate
                                              : stagnated || increment_is_small(increment_norm, x_norm);

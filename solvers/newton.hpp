@@ -141,7 +141,10 @@ struct NewtonOptions {
   /// step is evaluated without the matrix, and so is the iterate after a refactorization where the
   /// quadratic constant C = r_{k+1} / r_k^2 of the last update with a fresh factorization (in this
   /// solve or an earlier one) predicts chord steps; should it need a refactorization after all, the
-  /// matrix is evaluated there first. The iterates are the same bits either way.
+  /// matrix is evaluated there first. An update whose r_{k+1} reaches the tolerance may have stopped
+  /// at the rounding floor, which says only that C <= r_{k+1} / r_k^2 (10^10 on long chains, where
+  /// it would predict refactorizations the rule does not take): such an update lowers C to that
+  /// bound, and sets it only while there is none. The iterates are the same bits either way.
   ///
   /// A solve that runs out of iterations returns its best iterate instead of failing
   /// (NewtonReport::stalled_residual) when the best r of its second half of iterates is no better
@@ -345,6 +348,10 @@ class NewtonSolver {
   /// factorization, from one of scaled residual `scaled`: r_{k+1} ~ C r_k^2 at the rate C r_k
   /// with the last quadratic constant C (true while there is none).
   bool predicts_refactorization(double scaled) const;
+  /// quadratic_constant_ after an update with a fresh factorization that observed
+  /// r_{k+1} / r_k^2 = `observed`: set to it, or where r_{k+1} meets the tolerance lowered to it
+  /// (NewtonOptions).
+  void update_quadratic_constant(double observed, bool meets_tolerance);
   /// increment_ = T^{-1} residual_ (timed and counted in report); returns max|increment_|.
   /// Fails the solve when it is not finite.
   double solve_increment(NewtonSystem& system, const std::string& context, NewtonReport& report);
@@ -374,7 +381,8 @@ class NewtonSolver {
   Vector stalled_best_;  ///< the iterate of least r of the solve, once one is within 100 times the tolerance
   bool has_factorization_ = false;
   /// C of r_{k+1} = C r_k^2 at the last update made with a fresh factorization, over all solves
-  /// (NaN before the first): predicts whether the matrix after a refactorization will be needed.
+  /// (NaN before the first; update_quadratic_constant): predicts whether the matrix after a
+  /// refactorization will be needed.
   double quadratic_constant_ = std::numeric_limits<double>::quiet_NaN();
 };
 

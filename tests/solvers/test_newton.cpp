@@ -1,6 +1,11 @@
+#include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -127,6 +132,38 @@ LivensRun run_livens(const std::string& scenario_name, double h, int steps, bool
   }
   return run;
 }
+
+
+/// One unknown whose residual at each new iterate is the next of a script (at an iterate evaluated
+/// again, the same), with scale 1 and tangent 1: Newton's decisions on a history chosen exactly.
+class ScriptedResidual final : public NewtonSystem {
+ public:
+  explicit ScriptedResidual(std::vector<double> script) : script_(std::move(script)) {
+    pattern_.n = 1;
+    pattern_.column_starts = {0, 1};
+    pattern_.row_indices = {0};
+  }
+  const CscPattern& pattern() const override { return pattern_; }
+  void evaluate(ConstVectorRef x, VectorRef residual, VectorRef scale, VectorRef floor, bool with_matrix) override {
+    if (!last_x_ || x(0) != *last_x_) ++next_;
+    last_x_ = x(0);
+    residual(0) = script_.at(next_ - 1);
+    scale(0) = 1.0;
+    floor(0) = 0.0;
+    matrix_evaluations += with_matrix;
+  }
+  std::span<const double> matrix() const override { return one_; }
+  std::string describe_row(Index) const override { return "scripted"; }
+
+  int matrix_evaluations = 0;
+
+ private:
+  CscPattern pattern_;
+  std::vector<double> script_;
+  std::size_t next_ = 0;
+  std::optional<double> last_x_;
+  std::array<double, 1> one_{1.0};
+};
 
 }  // namespace
 
@@ -272,6 +309,29 @@ TEST_CASE("Newton alone: modified Newton reaches the same root with fewer factor
   CHECK(second.evaluations == second.iterations + (second.last_update_unevaluated ? 0 : 1));
   CHECK(second.matrix_evaluations == 0);
   CHECK(system.matrix_evaluations == matrix_evaluations_before);
+}
+
+TEST_CASE("Newton alone: an update that ends at the rounding floor does not make the next solve evaluate an unused matrix") {
+  // Solve 1: a refactorization at r = 1e-12 (its chord step contracted by 1/3 only) ends at
+  // 1e-16, whose ratio r_{k+1} / r_k^2 = 1e8 is no quadratic constant; the update before it
+  // measured C = 3e-12 / 1e-10 = 0.03. Solve 2 then starts as solve 1 did: with C = 0.03 its first
+  // update is predicted to end in chord steps (3e-12, rate 3e-7), as it does, and its matrix is
+  // not evaluated; with C = 1e8 it would be (NewtonOptions).
+  ScriptedResidual system({1e-5, 3e-12, 1e-12, 1e-16, 1e-5, 3e-12, 1e-17});
+  NewtonSolver solver(system.pattern(), LinearSolverKind::klu, {});
+  Vector x = Vector::Zero(1);
+  const NewtonReport first = solver.solve(system, x, "floor");
+  REQUIRE(first.history.size() == 4);
+  CHECK(first.factorizations == 2);
+  CHECK(first.history[2].chord);
+  CHECK_FALSE(first.history[3].chord);
+  x(0) = 1.0;  // a new iterate: the script's next residual
+  const int before = system.matrix_evaluations;
+  const NewtonReport second = solver.solve(system, x, "next");
+  REQUIRE(second.history.size() == 3);
+  CHECK(second.factorizations == 1);
+  CHECK(second.matrix_evaluations == 1);
+  CHECK(system.matrix_evaluations - before == 1);
 }
 
 TEST_CASE("Newton alone: the stopping test does not depend on the units of a row") {
