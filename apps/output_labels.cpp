@@ -1,9 +1,20 @@
 #include <noether/apps/output_labels.hpp>
 
+#include <array>
+#include <charconv>
+
 namespace noether {
 
 std::string constraint_row_label(const Constraint& constraint, Index row) {
-  return constraint.name() + "[" + std::to_string(row) + "]";
+  std::string text;
+  append_constraint_row_label(text, constraint, row);
+  return text;
+}
+
+void append_constraint_row_label(std::string& text, const Constraint& constraint, Index row) {
+  std::array<char, 24> digits{};
+  char* end = std::to_chars(digits.data(), digits.data() + digits.size(), row).ptr;
+  text.append(constraint.name()).append("[").append(digits.data(), static_cast<std::size_t>(end - digits.data())).append("]");
 }
 
 void SystemLabels::for_each_coordinate(const Visit& visit) const {

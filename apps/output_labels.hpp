@@ -14,6 +14,8 @@ namespace noether {
 
 /// "<constraint>[<row>]": the label of a constraint's row.
 std::string constraint_row_label(const Constraint& constraint, Index row);
+/// The same appended to `text`.
+void append_constraint_row_label(std::string& text, const Constraint& constraint, Index row);
 
 class OutputLabels {
  public:

@@ -14,11 +14,10 @@ namespace {
 /// Bytes of text carried by one double: 6 bytes, a number below 2^48, exact in a double's 53 bits.
 constexpr std::size_t kBytesPerValue = 6;
 
-/// Appends `text` and its ending '\0' to `bytes`; throws std::invalid_argument when the text holds a
-/// '\0' (the separator).
-void append_text(std::string& bytes, std::string_view text) {
-  if (text.find('\0') != std::string_view::npos) throw std::invalid_argument("PartGather: a text holds a '\\0'");
-  bytes += text;
+/// Ends the text appended to `bytes` from `start` on with a '\0'; throws std::invalid_argument when
+/// the text holds a '\0' (the separator).
+void end_text(std::string& bytes, std::size_t start) {
+  if (bytes.find('\0', start) != std::string::npos) throw std::invalid_argument("PartGather: a text holds a '\\0'");
   bytes += '\0';
 }
 
@@ -128,7 +127,11 @@ std::vector<std::string> PartGather::gather(std::span<const std::string> held) c
     throw std::invalid_argument("PartGather::gather: " + std::to_string(held.size()) + " texts for " +
                                 std::to_string(held_numbers_.size()) + " held entries");
   std::string bytes;
-  for (const std::string& text : held) append_text(bytes, text);
+  for (const std::string& text : held) {
+    const std::size_t start = bytes.size();
+    bytes += text;
+    end_text(bytes, start);
+  }
   const std::vector<double> own = numbered(pack_bytes(bytes));
   const std::vector<std::vector<double>> received = to_first(own);
   if (processes_.rank() != 0) return {};
@@ -160,7 +163,10 @@ void PartGather::for_each(const HeldText& text, const HeldValue& value, const Vi
     for (; next < held_numbers_.size() && held_numbers_[held(next)] < end; ++next) {
       numbers.push_back(static_cast<double>(held_numbers_[held(next)]));
       chunk_values.push_back(value(held(next)));
-      if (with_texts) append_text(chunk_texts, text(held(next)));
+      if (!with_texts) continue;
+      const std::size_t start = chunk_texts.size();
+      text(held(next), chunk_texts);
+      end_text(chunk_texts, start);
     }
     std::vector<double> message{static_cast<double>(numbers.size())};  // n, n numbers, n values, the texts
     message.insert(message.end(), numbers.begin(), numbers.end());

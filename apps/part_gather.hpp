@@ -30,8 +30,8 @@ class PartGather {
 
   /// What for_each hands rank 0 for each entry: its text (label) and value.
   using Visit = std::function<void(const std::string& text, double value)>;
-  /// The text of held entry k (held_numbers[k]), which holds no '\0'; its value.
-  using HeldText = std::function<std::string(std::size_t k)>;
+  /// Appends the text of held entry k (held_numbers[k]), which holds no '\0', to `texts`; its value.
+  using HeldText = std::function<void(std::size_t k, std::string& texts)>;
   using HeldValue = std::function<double(std::size_t k)>;
   /// Collective: at rank 0 visit(text(k), value(k)) of every process's held entries k in the
   /// whole's order, brought there kChunk entries of the whole at a time and each text made as its

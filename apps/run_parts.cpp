@@ -135,18 +135,19 @@ void RunParts::for_each_entry(bool rows, ConstVectorRef values, const PartGather
   const System& system = *model_.system;
   if (rows) {
     const auto constraints = system.constraints();
-    const auto label = [&](std::size_t row) {  // the constraint whose rows hold it: the last to start at or before it
+    // A row's label, of the constraint whose rows hold it: the last to start at or before it.
+    const auto label = [&](std::size_t row, std::string& texts) {
       const auto at = std::ranges::upper_bound(constraints, static_cast<Index>(row), {},
                                                [](const Placed<Constraint>& c) { return c.first_multiplier; });
-      return constraint_row_label(*std::prev(at)->element, static_cast<Index>(row) - std::prev(at)->first_multiplier);
+      append_constraint_row_label(texts, *std::prev(at)->element, static_cast<Index>(row) - std::prev(at)->first_multiplier);
     };
     return rows_->for_each(label, [&](std::size_t row) { return value_or_nan(values, static_cast<Index>(row)); }, visit);
   }
   const auto blocks = system.blocks();
-  const auto label = [&](std::size_t k) {
+  const auto label = [&](std::size_t k, std::string& texts) {
     const Index i = owned_[k];
     const auto at = std::ranges::upper_bound(blocks, i, {}, [](const CoordinateBlock& b) { return b.offset; });
-    return std::prev(at)->label(i - std::prev(at)->offset);
+    std::prev(at)->append_label(texts, i - std::prev(at)->offset);
   };
   coordinates_->for_each(label, [&](std::size_t k) { return value_or_nan(values, owned_[k]); }, visit);
 }

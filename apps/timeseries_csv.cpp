@@ -30,12 +30,17 @@ void for_each_timeseries_column(const OutputLabels& labels, std::span<const Prob
                                 const ConservedMomenta& momenta, bool condition_column,
                                 std::span<const std::string> reaction_columns,
                                 const std::function<void(std::string_view)>& column) {
+  // A prefixed label is made in one buffer: the header names every coordinate and every row.
+  auto prefixed = [&column, text = std::string()](std::string_view prefix, std::string_view label) mutable {
+    text.assign(prefix).append(label);
+    column(text);
+  };
   column("t");
-  labels.for_each_coordinate([&](const std::string& label) { column(coordinate_column(label)); });
+  labels.for_each_coordinate([&](const std::string& label) { prefixed(kCoordinateColumnPrefix, label); });
   for (const Probe& probe : probes)
     for (Index d = 0; d < probe.dimension; ++d) column(probe_column(probe.name, d));
   for (const char* name : {"energy", "total_energy", "work", "energy_balance"}) column(name);
-  labels.for_each_constraint_row([&](const std::string& label) { column("g:" + label); });
+  labels.for_each_constraint_row([&](const std::string& label) { prefixed("g:", label); });
   column("h");
   if (condition_column) column("condition");
   for (const std::string& name : momenta.names()) column(name);

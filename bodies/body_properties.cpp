@@ -67,7 +67,7 @@ Eigen::Matrix4d director_mass_coefficients(const std::string& body, const RigidB
   check_mass(body, m);
   if (!c.allFinite()) reject(body, "the centre of mass " + str(c) + " is not finite");
   if (!J.allFinite()) reject(body, "the inertia tensor has a non-finite entry");
-  check_entry_magnitudes("body " + quote(body), "the inertia tensor", J);
+  check_entry_magnitudes("body", body, "the inertia tensor", J);
   const double asymmetry = (J - J.transpose()).cwiseAbs().maxCoeff();
   if (asymmetry > kRelativeTolerance * J.cwiseAbs().maxCoeff())
     reject(body, "the inertia tensor is not symmetric (max |J - J^T| = " + format_number(asymmetry) + ")");

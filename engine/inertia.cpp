@@ -45,10 +45,10 @@ void check_positive_semidefinite_mass(const std::string& owner, const char* what
                                 "; a mass matrix is positive semidefinite (it may be singular: livens-em takes that)");
 }
 
-void check_entry_magnitudes(const std::string& owner, const char* what, ConstMatrixRef mass) {
+void check_entry_magnitudes(std::string_view kind, std::string_view name, const char* what, ConstMatrixRef mass) {
   const auto refuse = [&](Index i, Index j, const std::string& refusal) {
-    throw std::invalid_argument(owner + ": " + what + " entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                ") " + refusal);
+    throw std::invalid_argument(std::string(kind) + " " + quote(name) + ": " + what + " entry (" + std::to_string(i) +
+                                ", " + std::to_string(j) + ") " + refusal);
   };
   for (Index j = 0; j < mass.cols(); ++j)
     for (Index i = 0; i < mass.rows(); ++i) {
@@ -64,7 +64,7 @@ namespace {
 /// the eigenvalues of entries beyond the range overflow).
 const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
   const std::string owner = "inertia " + quote(name);
-  check_entry_magnitudes(owner, "the mass matrix", mass);
+  check_entry_magnitudes("inertia", name, "the mass matrix", mass);
   check_positive_semidefinite_mass(owner, "the mass matrix", mass);
   return mass;
 }

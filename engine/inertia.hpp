@@ -1,6 +1,8 @@
 #pragma once
 /// Inertia elements: the kinetic energy of the coordinates of their blocks.
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include <noether/engine/element.hpp>
 #include <noether/engine/exact_form.hpp>
@@ -109,12 +111,13 @@ class ConstantMassInertia : public Inertia {
 /// below -1e-12 max|M|). `what` names the matrix ("the mass matrix", "M(q0)").
 void check_positive_semidefinite_mass(const std::string& owner, const char* what, const Matrix& mass);
 
-/// Throws std::invalid_argument "<owner>: <what> entry (i, j) must be a normal number, ..."
+/// Throws std::invalid_argument "<kind> '<name>': <what> entry (i, j) must be a normal number, ..."
 /// (subnormal_refusal, engine/format.hpp) for the first subnormal entry of `mass` (column by column),
 /// or "... must be below 1e+150 in magnitude, ..." (overflow_refusal) for the first finite entry
 /// beyond that: an element's mass data, its masses and moments of inertia, take 0 or a normal
 /// number whose products with the state stay finite. For the data given when an element is built,
-/// not for M(q) at a configuration (a sine of a tiny angle is no modelling error).
-void check_entry_magnitudes(const std::string& owner, const char* what, ConstMatrixRef mass);
+/// not for M(q) at a configuration (a sine of a tiny angle is no modelling error). The owner's words
+/// ("inertia 'rod'") are made only for a refusal: a model checks every body's data.
+void check_entry_magnitudes(std::string_view kind, std::string_view name, const char* what, ConstMatrixRef mass);
 
 }  // namespace noether

@@ -13,6 +13,11 @@ namespace {
 
 constexpr const char* kKindNames[] = {"inertia", "potential", "constraint", "dissipation", "external load", "actuator"};
 
+/// A term's owner as messages name it: "constraint 'joint3'".
+std::string term_owner(TermKind kind, const Element& element) {
+  return std::string(kKindNames[static_cast<std::size_t>(kind)]) + " " + quote(element.name());
+}
+
 }  // namespace
 
 /// Every element of `kind`, in the system's order.
@@ -100,7 +105,7 @@ std::string TermLayout::owner(Index term) const {
     case TermKind::load: element = system_.external_loads()[i].element.get(); break;
     case TermKind::actuator: element = system_.actuators()[i].element.get(); break;
   }
-  return std::string(kKindNames[static_cast<std::size_t>(ref.kind)]) + " " + quote(element->name());
+  return term_owner(ref.kind, *element);
 }
 
 void TermLayout::copy_forms() {
@@ -122,18 +127,20 @@ void TermLayout::copy_forms() {
 }
 
 /// The table of a shape, shared by every term with the same fields and blocks.
-Index TermLayout::add_shape(const TermShape& shape, TermKind kind, const std::string& owner) {
+Index TermLayout::add_shape(const TermShape& shape, TermKind kind, const Element& element) {
+  const auto refuse = [&](const std::string& why) {  // the owner's words made for a refusal alone
+    throw std::invalid_argument(term_owner(kind, element) + ": " + why);
+  };
   ShapeTable table;
   table.block.fill(-1);
   std::int8_t coordinates = 0, multipliers = 0;
   for (int f : shape.fields()) {
     if (f < 0 || f >= static_cast<int>(fields_.size()))
-      throw std::invalid_argument(owner + ": the scheme's shape names field " + std::to_string(f) + " of " +
-                                  std::to_string(fields_.size()));
+      refuse("the scheme's shape names field " + std::to_string(f) + " of " + std::to_string(fields_.size()));
     const auto i = static_cast<std::size_t>(f);
     table.multiplier[i] = field_kind(f) == FieldKind::multipliers;
     if (table.multiplier[i] && kind != TermKind::constraint)
-      throw std::invalid_argument(owner + ": only constraints have multiplier rows");
+      refuse("only constraints have multiplier rows");
     table.coordinate_fields_before[i] = coordinates;
     table.multiplier_fields_before[i] = multipliers;
     ++(table.multiplier[i] ? multipliers : coordinates);
@@ -142,7 +149,7 @@ Index TermLayout::add_shape(const TermShape& shape, TermKind kind, const std::st
   for (std::size_t b = 0; b < shape.blocks().size(); ++b) {
     const TermShape::Block& block = shape.blocks()[b];
     if (!in_shape(block.row_field) || !in_shape(block.col_field))
-      throw std::invalid_argument(owner + ": the scheme declares a block outside the term's fields");
+      refuse("the scheme declares a block outside the term's fields");
     table.block[static_cast<std::size_t>(block.row_field * kMaxFields + block.col_field)] = static_cast<std::int8_t>(b);
   }
   if (const auto found = std::ranges::find(shapes_, table); found != shapes_.end())
@@ -215,8 +222,7 @@ Assembler TermLayout::make_assembler(const std::array<std::vector<TermShape>, kT
       const TermShape& shape = shapes[k][i];
       if (shape.fields().empty()) continue;
       const std::vector<Index>& dofs = *placed[i].dofs;
-      const std::string owner = std::string(kKindNames[k]) + " " + quote(placed[i].element->name());
-      const TermRef ref{kind, static_cast<Index>(i), add_shape(shape, kind, owner), static_cast<Index>(dofs.size()),
+      const TermRef ref{kind, static_cast<Index>(i), add_shape(shape, kind, *placed[i].element), static_cast<Index>(dofs.size()),
                         placed[i].equations, placed[i].first_multiplier, 0, 0};
       planned.push_back({dofs.empty() ? 0 : *std::ranges::min_element(dofs), ref, &shape, placed[i]});
       slot_size_ = std::max({slot_size_, ref.size, ref.equations, ref.size * ref.equations});

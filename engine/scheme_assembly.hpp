@@ -312,7 +312,8 @@ class TermLayout {
     Index equations = 0, first_multiplier = 0;
   };
   static std::vector<PlacedView> placed_of(const System& system, TermKind kind);
-  Index add_shape(const TermShape& shape, TermKind kind, const std::string& owner);
+  /// The index of the shape's table in shapes_, added when new; refusals name `element`.
+  Index add_shape(const TermShape& shape, TermKind kind, const Element& element);
   void copy_forms();
   Assembler make_assembler(const std::array<std::vector<TermShape>, kTermKinds>& shapes, int workspace_slots, int global_sums,
                            const Distribution* distribution);

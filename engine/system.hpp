@@ -26,7 +26,15 @@ struct CoordinateBlock {
   Index offset = 0;                           ///< first global coordinate index
   Index size() const { return static_cast<Index>(coordinate_names.size()); }
   /// "block.coordinate" of its coordinate `local` (0 <= local < size()): System::coordinate_label.
-  std::string label(Index local) const { return name + "." + coordinate_names[static_cast<std::size_t>(local)]; }
+  std::string label(Index local) const {
+    std::string text;
+    append_label(text, local);
+    return text;
+  }
+  /// label(local) appended to `text`: a list of a model's labels made without a string each.
+  void append_label(std::string& text, Index local) const {
+    text.append(name).append(".").append(coordinate_names[static_cast<std::size_t>(local)]);
+  }
 };
 
 /// An element placed in a system: the global indices of its local coordinates (blocks

@@ -14,39 +14,46 @@ namespace {
 constexpr double kRelative = 1e-10, kAbsolute = 1e-14;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-/// Row residuals r (m) and their tolerances t (m) at q, with x = q (positions) or x = v (velocities).
+/// Row residuals r (m) and their tolerances t (m).
 struct Rows {
   Vector residual, tolerance;
 };
 
-/// At time t (rheonomic constraints: g(q, t) and G(q, t) v + g_t(q, t)).
-Rows rows_of(const System& system, ConstVectorRef q, const Vector* v, double t) {
+/// The position rows at q (g(q, t)) and, given v, the velocity rows (G(q, t) v + g_t(q, t)) at time
+/// t, in one walk over the constraints: each Jacobian is evaluated once for both (the rows of a
+/// model's whole size are the dearest part of checking an initial state). Without v, velocities is
+/// empty.
+struct ConstraintRows {
+  Rows positions, velocities;
+};
+
+ConstraintRows rows_of(const System& system, ConstVectorRef q, const ConstVectorRef* v, double t) {
   const Index m = system.num_multipliers();
-  Rows rows{Vector(m), Vector(m)};
-  Vector q_local, v_local, g;
-  Matrix G;
+  ConstraintRows rows{{Vector(m), Vector(m)}, v ? Rows{Vector(m), Vector(m)} : Rows{}};
+  Vector q_local, v_local, g, rate;
+  Matrix G, magnitude;  // reused: most constraints of a model have one size
   for (const Placed<Constraint>& placed : system.constraints()) {
     const Constraint& c = *placed.element;
     const Index k = c.num_equations(), n = c.local_size(), first = placed.first_multiplier;
     gather(q, placed.dofs, q_local);
     G.setZero(k, n);
     c.calc_jacobian_at(t, q_local, G);
-    const Matrix magnitude = G.cwiseAbs();
-    if (v) {
-      gather(*v, placed.dofs, v_local);
-      rows.residual.segment(first, k) = G * v_local;
-      rows.tolerance.segment(first, k) = kRelative * (magnitude * v_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
-      if (c.rheonomic()) {
-        Vector rate(k);
-        c.calc_rate(t, q_local, rate);
-        rows.residual.segment(first, k) += rate;
-        rows.tolerance.segment(first, k) += kRelative * rate.cwiseAbs();
-      }
-    } else {
-      g.resize(k);
-      c.calc_value_at(t, q_local, g);
-      rows.residual.segment(first, k) = g;
-      rows.tolerance.segment(first, k) = kRelative * (magnitude * q_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+    magnitude = G.cwiseAbs();
+    g.resize(k);
+    c.calc_value_at(t, q_local, g);
+    rows.positions.residual.segment(first, k) = g;
+    rows.positions.tolerance.segment(first, k) =
+        kRelative * (magnitude * q_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+    if (!v) continue;
+    gather(*v, placed.dofs, v_local);
+    rows.velocities.residual.segment(first, k) = G * v_local;
+    rows.velocities.tolerance.segment(first, k) =
+        kRelative * (magnitude * v_local.cwiseAbs()) + kAbsolute * magnitude.rowwise().sum();
+    if (c.rheonomic()) {
+      rate.resize(k);
+      c.calc_rate(t, q_local, rate);
+      rows.velocities.residual.segment(first, k) += rate;
+      rows.velocities.tolerance.segment(first, k) += kRelative * rate.cwiseAbs();
     }
   }
   return rows;
@@ -89,7 +96,7 @@ std::string violation_text(const System& system, const ConstraintViolation& v, c
 /// coordinates of an absurd size (a position 1e308) that is no bound at q, and the stepper would
 /// refuse q.
 void require_projection_met(const System& system, const Vector& start, ConstVectorRef q, double t) {
-  const ConstraintViolation after = worst_of(rows_of(system, q, nullptr, t));
+  const ConstraintViolation after = worst_of(rows_of(system, q, nullptr, t).positions);
   if (after.row < 0) return;
   Index largest = 0;
   start.cwiseAbs().maxCoeff(&largest);
@@ -103,12 +110,11 @@ void require_projection_met(const System& system, const Vector& start, ConstVect
 }  // namespace
 
 ConstraintViolation position_violation(const System& system, ConstVectorRef q, double t) {
-  return worst_of(rows_of(system, q, nullptr, t));
+  return worst_of(rows_of(system, q, nullptr, t).positions);
 }
 
 ConstraintViolation velocity_violation(const System& system, ConstVectorRef q, ConstVectorRef v, double t) {
-  const Vector velocities = v;
-  return worst_of(rows_of(system, q, &velocities, t));
+  return worst_of(rows_of(system, q, &v, t).velocities);
 }
 
 void require_consistent_initial_values(const System& system, const State& state, std::string_view who) {
@@ -118,11 +124,13 @@ void require_consistent_initial_values(const System& system, const State& state,
              "of values of an absurd size), which no projection mends";
     return "; project them first with project_initial_state (<noether/solvers/initial_values.hpp>), as noether run does";
   };
-  const ConstraintViolation p = position_violation(system, state.q, state.t);
+  const ConstVectorRef v_state = state.v;
+  const ConstraintRows rows = rows_of(system, state.q, &v_state, state.t);
+  const ConstraintViolation p = worst_of(rows.positions);
   if (p.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial positions are off the constraints: " +
                                     violation_text(system, p, "|g|") + hint(p));
-  const ConstraintViolation v = velocity_violation(system, state.q, state.v, state.t);
+  const ConstraintViolation v = worst_of(rows.velocities);
   if (v.row >= 0)
     throw InconsistentInitialValues(std::string(who) + ": the initial velocities are off the constraints: " +
                                     violation_text(system, v, "|G v|") + hint(v));
@@ -131,20 +139,21 @@ void require_consistent_initial_values(const System& system, const State& state,
 InitialProjection project_initial_state(const System& system, State& state, ProjectionOptions options) {
   InitialProjection report;
   options.time = state.t;
-  Rows rows = rows_of(system, state.q, nullptr, state.t);
-  report.positions = worst_of(rows);
+  const ConstVectorRef v_state = state.v;
+  ConstraintRows rows = rows_of(system, state.q, &v_state, state.t);
+  report.positions = worst_of(rows.positions);
   if (report.positions.row >= 0) {
     const Vector before = state.q;
-    options.row_tolerances = 0.01 * rows.tolerance;
+    options.row_tolerances = 0.01 * rows.positions.tolerance;
     ConstraintProjector(system, options).project_positions(state.q);
     std::tie(report.position_correction, report.position_coordinate) = largest_change(before, state.q);
     require_projection_met(system, before, state.q, state.t);
+    rows = rows_of(system, state.q, &v_state, state.t);  // the velocities' rows at the projected q
   }
-  rows = rows_of(system, state.q, &state.v, state.t);
-  report.velocities = worst_of(rows);
+  report.velocities = worst_of(rows.velocities);
   if (report.velocities.row >= 0) {
     const Vector before = state.v;
-    options.row_tolerances = 0.01 * rows.tolerance;
+    options.row_tolerances = 0.01 * rows.velocities.tolerance;
     ConstraintProjector(system, options).project_velocities(state.q, state.v);
     std::tie(report.velocity_correction, report.velocity_coordinate) = largest_change(before, state.v);
   }

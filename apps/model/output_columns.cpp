@@ -8,14 +8,8 @@
 
 namespace noether {
 
-namespace {
-
-constexpr std::string_view kCoordinatePrefix = "q:";
-
-}  // namespace
-
 std::string coordinate_column(std::string_view label) {
-  std::string column(kCoordinatePrefix);
+  std::string column(kCoordinateColumnPrefix);
   column += label;
   return column;
 }
@@ -38,9 +32,9 @@ std::string probe_name_clash(const System& system, std::span<const Probe> earlie
   const std::vector<std::string> momentum_columns = momenta.names();
   for (Index axis = 0; axis < dimension; ++axis) {
     const std::string column = probe_column(name, axis);
-    const std::string_view label = std::string_view(column).substr(kCoordinatePrefix.size());
+    const std::string_view label = std::string_view(column).substr(kCoordinateColumnPrefix.size());
     const std::string what =
-        column.starts_with(kCoordinatePrefix) && system.find_coordinate(label) ? "the coordinate " + escaped(label)
+        column.starts_with(kCoordinateColumnPrefix) && system.find_coordinate(label) ? "the coordinate " + escaped(label)
         : std::find(momentum_columns.begin(), momentum_columns.end(), column) != momentum_columns.end()
             ? std::string("the conserved momentum component")
             : std::string();

@@ -13,6 +13,9 @@
 
 namespace noether {
 
+/// What a coordinate's column starts with, its label following.
+inline constexpr std::string_view kCoordinateColumnPrefix = "q:";
+
 /// "q:<label>": the column of the coordinate labelled `label` (System::coordinate_label).
 std::string coordinate_column(std::string_view label);
 

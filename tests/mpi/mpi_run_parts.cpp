@@ -215,7 +215,7 @@ TEST_CASE("PartGather::for_each visits every process's entries at rank 0 in the 
   const PartGather gather(world(), held.numbers, whole);
   Index visited = 0;
   bool in_order = true;
-  const auto text_of = [&](std::size_t k) { return held.texts[k]; };
+  const auto text_of = [&](std::size_t k, std::string& texts) { texts += held.texts[k]; };
   const auto value_of = [&](std::size_t k) { return held.values[k]; };
   gather.for_each(text_of, value_of, [&](const std::string& text, double value) {
     in_order = in_order && text == "e" + std::to_string(visited) && value == 0.25 * static_cast<double>(visited);
