@@ -14,7 +14,8 @@ std::string constraint_row_label(const Constraint& constraint, Index row) {
 void append_constraint_row_label(std::string& text, const Constraint& constraint, Index row) {
   std::array<char, 24> digits{};
   char* end = std::to_chars(digits.data(), digits.data() + digits.size(), row).ptr;
-  text.append(constraint.name()).append("[").append(digits.data(), static_cast<std::size_t>(end - digits.data())).append("]");
+  text.append(constraint.name()).append("[");
+  text.append(digits.data(), static_cast<std::size_t>(end - digits.data())).append("]");
 }
 
 void SystemLabels::for_each_coordinate(const Visit& visit) const {

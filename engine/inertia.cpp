@@ -31,18 +31,20 @@ auto with_mass_matrix(const Inertia& inertia, ConstVectorRef q, F&& f) {
 
 }  // namespace
 
-void check_positive_semidefinite_mass(const std::string& owner, const char* what, const Matrix& mass) {
+void check_positive_semidefinite_mass(std::string_view kind, std::string_view name, const char* what,
+                                      const Matrix& mass) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument(std::string(kind) + " " + quote(name) + ": " + what + why);
+  };
   if (mass.rows() != mass.cols() || mass.rows() == 0)
-    throw std::invalid_argument(owner + ": " + what + " must be square and non-empty, got " +
-                                std::to_string(mass.rows()) + " x " + std::to_string(mass.cols()));
-  if (!mass.allFinite()) throw std::invalid_argument(owner + ": " + what + " has a non-finite entry");
+    refuse(" must be square and non-empty, got " + std::to_string(mass.rows()) + " x " + std::to_string(mass.cols()));
+  if (!mass.allFinite()) refuse(" has a non-finite entry");
   const double largest = mass.cwiseAbs().maxCoeff();
-  if ((mass - mass.transpose()).cwiseAbs().maxCoeff() > 1e-14 * (1.0 + largest))
-    throw std::invalid_argument(owner + ": " + what + " must be symmetric");
+  if ((mass - mass.transpose()).cwiseAbs().maxCoeff() > 1e-14 * (1.0 + largest)) refuse(" must be symmetric");
   const double smallest = Eigen::SelfAdjointEigenSolver<Matrix>(mass, Eigen::EigenvaluesOnly).eigenvalues()(0);
   if (smallest < -1e-12 * largest)
-    throw std::invalid_argument(owner + ": " + what + " has the negative eigenvalue " + format_number(smallest) +
-                                "; a mass matrix is positive semidefinite (it may be singular: livens-em takes that)");
+    refuse(" has the negative eigenvalue " + format_number(smallest) +
+           "; a mass matrix is positive semidefinite (it may be singular: livens-em takes that)");
 }
 
 void check_entry_magnitudes(std::string_view kind, std::string_view name, const char* what, ConstMatrixRef mass) {
@@ -63,9 +65,8 @@ namespace {
 /// mass, once check_entry_magnitudes and check_positive_semidefinite_mass accept it (in this order:
 /// the eigenvalues of entries beyond the range overflow).
 const Matrix& checked_mass(const std::string& name, const Matrix& mass) {
-  const std::string owner = "inertia " + quote(name);
   check_entry_magnitudes("inertia", name, "the mass matrix", mass);
-  check_positive_semidefinite_mass(owner, "the mass matrix", mass);
+  check_positive_semidefinite_mass("inertia", name, "the mass matrix", mass);
   return mass;
 }
 

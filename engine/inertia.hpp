@@ -106,10 +106,12 @@ class ConstantMassInertia : public Inertia {
   MassPositivity positivity_;
 };
 
-/// Throws std::invalid_argument starting with `owner` ("inertia 'rod'") unless M is square,
-/// non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive semidefinite (no eigenvalue
-/// below -1e-12 max|M|). `what` names the matrix ("the mass matrix", "M(q0)").
-void check_positive_semidefinite_mass(const std::string& owner, const char* what, const Matrix& mass);
+/// Throws std::invalid_argument starting with "<kind> '<name>'" ("inertia 'rod'", made only for a
+/// refusal) unless M is square, non-empty, finite, symmetric (to 1e-14 (1 + max|M|)) and positive
+/// semidefinite (no eigenvalue below -1e-12 max|M|). `what` names the matrix ("the mass matrix",
+/// "M(q0)").
+void check_positive_semidefinite_mass(std::string_view kind, std::string_view name, const char* what,
+                                      const Matrix& mass);
 
 /// Throws std::invalid_argument "<kind> '<name>': <what> entry (i, j) must be a normal number, ..."
 /// (subnormal_refusal, engine/format.hpp) for the first subnormal entry of `mass` (column by column),

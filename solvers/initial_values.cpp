@@ -19,14 +19,14 @@ struct Rows {
   Vector residual, tolerance;
 };
 
-/// The position rows at q (g(q, t)) and, given v, the velocity rows (G(q, t) v + g_t(q, t)) at time
-/// t, in one walk over the constraints: each Jacobian is evaluated once for both (the rows of a
-/// model's whole size are the dearest part of checking an initial state). Without v, velocities is
-/// empty.
+/// The position rows g(q, t) and the velocity rows G(q, t) v + g_t(q, t) of every constraint.
 struct ConstraintRows {
   Rows positions, velocities;
 };
 
+/// The position rows at q and, given v, the velocity rows at time t (without v, velocities is
+/// empty), in one walk over the constraints: each Jacobian is evaluated once for both, the dearest
+/// part of checking an initial state.
 ConstraintRows rows_of(const System& system, ConstVectorRef q, const ConstVectorRef* v, double t) {
   const Index m = system.num_multipliers();
   ConstraintRows rows{{Vector(m), Vector(m)}, v ? Rows{Vector(m), Vector(m)} : Rows{}};

@@ -347,7 +347,7 @@ void check_initial_masses(const System& system, ConstVectorRef q, std::string_vi
     Matrix M = Matrix::Zero(inertia.local_size(), inertia.local_size());
     inertia.add_mass_matrix(q_local, 1.0, M);
     try {
-      check_positive_semidefinite_mass("inertia " + quote(inertia.name()), "M(q) at the initial configuration", M);
+      check_positive_semidefinite_mass("inertia", inertia.name(), "M(q) at the initial configuration", M);
     } catch (const std::invalid_argument& error) {
       throw StepperRefusal(std::string(stepper) + ": " + error.what());
     }

@@ -133,7 +133,6 @@ LivensRun run_livens(const std::string& scenario_name, double h, int steps, bool
   return run;
 }
 
-
 /// One unknown whose residual at each new iterate is the next of a script (at an iterate evaluated
 /// again, the same), with scale 1 and tangent 1: Newton's decisions on a history chosen exactly.
 class ScriptedResidual final : public NewtonSystem {
