@@ -29,13 +29,16 @@ auto with_mass_matrix(const Inertia& inertia, ConstVectorRef q, F&& f) {
   return build(Matrix(Matrix::Zero(n, n)));
 }
 
+/// The refusal of a mass check: "<kind> '<name>': <what><why>".
+[[noreturn]] void refuse_mass(std::string_view kind, std::string_view name, const char* what, const std::string& why) {
+  throw std::invalid_argument(std::string(kind) + " " + quote(name) + ": " + what + why);
+}
+
 }  // namespace
 
 void check_positive_semidefinite_mass(std::string_view kind, std::string_view name, const char* what,
                                       const Matrix& mass) {
-  const auto refuse = [&](const std::string& why) {
-    throw std::invalid_argument(std::string(kind) + " " + quote(name) + ": " + what + why);
-  };
+  const auto refuse = [&](const std::string& why) { refuse_mass(kind, name, what, why); };
   if (mass.rows() != mass.cols() || mass.rows() == 0)
     refuse(" must be square and non-empty, got " + std::to_string(mass.rows()) + " x " + std::to_string(mass.cols()));
   if (!mass.allFinite()) refuse(" has a non-finite entry");
@@ -49,8 +52,7 @@ void check_positive_semidefinite_mass(std::string_view kind, std::string_view na
 
 void check_entry_magnitudes(std::string_view kind, std::string_view name, const char* what, ConstMatrixRef mass) {
   const auto refuse = [&](Index i, Index j, const std::string& refusal) {
-    throw std::invalid_argument(std::string(kind) + " " + quote(name) + ": " + what + " entry (" + std::to_string(i) +
-                                ", " + std::to_string(j) + ") " + refusal);
+    refuse_mass(kind, name, what, " entry (" + std::to_string(i) + ", " + std::to_string(j) + ") " + refusal);
   };
   for (Index j = 0; j < mass.cols(); ++j)
     for (Index i = 0; i < mass.rows(); ++i) {
